@@ -1,0 +1,78 @@
+"""The `cutline` command: subcommands are discovered from app/commands, errors become one line."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import sys
+
+import click
+
+from core.errors import CutlineError
+
+import app.commands as _commands_pkg
+
+
+class _CutlineGroup(click.Group):
+    """A group where `cutline FILE_OR_SESSION` means `cutline open FILE_OR_SESSION`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and not args[0].startswith("-") and args[0] not in self.commands and "open" in self.commands:
+            args = ["open", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_CutlineGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cutline")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """cutline: review, edit and audit LLM agent context compactions.
+
+    With no command, opens the review desk on the sessions screen; with a file or
+    session, imports it if needed and opens its review screen.
+    """
+    if ctx.invoked_subcommand is None:
+        if "open" not in cli.commands:
+            click.echo(ctx.get_help())
+            return
+        ctx.invoke(cli.commands["open"])
+
+
+def _register_commands() -> None:
+    for info in sorted(pkgutil.iter_modules(_commands_pkg.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"app.commands.{info.name}")
+        for command in getattr(module, "COMMANDS", []):
+            cli.add_command(command)
+
+
+_register_commands()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning every error into one line on stderr."""
+    try:
+        cli.main(args=argv, prog_name="cutline", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("cutline: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except CutlineError as exc:
+        click.echo(f"cutline: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("cutline: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
+        if os.environ.get("CUTLINE_DEBUG"):
+            raise
+        click.echo(f"cutline: internal error: {type(exc).__name__}: {exc} (set CUTLINE_DEBUG=1 for details)", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

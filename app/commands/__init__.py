@@ -1,0 +1,1 @@
+"""CLI subcommands: every module here exposes `COMMANDS`, a list of click commands, picked up by app.cli."""

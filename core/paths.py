@@ -1,0 +1,33 @@
+"""Where cutline keeps its data: `$CUTLINE_HOME`, else the XDG data directory."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cutline_home() -> Path:
+    """The data directory, created on first use."""
+    env = os.environ.get("CUTLINE_HOME")
+    if env:
+        home = Path(env).expanduser()
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        home = Path(base) / "cutline"
+    home.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def default_db_path() -> Path:
+    return cutline_home() / "cutline.db"
+
+
+def config_path() -> Path:
+    """cutline's own TOML config (settings, key bindings)."""
+    return cutline_home() / "config.toml"
+
+
+def backups_dir() -> Path:
+    path = cutline_home() / "backups"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

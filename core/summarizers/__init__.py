@@ -1,0 +1,1 @@
+"""Summarizers: anything that turns a summarization request into text."""
