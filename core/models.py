@@ -265,6 +265,10 @@ class Session(BaseModel):
     # newline convention and whether the source ended with one, for byte-identical export
     newline: str = "\n"
     trailing_newline: bool = True
+    # fingerprint of the source file when it was read, so a write-back can refuse
+    # to append to a file that changed in any other way since
+    source_size: int | None = None
+    source_sha256: str | None = None
 
     def by_id(self) -> dict[str, Entry]:
         return {e.id: e for e in self.entries}
