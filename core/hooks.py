@@ -1,0 +1,161 @@
+"""Before / after compaction hooks: Python callables named in config or registered as entry points.
+
+Like OpenClaw's `before_compaction` / `after_compaction` plugin hooks they are void
+hooks: all hooks of an event run concurrently, their return values are ignored, and
+a hook that fails, hangs past its timeout or cannot be loaded is logged and recorded
+(the engine puts it in the proposal's notes) but never blocks the compaction.
+
+A hook is `module:function` (a dotted attribute path after the colon is allowed),
+called with one argument, the event as a dict; it may be sync or async. Installed
+packages register hooks in the entry-point group `cutline.hooks` under the event's
+name (`before_compaction` or `after_compaction`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import logging
+import time
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+log = logging.getLogger("cutline.hooks")
+
+ENTRY_POINT_GROUP = "cutline.hooks"
+DEFAULT_TIMEOUT_SECONDS = 10.0
+HookEventName = Literal["before_compaction", "after_compaction"]
+EVENTS: tuple[HookEventName, ...] = ("before_compaction", "after_compaction")
+
+
+class BeforeCompactionEvent(BaseModel):
+    """Fired before summarization starts."""
+
+    messageCount: int
+    tokenCount: int | None = None
+
+
+class AfterCompactionEvent(BaseModel):
+    """Fired after the summary is made; `compactedCount` messages were summarized away."""
+
+    messageCount: int
+    tokenCount: int | None = None
+    compactedCount: int
+
+
+class HooksConfig(BaseModel):
+    """Hook references by event, as written in config (`[hooks]` before_compaction = ["pkg.mod:fn"])."""
+
+    before_compaction: list[str] = Field(default_factory=list)
+    after_compaction: list[str] = Field(default_factory=list)
+    use_entry_points: bool = True
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+
+
+class HookOutcome(BaseModel):
+    """What happened when one hook ran (or failed to load)."""
+
+    event: HookEventName
+    hook: str
+    ok: bool
+    error: str | None = None
+    seconds: float = 0.0
+
+    def note(self) -> str:
+        return f"{self.event} hook {self.hook} failed: {self.error}"
+
+
+class _Loaded(BaseModel):
+    model_config = {"arbitrary_types_allowed": True}
+
+    name: str
+    func: Callable[..., Any] | None = None
+    error: str | None = None
+
+
+def resolve_hook(reference: str) -> Callable[..., Any]:
+    """Import `module:attr.path` and return the callable; ValueError with a readable reason otherwise."""
+    module_name, sep, attr_path = reference.partition(":")
+    if not sep or not module_name or not attr_path:
+        raise ValueError(f"hook {reference!r} is not of the form module:function")
+    try:
+        target: Any = importlib.import_module(module_name)
+    except Exception as exc:  # noqa: BLE001 - any import failure is the hook's fault
+        raise ValueError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    for part in attr_path.split("."):
+        if not hasattr(target, part):
+            raise ValueError(f"{module_name} has no attribute {attr_path}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise ValueError(f"{reference} is not callable")
+    return target
+
+
+def _load(event: HookEventName, config: HooksConfig) -> list[_Loaded]:
+    loaded: list[_Loaded] = []
+    for reference in getattr(config, event):
+        try:
+            loaded.append(_Loaded(name=reference, func=resolve_hook(reference)))
+        except ValueError as exc:
+            loaded.append(_Loaded(name=reference, error=str(exc)))
+    if config.use_entry_points:
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if point.name != event:
+                continue
+            try:
+                func = point.load()
+                if not callable(func):
+                    raise ValueError(f"{point.value} is not callable")
+                loaded.append(_Loaded(name=point.value, func=func))
+            except Exception as exc:  # noqa: BLE001 - a broken plugin must not break compaction
+                loaded.append(_Loaded(name=point.value, error=f"{type(exc).__name__}: {exc}"))
+    return loaded
+
+
+async def _call(func: Callable[..., Any], payload: dict[str, Any]) -> None:
+    if inspect.iscoroutinefunction(func):
+        await func(payload)
+        return
+    result = await asyncio.to_thread(func, payload)
+    if inspect.isawaitable(result):
+        await result
+
+
+async def _run_one(event: HookEventName, hook: _Loaded, payload: dict[str, Any], timeout: float) -> HookOutcome:
+    if hook.func is None:
+        outcome = HookOutcome(event=event, hook=hook.name, ok=False, error=hook.error)
+        log.warning(outcome.note())
+        return outcome
+    started = time.perf_counter()
+    try:
+        await asyncio.wait_for(_call(hook.func, dict(payload)), timeout=timeout)
+    except asyncio.TimeoutError:
+        error = f"timed out after {timeout:g} s"
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - void hooks never block
+        error = f"{type(exc).__name__}: {exc}"
+    else:
+        return HookOutcome(event=event, hook=hook.name, ok=True, seconds=time.perf_counter() - started)
+    outcome = HookOutcome(event=event, hook=hook.name, ok=False, error=error, seconds=time.perf_counter() - started)
+    log.warning(outcome.note())
+    return outcome
+
+
+async def run_hooks(
+    event: HookEventName,
+    payload: BeforeCompactionEvent | AfterCompactionEvent,
+    config: HooksConfig | None,
+) -> list[HookOutcome]:
+    """Run every hook of `event` concurrently and report each outcome; never raises for a hook's failure."""
+    if config is None:
+        return []
+    hooks = _load(event, config)
+    if not hooks:
+        return []
+    data = payload.model_dump(exclude_none=True)
+    return list(await asyncio.gather(*(_run_one(event, h, data, config.timeout_seconds) for h in hooks)))

@@ -1,0 +1,101 @@
+"""Compaction hooks: config references, concurrency, and failures that never block."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import textwrap
+import types
+
+import pytest
+
+from core.hooks import AfterCompactionEvent, BeforeCompactionEvent, HooksConfig, resolve_hook, run_hooks
+
+CALLS: list[tuple[str, dict]] = []
+
+
+def record(event: dict) -> None:
+    CALLS.append(("sync", event))
+
+
+async def record_async(event: dict) -> None:
+    CALLS.append(("async", event))
+
+
+def explode(event: dict) -> None:
+    raise RuntimeError("disk full")
+
+
+@pytest.fixture(autouse=True)
+def _hook_module(monkeypatch):
+    """Expose this file's hook functions under one module name, whatever name pytest imported it as."""
+    CALLS.clear()
+    module = types.ModuleType("cutline_hooks_fixture")
+    module.record, module.record_async, module.explode = record, record_async, explode
+    monkeypatch.setitem(sys.modules, "cutline_hooks_fixture", module)
+
+
+async def test_sync_and_async_hooks_receive_the_event():
+    config = HooksConfig(
+        before_compaction=["cutline_hooks_fixture:record", "cutline_hooks_fixture:record_async"], use_entry_points=False
+    )
+    outcomes = await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=12, tokenCount=5000), config)
+    assert [o.ok for o in outcomes] == [True, True]
+    assert sorted(CALLS, key=lambda c: c[0]) == [
+        ("async", {"messageCount": 12, "tokenCount": 5000}),
+        ("sync", {"messageCount": 12, "tokenCount": 5000}),
+    ]
+
+
+async def test_failures_are_reported_not_raised():
+    config = HooksConfig(
+        after_compaction=["cutline_hooks_fixture:explode", "no_such_module_xyz:fn", "cutline_hooks_fixture:record", "bad"],
+        use_entry_points=False,
+    )
+    event = AfterCompactionEvent(messageCount=10, tokenCount=900, compactedCount=7)
+    outcomes = await run_hooks("after_compaction", event, config)
+    assert [(o.hook, o.ok) for o in outcomes] == [
+        ("cutline_hooks_fixture:explode", False),
+        ("no_such_module_xyz:fn", False),
+        ("cutline_hooks_fixture:record", True),
+        ("bad", False),
+    ]
+    assert outcomes[0].note() == "after_compaction hook cutline_hooks_fixture:explode failed: RuntimeError: disk full"
+    assert outcomes[3].error == "hook 'bad' is not of the form module:function"
+    assert CALLS == [("sync", {"messageCount": 10, "tokenCount": 900, "compactedCount": 7})]
+
+
+async def test_hooks_run_concurrently_and_slow_hook_times_out(monkeypatch):
+    gate = asyncio.Event()
+    module = types.ModuleType("cutline_test_hooks_mod")
+
+    async def waiter(event):
+        await asyncio.wait_for(gate.wait(), 5)
+
+    async def opener(event):
+        gate.set()
+
+    async def hang(event):
+        await asyncio.sleep(30)
+
+    module.waiter, module.opener, module.hang = waiter, opener, hang
+    monkeypatch.setitem(sys.modules, "cutline_test_hooks_mod", module)
+    # waiter only finishes if opener runs while it is waiting: they must run at the same time
+    config = HooksConfig(
+        before_compaction=["cutline_test_hooks_mod:waiter", "cutline_test_hooks_mod:opener", "cutline_test_hooks_mod:hang"],
+        use_entry_points=False,
+        timeout_seconds=0.5,
+    )
+    outcomes = await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=1), config)
+    assert [o.ok for o in outcomes] == [True, True, False]
+    assert outcomes[2].error == "timed out after 0.5 s"
+
+
+def test_resolve_dotted_attribute_and_errors():
+    assert resolve_hook("textwrap:dedent") is textwrap.dedent
+    with pytest.raises(ValueError, match="has no attribute nope"):
+        resolve_hook("textwrap:nope")
+
+
+async def test_no_config_runs_nothing():
+    assert await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=1), None) == []
