@@ -13,48 +13,20 @@ import datetime as dt
 from pydantic import BaseModel
 
 from core.models import Message, TextBlock
+from core.settings import (
+    DEFAULT_MEMORY_FLUSH_PROMPT,
+    DEFAULT_MEMORY_FLUSH_SYSTEM_PROMPT,
+    DEFAULT_POST_COMPACTION_PROMPT,
+    MemoryFlushSettings,
+    PostCompactionSettings,
+)
 
 DATE_PLACEHOLDER = "YYYY-MM-DD"
-DEFAULT_MEMORY_FLUSH_SOFT_TOKENS = 4000
-
-DEFAULT_MEMORY_FLUSH_PROMPT = " ".join(
-    [
-        "Pre-compaction memory flush.",
-        "Store durable memories now (use memory/YYYY-MM-DD.md; create memory/ if needed).",
-        "If nothing to store, reply with NO_REPLY.",
-    ]
-)
-
-DEFAULT_MEMORY_FLUSH_SYSTEM_PROMPT = " ".join(
-    [
-        "Pre-compaction memory flush turn.",
-        "The session is near auto-compaction; capture durable memories to disk.",
-        "You may reply, but usually NO_REPLY is correct.",
-    ]
-)
-
-DEFAULT_POST_COMPACTION_PROMPT = "Compaction completed. Read memory/YYYY-MM-DD.md to recover context."
 
 
 def with_date(prompt: str, date: dt.date) -> str:
     """Every `YYYY-MM-DD` replaced by the date, trailing whitespace removed (OpenClaw's prompt resolution)."""
     return prompt.replace(DATE_PLACEHOLDER, date.isoformat()).rstrip()
-
-
-class PostCompactionSettings(BaseModel):
-    """`memory.postCompaction`: whether to inject the recovery turn, and its prompt."""
-
-    enabled: bool = False
-    prompt: str = DEFAULT_POST_COMPACTION_PROMPT
-
-
-class MemoryFlushSettings(BaseModel):
-    """`compaction.memoryFlush`: OpenClaw's pre-compaction flush turn."""
-
-    enabled: bool = False
-    softThresholdTokens: int = DEFAULT_MEMORY_FLUSH_SOFT_TOKENS
-    prompt: str = DEFAULT_MEMORY_FLUSH_PROMPT
-    systemPrompt: str = DEFAULT_MEMORY_FLUSH_SYSTEM_PROMPT
 
 
 class MemoryFlushTurn(BaseModel):

@@ -5,12 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 from core.recovery import (
-    MemoryFlushSettings,
-    PostCompactionSettings,
     build_memory_flush_turn,
     build_post_compaction_turn,
     should_run_post_compaction,
 )
+from core.settings import MemoryFlushSettings, PostCompactionSettings
 
 DAY = dt.date(2026, 1, 28)
 
