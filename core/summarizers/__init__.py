@@ -1,1 +1,38 @@
 """Summarizers: anything that turns a summarization request into text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.errors import CutlineError
+from core.summarizers.base import Summarizer, SummaryRequest
+
+SUMMARIZERS = ("extractive", "anthropic")
+
+
+def get_summarizer(name: str = "extractive", **kwargs: Any) -> Summarizer:
+    """The summarizer called `name`, built with `kwargs` (e.g. model=, timeout= for anthropic).
+
+    Options given as None are ignored so a CLI can pass its flags straight through.
+    """
+    options = {k: v for k, v in kwargs.items() if v is not None}
+    if name == "extractive":
+        from core.summarizers.extractive import ExtractiveSummarizer
+
+        options.pop("model", None)
+        if options:
+            raise CutlineError(f"the extractive summarizer takes no options (got {', '.join(sorted(options))})")
+        return ExtractiveSummarizer()
+    if name == "anthropic":
+        from core.summarizers.anthropic import AnthropicSummarizer
+
+        try:
+            return AnthropicSummarizer(**options)
+        except TypeError:
+            raise CutlineError(
+                f"unknown option for the anthropic summarizer (got {', '.join(sorted(options))})"
+            ) from None
+    raise CutlineError(f"unknown summarizer {name!r} (known: {', '.join(SUMMARIZERS)})")
+
+
+__all__ = ["SUMMARIZERS", "Summarizer", "SummaryRequest", "get_summarizer"]

@@ -1,0 +1,202 @@
+"""Summaries from Claude through the official Anthropic SDK.
+
+The API key is read from `ANTHROPIC_API_KEY` at call time, handed to the SDK for that
+call only and never kept, logged or put into an error message. `ANTHROPIC_BASE_URL`
+(or `base_url=`) points the SDK elsewhere, e.g. at a proxy or the test server.
+Retries are our own loop (the SDK's are turned off) so the attempt count and the
+backoff are exact and a cancelled task never retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from http import HTTPStatus
+from typing import Any
+
+import anthropic
+
+from core.errors import SummarizerError
+from core.summarizers.base import Summarizer, SummaryRequest
+
+# A current Sonnet: the SDK marks claude-sonnet-4-5 deprecated (end of life 2026-11-30).
+DEFAULT_MODEL = "claude-sonnet-5-5"
+DEFAULT_TIMEOUT = 300.0
+DEFAULT_MAX_RETRIES = 2
+DEFAULT_BACKOFF_BASE = 0.5
+DEFAULT_BACKOFF_MAX = 60.0
+_MAX_CAUSE_CHARS = 200
+
+
+def _one_line(text: str, secret: str | None) -> str:
+    """Text fit for a one-line error: single spaced, capped, the secret blanked out."""
+    if secret:
+        text = text.replace(secret, "***")
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_CAUSE_CHARS else text[: _MAX_CAUSE_CHARS - 1] + "\u2026"
+
+
+def _status_text(error: anthropic.APIStatusError) -> str:
+    """`500 Internal Server Error` (or the error type the body names when HTTP has no phrase)."""
+    try:
+        phrase = HTTPStatus(error.status_code).phrase
+    except ValueError:
+        phrase = str(error.type or "error").replace("_", " ")
+    return f"{error.status_code} {phrase}"
+
+
+def _is_retryable(error: BaseException) -> bool:
+    if isinstance(error, anthropic.APIConnectionError):  # includes APITimeoutError
+        return True
+    if isinstance(error, anthropic.APIStatusError):
+        return error.status_code in (408, 409, 429) or error.status_code >= 500
+    return False
+
+
+def _retry_after(error: BaseException) -> float | None:
+    """Seconds the server asked us to wait (`retry-after-ms` or numeric `retry-after`)."""
+    if not isinstance(error, anthropic.APIStatusError):
+        return None
+    headers = error.response.headers
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value) * scale
+        except ValueError:
+            continue
+        if seconds >= 0:
+            return seconds
+    return None
+
+
+def _text_of(response: Any) -> str:
+    """The response's text blocks joined by newlines; anything else is a malformed response."""
+    content = getattr(response, "content", None)
+    if not isinstance(content, list):
+        raise ValueError("no content list")
+    texts: list[str] = []
+    for block in content:
+        block_type = getattr(block, "type", None) if not isinstance(block, dict) else block.get("type")
+        if block_type != "text":
+            continue
+        text = getattr(block, "text", None) if not isinstance(block, dict) else block.get("text")
+        if not isinstance(text, str):
+            raise ValueError("text block without text")
+        texts.append(text)
+    if not texts:
+        raise ValueError("no text in the response")
+    return "\n".join(texts)
+
+
+class AnthropicSummarizer(Summarizer):
+    """Claude writes the summary: `system_prompt` as the system prompt, `prompt_text` as the one user message."""
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        backoff_base: float = DEFAULT_BACKOFF_BASE,
+        backoff_max: float = DEFAULT_BACKOFF_MAX,
+        temperature: float | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url
+        self.timeout = float(timeout)
+        self.max_retries = max(0, int(max_retries))
+        self.backoff_base = max(0.0, float(backoff_base))
+        self.backoff_max = max(0.0, float(backoff_max))
+        self.temperature = temperature
+        # An explicit key is for embedding cutline in another program; it lives only
+        # in this closure, never as an attribute that a repr, log or dump could show.
+        self._key = (lambda: api_key) if api_key else (lambda: None)
+
+    def __repr__(self) -> str:
+        return f"AnthropicSummarizer(model={self.model!r}, base_url={self.base_url!r}, timeout={self.timeout})"
+
+    def settings(self) -> dict[str, Any]:
+        """What to record with a proposal (no key)."""
+        return {
+            "model": self.model,
+            "base_url": self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None,
+            "timeout": self.timeout,
+            "max_retries": self.max_retries,
+        }
+
+    def _delay(self, attempt: int, error: BaseException) -> float:
+        backoff = self.backoff_base * (2**attempt)
+        asked = _retry_after(error)
+        if asked is not None:
+            backoff = max(backoff, asked)
+        return min(backoff, self.backoff_max)
+
+    async def summarize(self, request: SummaryRequest) -> str:
+        key = self._key() or os.environ.get("ANTHROPIC_API_KEY") or None
+        if not key:
+            raise SummarizerError("ANTHROPIC_API_KEY is not set")
+        if not request.prompt_text:
+            raise SummarizerError("Anthropic summarizer: the request has no prompt text")
+        base_url = self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
+        client = anthropic.AsyncAnthropic(
+            api_key=key,
+            base_url=base_url,
+            timeout=self.timeout,
+            max_retries=0,
+            open_telemetry=False,
+        )
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": max(1, int(request.max_tokens)),
+            "messages": [{"role": "user", "content": request.prompt_text}],
+        }
+        if request.system_prompt:
+            params["system"] = request.system_prompt
+        if self.temperature is not None:
+            params["temperature"] = self.temperature
+        attempts = self.max_retries + 1
+        try:
+            for attempt in range(attempts):
+                try:
+                    response = await client.messages.create(**params)
+                except anthropic.APIError as error:
+                    if not _is_retryable(error) or attempt == attempts - 1:
+                        raise SummarizerError(self._describe(error, attempt + 1, key)) from None
+                    await asyncio.sleep(self._delay(attempt, error))
+                    continue
+                except (ValueError, TypeError, KeyError, AttributeError) as problem:
+                    # the SDK could not decode the body (not JSON, wrong shape)
+                    detail = _one_line(f"{type(problem).__name__}: {problem}", key)
+                    raise SummarizerError(f"Anthropic API: malformed response: {detail}") from None
+                except anthropic.AnthropicError as error:
+                    raise SummarizerError(f"Anthropic API: {_one_line(str(error), key)}") from None
+                try:
+                    return _text_of(response)
+                except ValueError as problem:
+                    raise SummarizerError(f"Anthropic API: malformed response: {problem}") from None
+        finally:
+            await client.close()
+        raise SummarizerError("Anthropic API: no attempt was made")
+
+    def _describe(self, error: anthropic.APIError, attempts: int, key: str) -> str:
+        """One line saying what went wrong, after how many attempts; never the key."""
+        tries = f" after {attempts} attempts" if attempts > 1 else ""
+        if isinstance(error, anthropic.APITimeoutError):
+            return f"Anthropic API: timed out after {self.timeout:g}s{tries}"
+        if isinstance(error, anthropic.APIConnectionError):
+            cause = error.__cause__
+            detail = f": {_one_line(str(cause), key)}" if cause is not None and str(cause) else ""
+            return f"Anthropic API: connection failed{detail}{tries}"
+        if isinstance(error, anthropic.APIStatusError):
+            text = f"Anthropic API: {_status_text(error)}{tries}"
+            if not _is_retryable(error) and error.api_message:
+                text += f": {_one_line(str(error.api_message), key)}"
+            return text
+        if isinstance(error, anthropic.APIResponseValidationError):
+            return f"Anthropic API: malformed response: {_one_line(error.message, key)}"
+        return f"Anthropic API: {_one_line(str(error), key)}{tries}"

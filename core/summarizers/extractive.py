@@ -1,0 +1,496 @@
+"""The offline summarizer: fills pi's checkpoint sections with what the conversation said, verbatim.
+
+No model and no network: user requests and rules, files touched, tool failures,
+decisions and identifiers are picked out by the rules of `core.facts` and laid out in
+pi's structured format. When the text would exceed the token budget (chars / 4), whole
+items are dropped, lowest priority first (oldest first among equals), so nothing is ever
+cut inside an identifier. The same request always gives the same text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from core.facts import (
+    Fact,
+    content_words,
+    error_text,
+    message_facts,
+    normalize_text,
+    normalize_sentence,
+    sentences,
+    summary_facts,
+)
+from core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from core.summarizers.base import Summarizer, SummaryRequest
+
+# ---------------------------------------------------------------------------
+# Layouts: pi's checkpoint sections and its turn-prefix sections
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Section:
+    key: str
+    heading: str
+    bullet: str  # "" for plain lines, "1." for a numbered list
+
+
+CHECKPOINT_LAYOUT: tuple[_Section, ...] = (
+    _Section("goal", "## Goal", "- "),
+    _Section("constraints", "## Constraints & Preferences", "- "),
+    _Section("done", "## Progress\n### Done", "- [x] "),
+    _Section("in_progress", "### In Progress", "- [ ] "),
+    _Section("blocked", "### Blocked", "- "),
+    _Section("decisions", "## Key Decisions", "- "),
+    _Section("next", "## Next Steps", "1."),
+    _Section("context", "## Critical Context", "- "),
+)
+
+TURN_PREFIX_LAYOUT: tuple[_Section, ...] = (
+    _Section("goal", "## Original Request", ""),
+    _Section("done", "## Early Progress", "- "),
+    _Section("context", "## Context for Suffix", "- "),
+)
+
+PLACEHOLDER = "(none)"
+
+# Priorities: higher survives a tight budget longer.
+P_FOCUS = 110
+P_LATEST_REQUEST = 100
+P_FIRST_REQUEST = 95
+P_CONSTRAINT = 90
+P_NEXT = 88
+P_BLOCKED = 80
+P_MODIFIED = 75
+P_REQUEST = 70
+P_DONE = 65
+P_DECISION = 60
+P_USER_IDENTIFIER = 55
+P_IDENTIFIER = 50
+P_READ = 45
+P_CONTEXT = 45
+P_RESOLVED_FAILURE = 40
+FOCUS_BOOST = 25
+
+# Sections of an existing summary and where their items go when it is updated or merged.
+_HEADING_KEYS: tuple[tuple[str, str | None], ...] = (
+    ("last exchange", None),
+    ("original request", "goal"),
+    ("goal", "goal"),
+    ("constraint", "constraints"),
+    ("preference", "constraints"),
+    ("early progress", "done"),
+    ("in progress", "in_progress"),
+    ("done", "done"),
+    ("blocked", "blocked"),
+    ("decision", "decisions"),
+    ("next step", "next"),
+    ("progress", "done"),
+    ("context", "context"),
+    ("tool failure", "context"),
+)
+_SECTION_PRIORITY = {
+    "goal": P_REQUEST + 10,
+    "constraints": P_CONSTRAINT,
+    "done": P_DONE,
+    "in_progress": P_LATEST_REQUEST - 5,
+    "blocked": P_BLOCKED,
+    "decisions": P_DECISION,
+    "next": P_NEXT,
+    "context": P_CONTEXT,
+}
+
+_READ_TOOLS = frozenset({"read", "view", "cat", "read_file", "notebookread"})
+_WRITE_TOOLS = frozenset({"write", "create", "write_file", "create_file"})
+_EDIT_TOOLS = frozenset({"edit", "multiedit", "str_replace", "str_replace_editor", "apply_patch", "notebookedit"})
+_PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "file")
+_COMMAND_KEYS = ("command", "cmd")
+_MAX_LATEST_REQUEST_CHARS = 600
+_MAX_ARG_CHARS = 160
+
+
+@dataclass
+class _Item:
+    section: str
+    text: str
+    priority: int
+    seq: int
+
+
+class _Collector:
+    """Items in arrival order, deduplicated per section by normalized text."""
+
+    def __init__(self, focus_words: set[str]) -> None:
+        self.items: list[_Item] = []
+        self._seen: dict[tuple[str, str], _Item] = {}
+        self._focus = focus_words
+
+    def add(self, section: str, text: str, priority: int, *, boost: bool = True) -> None:
+        text = text.strip()
+        key = normalize_sentence(text)
+        if not text or not key or key == normalize_sentence(PLACEHOLDER):
+            return
+        if boost and self._focus and self._focus & content_words(text):
+            priority += FOCUS_BOOST
+        existing = self._seen.get((section, key))
+        if existing is not None:
+            existing.priority = max(existing.priority, priority)
+            return
+        item = _Item(section, text, priority, len(self.items))
+        self._seen[(section, key)] = item
+        self.items.append(item)
+
+    def texts(self, section: str) -> list[str]:
+        return [i.text for i in self.items if i.section == section]
+
+
+# ---------------------------------------------------------------------------
+# Reading messages
+# ---------------------------------------------------------------------------
+
+
+def _own_text(message: Message) -> str:
+    return "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
+
+
+def _arguments(call: ToolCallBlock) -> dict:
+    args = call.arguments
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return {"command": args}
+    return args if isinstance(args, dict) else {}
+
+
+def _call_path(call: ToolCallBlock) -> str | None:
+    args = _arguments(call)
+    for key in _PATH_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip() and "\n" not in value:
+            return value.strip()
+    return None
+
+
+def _call_label(call: ToolCallBlock) -> str:
+    """`name` plus its path or command when short enough to show whole."""
+    args = _arguments(call)
+    target = _call_path(call)
+    if target is None:
+        for key in _COMMAND_KEYS:
+            value = args.get(key)
+            if isinstance(value, str) and value.strip():
+                target = value.strip()
+                break
+    if target and len(target) <= _MAX_ARG_CHARS and "\n" not in target:
+        return f"`{call.name}` `{target}`"
+    return f"`{call.name}`"
+
+
+def _call_key(call: ToolCallBlock) -> str:
+    return f"{call.name}\x00{json.dumps(_arguments(call), sort_keys=True, default=str)}"
+
+
+def _result_text(blocks: list) -> str:
+    return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
+
+
+@dataclass
+class _ToolOutcome:
+    call: ToolCallBlock
+    failed: bool
+    error: str
+    seq: int
+
+
+def _tool_outcomes(messages: list[Message]) -> list[_ToolOutcome]:
+    """Each answered tool call with whether it failed, in the order the results came."""
+    calls: dict[str, ToolCallBlock] = {}
+    outcomes: list[_ToolOutcome] = []
+    for message in messages:
+        for call in message.tool_calls():
+            if call.id:
+                calls[call.id] = call
+        results: list[tuple[str, bool, str]] = []
+        if message.role == "toolResult" and message.toolCallId:
+            results.append((message.toolCallId, message.isError, _result_text(message.content)))
+        for block in message.content:
+            if isinstance(block, ToolResultBlock):
+                results.append((block.toolCallId, block.isError, _result_text(block.content)))
+        for call_id, failed, text in results:
+            call = calls.get(call_id)
+            if call is None:
+                name = message.toolName or "tool"
+                call = ToolCallBlock(id=call_id, name=name, arguments={})
+            outcomes.append(_ToolOutcome(call, failed, error_text(text) if failed else "", len(outcomes)))
+    return outcomes
+
+
+def _user_messages(messages: list[Message]) -> list[str]:
+    """Texts the user typed (tool results carried in user records excluded)."""
+    return [text for m in messages if m.role == "user" and (text := _own_text(m).strip())]
+
+
+def _request_items(text: str) -> list[str]:
+    """The request sentences of one user message; its first sentence when none reads as a request."""
+    requests = [f.text for f in message_facts(Message(role="user", content=[TextBlock(text=text)])) if f.kind == "request"]
+    if requests:
+        return requests
+    first = sentences(text)
+    return first[:1]
+
+
+def _latest_request(text: str) -> list[str]:
+    """The last user message whole (whitespace collapsed) when short, else its request sentences."""
+    if len(text) <= _MAX_LATEST_REQUEST_CHARS and "```" not in text:
+        return [re.sub(r"\s+", " ", text).strip()]
+    return _request_items(text)
+
+
+# ---------------------------------------------------------------------------
+# Building items
+# ---------------------------------------------------------------------------
+
+
+def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: bool = False) -> None:
+    """Items for a conversation: requests, rules, files, failures, decisions, identifiers."""
+    users = _user_messages(messages)
+    for index, text in enumerate(users):
+        if index == 0:
+            for request in _latest_request(text):
+                out.add("goal", request, P_FIRST_REQUEST)
+        elif turn_prefix or index < len(users) - 1:
+            for request in _request_items(text):
+                out.add("goal", request, P_REQUEST + min(index, 9))
+    if users and not turn_prefix:
+        for request in _latest_request(users[-1]):
+            out.add("in_progress", request, P_LATEST_REQUEST)
+
+    facts: list[Fact] = []
+    identifier_roles: dict[str, str] = {}
+    for message in messages:
+        if message.role in ("branchSummary", "compactionSummary"):
+            facts.extend(summary_facts(message.summary or ""))
+            continue
+        for fact in message_facts(message):
+            facts.append(fact)
+            if fact.kind == "identifier":
+                identifier_roles.setdefault(fact.key, message.role)
+
+    last_assistant = next((m for m in reversed(messages) if m.role == "assistant" and _own_text(m).strip()), None)
+    plans = {f.key for f in message_facts(last_assistant) if f.kind == "decision"} if last_assistant and not turn_prefix else set()
+    constraints_key = "context" if turn_prefix else "constraints"
+    for fact in facts:
+        if fact.kind == "instruction":
+            out.add(constraints_key, fact.text, P_CONSTRAINT)
+        elif fact.kind == "decision" and fact.key not in plans:
+            out.add("done" if turn_prefix else "decisions", fact.text, P_DECISION)
+
+    modified: list[str] = []
+    read: list[str] = []
+    for message in messages:
+        for call in message.tool_calls():
+            path = _call_path(call)
+            name = call.name.lower()
+            if path is None:
+                continue
+            if name in _WRITE_TOOLS or name in _EDIT_TOOLS:
+                if path not in modified:
+                    modified.append(path)
+            elif name in _READ_TOOLS and path not in read:
+                read.append(path)
+    for path in modified:
+        out.add("done", f"Modified `{path}`", P_MODIFIED)
+    for path in read:
+        if path not in modified:
+            out.add("context", f"Read `{path}`", P_READ)
+
+    outcomes = _tool_outcomes(messages)
+    later_success: set[str] = set()
+    unresolved: list[_ToolOutcome] = []
+    resolved: list[_ToolOutcome] = []
+    for outcome in reversed(outcomes):
+        key = _call_key(outcome.call)
+        if outcome.failed:
+            (resolved if key in later_success else unresolved).append(outcome)
+        else:
+            later_success.add(key)
+    for outcome in sorted(unresolved, key=lambda o: o.seq):
+        line = f"{_call_label(outcome.call)} failed: {outcome.error}" if outcome.error else f"{_call_label(outcome.call)} failed"
+        out.add("context" if turn_prefix else "blocked", line, P_BLOCKED)
+    for outcome in sorted(resolved, key=lambda o: o.seq):
+        line = f"{_call_label(outcome.call)} failed, later succeeded: {outcome.error}".rstrip(": ")
+        out.add("context", line, P_RESOLVED_FAILURE)
+    for message in messages:
+        if message.role == "bashExecution" and message.exitCode not in (None, 0):
+            out.add("context" if turn_prefix else "blocked", f"`{message.command}` exited with code {message.exitCode}", P_BLOCKED)
+        if message.role == "assistant" and message.stopReason == "error" and message.errorMessage:
+            out.add("context" if turn_prefix else "blocked", f"Assistant error: {error_text(message.errorMessage)}", P_BLOCKED)
+        if message.role == "user":
+            for fact in message_facts(message):
+                if fact.kind == "error":
+                    out.add("context", f"Error the user reported: {fact.text}", P_BLOCKED)
+
+    if not turn_prefix:
+        if last_assistant is not None:
+            for fact in message_facts(last_assistant):
+                if fact.kind == "decision":
+                    out.add("next", fact.text, P_NEXT)
+        for outcome in sorted(unresolved, key=lambda o: o.seq):
+            out.add("next", f"Resolve the failure of {_call_label(outcome.call)}", P_NEXT - 2)
+
+    shown = [(i.priority, normalize_text(i.text)) for i in out.items]
+    for fact in facts:
+        if fact.kind != "identifier":
+            continue
+        priority = P_USER_IDENTIFIER if identifier_roles.get(fact.key) == "user" else P_IDENTIFIER
+        if any(p >= priority and fact.key in text for p, text in shown):
+            continue
+        label = {"path": "Path", "url": "URL", "hex": "Id", "number": "Number", "host_port": "Address", "email": "E-mail", "name": "Name"}.get(
+            fact.identifier_kind or "", "Identifier"
+        )
+        out.add("context", f"{label}: `{fact.text}`" if "`" not in fact.text else f"{label}: {fact.text}", priority)
+
+
+def _section_for_heading(title: str) -> str | None:
+    lowered = title.lower()
+    for needle, key in _HEADING_KEYS:
+        if needle in lowered:
+            return key
+    return "context"
+
+
+_BULLET = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s*)?")
+
+
+def parse_summary(summary: str) -> list[tuple[str, str]]:
+    """(section key, item text) pairs of a structured summary, in order.
+
+    Heading names map onto pi's sections; `<read-files>` / `<modified-files>` blocks,
+    placeholders, separators and the stale `Last Exchange` section are left out (the
+    engine recomputes them).
+    """
+    items: list[tuple[str, str]] = []
+    section: str | None = "context"
+    in_file_block = False
+    for raw in summary.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if re.fullmatch(r"</?(read-files|modified-files)>", line):
+            in_file_block = line.startswith("<") and not line.startswith("</")
+            continue
+        if in_file_block or line == "---" or line.startswith("```"):
+            continue
+        heading = re.match(r"^#{1,6}\s+(.+?)\s*$", line) or re.match(r"^\*\*(.+?):?\*\*:?$", line)
+        if heading:
+            section = _section_for_heading(heading.group(1))
+            continue
+        if section is None:
+            continue
+        body = _BULLET.sub("", line, count=1).strip()
+        if body and normalize_sentence(body) != normalize_sentence(PLACEHOLDER):
+            items.append((section, body))
+    return items
+
+
+def _collect_summary(summary: str, out: _Collector, *, finished: bool) -> None:
+    """Items of an earlier summary; with `finished`, its in-progress work counts as done."""
+    for section, text in parse_summary(summary):
+        if finished and section == "in_progress":
+            section = "done"
+        if finished and section == "next":
+            continue
+        out.add(section, text, _SECTION_PRIORITY.get(section, P_CONTEXT))
+
+
+# ---------------------------------------------------------------------------
+# Rendering within the budget
+# ---------------------------------------------------------------------------
+
+
+def _render(layout: tuple[_Section, ...], items: list[_Item]) -> str:
+    blocks: list[str] = []
+    for section in layout:
+        texts = [i.text for i in items if i.section == section.key]
+        lines = [section.heading]
+        if not texts:
+            texts_out = [f"- {PLACEHOLDER}" if section.bullet else PLACEHOLDER]
+        elif section.bullet == "1.":
+            texts_out = [f"{n}. {t}" for n, t in enumerate(texts, 1)]
+        else:
+            texts_out = [f"{section.bullet}{t}" for t in texts]
+        lines.extend(texts_out)
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def render_within(layout: tuple[_Section, ...], items: list[_Item], max_chars: int) -> str:
+    """The sections with as many items as fit in `max_chars`, dropping lowest priority (then oldest) first."""
+    in_layout = [i for i in items if any(s.key == i.section for s in layout)]
+    drop_order = sorted(in_layout, key=lambda i: (i.priority, i.seq))
+
+    def text_without(count: int) -> str:
+        dropped = {id(i) for i in drop_order[:count]}
+        return _render(layout, [i for i in in_layout if id(i) not in dropped])
+
+    if len(text_without(0)) <= max_chars:
+        return text_without(0)
+    low, high = 0, len(drop_order)
+    while low < high:
+        mid = (low + high) // 2
+        if len(text_without(mid)) <= max_chars:
+            high = mid
+        else:
+            low = mid + 1
+    return text_without(low)
+
+
+# ---------------------------------------------------------------------------
+# The summarizer
+# ---------------------------------------------------------------------------
+
+
+class ExtractiveSummarizer(Summarizer):
+    """Deterministic, offline summaries in pi's format from the messages themselves."""
+
+    name = "extractive"
+    model = None
+
+    async def summarize(self, request: SummaryRequest) -> str:
+        return summarize_extractive(request)
+
+
+def summarize_extractive(request: SummaryRequest) -> str:
+    """The extractive summary for any request kind (history, update, turn_prefix, merge)."""
+    focus = (request.custom_instructions or "").strip()
+    out = _Collector(content_words(focus))
+    layout = CHECKPOINT_LAYOUT
+    if request.kind == "turn_prefix":
+        layout = TURN_PREFIX_LAYOUT
+        _collect_history(request.messages, out, turn_prefix=True)
+    elif request.kind == "merge":
+        parts = [p for p in request.partial_summaries if p.strip()]
+        if request.previous_summary:
+            parts.insert(0, request.previous_summary)
+        for index, part in enumerate(parts):
+            _collect_summary(part, out, finished=index < len(parts) - 1 and _has_progress(parts[index + 1 :]))
+        if request.messages:
+            _collect_history(request.messages, out)
+    else:
+        if request.previous_summary:
+            new_work = bool(_user_messages(request.messages))
+            _collect_summary(request.previous_summary, out, finished=new_work)
+        _collect_history(request.messages, out)
+    if focus:
+        out.add("context", "Focus requested: " + " ".join(focus.split()), P_FOCUS, boost=False)
+    return render_within(layout, out.items, max(request.max_tokens, 1) * 4)
+
+
+def _has_progress(later_parts: list[str]) -> bool:
+    """Whether a later partial summary has in-progress work or requests (so earlier work is done)."""
+    return any(section in ("in_progress", "goal") for part in later_parts for section, _ in parse_summary(part))
+
