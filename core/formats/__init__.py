@@ -1,1 +1,71 @@
 """Session file formats: sniffing, readers for pi/OpenClaw, Claude Code and Codex, and the pi writer."""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+from core.errors import FormatError
+from core.formats.claude_code import read_claude_code
+from core.formats.codex import read_codex
+from core.formats.jsonl import JsonLines, split_records
+from core.formats.pi import append_compaction, export_pi, read_pi
+from core.formats.sniff import sniff, sniff_bytes
+from core.models import Session
+
+__all__ = ["append_compaction", "export_pi", "read_session", "sniff"]
+
+
+def read_session(path: str | Path) -> Session:
+    """Read a session file of any supported format into the neutral model.
+
+    Bad lines never raise: each becomes a `Problem` (file, line, what is wrong) and
+    everything valid is still read. Raises FormatError only when nothing at all is
+    readable (unreadable, empty, binary, not JSON Lines, or no known format).
+    """
+    path = Path(path)
+    file = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FormatError(f"{file}: cannot read ({exc.strerror or exc})") from None
+    fmt = sniff_bytes(_head(data), file)
+    # Many small objects are created and all stay alive: the cyclic collector would
+    # rescan them again and again, which costs more than the parsing itself.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        lines = split_records(data, file)
+        if not lines.records:
+            reasons = "; ".join(str(p) for p in lines.problems[:3])
+            raise FormatError(f"{file}: nothing readable ({reasons or 'no JSON objects'})")
+        session = _READERS[fmt](lines, file, path.stem)
+    finally:
+        if enabled:
+            gc.enable()
+    session.source_path = file
+    session.source_size = len(data)
+    session.source_sha256 = hashlib.sha256(data).hexdigest()
+    return session
+
+
+def _head(data: bytes) -> bytes:
+    """The first lines of the file, about what `sniff` reads from disk."""
+    end = 0
+    for _ in range(100):
+        found = data.find(b"\n", end)
+        if found < 0:
+            return data
+        end = found + 1
+        if end >= 8 * 1024 * 1024:
+            break
+    return data[:end]
+
+
+_READERS: dict[str, Callable[[JsonLines, str, str], Session]] = {
+    "pi": read_pi,
+    "claude_code": read_claude_code,
+    "codex": read_codex,
+}
