@@ -46,11 +46,6 @@ from core.validation import Validation, validate_context
 
 NO_PRIOR_HISTORY = "No prior history."
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
-FALLBACK_SUMMARY = "Summary unavailable due to context limits. Older messages were truncated."
-TURN_PREFIX_INSTRUCTIONS = (
-    "This summary covers the prefix of a split turn. Focus on the original request,"
-    " early progress, and any details needed to understand the retained suffix."
-)
 MAX_TOOL_FAILURES = 8
 MAX_TOOL_FAILURE_CHARS = 240
 MIN_MESSAGES_FOR_SPLIT = 4
@@ -58,7 +53,6 @@ SUMMARY_OPEN = "[CONTEXT SUMMARY]"
 SUMMARY_CLOSE = "[END CONTEXT SUMMARY]"
 ACKNOWLEDGEMENT = "Understood. Continuing with the current task."
 LAST_REQUEST_PREFIX = "\n\nLast request from user was: "
-TOOL_NO_RESPONSE = "Tool no response"
 
 Progress = Callable[["ProgressEvent"], Any]
 
@@ -119,6 +113,8 @@ class Proposal(BaseModel):
     counter: str = "chars4"
     firstKeptEntryId: str | None = None
     parentEntryId: str | None = None
+    # the id the compaction entry gets when this proposal is written back (fixed so a preview matches)
+    entryId: str = ""
     summarizedCount: int = 0
     keptCount: int = 0
     previousSummary: str | None = None
