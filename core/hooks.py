@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import Callable
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -159,3 +160,24 @@ async def run_hooks(
         return []
     data = payload.model_dump(exclude_none=True)
     return list(await asyncio.gather(*(_run_one(event, h, data, config.timeout_seconds) for h in hooks)))
+
+
+def load_hooks_config(path: str | Path | None = None) -> HooksConfig:
+    """The `[hooks]` table of cutline's TOML config (`before_compaction`, `after_compaction`, ...); defaults when absent."""
+    import tomllib
+
+    from core.errors import SettingsError
+    from core.paths import config_path
+
+    file = Path(path) if path is not None else config_path()
+    if not file.exists():
+        return HooksConfig()
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SettingsError(f"{file}: cannot read the [hooks] table ({exc})") from None
+    table = data.get("hooks") or {}
+    try:
+        return HooksConfig.model_validate(table)
+    except ValueError as exc:
+        raise SettingsError(f"{file}: [hooks]: {exc}".splitlines()[0]) from None
