@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import weakref
 from http import HTTPStatus
 from typing import Any
 
@@ -116,6 +117,9 @@ class AnthropicSummarizer(Summarizer):
         # An explicit key is for embedding cutline in another program; it lives only
         # in this closure, never as an attribute that a repr, log or dump could show.
         self._key = (lambda: api_key) if api_key else (lambda: None)
+        # A key-less connection pool shared by the calls running at the same time on one
+        # event loop: building a pool (TLS context) per call blocks the loop ~50 ms each.
+        self._pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[Any]] = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
         return f"AnthropicSummarizer(model={self.model!r}, base_url={self.base_url!r}, timeout={self.timeout})"
@@ -128,6 +132,26 @@ class AnthropicSummarizer(Summarizer):
             "timeout": self.timeout,
             "max_retries": self.max_retries,
         }
+
+    def _acquire_pool(self) -> Any:
+        loop = asyncio.get_running_loop()
+        entry = self._pools.get(loop)
+        if entry is None:
+            entry = [anthropic.DefaultAsyncHttpxClient(), 0]
+            self._pools[loop] = entry
+        entry[1] += 1
+        return entry[0]
+
+    async def _release_pool(self) -> None:
+        """The last call of this loop to finish closes the pool, so nothing outlives the loop."""
+        loop = asyncio.get_running_loop()
+        entry = self._pools.get(loop)
+        if entry is None:
+            return
+        entry[1] -= 1
+        if entry[1] <= 0:
+            del self._pools[loop]
+            await entry[0].aclose()
 
     def _delay(self, attempt: int, error: BaseException) -> float:
         backoff = self.backoff_base * (2**attempt)
@@ -143,13 +167,6 @@ class AnthropicSummarizer(Summarizer):
         if not request.prompt_text:
             raise SummarizerError("Anthropic summarizer: the request has no prompt text")
         base_url = self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
-        client = anthropic.AsyncAnthropic(
-            api_key=key,
-            base_url=base_url,
-            timeout=self.timeout,
-            max_retries=0,
-            open_telemetry=False,
-        )
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": max(1, int(request.max_tokens)),
@@ -159,8 +176,17 @@ class AnthropicSummarizer(Summarizer):
             params["system"] = request.system_prompt
         if self.temperature is not None:
             params["temperature"] = self.temperature
-        attempts = self.max_retries + 1
+        pool = self._acquire_pool()
         try:
+            client = anthropic.AsyncAnthropic(
+                api_key=key,
+                base_url=base_url,
+                timeout=self.timeout,
+                max_retries=0,
+                open_telemetry=False,
+                http_client=pool,
+            )
+            attempts = self.max_retries + 1
             for attempt in range(attempts):
                 try:
                     response = await client.messages.create(**params)
@@ -180,14 +206,14 @@ class AnthropicSummarizer(Summarizer):
                 except ValueError as problem:
                     raise SummarizerError(f"Anthropic API: malformed response: {problem}") from None
         finally:
-            await client.close()
+            await self._release_pool()
         raise SummarizerError("Anthropic API: no attempt was made")
 
     def _describe(self, error: anthropic.APIError, attempts: int, key: str) -> str:
         """One line saying what went wrong, after how many attempts; never the key."""
         tries = f" after {attempts} attempts" if attempts > 1 else ""
         if isinstance(error, anthropic.APITimeoutError):
-            return f"Anthropic API: timed out after {self.timeout:g}s{tries}"
+            return f"Anthropic API: timed out after {self.timeout:g}s" + (f" ({attempts} attempts)" if attempts > 1 else "")
         if isinstance(error, anthropic.APIConnectionError):
             cause = error.__cause__
             detail = f": {_one_line(str(cause), key)}" if cause is not None and str(cause) else ""
