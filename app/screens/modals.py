@@ -1,0 +1,187 @@
+"""Small modal screens: error, confirmation, help, and the path prompt with filesystem completion."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Button, DataTable, Input, Label, Static
+
+from app.widgets.safe_text import visible
+
+
+class ErrorScreen(ModalScreen[None]):
+    """An error, shown as a modal; the app keeps running underneath."""
+
+    BINDINGS = [Binding("escape,enter", "dismiss", "Close", id="error.close")]
+
+    def __init__(self, title: str, message: str) -> None:
+        super().__init__(classes="modal")
+        self.error_title = title
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="error-dialog", classes="dialog -error"):
+            yield Label(Text(visible(self.error_title)), classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(Text(visible(self.message)), id="error-message")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Close", variant="error", id="close")
+
+    def on_mount(self) -> None:
+        self.query_one("#close", Button).focus()
+
+    @on(Button.Pressed, "#close")
+    def _close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask yes/no, showing exactly what will happen; dismisses with True on confirm."""
+
+    BINDINGS = [
+        Binding("escape,n", "cancel", "Cancel", id="confirm.cancel"),
+        Binding("y", "confirm", "Confirm", id="confirm.yes"),
+    ]
+
+    def __init__(self, title: str, intro: str, body: str, confirm_label: str = "Confirm", *, language: str | None = None) -> None:
+        super().__init__(classes="modal")
+        self.confirm_title = title
+        self.intro = intro
+        self.body = body
+        self.confirm_label = confirm_label
+        self.language = language
+
+    def compose(self) -> ComposeResult:
+        from rich.syntax import Syntax
+
+        with Vertical(id="confirm-dialog", classes="dialog"):
+            yield Label(Text(self.confirm_title), classes="dialog-title")
+            yield Static(Text(visible(self.intro)), classes="dialog-intro")
+            with VerticalScroll(classes="dialog-body"):
+                if self.language:
+                    yield Static(Syntax(visible(self.body), self.language, word_wrap=True, theme="ansi_dark"), id="confirm-body")
+                else:
+                    yield Static(Text(visible(self.body)), id="confirm-body")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self.confirm_label} (y)", variant="success", id="yes")
+                yield Button("Cancel (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed, "#yes")
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the current screen and the app, with its binding id for remapping."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+
+    def __init__(self, rows: list[tuple[str, str, str]]) -> None:
+        super().__init__(classes="modal")
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog", classes="dialog"):
+            yield Label("Keys", classes="dialog-title")
+            yield Static(
+                Text("Remap any key in $CUTLINE_HOME/config.toml under [keys], e.g.  \"review.run\" = \"ctrl+r\""),
+                classes="dialog-intro",
+            )
+            table: DataTable[str] = DataTable(id="help-table", cursor_type="row", zebra_stripes=True)
+            yield table
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Key", "Action", "Binding id")
+        for key, description, binding_id in self.rows:
+            table.add_row(Text(key), Text(description), Text(binding_id))
+        table.focus()
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(None)
+
+
+class PathSuggester(Suggester):
+    """Completes a path prompt from the filesystem: the first entry matching the typed prefix."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        expanded = os.path.expanduser(value)
+        directory, prefix = os.path.split(expanded)
+        try:
+            names = sorted(os.listdir(directory or "."))
+        except OSError:
+            return None
+        for name in names:
+            if name.startswith(prefix) and name != prefix and not (name.startswith(".") and not prefix.startswith(".")):
+                completed = os.path.join(directory, name) if directory else name
+                if os.path.isdir(completed):
+                    completed += os.sep
+                if value.startswith("~"):
+                    completed = "~" + completed[len(os.path.expanduser("~")) :]
+                return completed
+        return None
+
+
+class PathPrompt(ModalScreen[Path | None]):
+    """Ask for a file path, with completion (right arrow or tab accepts the suggestion)."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
+        Binding("tab", "complete", "Complete", show=False, priority=True),
+    ]
+
+    def __init__(self, title: str, *, cursor_blink: bool = True) -> None:
+        super().__init__(classes="modal")
+        self.prompt_title = title
+        self.cursor_blink = cursor_blink
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="path-dialog", classes="dialog"):
+            yield Label(self.prompt_title, classes="dialog-title")
+            field = Input(placeholder="path/to/session.jsonl", suggester=PathSuggester(), id="path-input")
+            field.cursor_blink = self.cursor_blink
+            yield field
+            yield Static("", id="path-hint", classes="dialog-intro")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def action_complete(self) -> None:
+        field = self.query_one(Input)
+        suggestion = field._suggestion
+        if suggestion:
+            field.value = suggestion
+            field.cursor_position = len(suggestion)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        path = Path(os.path.expanduser(event.value.strip()))
+        if not event.value.strip():
+            return
+        if not path.is_file():
+            self.query_one("#path-hint", Static).update(Text(f"not a file: {visible(str(path))}"))
+            return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,819 @@
+"""The review screen of one session: message list with the plan, budget gauge, detail, settings, run, edit, accept."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, ProgressBar, Static, TabbedContent, TabPane, TextArea
+from textual.worker import Worker, WorkerState
+
+from core.models import Entry, Session
+from core.settings import CompactionSettings
+
+from app.widgets.detail import DetailPane, EntryFacts
+from app.widgets.gauge import BudgetGauge
+from app.widgets.message_list import MessageList
+from app.widgets.proposal_view import ProposalView
+from app.widgets.safe_text import one_line
+
+AUTOSAVE_SECONDS = 0.6
+COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
+
+
+@dataclass
+class Version:
+    """One stored summary version."""
+
+    n: int
+    origin: str
+    created_at: str
+    text: str
+    tokens: int | None = None
+
+
+@dataclass
+class LoadResult:
+    session: Session
+    path: list[Entry]
+    tokens: dict[str, list[int]]
+    settings: CompactionSettings
+    calibration_ratio: float
+    proposal: Any = None
+    proposal_status: str = "open"
+    versions: list[Version] = field(default_factory=list)
+    notice: str = ""
+
+
+class Loaded(Message):
+    def __init__(self, result: LoadResult) -> None:
+        self.result = result
+        super().__init__()
+
+
+class CountsReady(Message):
+    def __init__(self, counter: str, tokens: list[int]) -> None:
+        self.counter = counter
+        self.tokens = tokens
+        super().__init__()
+
+
+class EntryCounts(Message):
+    def __init__(self, index: int, counts: dict[str, int | None]) -> None:
+        self.index = index
+        self.counts = counts
+        super().__init__()
+
+
+class RunProgress(Message):
+    def __init__(self, stage: str, part: int | None, parts: int | None, detail: str) -> None:
+        self.stage = stage
+        self.part = part
+        self.parts = parts
+        self.detail = detail
+        super().__init__()
+
+
+class ProposalComputed(Message):
+    def __init__(self, proposal: Any) -> None:
+        self.proposal = proposal
+        super().__init__()
+
+
+class ProposalStored(Message):
+    def __init__(self, proposal: Any, versions: list[Version]) -> None:
+        self.proposal = proposal
+        self.versions = versions
+        super().__init__()
+
+
+class VersionSaved(Message):
+    def __init__(self, version: Version) -> None:
+        self.version = version
+        super().__init__()
+
+
+class Decided(Message):
+    def __init__(self, decision: str, detail: str) -> None:
+        self.decision = decision
+        self.detail = detail
+        super().__init__()
+
+
+class ReviewScreen(Screen[None]):
+    """One session under review."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="review.back", tooltip="Back to the sessions (cancels a run first)"),
+        Binding("r", "run", "Run", id="review.run", tooltip="Run the compaction with the current settings"),
+        Binding("ctrl+x", "cancel_run", "Cancel run", id="review.cancel", tooltip="Cancel the running compaction"),
+        Binding("e", "edit", "Edit", id="review.edit", tooltip="Edit the proposed summary"),
+        Binding("a", "accept", "Accept", id="review.accept", tooltip="Accept the proposal and write it to the session"),
+        Binding("x", "reject", "Reject", id="review.reject", tooltip="Reject the proposal"),
+        Binding("v", "diff", "Diff", id="review.diff", tooltip="Diff two summary versions, revert to one"),
+        Binding("s", "settings", "Settings", id="review.settings", tooltip="Show the settings panel"),
+        Binding("c", "cycle_counter", "Counter", id="review.counter", tooltip="Switch the token counter"),
+        Binding("right_square_bracket", "keep_more", "Keep +1k", show=False, id="review.keep_more", tooltip="keepRecentTokens + 1000"),
+        Binding("left_square_bracket", "keep_less", "Keep −1k", show=False, id="review.keep_less", tooltip="keepRecentTokens − 1000"),
+        Binding("d", "detail", "Entry", show=False, id="review.detail", tooltip="Show the selected entry"),
+        Binding("o", "proposal", "Proposal", show=False, id="review.proposal", tooltip="Show the proposal"),
+        Binding("l", "focus_list", "List", show=False, id="review.list", tooltip="Focus the message list"),
+        Binding("H", "history", "History", id="review.history", tooltip="Compaction history of this session"),
+        Binding("A", "audit", "Audit", id="review.audit", tooltip="Audit what context a compaction lost"),
+    ]
+
+    def __init__(self, ref: str) -> None:
+        super().__init__()
+        self.ref = ref
+        self.session: Session | None = None
+        self.path: list[Entry] = []
+        self.index_of: dict[str, int] = {}
+        self.tokens: dict[str, list[int]] = {}
+        self.counter = "chars4"
+        self.settings = CompactionSettings()
+        self.calibration_ratio = 1.0
+        self.plan: Any = None
+        self._path_index: Any = None
+        self._outside = 0
+        self.proposal: Any = None
+        self.proposal_status = "open"
+        self.versions: list[Version] = []
+        self.pending_text: str | None = None
+        self._loading_editor = False
+        self._autosave: Timer | None = None
+        self.running = False
+        self.progress_lines: list[str] = []
+        self._entry_counts: dict[tuple[int, str], int] = {}
+
+    # -- layout -------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="✂")
+        with Horizontal(id="review-top"):
+            yield BudgetGauge(id="budget")
+        with Horizontal(id="review-main"):
+            yield MessageList(id="message-list")
+            with TabbedContent(initial="tab-entry", id="side"):
+                with TabPane("Entry", id="tab-entry"):
+                    yield DetailPane(id="detail")
+                with TabPane("Settings", id="tab-settings"):
+                    yield Static(Text("loading…", style="dim"), id="settings-loading")
+                with TabPane("Proposal", id="tab-proposal"):
+                    yield ProposalView(id="proposal-view")
+                with TabPane("Summary", id="tab-summary"):
+                    with Vertical():
+                        with Horizontal(id="editor-bar"):
+                            yield Static("", id="editor-tokens")
+                            yield Static("", id="editor-saved")
+                        editor = TextArea("", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True)
+                        editor.cursor_blink = self.app.cursor_blink
+                        yield editor
+        with Horizontal(id="status-bar"):
+            yield Static("loading session…", id="status-text")
+            yield ProgressBar(id="run-progress", show_eta=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.ref
+        self.query_one(MessageList).focus()
+        self.load()
+
+    # -- status -------------------------------------------------------------
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#status-text", Static).update(Text(text))
+
+    # -- loading (thread) ---------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="review-load", exit_on_error=False, description="Loading the session")
+    def load(self) -> None:
+        from core.settings import load_settings
+        from core.tokens import calibrate, count_entries
+
+        store = self.app.store
+        notice = ""
+        ref = self.ref
+        candidate = Path(ref).expanduser()
+        if candidate.is_file():
+            report = store.import_file(candidate)
+            ref = report.session_id
+            if report.status != "unchanged":
+                notice = f"{report.status} {report.total:,} entries from {candidate.name}"
+            if report.problems:
+                notice += f" · {len(report.problems)} problems (first: {report.problems[0]})"
+        session = store.load_session(ref)
+        path = session.active_path()
+        chars4 = count_entries(store, session, "chars4")
+        tokens = {"chars4": [chars4.get(e.id, 0) for e in path]}
+        calibration = calibrate(session, chars4)
+        settings = load_settings()
+        proposal, status, versions = self._latest_proposal(store, session.id)
+        self.post_message(
+            Loaded(LoadResult(session, path, tokens, settings, calibration.ratio, proposal, status, versions, notice))
+        )
+
+    def _latest_proposal(self, store: Any, session_id: str) -> tuple[Any, str, list[Version]]:
+        """The newest proposal of the session (any status), its status and its versions."""
+        from core import review
+
+        infos = review.list_proposals(store, session_id)
+        if not infos:
+            return None, "open", []
+        proposal = review.load_proposal(store, infos[0].id)
+        return proposal, infos[0].status, [self._version(v) for v in review.versions(store, proposal.id)]
+
+    @staticmethod
+    def _version(row: Any) -> Version:
+        get = row.get if isinstance(row, dict) else lambda k, d=None: getattr(row, k, d)
+        return Version(n=get("n"), origin=get("origin"), created_at=get("created_at", ""), text=get("text"), tokens=get("tokens"))
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        from core.plan import index_path
+
+        from app.widgets.plan_overlay import outside_end
+        from app.widgets.settings_panel import SettingsPanel
+
+        result = message.result
+        self.session = result.session
+        self.path = result.path
+        self.index_of = {e.id: i for i, e in enumerate(self.path)}
+        self.tokens = result.tokens
+        self.calibration_ratio = result.calibration_ratio
+        first_load = self.plan is None
+        if first_load:
+            self.settings = result.settings
+        self._outside = outside_end(self.path, self.index_of)
+        self._path_index = index_path(self.path, self.tokens[self.counter] if self.counter in self.tokens else self.tokens["chars4"],
+                                      self.counter if self.counter in self.tokens else "chars4")
+        if self.counter not in self.tokens:
+            self.counter = "chars4"
+        name = self.session.name or (Path(self.session.source_path).name if self.session.source_path else self.session.id)
+        self.sub_title = f"{one_line(name, 60)} · {self.session.format} · {len(self.path):,} entries"
+        detail = self.query_one(DetailPane)
+        detail.call_paths = self._call_paths()
+        message_list = self.query_one(MessageList)
+        message_list.set_entries(self.path, self.tokens[self.counter])
+        if first_load:
+            pane = self.query_one("#tab-settings", TabPane)
+            self.query_one("#settings-loading").remove()
+            pane.mount(SettingsPanel(self.settings, self.counter, cursor_blink=self.app.cursor_blink, id="settings"))
+        self.replan()
+        self.proposal = result.proposal
+        self.proposal_status = result.proposal_status
+        self.versions = result.versions
+        self._show_proposal(load_editor=True)
+        status = f"{len(self.path):,} entries on the active path"
+        if self.session.problems:
+            status += f" · {len(self.session.problems)} problems reading the file"
+        if result.notice:
+            status = f"{result.notice} · {status}"
+        self.set_status(status)
+
+    def _call_paths(self) -> dict[str, str]:
+        paths: dict[str, str] = {}
+        for entry in self.path:
+            if entry.message is None:
+                continue
+            for call in entry.message.tool_calls():
+                args = call.arguments if isinstance(call.arguments, dict) else {}
+                value = args.get("path") or args.get("file_path")
+                if isinstance(value, str):
+                    paths[call.id] = value
+        return paths
+
+    # -- planning (pure, on the main thread: milliseconds) -------------------
+
+    def replan(self) -> None:
+        """Plan with the current settings and counter, and draw it."""
+        from core.plan import plan
+
+        from app.widgets.plan_overlay import plan_budget, plan_marks
+
+        if self._path_index is None:
+            return
+        self.plan = plan(self._path_index, self.settings, self.counter, entry_tokens=False)
+        self.query_one(MessageList).set_plan(plan_marks(self.plan, self._outside))
+        self._update_gauge()
+
+    def _update_gauge(self) -> None:
+        from app.widgets.plan_overlay import plan_budget
+
+        if self.plan is None:
+            return
+        after = None
+        if self.proposal is not None and self.proposal.counter == self.counter and self.proposal_status == "open":
+            after = self.proposal.tokensAfter
+        self.query_one(BudgetGauge).show(plan_budget(self.plan, after))
+
+    @on(MessageList.Highlighted)
+    def _highlighted(self, message: MessageList.Highlighted) -> None:
+        self._show_entry(message.index)
+
+    @on(MessageList.Selected)
+    def _selected(self, message: MessageList.Selected) -> None:
+        self.query_one(TabbedContent).active = "tab-entry"
+        self._show_entry(message.index)
+
+    def _show_entry(self, index: int) -> None:
+        if not (0 <= index < len(self.path)):
+            self.query_one(DetailPane).show(None)
+            return
+        entry = self.path[index]
+        marks = self.query_one(MessageList).marks
+        zone = marks.zone(index) if marks else "context"
+        counts: dict[str, int | None] = {}
+        for counter in COUNTER_CYCLE:
+            if counter in self.tokens:
+                counts[counter] = self.tokens[counter][index]
+            else:
+                counts[counter] = self._entry_counts.get((index, counter))
+        from core.context import entry_message
+
+        message = entry_message(entry)
+        self.query_one(DetailPane).show(entry, EntryFacts(zone=zone, tokens=counts), message)
+        if any(v is None for v in counts.values()):
+            self.count_entry(index)
+
+    @work(thread=True, exclusive=True, group="entry-counts", exit_on_error=False, description="Counting tokens")
+    def count_entry(self, index: int) -> None:
+        from core.tokens import CalibratedCounter, entry_tokens, get_counter
+
+        entry = self.path[index]
+        chars4 = self.tokens["chars4"][index]
+        counts: dict[str, int | None] = {
+            "chars4": chars4,
+            "tiktoken": entry_tokens(entry, get_counter("tiktoken")),
+            "calibrated": CalibratedCounter(self.calibration_ratio).scale(chars4),
+        }
+        self.post_message(EntryCounts(index, counts))
+
+    @on(EntryCounts)
+    def _entry_counted(self, message: EntryCounts) -> None:
+        for counter, value in message.counts.items():
+            if value is not None:
+                self._entry_counts[(message.index, counter)] = value
+        if self.query_one(MessageList).cursor == message.index:
+            self._show_entry(message.index)
+
+    # -- settings -----------------------------------------------------------
+
+    def on_settings_panel_changed(self, message: Any) -> None:
+        self.settings = message.settings
+        if message.counter != self.counter:
+            self.switch_counter(message.counter)
+        else:
+            self.replan()
+
+    def _sync_settings_panel(self) -> None:
+        from app.widgets.settings_panel import SettingsPanel
+
+        for panel in self.query(SettingsPanel):
+            panel.set_values(self.settings, self.counter)
+
+    def _nudge_keep(self, delta: int) -> None:
+        self.settings = self.settings.with_overrides(keepRecentTokens=max(0, self.settings.keepRecentTokens + delta))
+        self._sync_settings_panel()
+        self.replan()
+        self.set_status(f"keepRecentTokens {self.settings.keepRecentTokens:,}")
+
+    def action_keep_more(self) -> None:
+        self._nudge_keep(1000)
+
+    def action_keep_less(self) -> None:
+        self._nudge_keep(-1000)
+
+    def action_cycle_counter(self) -> None:
+        position = COUNTER_CYCLE.index(self.counter) if self.counter in COUNTER_CYCLE else -1
+        self.switch_counter(COUNTER_CYCLE[(position + 1) % len(COUNTER_CYCLE)])
+
+    def switch_counter(self, counter: str) -> None:
+        if counter in self.tokens:
+            self._use_counter(counter)
+        else:
+            self.set_status(f"counting tokens with {counter}…")
+            self.count_session(counter)
+
+    @work(thread=True, exclusive=True, group="session-counts", exit_on_error=False, description="Counting tokens")
+    def count_session(self, counter: str) -> None:
+        from core.tokens import CalibratedCounter, count_entries
+
+        if counter == "calibrated":
+            scaler = CalibratedCounter(self.calibration_ratio)
+            tokens = [scaler.scale(t) for t in self.tokens["chars4"]]
+        else:
+            counts = count_entries(self.app.store, self.session, counter)
+            tokens = [counts.get(e.id, 0) for e in self.path]
+        self.post_message(CountsReady(counter, tokens))
+
+    @on(CountsReady)
+    def _counts_ready(self, message: CountsReady) -> None:
+        self.tokens[message.counter] = message.tokens
+        self._use_counter(message.counter)
+
+    def _use_counter(self, counter: str) -> None:
+        from core.plan import index_path
+
+        self.counter = counter
+        self._path_index = index_path(self.path, self.tokens[counter], counter)
+        self.query_one(MessageList).set_tokens(self.tokens[counter])
+        self._sync_settings_panel()
+        self.replan()
+        ratio = f" (ratio {self.calibration_ratio:.2f} to chars4)" if counter == "calibrated" else ""
+        self.set_status(f"token counter: {counter}{ratio}")
+
+    # -- tabs and focus -----------------------------------------------------
+
+    def action_settings(self) -> None:
+        self.query_one(TabbedContent).active = "tab-settings"
+
+    def action_detail(self) -> None:
+        self.query_one(TabbedContent).active = "tab-entry"
+
+    def action_proposal(self) -> None:
+        self.query_one(TabbedContent).active = "tab-proposal"
+
+    def action_focus_list(self) -> None:
+        self.query_one(MessageList).focus()
+
+    def action_back(self) -> None:
+        if self.running:
+            self.action_cancel_run()
+            return
+        self.flush_pending()
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            from app.screens.sessions import SessionsScreen
+
+            self.app.switch_screen(SessionsScreen())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        has_open = self.proposal is not None and self.proposal_status == "open"
+        if action == "cancel_run":
+            return True if self.running else False
+        if action == "run":
+            return None if self.running or self.plan is None else True
+        if action in ("edit", "diff"):
+            return True if self.proposal is not None else None
+        if action in ("accept", "reject"):
+            return True if has_open and not self.running else None
+        return True
+
+    # -- run (async worker) -------------------------------------------------
+
+    def action_run(self) -> None:
+        if self.running or self.plan is None or self.session is None:
+            return
+        if self.plan.nothingToCompact or self.plan.alreadyCompacted:
+            self.app.show_error("Nothing to compact", self.plan.explanation_text() or "The plan has nothing to summarize.")
+            return
+        self.flush_pending()
+        self.running = True
+        self.progress_lines = [f"running {self.settings.mode} with {self.settings.summarizer}…"]
+        bar = self.query_one("#run-progress", ProgressBar)
+        bar.add_class("-running")
+        bar.update(total=None, progress=0)
+        self.query_one(TabbedContent).active = "tab-proposal"
+        self.query_one(ProposalView).show_progress(self.progress_lines)
+        self.set_status("running compaction… (ctrl+x cancels)")
+        self.refresh_bindings()
+        self.run_compaction(self.plan, self.session, self.settings)
+
+    @work(exclusive=True, group="compact", exit_on_error=False, description="Compaction")
+    async def run_compaction(self, plan: Any, session: Session, settings: CompactionSettings) -> None:
+        from core.engine import compact
+        from core.summarizers import get_summarizer
+
+        summarizer = get_summarizer(settings.summarizer, model=settings.model)
+
+        def progress(event: Any) -> None:
+            self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
+
+        proposal = await compact(plan, session, summarizer, settings, progress=progress)
+        self.post_message(ProposalComputed(proposal))
+
+    @on(RunProgress)
+    def _run_progress(self, message: RunProgress) -> None:
+        part = f" {message.part}/{message.parts}" if message.part is not None and message.parts else ""
+        line = f"· {message.stage}{part}" + (f" — {message.detail}" if message.detail else "")
+        self.progress_lines.append(line)
+        if self.running:
+            self.query_one(ProposalView).show_progress(self.progress_lines)
+            self.set_status(f"running: {message.stage}{part} (ctrl+x cancels)")
+            if message.parts:
+                self.query_one("#run-progress", ProgressBar).update(total=message.parts, progress=message.part or 0)
+
+    def action_cancel_run(self) -> None:
+        if self.running:
+            self.workers.cancel_group(self, "compact")
+
+    def _run_finished(self, status: str) -> None:
+        self.running = False
+        self.query_one("#run-progress", ProgressBar).remove_class("-running")
+        self.set_status(status)
+        self.refresh_bindings()
+
+    @on(ProposalComputed)
+    def _proposal_computed(self, message: ProposalComputed) -> None:
+        self.set_status("saving the proposal…")
+        self.store_proposal(message.proposal)
+
+    @work(thread=True, exclusive=True, group="store-proposal", exit_on_error=False, description="Saving the proposal")
+    def store_proposal(self, proposal: Any) -> None:
+        from core import review
+
+        review.save_proposal(self.app.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None)
+        versions = [self._version(v) for v in review.versions(self.app.store, proposal.id)]
+        self.post_message(ProposalStored(proposal, versions))
+
+    @on(ProposalStored)
+    def _proposal_stored(self, message: ProposalStored) -> None:
+        self.proposal = message.proposal
+        self.proposal_status = "open"
+        self.versions = message.versions
+        self._run_finished(
+            f"proposal {self.proposal.id}: {self.proposal.tokensBefore:,} → {self.proposal.tokensAfter:,} tokens"
+            + ("" if self.proposal.validation.ok else " · INVALID")
+        )
+        self._show_proposal(load_editor=True)
+        self.query_one(TabbedContent).active = "tab-proposal"
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group == "compact":
+            if event.state == WorkerState.CANCELLED:
+                self._run_finished("compaction cancelled")
+                self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+            elif event.state == WorkerState.ERROR:
+                self._run_finished("compaction failed")
+                self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        elif worker.group == "store-proposal" and event.state == WorkerState.ERROR:
+            self._run_finished("saving the proposal failed")
+        elif worker.group == "review-load" and event.state == WorkerState.ERROR:
+            self.set_status("could not load the session")
+        self.app.report_worker(event)
+
+    # -- proposal and editor ------------------------------------------------
+
+    def _current_text(self) -> str | None:
+        if self.pending_text is not None:
+            return self.pending_text
+        if self.versions:
+            return self.versions[-1].text
+        return self.proposal.summary if self.proposal is not None else None
+
+    def _show_proposal(self, load_editor: bool = False) -> None:
+        self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        editor = self.query_one("#summary-editor", TextArea)
+        if self.proposal is None:
+            editor.disabled = True
+            self.query_one("#editor-tokens", Static).update(Text("no proposal to edit yet", style="dim"))
+            self._update_gauge()
+            return
+        editor.disabled = self.proposal_status != "open"
+        if load_editor:
+            self._loading_editor = True
+            editor.load_text(self._current_text() or "")
+            self.call_after_refresh(self._editor_loaded)
+        self._update_editor_tokens(self._current_text() or "")
+        self._update_saved_label()
+        self._update_gauge()
+        self.refresh_bindings()
+
+    def _editor_loaded(self) -> None:
+        self._loading_editor = False
+
+    def action_edit(self) -> None:
+        if self.proposal is None:
+            return
+        self.query_one(TabbedContent).active = "tab-summary"
+        editor = self.query_one("#summary-editor", TextArea)
+        if not editor.disabled:
+            editor.focus()
+
+    def _update_editor_tokens(self, text: str) -> None:
+        from core.tokens import js_length
+
+        chars4 = math.ceil(js_length(text) / 4)
+        label = Text()
+        label.append(f"{chars4:,}", style="bold")
+        label.append(" tokens (chars4)")
+        if self.proposal is not None and self.plan is not None:
+            label.append(f" · context after ≈ {self.plan.keptTokens + chars4:,}", style="dim")
+        if self.proposal_status != "open":
+            label.append(f" · {self.proposal_status}, read-only", style="bold")
+        self.query_one("#editor-tokens", Static).update(label)
+
+    def _update_saved_label(self) -> None:
+        if self.pending_text is not None:
+            text = "editing… (saves as you type)"
+        elif self.versions:
+            last = self.versions[-1]
+            text = f"v{last.n} {last.origin} · {len(self.versions)} versions"
+        else:
+            text = ""
+        self.query_one("#editor-saved", Static).update(Text(text))
+
+    @on(TextArea.Changed, "#summary-editor")
+    def _summary_edited(self, event: TextArea.Changed) -> None:
+        if self._loading_editor or self.proposal is None:
+            return
+        text = event.text_area.text
+        if self.versions and text == self.versions[-1].text:
+            self.pending_text = None
+        else:
+            self.pending_text = text
+        self._update_editor_tokens(text)
+        self._update_saved_label()
+        if self._autosave is not None:
+            self._autosave.stop()
+        self._autosave = self.set_timer(AUTOSAVE_SECONDS, self._autosave_now)
+
+    def _autosave_now(self) -> None:
+        self._autosave = None
+        if self.pending_text is not None and self.proposal is not None:
+            self.save_version(self.proposal.id, self.pending_text, "edited")
+
+    @work(thread=True, group="autosave", exit_on_error=False, description="Saving the summary")
+    def save_version(self, proposal_id: str, text: str, origin: str) -> None:
+        from core import review
+
+        row = review.add_version(self.app.store, proposal_id, text, origin=origin)
+        self.post_message(VersionSaved(self._version(row)))
+
+    @on(VersionSaved)
+    def _version_saved(self, message: VersionSaved) -> None:
+        version = message.version
+        if not any(v.n == version.n for v in self.versions):
+            self.versions.append(version)
+            self.versions.sort(key=lambda v: v.n)
+        if self.pending_text == version.text:
+            self.pending_text = None
+        self._update_saved_label()
+        self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+
+    def flush_pending(self) -> None:
+        """Save an edit that the debounce timer has not saved yet (on quit, back, accept, run)."""
+        if self._autosave is not None:
+            self._autosave.stop()
+            self._autosave = None
+        if self.pending_text is None or self.proposal is None:
+            return
+        from core import review
+
+        row = review.add_version(self.app.store, self.proposal.id, self.pending_text, origin="edited")
+        version = self._version(row)
+        self.versions.append(version)
+        self.pending_text = None
+
+    # -- diff and revert ----------------------------------------------------
+
+    def action_diff(self) -> None:
+        from app.screens.versions import DiffScreen
+
+        if self.proposal is None:
+            return
+        self.flush_pending()
+        if len(self.versions) < 1:
+            return
+
+        def chosen(result: int | None) -> None:
+            if result is not None:
+                self.revert_to(result)
+
+        self.app.push_screen(DiffScreen(self.versions), chosen)
+
+    def revert_to(self, n: int) -> None:
+        version = next((v for v in self.versions if v.n == n), None)
+        if version is None or self.proposal is None or self.proposal_status != "open":
+            return
+        self.save_version(self.proposal.id, version.text, "reverted")
+        self.pending_text = None
+        self._loading_editor = True
+        self.query_one("#summary-editor", TextArea).load_text(version.text)
+        self.call_after_refresh(self._editor_loaded)
+        self._update_editor_tokens(version.text)
+        self.set_status(f"reverted to v{n}")
+
+    # -- accept / reject ----------------------------------------------------
+
+    def action_accept(self) -> None:
+        if self.proposal is None or self.proposal_status != "open":
+            return
+        if not self.proposal.validation.ok:
+            self.app.show_error("This proposal cannot be accepted", self.proposal.validation.summary())
+            return
+        self.flush_pending()
+        self.prepare_accept(self.proposal.id)
+
+    @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Preparing the write")
+    def prepare_accept(self, proposal_id: str) -> None:
+        from core import review
+        from core.formats.entries import now_iso
+
+        proposal = review.load_proposal(self.app.store, proposal_id)
+        text = review.latest_version(self.app.store, proposal_id).text
+        validation = review.validate_version(proposal, text)
+        if not validation.ok:
+            raise review.InvalidProposal(f"the current summary cannot be accepted: {validation.summary()}")
+        timestamp = now_iso()
+        line = review.preview_entry(self.app.store, proposal_id, timestamp=timestamp)
+        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp)
+
+    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
+        from app.screens.modals import ConfirmScreen
+
+        session = self.session
+        if session is not None and session.format == "pi" and session.source_path:
+            intro = f"This line will be appended to {session.source_path} (backed up before the first write):"
+            write_back = True
+        else:
+            fmt = session.format if session is not None else "unknown"
+            intro = f"This {fmt} session is not written back; the compaction is recorded in the store as:"
+            write_back = False
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.decide(proposal_id, "accepted", timestamp, write_back)
+
+        self.app.push_screen(
+            ConfirmScreen("Accept this compaction?", intro, _pretty_json(line), "Accept and write" if write_back else "Accept", language="json"),
+            answered,
+        )
+
+    def action_reject(self) -> None:
+        from app.screens.modals import ConfirmScreen
+
+        if self.proposal is None or self.proposal_status != "open":
+            return
+        self.flush_pending()
+        proposal_id = self.proposal.id
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.decide(proposal_id, "rejected")
+
+        self.app.push_screen(
+            ConfirmScreen("Reject this proposal?", "The proposal and its versions stay in the store, marked rejected.", "Nothing is written to the session file.", "Reject"),
+            answered,
+        )
+
+    @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Recording the decision")
+    def decide(self, proposal_id: str, decision: str, timestamp: str | None = None, write_back: bool = True) -> None:
+        from core import review
+
+        if decision == "accepted":
+            result = review.accept(self.app.store, proposal_id, write_back=write_back, timestamp=timestamp)
+            detail = f"entry {result.entry_id} written to {result.written_to}" if result.written_to else "recorded in the store"
+        else:
+            review.reject(self.app.store, proposal_id)
+            detail = "rejected"
+        self.post_message(Decided(decision, detail))
+
+    @on(Decided)
+    def _decided(self, message: Decided) -> None:
+        self.proposal_status = message.decision
+        self.notify(f"Proposal {message.decision}: {message.detail}", timeout=5)
+        self.set_status(f"proposal {message.decision}: {message.detail}")
+        self._show_proposal()
+        if message.decision == "accepted":
+            self.load()
+
+    # -- history and audit --------------------------------------------------
+
+    def action_history(self) -> None:
+        from app.screens.versions import HistoryScreen
+
+        if self.session is None:
+            return
+        self.app.push_screen(HistoryScreen(self.session.id, self.path))
+
+    def action_audit(self) -> None:
+        if self.session is None:
+            return
+        try:
+            from app.screens.audit import AuditScreen
+        except ImportError as exc:
+            self.app.show_error("The audit screen is not available", str(exc))
+            return
+        self.app.push_screen(AuditScreen(self.session.id))
+
+
+def _pretty_json(line: str) -> str:
+    import json
+
+    try:
+        return json.dumps(json.loads(line), indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return line

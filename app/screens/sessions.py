@@ -1,0 +1,208 @@
+"""The sessions screen: every stored session, filter as you type, open one, import a file."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.worker import Worker
+
+from app.widgets.safe_text import one_line
+
+
+def ago(moment: str | None, now: datetime) -> str:
+    """How long before `now` an ISO timestamp was, in the largest sensible unit."""
+    if not moment:
+        return ""
+    try:
+        then = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    except ValueError:
+        return moment
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=timezone.utc)
+    seconds = max(0, int((now - then).total_seconds()))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit} ago"
+    return "just now"
+
+
+class SessionsLoaded(Message):
+    def __init__(self, sessions: list) -> None:
+        self.sessions = sessions
+        super().__init__()
+
+
+class SessionImported(Message):
+    def __init__(self, session_id: str, status: str, problems: int) -> None:
+        self.session_id = session_id
+        self.status = status
+        self.problems = problems
+        super().__init__()
+
+
+class SessionsScreen(Screen[None]):
+    """The list of stored sessions."""
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="sessions.open", tooltip="Open the selected session for review"),
+        Binding("i", "import_file", "Import", id="sessions.import", tooltip="Import a session file"),
+        Binding("slash", "filter", "Filter", id="sessions.filter", tooltip="Filter sessions as you type"),
+        Binding("r", "refresh", "Refresh", id="sessions.refresh", tooltip="Reload the session list"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="sessions.clear_filter"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sessions: list = []
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="✂")
+        with Horizontal(id="sessions-bar"):
+            yield Static("Sessions", id="sessions-title")
+            field = Input(placeholder="filter: name, path, format…", id="sessions-filter")
+            field.cursor_blink = self.app.cursor_blink
+            yield field
+        table: DataTable[Text] = DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static("", id="sessions-empty")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "sessions"
+        table = self.query_one(DataTable)
+        table.add_column("Session", key="name")
+        table.add_column("Format", key="format")
+        table.add_column("Entries", key="entries")
+        table.add_column("Tokens", key="tokens")
+        table.add_column("Compactions", key="compactions")
+        table.add_column("Last decision", key="decision")
+        table.add_column("Updated", key="updated")
+        table.focus()
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="sessions-list", exit_on_error=False, description="Loading sessions")
+    def load(self) -> None:
+        self.post_message(SessionsLoaded(self.app.store.list_sessions()))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.app.report_worker(event)
+
+    @on(SessionsLoaded)
+    def _loaded(self, message: SessionsLoaded) -> None:
+        self.sessions = message.sessions
+        self._fill()
+
+    def _matches(self, info, needle: str) -> bool:
+        haystack = " ".join(str(x) for x in (info.name, info.source_path or "", info.format, info.id)).lower()
+        return all(word in haystack for word in needle.lower().split())
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        needle = self.query_one("#sessions-filter", Input).value.strip()
+        selected = None
+        if table.row_count and table.cursor_row >= 0:
+            selected = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        table.clear()
+        now = self.app.clock()
+        shown = 0
+        for info in self.sessions:
+            if needle and not self._matches(info, needle):
+                continue
+            shown += 1
+            name = Text(one_line(info.name, 60), style="bold")
+            if info.source_path:
+                name.append("  " + one_line(info.source_path, 80), style="dim")
+            decision = Text(info.last_decision or "—", style={"accepted": "green", "rejected": "red"}.get(info.last_decision or "", "dim"))
+            table.add_row(
+                name,
+                Text(info.format),
+                Text(f"{info.entries:,}", justify="right"),
+                Text(f"{info.tokens:,}" if info.tokens is not None else "—", justify="right"),
+                Text(str(info.compactions), justify="right"),
+                decision,
+                Text(ago(info.updated_at, now), style="dim"),
+                key=info.id,
+            )
+        if selected is not None:
+            for row_index, info in enumerate(i for i in self.sessions if not needle or self._matches(i, needle)):
+                if info.id == selected:
+                    table.move_cursor(row=row_index)
+                    break
+        empty = self.query_one("#sessions-empty", Static)
+        if not self.sessions:
+            empty.update("No sessions yet. Press i to import a session file, or run `cutline FILE`.")
+        elif not shown:
+            empty.update(f"No session matches {needle!r}.")
+        else:
+            empty.update(f"{shown} of {len(self.sessions)} sessions")
+
+    @on(Input.Changed, "#sessions-filter")
+    def _filter_changed(self) -> None:
+        self._fill()
+
+    @on(Input.Submitted, "#sessions-filter")
+    def _filter_submitted(self) -> None:
+        table = self.query_one(DataTable)
+        table.focus()
+        if table.row_count:
+            self.action_open()
+
+    @on(DataTable.RowSelected, "#sessions-table")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.open_session(str(event.row_key.value))
+
+    def action_filter(self) -> None:
+        self.query_one("#sessions-filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        field = self.query_one("#sessions-filter", Input)
+        field.value = ""
+        self.query_one(DataTable).focus()
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return
+        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        self.open_session(str(key))
+
+    def open_session(self, session_id: str) -> None:
+        from app.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(session_id))
+
+    def action_import_file(self) -> None:
+        from app.screens.modals import PathPrompt
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.import_file(path)
+
+        self.app.push_screen(PathPrompt("Import a session file", cursor_blink=self.app.cursor_blink), chosen)
+
+    @work(thread=True, exclusive=True, group="sessions-import", exit_on_error=False, description="Import")
+    def import_file(self, path: Path) -> None:
+        report = self.app.store.import_file(path)
+        self.post_message(SessionImported(report.session_id, report.status, len(report.problems)))
+
+    @on(SessionImported)
+    def _imported(self, message: SessionImported) -> None:
+        note = f" ({message.problems} problems reported)" if message.problems else ""
+        self.notify(f"Session {message.status}{note}", timeout=4)
+        self.load()
+        self.open_session(message.session_id)

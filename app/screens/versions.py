@@ -1,0 +1,187 @@
+"""Summary versions (diff any two, revert) and the session's compaction history."""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING, Any, Sequence
+
+from rich.console import Group
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Label, Select, Static
+from textual.worker import Worker
+
+from core.models import Entry
+
+from app.widgets.safe_text import one_line, visible
+
+if TYPE_CHECKING:
+    from app.screens.review import Version
+
+
+def diff_text(old: str, new: str, old_label: str, new_label: str) -> Text:
+    """A coloured unified diff of two texts, built from plain strings (never markup)."""
+    out = Text()
+    lines = list(difflib.unified_diff(old.splitlines(), new.splitlines(), old_label, new_label, lineterm="", n=3))
+    if not lines:
+        return Text("The two versions are identical.", style="dim")
+    for line in lines:
+        shown = visible(line)
+        if line.startswith(("+++", "---")):
+            out.append(shown + "\n", style="bold")
+        elif line.startswith("@@"):
+            out.append(shown + "\n", style="cyan")
+        elif line.startswith("+"):
+            out.append(shown + "\n", style="green")
+        elif line.startswith("-"):
+            out.append(shown + "\n", style="red")
+        else:
+            out.append(shown + "\n")
+    return out
+
+
+class DiffScreen(ModalScreen[int | None]):
+    """Diff any two summary versions; `r` reverts the summary to the left-hand version."""
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Close", id="diff.close"),
+        Binding("r", "revert", "Revert to left", id="diff.revert", tooltip="Make the left-hand version the current summary"),
+    ]
+
+    def __init__(self, versions: Sequence["Version"]) -> None:
+        super().__init__(classes="modal")
+        self.versions = list(versions)
+
+    def _label(self, version: "Version") -> str:
+        return f"v{version.n} {version.origin} {version.created_at[11:19] if len(version.created_at) > 18 else ''}".strip()
+
+    def compose(self) -> ComposeResult:
+        options = [(self._label(v), v.n) for v in self.versions]
+        first = next((v.n for v in self.versions if v.origin == "generated"), self.versions[0].n)
+        last = self.versions[-1].n
+        with Vertical(id="diff-dialog", classes="dialog"):
+            yield Label("Summary versions", classes="dialog-title")
+            with Horizontal(id="diff-pickers"):
+                yield Select(options, value=first, allow_blank=False, id="diff-left")
+                yield Select(options, value=last, allow_blank=False, id="diff-right")
+            with VerticalScroll(id="diff-view"):
+                yield Static("", id="diff-body")
+            yield Static("r reverts to the left-hand version · escape closes", classes="dialog-intro")
+
+    def on_mount(self) -> None:
+        self._render_diff()
+        self.query_one("#diff-view").focus()
+
+    def _version(self, n: Any) -> "Version":
+        return next(v for v in self.versions if v.n == n)
+
+    @on(Select.Changed)
+    def _render_diff(self) -> None:
+        left = self._version(self.query_one("#diff-left", Select).value)
+        right = self._version(self.query_one("#diff-right", Select).value)
+        self.query_one("#diff-body", Static).update(diff_text(left.text, right.text, self._label(left), self._label(right)))
+
+    def action_revert(self) -> None:
+        self.dismiss(self.query_one("#diff-left", Select).value)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HistoryLoaded(Message):
+    def __init__(self, proposals: list[dict[str, Any]]) -> None:
+        self.proposals = proposals
+        super().__init__()
+
+
+class HistoryScreen(ModalScreen[None]):
+    """Compactions in the session file and proposals made here, with their decisions."""
+
+    BINDINGS = [Binding("escape,q,H", "close", "Close", id="history.close")]
+
+    def __init__(self, session_id: str, path: Sequence[Entry]) -> None:
+        super().__init__(classes="modal")
+        self.session_id = session_id
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="history-dialog", classes="dialog"):
+            yield Label("Compaction history", classes="dialog-title")
+            with VerticalScroll(id="history-view"):
+                yield Static(self._render([], loading=True), id="history-body")
+
+    def on_mount(self) -> None:
+        self.query_one("#history-view").focus()
+        self.load()
+
+    @work(thread=True, exclusive=True, group="history", exit_on_error=False, description="Loading the history")
+    def load(self) -> None:
+        from core import review
+
+        store = self.app.store
+        rows: list[dict[str, Any]] = []
+        for info in review.list_proposals(store, self.session_id):
+            row = info.model_dump()
+            decided = review.decisions(store, info.id)
+            row["written_to"] = decided[-1].written_to if decided else None
+            rows.append(row)
+        self.post_message(HistoryLoaded(rows))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.app.report_worker(event)
+
+    @on(HistoryLoaded)
+    def _loaded(self, message: HistoryLoaded) -> None:
+        self.query_one("#history-body", Static).update(self._render(message.proposals))
+
+    def _render(self, proposals: list[dict[str, Any]], loading: bool = False) -> Group:
+        parts: list[Any] = [Rule("in the session file", style="dim")]
+        compactions = [(i, e) for i, e in enumerate(self.path) if e.type == "compaction" and e.compaction is not None]
+        if not compactions:
+            parts.append(Text("No compaction in this session yet.", style="dim"))
+        else:
+            table = Table(box=None, header_style="dim", expand=True)
+            for column in ("#", "when", "tokens before", "first kept", "summary"):
+                table.add_column(column, no_wrap=column != "summary", overflow="ellipsis")
+            for i, entry in compactions:
+                record = entry.compaction
+                table.add_row(
+                    str(i),
+                    Text(visible(str(entry.timestamp or ""))[:19]),
+                    f"{record.tokensBefore:,}",
+                    Text(visible(record.firstKeptEntryId or "— (all replaced)")),
+                    Text(one_line(record.summary, 200)),
+                )
+            parts.append(table)
+        parts.append(Rule("proposals made here", style="dim"))
+        if loading:
+            parts.append(Text("loading…", style="dim"))
+        elif not proposals:
+            parts.append(Text("No proposal yet.", style="dim"))
+        else:
+            table = Table(box=None, header_style="dim", expand=True)
+            for column in ("proposal", "created", "status", "summarizer", "tokens", "versions", "written to"):
+                table.add_column(column, overflow="ellipsis")
+            colours = {"accepted": "green", "rejected": "red", "open": "yellow"}
+            for row in proposals:
+                table.add_row(
+                    Text(visible(str(row["id"]))),
+                    Text(visible(str(row["created_at"] or ""))[:19]),
+                    Text(str(row["status"]), style=colours.get(row["status"], "")),
+                    Text(visible(f"{row['summarizer'] or ''} {row['model'] or ''}".strip())),
+                    f"{row['tokens_before'] or 0:,} → {row['tokens_after'] or 0:,}",
+                    str(row["versions"]),
+                    Text(visible(str(row["written_to"] or "—"))),
+                )
+            parts.append(table)
+        return Group(*parts)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,213 @@
+"""The review desk: a Textual app over the session store.
+
+`create_app` is the one factory the CLI and the tests share; tests pass a fixed
+clock and turn cursor blinking off so screenshots are stable.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timezone
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from textual.app import App
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.theme import Theme
+from textual.worker import Worker, WorkerState
+
+from app.config import TuiConfig, load_tui_config
+
+if TYPE_CHECKING:
+    from core.store import Store
+
+Clock = Callable[[], datetime]
+
+DARK = Theme(
+    name="cutline-dark",
+    primary="#5fafd7",
+    secondary="#af87d7",
+    accent="#ffaf5f",
+    warning="#d7af5f",
+    error="#e0616b",
+    success="#87c97a",
+    foreground="#d9dde3",
+    background="#15181d",
+    surface="#1d2128",
+    panel="#262b33",
+    dark=True,
+)
+
+LIGHT = Theme(
+    name="cutline-light",
+    primary="#1f6fae",
+    secondary="#7b4fb3",
+    accent="#b35900",
+    warning="#9a6a00",
+    error="#b4232f",
+    success="#2f7d32",
+    foreground="#1d232b",
+    background="#f7f7f4",
+    surface="#ecece6",
+    panel="#dedfd7",
+    dark=False,
+)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class CutlineCommands(Provider):
+    """Command palette entries for every action of the current screen and the app."""
+
+    def _actions(self) -> Iterable[tuple[str, str, Callable[[], object]]]:
+        screen = self.screen
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if not binding.id or binding.id in seen or not binding.description:
+                continue
+            if not active.enabled:
+                continue
+            seen.add(binding.id)
+            title = binding.tooltip or binding.description
+            help_text = f"{binding.key_display or active.binding.key}  ·  {binding.id}"
+            yield title, help_text, partial(self.app.call_later, active.node.run_action, binding.action)
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._actions():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._actions():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+
+
+class CutlineApp(App[None]):
+    """The review desk: sessions screen, review screen, and their modals."""
+
+    CSS_PATH = "cutline.tcss"
+    TITLE = "cutline"
+    COMMANDS = App.COMMANDS | {CutlineCommands}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("f1,question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", tooltip="Switch dark / light theme"),
+    ]
+
+    def __init__(
+        self,
+        store_path: Path | None = None,
+        session_ref: str | None = None,
+        *,
+        clock: Clock = utc_now,
+        cursor_blink: bool = True,
+        config: TuiConfig | None = None,
+    ) -> None:
+        super().__init__()
+        self.store_path = store_path
+        self.session_ref = session_ref
+        self.clock = clock
+        self.cursor_blink = cursor_blink
+        self.config = config or TuiConfig()
+        self._store: Store | None = None
+        self._store_lock = threading.Lock()
+        self.register_theme(DARK)
+        self.register_theme(LIGHT)
+        self.theme = self.config.theme
+
+    @property
+    def store(self) -> "Store":
+        """The session store, opened on first use (from a worker thread: opening runs migrations)."""
+        with self._store_lock:
+            if self._store is None:
+                from core.store import Store
+
+                self._store = Store(self.store_path)
+            return self._store
+
+    def on_mount(self) -> None:
+        from app.screens.review import ReviewScreen
+        from app.screens.sessions import SessionsScreen
+
+        if self.config.keys:
+            self.set_keymap(self.config.keys)
+        self.push_screen(SessionsScreen())
+        if self.session_ref:
+            self.push_screen(ReviewScreen(self.session_ref))
+
+    # -- errors -------------------------------------------------------------
+
+    def show_error(self, title: str, error: BaseException | str) -> None:
+        """Open the error modal; the app keeps running."""
+        from app.screens.modals import ErrorScreen
+        from core.errors import CutlineError
+
+        if isinstance(error, CutlineError):
+            message = str(error)
+        elif isinstance(error, BaseException):
+            message = f"{type(error).__name__}: {error}"
+        else:
+            message = error
+        self.push_screen(ErrorScreen(title, message))
+
+    def report_worker(self, event: Worker.StateChanged, title: str | None = None) -> None:
+        """Turn a failed worker into the error modal."""
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.show_error(title or f"{event.worker.description or event.worker.name} failed", event.worker.error)
+
+    # -- actions ------------------------------------------------------------
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "cutline-light" if self.theme == "cutline-dark" else "cutline-dark"
+
+    def action_help(self) -> None:
+        from app.screens.modals import HelpScreen
+
+        rows: list[tuple[str, str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for key, active in self.screen.active_bindings.items():
+            binding = active.binding
+            description = binding.description or binding.action
+            mark = (key, binding.action)
+            if mark in seen:
+                continue
+            seen.add(mark)
+            rows.append((self.get_key_display(binding), description, binding.id or ""))
+        rows.sort(key=lambda row: (row[2] == "", row[2], row[0]))
+        self.push_screen(HelpScreen(rows))
+
+    async def action_quit(self) -> None:
+        for screen in self.screen_stack:
+            flush = getattr(screen, "flush_pending", None)
+            if flush is not None:
+                flush()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+
+def create_app(
+    store_path: Path | str | None = None,
+    session_ref: str | None = None,
+    *,
+    clock: Clock | None = None,
+    cursor_blink: bool = True,
+    config: TuiConfig | None = None,
+) -> CutlineApp:
+    """Build the desk; the CLI passes only paths, tests also a fixed clock and no cursor blink."""
+    return CutlineApp(
+        Path(store_path) if store_path is not None else None,
+        session_ref,
+        clock=clock or utc_now,
+        cursor_blink=cursor_blink,
+        config=config if config is not None else load_tui_config(),
+    )

@@ -1,0 +1,128 @@
+"""The budget gauge: context window, reserve, threshold, tokens before → after, keepRecentTokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.color import Color
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The numbers the gauge draws, all under one counter."""
+
+    counter: str
+    window: int
+    reserve: int
+    keep_recent: int
+    tokens_before: int
+    kept: int
+    tokens_after: int | None
+    should_compact: bool
+    threshold: int
+    after_is_estimate: bool = True
+
+
+def _bar(budget: Budget, width: int, colour: dict[str, str]) -> Text:
+    """One line: summarized part, kept part, free space, the threshold marker and the reserve."""
+    width = max(10, width)
+    scale = max(budget.window, budget.tokens_before, 1)
+
+    def cells(tokens: int) -> int:
+        return max(0, min(width, round(tokens / scale * width)))
+
+    kept = cells(min(budget.kept, budget.tokens_before))
+    used = cells(budget.tokens_before)
+    threshold = cells(budget.threshold)
+    window = cells(budget.window)
+    line = Text()
+    for x in range(width):
+        if x == threshold and threshold < width:
+            line.append("┃", style=f"bold {colour['warning']}")
+            continue
+        if x < used - kept:
+            line.append("█", style=colour["error"] if x >= threshold else colour["summarized"])
+        elif x < used:
+            line.append("█", style=colour["error"] if x >= threshold else colour["success"])
+        elif x < window:
+            line.append("░", style=colour["free"] if x < threshold else colour["warning"])
+        else:
+            line.append(" ")
+    return line
+
+
+class BudgetGauge(Static):
+    """Where the context stands against the window, and what the plan would leave."""
+
+    DEFAULT_CSS = """
+    BudgetGauge { height: 2; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.budget: Budget | None = None
+
+    def show(self, budget: Budget | None) -> None:
+        self.budget = budget
+        self.update(self._content())
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", lambda: self.show(self.budget), init=False)
+
+    def _colours(self) -> dict[str, str]:
+        variables = self.app.theme_variables
+        background = Color.parse(variables.get("background", "#000000"))
+
+        def solid(name: str, default: str) -> str:
+            try:
+                colour = Color.parse(variables.get(name, default))
+            except Exception:  # noqa: BLE001 - a theme value we cannot parse falls back
+                colour = Color.parse(default)
+            return (background + colour).hex if colour.a < 1 else colour.hex
+
+        return {
+            "warning": solid("warning", "#d7af5f"),
+            "error": solid("error", "#e0616b"),
+            "success": solid("success", "#87c97a"),
+            "summarized": solid("foreground-muted", "#808080"),
+            "free": solid("surface-lighten-2", "#3a3a3a"),
+            "muted": solid("foreground-muted", "#808080"),
+        }
+
+    def on_resize(self) -> None:
+        if self.budget is not None:
+            self.update(self._content())
+
+    def _content(self) -> Text:
+        budget = self.budget
+        if budget is None:
+            return Text("no plan yet", style="dim")
+        width = max(10, self.size.width - 2 if self.size.width else 60)
+        colour = self._colours()
+        line = _bar(budget, width, colour)
+        facts = Text()
+        facts.append(f"[{budget.counter}] ", style="bold")
+        facts.append(f"window {budget.window:,}")
+        facts.append(f" · reserve {budget.reserve:,}")
+        facts.append(" · threshold ")
+        facts.append(f"{budget.threshold:,}", style=colour["warning"])
+        facts.append(" · before ")
+        facts.append(f"{budget.tokens_before:,}", style=f"bold {colour['error']}" if budget.should_compact else "bold")
+        facts.append(" → after ")
+        if budget.tokens_after is None:
+            facts.append("—", style=colour["muted"])
+        else:
+            if budget.after_is_estimate:
+                facts.append("kept ")
+                facts.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
+                facts.append(" + summary")
+            else:
+                facts.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
+        facts.append(f" · keep recent {budget.keep_recent:,}")
+        facts.append(
+            "  compaction due" if budget.should_compact else "  under threshold",
+            style=colour["error"] if budget.should_compact else colour["muted"],
+        )
+        return Text("\n").join([line, facts])

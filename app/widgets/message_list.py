@@ -1,0 +1,391 @@
+"""The message list: one row per entry of the active path, drawn with the Line API.
+
+Only visible rows are rendered (`render_line`), rows and strips live in LRU caches,
+and moving the cursor repaints just the rows that change, so 100,000 entries
+scroll as smoothly as 100. The compaction plan is drawn on the list: a cut line
+above the first kept entry, summarized rows dimmed, the split-turn prefix marked,
+earlier compactions as dividers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from core.models import Entry
+
+from app.widgets.rows import PAIR_COLOURS, Row, entry_row, pair_numbers
+
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+BAR_CELLS = 8
+
+
+def token_bar(tokens: int, largest: int, cells: int = BAR_CELLS) -> str:
+    """A bar of `cells` cells for `tokens`, scaled so `largest` fills it, in eighths of a cell."""
+    if largest <= 0 or tokens <= 0:
+        return " " * cells
+    eighths = round(tokens / largest * cells * 8)
+    eighths = max(1, min(cells * 8, eighths))
+    full, part = divmod(eighths, 8)
+    bar = "█" * full + (EIGHTHS[part] if part else "")
+    return bar.ljust(cells)
+
+
+ZONES = ("context", "outside", "summarized", "prefix", "kept")
+
+
+@dataclass(frozen=True)
+class PlanMarks:
+    """Where a plan puts each entry of the path: one zone code per path index (see ZONES).
+
+    `first_kept` is the path index the cut line is drawn above (None: no cut).
+    """
+
+    zones: bytes
+    first_kept: int | None
+    cut_label: str = ""
+
+    def zone(self, index: int) -> str:
+        return ZONES[self.zones[index]] if 0 <= index < len(self.zones) else "context"
+
+
+ZONE_BAR = {"outside": " ", "context": "│", "summarized": "┊", "prefix": "┃", "kept": "┃"}
+KIND_CLASS = {
+    "user": "user",
+    "assistant": "assistant",
+    "toolResult": "tool",
+    "bashExecution": "tool",
+    "custom": "custom",
+    "branchSummary": "summary",
+    "compactionSummary": "summary",
+    "system": "custom",
+    "compaction": "divider",
+    "note": "note",
+}
+
+
+class MessageList(ScrollView, can_focus=True):
+    """A scrolling list of session entries with a cursor, token bars and the plan drawn on it."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor_up", "Up", show=False),
+        Binding("down,j", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Last", show=False),
+        Binding("period", "jump_cut", "Jump to cut", show=False, id="list.jump_cut"),
+        Binding("p", "jump_partner", "Call ↔ result", show=False, id="list.partner"),
+        Binding("enter", "select", "Show entry", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "message-list--cursor",
+        "message-list--partner",
+        "message-list--user",
+        "message-list--assistant",
+        "message-list--tool",
+        "message-list--custom",
+        "message-list--summary",
+        "message-list--note",
+        "message-list--divider",
+        "message-list--time",
+        "message-list--muted",
+        "message-list--outside",
+        "message-list--summarized",
+        "message-list--prefix",
+        "message-list--kept",
+        "message-list--context",
+        "message-list--cut",
+        "message-list--bar",
+        "message-list--count",
+        "message-list--error",
+        "message-list--thinking",
+        "message-list--image",
+        *(f"message-list--pair-{n}" for n in range(PAIR_COLOURS)),
+    }
+
+    DEFAULT_CSS = """
+    MessageList {
+        overflow-x: hidden;
+        overflow-y: scroll;
+        scrollbar-gutter: stable;
+    }
+    """
+
+    cursor: reactive[int] = reactive(0, repaint=False, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to another entry."""
+
+        def __init__(self, message_list: "MessageList", index: int) -> None:
+            self.message_list = message_list
+            self.index = index
+            super().__init__()
+
+    class Selected(Message):
+        """Enter was pressed on an entry."""
+
+        def __init__(self, message_list: "MessageList", index: int) -> None:
+            self.message_list = message_list
+            self.index = index
+            super().__init__()
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.entries: Sequence[Entry] = ()
+        self.tokens: Sequence[int] = ()
+        self.largest = 0
+        self.marks: PlanMarks | None = None
+        self._pairs: dict[int, int] = {}
+        self._partners: dict[int, int] = {}
+        self._rows: LRUCache[int, Row] = LRUCache(4096)
+        self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(2048)
+        self._styles: dict[str, Style] = {}
+        self.lines_rendered = 0
+        self.rows_built = 0
+
+    # -- data ---------------------------------------------------------------
+
+    def set_entries(self, entries: Sequence[Entry], tokens: Sequence[int]) -> None:
+        """Show these entries with these token counts (same length); the cursor goes to the last entry."""
+        self.entries = entries
+        self._pairs, self._partners = pair_numbers(entries)
+        self._rows.clear()
+        self.set_tokens(tokens)
+        self._update_virtual_size()
+        self.set_reactive(MessageList.cursor, max(0, len(entries) - 1))
+        self.call_after_refresh(self._scroll_cursor_into_view)
+        self.post_message(self.Highlighted(self, self.cursor))
+
+    def set_tokens(self, tokens: Sequence[int]) -> None:
+        """Replace the token counts (e.g. when the counter changes)."""
+        self.tokens = tokens
+        self.largest = max(tokens, default=0)
+        self._strips.clear()
+        self.refresh()
+
+    def set_plan(self, marks: PlanMarks | None) -> None:
+        """Draw another plan: the cut line moves, zones recolour."""
+        old_cut = self.marks.first_kept if self.marks else None
+        self.marks = marks
+        self._strips.clear()
+        self._update_virtual_size()
+        if old_cut != (marks.first_kept if marks else None):
+            self._scroll_cursor_into_view()
+        self.refresh()
+
+    def row(self, index: int) -> Row:
+        """The row model of entry `index` (built on first use)."""
+        row = self._rows.get(index)
+        if row is None:
+            row = entry_row(self.entries[index], self._pairs.get(index))
+            self._rows[index] = row
+            self.rows_built += 1
+        return row
+
+    # -- geometry -----------------------------------------------------------
+
+    @property
+    def cut_row(self) -> int | None:
+        """Display row of the cut line, or None when there is no cut."""
+        if self.marks is None or self.marks.first_kept is None or not self.entries:
+            return None
+        return min(self.marks.first_kept, len(self.entries))
+
+    @property
+    def row_count(self) -> int:
+        return len(self.entries) + (1 if self.cut_row is not None else 0)
+
+    def display_row(self, index: int) -> int:
+        cut = self.cut_row
+        return index + 1 if cut is not None and index >= cut else index
+
+    def entry_at(self, display_y: int) -> int | None:
+        """Entry index shown on display row `display_y` (None for the cut line or past the end)."""
+        cut = self.cut_row
+        if cut is not None:
+            if display_y == cut:
+                return None
+            if display_y > cut:
+                display_y -= 1
+        if 0 <= display_y < len(self.entries):
+            return display_y
+        return None
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(0, self.row_count)
+
+    def _scroll_cursor_into_view(self) -> None:
+        if not self.entries:
+            return
+        y = self.display_row(self.cursor)
+        height = max(1, self.scrollable_content_region.height)
+        top = round(self.scroll_y)
+        if y < top:
+            self.scroll_to(y=max(0, y - (1 if y == (self.cut_row or -5) + 1 else 0)), animate=False, immediate=True)
+        elif y >= top + height:
+            self.scroll_to(y=y - height + 1, animate=False, immediate=True)
+
+    # -- cursor -------------------------------------------------------------
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self.entries) - 1)) if self.entries else 0
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        for index in {old, new, self._partners.get(old, -1), self._partners.get(new, -1)}:
+            if 0 <= index < len(self.entries):
+                self.refresh_line(self.display_row(index))
+        self._scroll_cursor_into_view()
+        self.post_message(self.Highlighted(self, new))
+
+    def action_cursor_up(self) -> None:
+        self.cursor -= 1
+
+    def action_cursor_down(self) -> None:
+        self.cursor += 1
+
+    def action_page_up(self) -> None:
+        self.cursor -= max(1, self.scrollable_content_region.height - 1)
+
+    def action_page_down(self) -> None:
+        self.cursor += max(1, self.scrollable_content_region.height - 1)
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = len(self.entries) - 1
+
+    def action_jump_cut(self) -> None:
+        if self.marks is not None and self.marks.first_kept is not None:
+            self.cursor = self.marks.first_kept
+
+    def action_jump_partner(self) -> None:
+        partner = self._partners.get(self.cursor)
+        if partner is not None:
+            self.cursor = partner
+
+    def action_select(self) -> None:
+        self.post_message(self.Selected(self, self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.entry_at(round(self.scroll_y) + event.y)
+        if index is not None:
+            self.cursor = index
+            if event.chain > 1:
+                self.action_select()
+
+    # -- rendering ----------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        self.lines_rendered += 1
+        width = self.scrollable_content_region.width
+        display_y = round(self.scroll_y) + y
+        if display_y >= self.row_count or width <= 0:
+            return Strip.blank(width, self.rich_style)
+        index = self.entry_at(display_y)
+        is_cursor = index is not None and index == self.cursor
+        is_partner = index is not None and self._partners.get(self.cursor) == index
+        key = (-1 if index is None else index, width, is_cursor, is_partner)
+        strip = self._strips.get(key)
+        if strip is None:
+            if index is None:
+                strip = self._cut_strip(width)
+            else:
+                strip = self._row_strip(index, width, is_cursor, is_partner)
+            self._strips[key] = strip
+        return strip
+
+    def _style(self, name: str) -> Style:
+        """A component's style; only the cursor and partner rows bring a background."""
+        style = self._styles.get(name)
+        if style is None:
+            full = self.get_component_rich_style(f"message-list--{name}")
+            if name in ("cursor", "partner"):
+                style = full
+            else:
+                style = Style(color=full.color, bold=full.bold, italic=full.italic, strike=full.strike, dim=full.dim)
+            self._styles[name] = style
+        return style
+
+    def _cut_strip(self, width: int) -> Strip:
+        base = self.rich_style
+        style = base + self._style("cut")
+        label = f" ✂ {self.marks.cut_label} " if self.marks and self.marks.cut_label else " ✂ cut "
+        label = set_cell_size(label, max(0, width - 4)) if cell_len(label) > width - 4 else label
+        line = "──" + label
+        line += "─" * max(0, width - cell_len(line))
+        return Strip([Segment(line, style)], width)
+
+    def _row_strip(self, index: int, width: int, is_cursor: bool, is_partner: bool) -> Strip:
+        row = self.row(index)
+        base = self.rich_style
+        if is_cursor:
+            base = base + self._style("cursor")
+        elif is_partner:
+            base = base + self._style("partner")
+        zone = self.marks.zone(index) if self.marks else "context"
+        faded = zone in ("summarized", "outside")
+        muted = self._style("muted")
+        kind_style = self._style(KIND_CLASS.get(row.kind, "note"))
+        text_style = muted if faded else Style()
+        if zone == "outside":
+            text_style = self._style("outside")
+        segments: list[Segment] = []
+
+        def add(text: str, style: Style | None = None) -> None:
+            segments.append(Segment(text, base + style if style else base))
+
+        add(ZONE_BAR[zone], self._style(zone))
+        if row.pair is not None and (row.is_call or row.is_result):
+            pair_style = self._style(f"pair-{row.pair % PAIR_COLOURS}")
+            add("╭" if row.is_call else "╰", pair_style)
+        else:
+            add(" ")
+        add(row.glyph, muted if faded else kind_style)
+        add(" ")
+        add((row.time or "").ljust(5), self._style("time"))
+        add(" ")
+        add(set_cell_size(row.label, 10), (muted if faded else kind_style))
+        add(" ")
+
+        tokens = self.tokens[index] if index < len(self.tokens) else 0
+        show_bar = width >= 60
+        tail = 1 + 3 + (1 + BAR_CELLS if show_bar else 0) + 1 + 7
+        preview_width = max(0, width - 1 - 1 - 1 - 1 - 5 - 1 - 10 - 1 - tail)
+        preview = row.preview
+        if row.divider:
+            preview = f"━━ {preview} "
+            add(set_cell_size(preview, preview_width), self._style("divider"))
+        else:
+            if cell_len(preview) > preview_width and preview_width > 1:
+                preview = set_cell_size(preview, preview_width - 1) + "…"
+            add(set_cell_size(preview, preview_width), text_style if faded or zone == "outside" else None)
+        add(" ")
+        add("✻" if row.thinking else " ", self._style("thinking"))
+        add("▣" if row.image else " ", self._style("image"))
+        add("✗" if row.error else " ", self._style("error"))
+        if show_bar:
+            add(" ")
+            add(token_bar(tokens, self.largest), self._style("bar") + (muted if faded else Style()))
+        add(" ")
+        add(f"{tokens:>7,}" if tokens < 10_000_000 else f"{tokens / 1e6:>6.1f}M", self._style("count"))
+        return Strip(segments).adjust_cell_length(width, base)

@@ -1,0 +1,67 @@
+"""Translate a CompactionPlan into what the desk draws: zones and a cut line on the list, numbers on the gauge."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from core.models import Entry
+from core.plan import CompactionPlan
+
+from app.widgets.gauge import Budget
+from app.widgets.message_list import ZONES, PlanMarks
+
+_CODE = {name: code for code, name in enumerate(ZONES)}
+
+
+def outside_end(path: Sequence[Entry], index_of: dict[str, int]) -> int:
+    """Path index before which entries are already out of the context (dropped by the latest compaction)."""
+    for i in range(len(path) - 1, -1, -1):
+        entry = path[i]
+        if entry.type == "compaction":
+            kept = entry.compaction.firstKeptEntryId if entry.compaction is not None else None
+            start = index_of.get(kept, i) if kept else i
+            return min(start, i)
+    return 0
+
+
+def plan_marks(plan: CompactionPlan, outside: int) -> PlanMarks:
+    """Zones per path index and the cut line of a plan."""
+    n = plan.pathLength
+    zones = bytearray(n)
+    compacting = not (plan.nothingToCompact or plan.alreadyCompacted) and plan.firstKeptPathIndex is not None
+    zones[: min(outside, n)] = bytes([_CODE["outside"]]) * min(outside, n)
+    if compacting:
+        for name, spans in (("summarized", plan.summarizeSpans), ("prefix", plan.turnPrefixSpans), ("kept", plan.keptSpans)):
+            code = _CODE[name]
+            for span in spans:
+                start, stop = max(0, span.start), min(n, span.stop)
+                if stop > start:
+                    zones[start:stop] = bytes([code]) * (stop - start)
+    if not compacting:
+        reason = "already compacted: the last entry is a compaction" if plan.alreadyCompacted else "nothing to compact"
+        return PlanMarks(bytes(zones), None, reason)
+    label = (
+        f"cut · first kept {plan.firstKeptEntryId} · summarize {plan.messagesToSummarize:,} msgs "
+        f"({plan.summarizedTokens:,} tok)"
+    )
+    if plan.isSplitTurn:
+        label += f" + split-turn prefix {plan.turnPrefixMessages:,} msgs ({plan.turnPrefixTokens:,} tok)"
+    label += f" · keep {plan.keptMessages:,} msgs ({plan.keptTokens:,} tok)"
+    return PlanMarks(bytes(zones), plan.firstKeptPathIndex, label)
+
+
+def plan_budget(plan: CompactionPlan, tokens_after: int | None = None) -> Budget:
+    """Gauge numbers; after = the proposal's exact figure when given, else the kept part as a lower bound."""
+    compacting = not (plan.nothingToCompact or plan.alreadyCompacted)
+    return Budget(
+        counter=plan.counter,
+        window=plan.contextWindow,
+        reserve=plan.reserveTokens,
+        keep_recent=plan.keepRecentTokens,
+        tokens_before=plan.tokensBefore,
+        kept=plan.keptTokens if compacting else plan.tokensBefore,
+        tokens_after=tokens_after if tokens_after is not None else (plan.keptTokens if compacting else None),
+        should_compact=plan.shouldCompact,
+        threshold=plan.threshold or max(0, plan.contextWindow - plan.reserveTokens),
+        after_is_estimate=tokens_after is None,
+    )

@@ -1,0 +1,203 @@
+"""What each row of the message list shows, derived from session entries.
+
+Pure data: the list widget turns these into strips. Rows are built lazily (one per
+visible entry) except for tool-call pairing, which needs one pass over the path.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Sequence
+
+from core.context import entry_message
+from core.models import Entry, ImageBlock, Message, ThinkingBlock, ToolCallBlock, ToolResultBlock
+
+from app.widgets.safe_text import one_line
+
+PAIR_COLOURS = 6
+
+ROLE_GLYPHS = {
+    "user": "❯",
+    "assistant": "◆",
+    "toolResult": "↳",
+    "bashExecution": "$",
+    "custom": "◇",
+    "branchSummary": "⑂",
+    "compactionSummary": "≡",
+    "system": "⚙",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One entry as a list row: kind (role or entry type), glyph, time, preview and marks."""
+
+    kind: str
+    glyph: str
+    time: str
+    label: str
+    preview: str
+    thinking: bool = False
+    image: bool = False
+    error: bool = False
+    is_call: bool = False
+    is_result: bool = False
+    pair: int | None = None
+    divider: bool = False
+
+
+def pair_numbers(path: Sequence[Entry]) -> tuple[dict[int, int], dict[int, int]]:
+    """Map entry positions to tool-pair numbers: calls by the first call they hold, results by the call they answer.
+
+    Returns (pair_of_row, partner_of_row) where partner links a call row to its first
+    result row and a result row back to its call row.
+    """
+    call_pair: dict[str, tuple[int, int]] = {}
+    pair_of_row: dict[int, int] = {}
+    partner: dict[int, int] = {}
+    counter = 0
+    for index, entry in enumerate(path):
+        message = entry.message
+        if message is None:
+            continue
+        for block in message.content:
+            if isinstance(block, ToolCallBlock):
+                call_pair[block.id] = (counter, index)
+                pair_of_row.setdefault(index, counter)
+                counter += 1
+        for call_id in message.tool_result_ids():
+            found = call_pair.get(call_id)
+            if found is None:
+                continue
+            number, call_row = found
+            pair_of_row.setdefault(index, number)
+            partner.setdefault(index, call_row)
+            partner.setdefault(call_row, index)
+    return pair_of_row, partner
+
+
+def clock_time(timestamp: object) -> str:
+    """HH:MM from an ISO timestamp or epoch milliseconds, as written in the session."""
+    if isinstance(timestamp, (int, float)) and timestamp > 0:
+        from datetime import datetime, timezone
+
+        seconds = timestamp / 1000 if timestamp > 10**11 else timestamp
+        try:
+            return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%H:%M")
+        except (OverflowError, OSError, ValueError):
+            return ""
+    if isinstance(timestamp, str) and "T" in timestamp:
+        clock = timestamp.split("T", 1)[1]
+        if len(clock) >= 5 and clock[2] == ":":
+            return clock[:5]
+    return ""
+
+
+def _call_summary(call: ToolCallBlock) -> str:
+    args = call.arguments
+    if isinstance(args, dict):
+        for key in ("path", "file_path", "command", "cmd", "url", "query", "pattern"):
+            value = args.get(key)
+            if isinstance(value, str) and value:
+                return f"{call.name} {value}"
+        try:
+            return f"{call.name} {json.dumps(args, ensure_ascii=False)[:160]}"
+        except (TypeError, ValueError):
+            return call.name
+    return f"{call.name} {str(args)[:160]}"
+
+
+def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
+    """The row of an entry that carries a message."""
+    role = message.role
+    calls = message.tool_calls()
+    result_ids = message.tool_result_ids()
+    thinking = any(isinstance(b, ThinkingBlock) and b.thinking for b in message.content)
+    image = message.has_image()
+    error = bool(
+        message.isError
+        or message.errorMessage
+        or message.stopReason == "error"
+        or any(isinstance(b, ToolResultBlock) and b.isError for b in message.content)
+        or (role == "bashExecution" and message.exitCode not in (None, 0))
+    )
+    text = message.text()
+    label = role
+    if role == "toolResult":
+        label = message.toolName or "result"
+        preview = one_line(text) or ("[image]" if image else "(empty)")
+    elif role == "bashExecution":
+        preview = one_line(f"{message.command or ''} → {message.output or ''}")
+    elif calls:
+        said = one_line(text, 120)
+        tools = ", ".join(one_line(_call_summary(c), 200) for c in calls[:3])
+        more = f" +{len(calls) - 3}" if len(calls) > 3 else ""
+        preview = f"{said}  ⚒ {tools}{more}" if said else f"⚒ {tools}{more}"
+    else:
+        preview = one_line(text)
+        if not preview and thinking:
+            first = next(b for b in message.content if isinstance(b, ThinkingBlock))
+            preview = one_line(first.thinking)
+        if not preview and message.errorMessage:
+            preview = one_line(message.errorMessage)
+        if not preview and image:
+            preview = "[image]"
+    if role == "custom" and message.customType:
+        label = one_line(message.customType, 12)
+    return Row(
+        kind=role,
+        glyph=ROLE_GLYPHS.get(role, "•"),
+        time=clock_time(entry.timestamp or message.timestamp),
+        label=label,
+        preview=preview,
+        thinking=thinking,
+        image=image,
+        error=error,
+        is_call=bool(calls),
+        is_result=bool(result_ids),
+        pair=pair,
+    )
+
+
+def entry_row(entry: Entry, pair: int | None = None) -> Row:
+    """The row of any entry: messages by role, compactions as dividers, the rest as notes."""
+    if entry.type in ("message", "custom_message", "branch_summary"):
+        message = entry.message if entry.message is not None else entry_message(entry)
+        if message is not None:
+            return message_row(entry, message, pair)
+    time = clock_time(entry.timestamp)
+    if entry.type == "compaction" and entry.compaction is not None:
+        record = entry.compaction
+        kept = f"kept from {record.firstKeptEntryId}" if record.firstKeptEntryId else "whole history replaced"
+        before = f"{record.tokensBefore:,} tokens before · " if record.tokensBefore else ""
+        return Row(
+            kind="compaction",
+            glyph="≡",
+            time=time,
+            label="compaction",
+            preview=f"{before}{kept} · {one_line(record.summary, 160)}",
+            divider=True,
+        )
+    data = entry.data or {}
+    if entry.type == "model_change":
+        detail = f"model → {data.get('provider', '')}/{data.get('modelId', data.get('model', ''))}".replace("→ /", "→ ")
+    elif entry.type == "thinking_level_change":
+        detail = f"thinking level → {data.get('thinkingLevel', '')}"
+    elif entry.type == "label":
+        detail = f"label {data.get('label', '')}"
+    elif entry.type == "session_info":
+        detail = f"session {data.get('name', '')}"
+    elif entry.type == "branch_summary":
+        detail = f"branch summary {data.get('summary', '')}"
+    else:
+        detail = entry.sourceType or entry.type
+        if entry.message is not None:
+            detail = f"{detail} {entry.message.text()}"
+    return Row(
+        kind="note",
+        glyph="·",
+        time=time,
+        label=entry.type.replace("_", " ")[:12],
+        preview=one_line(str(detail)),
+    )

@@ -1,0 +1,142 @@
+"""The settings panel: every planning and summarizing setting; a change re-plans at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import Input, Label, Select, Static, Switch, TextArea
+
+from core.errors import SettingsError
+from core.prompts import HISTORY_PROMPTS
+from core.settings import MODES, CompactionSettings, settings_from_dict
+
+COUNTERS = ("chars4", "tiktoken", "calibrated")
+SUMMARIZERS = ("extractive", "anthropic")
+INTEGER_FIELDS = ("keepRecentTokens", "reserveTokens", "contextWindow", "lastTurnMaxTokens")
+
+
+class SettingsPanel(VerticalScroll):
+    """Edits a CompactionSettings and the token counter; posts `Changed` with a validated copy."""
+
+    class Changed(Message):
+        """The settings (or the counter) changed and are valid."""
+
+        def __init__(self, settings: CompactionSettings, counter: str) -> None:
+            self.settings = settings
+            self.counter = counter
+            super().__init__()
+
+    def __init__(self, settings: CompactionSettings, counter: str = "chars4", *, cursor_blink: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.settings = settings
+        self.counter = counter
+        self.cursor_blink = cursor_blink
+        self._syncing = False
+
+    def _row(self, label: str, widget: Any) -> Horizontal:
+        return Horizontal(Label(label, classes="setting-label"), widget, classes="setting")
+
+    def _int_input(self, key: str) -> Input:
+        field = Input(str(getattr(self.settings, key)), type="integer", id=f"setting-{key}", classes="setting-int")
+        field.cursor_blink = self.cursor_blink
+        return field
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        yield Static("A change re-plans at once; nothing is summarized until you run (r).", classes="setting-note")
+        yield self._row("mode", Select([(m, m) for m in MODES], value=s.mode, allow_blank=False, id="setting-mode"))
+        yield self._row("token counter", Select([(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter"))
+        yield self._row("keepRecentTokens", self._int_input("keepRecentTokens"))
+        yield self._row("reserveTokens", self._int_input("reserveTokens"))
+        yield self._row("contextWindow", self._int_input("contextWindow"))
+        yield self._row("lastTurnInjection", Switch(value=s.lastTurnInjection, id="setting-lastTurnInjection"))
+        yield self._row("lastTurnMaxTokens", self._int_input("lastTurnMaxTokens"))
+        yield self._row("summarizer", Select([(x, x) for x in SUMMARIZERS], value=s.summarizer if s.summarizer in SUMMARIZERS else "extractive", allow_blank=False, id="setting-summarizer"))
+        model = Input(s.model, id="setting-model")
+        model.cursor_blink = self.cursor_blink
+        yield self._row("model", model)
+        prompts = list(HISTORY_PROMPTS)
+        yield self._row("prompt", Select([(p, p) for p in prompts], value=s.promptName if s.promptName in prompts else prompts[0], allow_blank=False, id="setting-promptName"))
+        yield Label("custom instructions", classes="setting-label")
+        area = TextArea(s.customInstructions or "", id="setting-instructions", soft_wrap=True, show_line_numbers=False)
+        area.cursor_blink = self.cursor_blink
+        yield area
+        yield Static("", id="setting-error", classes="setting-error")
+
+    def set_values(self, settings: CompactionSettings, counter: str) -> None:
+        """Show these values without emitting Changed (e.g. after a key nudged keepRecentTokens)."""
+        self.settings = settings
+        self.counter = counter
+        self._syncing = True
+        try:
+            for key in INTEGER_FIELDS:
+                field = self.query_one(f"#setting-{key}", Input)
+                if field.value != str(getattr(settings, key)):
+                    field.value = str(getattr(settings, key))
+            self.query_one("#setting-mode", Select).value = settings.mode
+            self.query_one("#setting-counter", Select).value = counter
+            self.query_one("#setting-lastTurnInjection", Switch).value = settings.lastTurnInjection
+        finally:
+            self.call_after_refresh(self._end_sync)
+
+    def _end_sync(self) -> None:
+        self._syncing = False
+
+    def _apply(self, key: str, value: Any) -> None:
+        if self._syncing:
+            return
+        error = self.query_one("#setting-error", Static)
+        if key == "counter":
+            if value == self.counter:
+                return
+            self.counter = value
+            error.update("")
+            self.post_message(self.Changed(self.settings, self.counter))
+            return
+        if getattr(self.settings, key) == value:
+            return
+        try:
+            updated = settings_from_dict({**self.settings.model_dump(exclude_unset=True), key: value})
+        except SettingsError as exc:
+            error.update(str(exc))
+            return
+        error.update("")
+        self.settings = updated
+        self.post_message(self.Changed(updated, self.counter))
+
+    @on(Input.Changed, ".setting-int")
+    def _int_changed(self, event: Input.Changed) -> None:
+        key = (event.input.id or "").removeprefix("setting-")
+        text = event.value.strip()
+        if not text or text == "-":
+            return
+        try:
+            value = int(text)
+        except ValueError:
+            self.query_one("#setting-error", Static).update(f"{key}: must be a whole number")
+            return
+        self._apply(key, value)
+
+    @on(Input.Changed, "#setting-model")
+    def _model_changed(self, event: Input.Changed) -> None:
+        if event.value.strip():
+            self._apply("model", event.value.strip())
+
+    @on(Select.Changed)
+    def _select_changed(self, event: Select.Changed) -> None:
+        if event.value is Select.BLANK:
+            return
+        key = (event.select.id or "").removeprefix("setting-")
+        self._apply(key, event.value)
+
+    @on(Switch.Changed)
+    def _switch_changed(self, event: Switch.Changed) -> None:
+        self._apply("lastTurnInjection", event.value)
+
+    @on(TextArea.Changed, "#setting-instructions")
+    def _instructions_changed(self, event: TextArea.Changed) -> None:
+        self._apply("customInstructions", event.text_area.text or None)
