@@ -1,0 +1,56 @@
+"""Hand-built pi sessions for the audit tests: every message's text and size is chosen by the test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.models import CompactionRecord, Entry, Message, Session, TextBlock, ToolCallBlock, Usage
+
+
+class SessionBuilder:
+    """Appends entries in a chain with readable ids (e1, e2, ...)."""
+
+    def __init__(self, session_id: str = "hand") -> None:
+        self.session_id = session_id
+        self.entries: list[Entry] = []
+
+    def _add(self, **fields: Any) -> Entry:
+        entry_id = fields.pop("id", None) or f"e{len(self.entries) + 1}"
+        parent = self.entries[-1].id if self.entries else None
+        entry = Entry(id=entry_id, parentId=parent, **fields)
+        self.entries.append(entry)
+        return entry
+
+    def user(self, text: str, **kw: Any) -> Entry:
+        return self._add(type="message", message=Message(role="user", content=[TextBlock(text=text)]), **kw)
+
+    def assistant(self, text: str = "", calls: list[tuple[str, str, dict[str, Any]]] | None = None, usage: int | None = None, **kw: Any) -> Entry:
+        content: list[Any] = [TextBlock(text=text)] if text else []
+        content += [ToolCallBlock(id=cid, name=name, arguments=args) for cid, name, args in calls or []]
+        message = Message(
+            role="assistant",
+            content=content,
+            stopReason="toolUse" if calls else "stop",
+            usage=Usage(input=usage, totalTokens=usage) if usage else None,
+        )
+        return self._add(type="message", message=message, **kw)
+
+    def result(self, call_id: str, text: str, error: bool = False, name: str = "bash", **kw: Any) -> Entry:
+        message = Message(role="toolResult", toolCallId=call_id, toolName=name, isError=error, content=[TextBlock(text=text)])
+        return self._add(type="message", message=message, **kw)
+
+    def compaction(self, summary: str, first_kept: str | None, tokens_before: int = 0, **kw: Any) -> Entry:
+        record = CompactionRecord(summary=summary, firstKeptEntryId=first_kept, tokensBefore=tokens_before)
+        return self._add(type="compaction", compaction=record, **kw)
+
+    def session(self, fmt: str = "pi") -> Session:
+        return Session(id=self.session_id, format=fmt, version=3, entries=list(self.entries))  # type: ignore[arg-type]
+
+
+def sized(text: str, tokens: int) -> str:
+    """`text` padded with filler words to exactly `tokens` * 4 characters (so chars4 counts `tokens`)."""
+    target = tokens * 4
+    filler = " lorem"
+    while len(text) + len(filler) <= target:
+        text += filler
+    return text + "." * (target - len(text))
