@@ -109,6 +109,8 @@ _EDIT_TOOLS = frozenset({"edit", "multiedit", "str_replace", "str_replace_editor
 _PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "file")
 _COMMAND_KEYS = ("command", "cmd")
 _MAX_LATEST_REQUEST_CHARS = 600
+# a decision in the last assistant message that speaks of the future is a next step
+_PLAN = re.compile(r"\b(i'll|i will|we'll|we will|i'm going to|i am going to|next|then|plan is|plan to)\b", re.IGNORECASE)
 _MAX_ARG_CHARS = 160
 
 
@@ -118,6 +120,11 @@ class _Item:
     text: str
     priority: int
     seq: int
+
+
+def focus_words(text: str) -> set[str]:
+    """Content words with names split at - _ . / so `payment-gateway` matches "payment gateway"."""
+    return content_words(re.sub(r"[-_./]", " ", text))
 
 
 class _Collector:
@@ -133,7 +140,7 @@ class _Collector:
         key = normalize_sentence(text)
         if not text or not key or key == normalize_sentence(PLACEHOLDER):
             return
-        if boost and self._focus and self._focus & content_words(text):
+        if boost and self._focus and self._focus & focus_words(text):
             priority += FOCUS_BOOST
         existing = self._seen.get((section, key))
         if existing is not None:
@@ -281,7 +288,11 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
                 identifier_roles.setdefault(fact.key, message.role)
 
     last_assistant = next((m for m in reversed(messages) if m.role == "assistant" and _own_text(m).strip()), None)
-    plans = {f.key for f in message_facts(last_assistant) if f.kind == "decision"} if last_assistant and not turn_prefix else set()
+    plans = (
+        {f.key for f in message_facts(last_assistant) if f.kind == "decision" and _PLAN.search(f.text)}
+        if last_assistant and not turn_prefix
+        else set()
+    )
     constraints_key = "context" if turn_prefix else "constraints"
     for fact in facts:
         if fact.kind == "instruction":
@@ -337,18 +348,18 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
     if not turn_prefix:
         if last_assistant is not None:
             for fact in message_facts(last_assistant):
-                if fact.kind == "decision":
+                if fact.key in plans:
                     out.add("next", fact.text, P_NEXT)
         for outcome in sorted(unresolved, key=lambda o: o.seq):
             out.add("next", f"Resolve the failure of {_call_label(outcome.call)}", P_NEXT - 2)
 
-    shown = [(i.priority, normalize_text(i.text)) for i in out.items]
+    shown = " \n ".join(normalize_text(i.text) for i in out.items)
+    listed: set[str] = set()
     for fact in facts:
-        if fact.kind != "identifier":
+        if fact.kind != "identifier" or fact.key in shown or fact.key in listed:
             continue
+        listed.add(fact.key)
         priority = P_USER_IDENTIFIER if identifier_roles.get(fact.key) == "user" else P_IDENTIFIER
-        if any(p >= priority and fact.key in text for p, text in shown):
-            continue
         label = {"path": "Path", "url": "URL", "hex": "Id", "number": "Number", "host_port": "Address", "email": "E-mail", "name": "Name"}.get(
             fact.identifier_kind or "", "Identifier"
         )
@@ -467,7 +478,7 @@ class ExtractiveSummarizer(Summarizer):
 def summarize_extractive(request: SummaryRequest) -> str:
     """The extractive summary for any request kind (history, update, turn_prefix, merge)."""
     focus = (request.custom_instructions or "").strip()
-    out = _Collector(content_words(focus))
+    out = _Collector(focus_words(focus))
     layout = CHECKPOINT_LAYOUT
     if request.kind == "turn_prefix":
         layout = TURN_PREFIX_LAYOUT
