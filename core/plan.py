@@ -858,3 +858,12 @@ def plan(
     if settings.mode == "system-and-summary":
         return _system_and_summary_plan(index, settings, entry_tokens)
     return _pi_plan(index, settings, entry_tokens)
+
+
+def plan_session(store: Any, session: Any, settings: CompactionSettings | None = None, counter: str = "chars4") -> CompactionPlan:
+    """Plan a stored session's active path with the store's cached (and incrementally counted) tokens."""
+    from core.tokens import count_entries
+
+    counts = count_entries(store, session, counter)
+    path = session.active_path()
+    return plan(path, settings, counter, [counts.get(e.id, 0) for e in path])

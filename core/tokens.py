@@ -491,3 +491,68 @@ def calibrate(session: Session, chars4: dict[str, int] | None = None) -> Calibra
     else:
         tokens = [chars4.get(e.id, 0) for e in path]
     return fit_calibration(usage_samples(path, tokens))
+
+
+# ---------------------------------------------------------------------------
+# A session's figures under every counter
+# ---------------------------------------------------------------------------
+
+
+class CounterError(BaseModel):
+    """How far a counter's context estimates were from what the API counted."""
+
+    counter: str
+    samples: int
+    medianError: float | None
+    p90Error: float | None
+
+
+class TokenReport(BaseModel):
+    """Per-entry counts under each counter, real context sizes per assistant turn, and each counter's error.
+
+    `calibrated` is fitted on the same turns it is scored on, so its error is an
+    in-sample figure: how well one ratio explains the session, not a forecast.
+    """
+
+    sessionId: str
+    counters: list[str]
+    calibration: Calibration
+    entries: list[dict[str, Any]]
+    turns: list[dict[str, Any]]
+    errors: list[CounterError]
+
+
+def token_report(store: "Store", session: Session, counters: Iterable[str] | None = None) -> TokenReport:
+    """Count a session's active path under each counter (cached) and score each against the usage records."""
+    names = list(counters) if counters is not None else ["chars4", "tiktoken", "calibrated"]
+    if counters is None and os.environ.get("ANTHROPIC_API_KEY"):
+        names.append("anthropic")
+    path = session.active_path()
+    per_counter: dict[str, list[int]] = {}
+    calibration: Calibration | None = None
+    for name in names:
+        counts = count_entries(store, session, name)
+        per_counter[name] = [counts.get(e.id, 0) for e in path]
+    chars4 = per_counter.get("chars4") or [count_entries(store, session, "chars4").get(e.id, 0) for e in path]
+    calibration = fit_calibration(usage_samples(path, chars4))
+    entries = [
+        {"pathIndex": i, "id": e.id, "type": e.type, "role": e.role, **{n: per_counter[n][i] for n in names}}
+        for i, e in enumerate(path)
+    ]
+    turns: dict[int, dict[str, Any]] = {}
+    errors: list[CounterError] = []
+    for name in names:
+        samples = usage_samples(path, per_counter[name])
+        for s in samples:
+            row = turns.setdefault(s.pathIndex, {"pathIndex": s.pathIndex, "entryId": s.entryId, "real": s.real})
+            row[name] = s.estimate
+        median, p90 = error_summary(relative_errors((s.real, s.estimate) for s in samples))
+        errors.append(CounterError(counter=name, samples=len(samples), medianError=median, p90Error=p90))
+    return TokenReport(
+        sessionId=session.id,
+        counters=names,
+        calibration=calibration,
+        entries=entries,
+        turns=[turns[k] for k in sorted(turns)],
+        errors=errors,
+    )

@@ -1,0 +1,142 @@
+"""`cutline plan` and `cutline tokens`: where a compaction would cut and why, and what each token counter says.
+
+Only click is imported at module level: every command module is imported when the
+CLI starts, and `cutline plan` must start fast.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+_MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
+_COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
+_DB = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
+)
+
+
+def _open_session(store: Any, ref: str) -> Any:
+    """The session `ref` names; a file is read once, imported (or refreshed) in the store, and used as read."""
+    candidate = Path(ref).expanduser()
+    if candidate.is_file():
+        from core.formats import read_session
+
+        resolved = candidate.resolve()
+        session = read_session(resolved)
+        if session.source_path is None:
+            session.source_path = str(resolved)
+        report = store.import_session(session)
+        session.id = report.session_id
+        return session
+    return store.load_session(store.resolve_session(ref))
+
+
+def _plan_text(result: Any) -> str:
+    lines = [
+        f"mode {result.mode} · counter {result.counter} · {result.pathLength:,} entries on the active path",
+    ]
+    if result.alreadyCompacted:
+        lines.append("already compacted: the last entry is a compaction")
+    elif result.firstKeptPathIndex is not None:
+        split = f", split turn from {result.turnStartPathIndex}" if result.isSplitTurn else ""
+        lines.append(f"cut: keep from path index {result.firstKeptPathIndex} (entry {result.firstKeptEntryId}){split}")
+    lines.append(
+        f"tokens before {result.tokensBefore:,} · threshold {result.threshold:,} · "
+        f"{'would compact now' if result.shouldCompact else 'would not compact yet'}"
+    )
+    lines.append(
+        f"summarize {result.messagesToSummarize} messages ({result.summarizedTokens:,} tokens)"
+        + (f" + turn prefix {result.turnPrefixMessages} ({result.turnPrefixTokens:,})" if result.isSplitTurn else "")
+        + f" · keep {result.keptMessages} ({result.keptTokens:,})"
+    )
+    if result.readOnlyFiles:
+        lines.append("read files: " + ", ".join(result.readOnlyFiles))
+    if result.modifiedFiles:
+        lines.append("modified files: " + ", ".join(result.modifiedFiles))
+    lines.append("")
+    lines.append("why:")
+    lines.extend(f"  - {step.text}" for step in result.explanation)
+    return "\n".join(lines)
+
+
+@click.command("plan")
+@click.argument("session")
+@click.option("--keep-recent-tokens", type=int, default=None, help="pi's keepRecentTokens (default 20000).")
+@click.option("--reserve-tokens", type=int, default=None, help="pi's reserveTokens (default 16384).")
+@click.option("--context-window", type=int, default=None, help="Context window in tokens (default: the model's, else 200000).")
+@click.option("--mode", type=click.Choice(_MODES), default=None, help="Compaction mode (default: settings, else pi).")
+@click.option("--counter", type=click.Choice(_COUNTERS), default="chars4", show_default=True, help="Token counter.")
+@click.option("--openclaw-config", type=click.Path(dir_okay=False, exists=True), default=None, help="Read compaction settings from an OpenClaw config.")
+@click.option("--entry-tokens", is_flag=True, help="With --json: include every path entry's token count.")
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
+@_DB
+def plan_cmd(session: str, keep_recent_tokens: int | None, reserve_tokens: int | None, context_window: int | None,
+             mode: str | None, counter: str, openclaw_config: str | None, entry_tokens: bool, as_json: bool,
+             db_path: str | None) -> None:
+    """Show where a compaction of SESSION (a stored session or a session file) would cut now, and why."""
+    from core.plan import plan
+    from core.settings import load_settings
+    from core.store import Store
+    from core.tokens import count_entries
+
+    settings = load_settings(openclaw=openclaw_config, overrides={
+        "keepRecentTokens": keep_recent_tokens, "reserveTokens": reserve_tokens,
+        "contextWindow": context_window, "mode": mode,
+    })
+    with Store(db_path) as store:
+        loaded = _open_session(store, session)
+        counts = count_entries(store, loaded, counter)
+    path = loaded.active_path()
+    result = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens)
+    if as_json:
+        data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
+        data["sessionId"] = loaded.id
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(_plan_text(result))
+
+
+def _percent(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+@click.command("tokens")
+@click.argument("session")
+@click.option("--counter", "counters", multiple=True, type=click.Choice(_COUNTERS),
+              help="Counters to use (repeatable; default chars4, tiktoken, calibrated, and anthropic when a key is set).")
+@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
+@_DB
+def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
+    """Per-entry token counts of SESSION under each counter, and each counter's error against the API's usage records."""
+    from core.store import Store
+    from core.tokens import token_report
+
+    with Store(db_path) as store:
+        loaded = _open_session(store, session)
+        report = token_report(store, loaded, list(counters) if counters else None)
+    if as_json:
+        click.echo(report.model_dump_json(indent=2))
+        return
+    names = report.counters
+    total = {name: sum(row[name] for row in report.entries) for name in names}
+    click.echo(f"{len(report.entries):,} entries on the active path; totals: "
+               + ", ".join(f"{name} {total[name]:,}" for name in names))
+    calibration = report.calibration
+    if calibration.fitted:
+        click.echo(f"calibrated ratio {calibration.ratio:.3f} (median of real / chars4 over {len(calibration.samples)} turns)")
+    if not report.turns:
+        click.echo("no assistant usage records: nothing to compare the counters against")
+        return
+    click.echo(f"\n{'turn':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
+    for row in report.turns:
+        click.echo(f"{row['pathIndex']:>6} {row['real']:>9,} " + " ".join(f"{row.get(name, 0):>11,}" for name in names))
+    click.echo("\nrelative error against usage (median / p90):")
+    for err in report.errors:
+        click.echo(f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)")
+
+
+COMMANDS = [plan_cmd, tokens_cmd]
