@@ -8,6 +8,7 @@ still sees (the summary with any injected block, the kept messages, extra turns)
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any, Literal
 
@@ -57,6 +58,7 @@ class AuditFact(BaseModel):
 
     kind: FactKind
     text: str
+    key: str = ""
     source_entry_id: str | None = None
     identifier_kind: IdentifierKind | None = None
     origin: Literal["conversation", "previous_summary"] = "conversation"
@@ -267,6 +269,7 @@ def _verdicts(facts: list[Fact], origin: Literal["conversation", "previous_summa
             AuditFact(
                 kind=fact.kind,
                 text=fact.text,
+                key=fact.key,
                 source_entry_id=fact.source_entry_id,
                 identifier_kind=fact.identifier_kind,
                 origin=origin,
@@ -655,8 +658,11 @@ def _proposal_settings(proposal: Proposal) -> CompactionSettings:
         return CompactionSettings()
 
 
-def audit_proposal(session: Session, proposal: Proposal) -> AuditReport:
-    """Audit a proposal made here, against the session path it was planned on."""
+def audit_proposal(session: Session, proposal: Proposal, summary: str | None = None) -> AuditReport:
+    """Audit a proposal made here, against the session path it was planned on.
+
+    `summary` audits another version of the summary (an edit) in the generated one's place.
+    """
     path = session.active_path()
     if proposal.parentEntryId is not None:
         ids = [e.id for e in path]
@@ -667,8 +673,10 @@ def audit_proposal(session: Session, proposal: Proposal) -> AuditReport:
     extra = [t for t in (proposal.injected.recovery_turn,) if t]
     if proposal.injected.memory_flush is not None:
         extra.append(proposal.injected.memory_flush.model_dump_json())
-    cut = _Cut(path=path, after=list(proposal.context), after_ids=list(proposal.context_entry_ids), summary=proposal.summary, extra_visible=extra)
+    after = proposal.context_with(summary) if summary is not None else list(proposal.context)
+    cut = _Cut(path=path, after=after, after_ids=list(proposal.context_entry_ids), summary=proposal.entry_summary(summary), extra_visible=extra)
     settings = _proposal_settings(proposal)
+    counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
     p = plan(path, settings)
     prefix = [f"proposal {proposal.id} made with mode {proposal.mode}, summarizer {proposal.summarizer or '?'}"]
     if p.firstKeptEntryId != proposal.firstKeptEntryId and proposal.mode in ("pi", "safeguard"):
@@ -678,5 +686,91 @@ def audit_proposal(session: Session, proposal: Proposal) -> AuditReport:
     why = _explanation_from_plan(p, prefix, {"path_ids": [e.id for e in path], "reproduced": p.firstKeptEntryId == proposal.firstKeptEntryId})
     return _audit(
         session, cut, "proposal", proposal.id, proposal.firstKeptEntryId, why,
-        proposal.tokensBefore, proposal.tokensAfter, proposal.counter,
+        proposal.tokensBefore,
+        proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
+        proposal.counter if summary is None else counter,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Side by side
+# ---------------------------------------------------------------------------
+
+
+class KindComparison(BaseModel):
+    """Retention of one kind in both audits."""
+
+    kind: FactKind
+    a: KindRetention
+    b: KindRetention
+
+
+class Comparison(BaseModel):
+    """Two compactions or proposals side by side: summaries diffed, retention per kind, tokens after."""
+
+    a_id: str
+    b_id: str
+    a_target: str
+    b_target: str
+    summary_diff: list[str] = Field(default_factory=list)
+    summary_similarity: float
+    a_summary_chars: int
+    b_summary_chars: int
+    retention: list[KindComparison] = Field(default_factory=list)
+    a_tokens_after: int | None = None
+    b_tokens_after: int | None = None
+    lost_only_in_a: list[AuditFact] = Field(default_factory=list)
+    lost_only_in_b: list[AuditFact] = Field(default_factory=list)
+
+    def text(self) -> str:
+        """A plain-text side-by-side report."""
+
+        def score(r: KindRetention) -> str:
+            return f"{r.kept}/{r.total}" + (f" ({r.score:.0%})" if r.score is not None else "")
+
+        rows = [f"{'':<12} {'A ' + self.a_target + ' ' + self.a_id:<34} {'B ' + self.b_target + ' ' + self.b_id:<34}"]
+        for k in self.retention:
+            rows.append(f"{k.kind:<12} {score(k.a):<34} {score(k.b):<34}")
+        after_a = f"{self.a_tokens_after:,}" if self.a_tokens_after is not None else "?"
+        after_b = f"{self.b_tokens_after:,}" if self.b_tokens_after is not None else "?"
+        rows.append(f"{'tokens after':<12} {after_a:<34} {after_b:<34}")
+        rows.append(f"{'summary':<12} {str(self.a_summary_chars) + ' chars':<34} {str(self.b_summary_chars) + ' chars':<34}")
+        rows.append(f"summaries {self.summary_similarity:.0%} similar")
+        for label, facts in (("lost only in A", self.lost_only_in_a), ("lost only in B", self.lost_only_in_b)):
+            if facts:
+                rows.append(f"{label}:")
+                rows.extend(f"  [{f.kind}] {f.text}" for f in facts)
+        if self.summary_diff:
+            rows.append("summary diff (A -> B):")
+            rows.extend(self.summary_diff)
+        return "\n".join(rows)
+
+
+def compare(a: AuditReport, b: AuditReport) -> Comparison:
+    """Compare two audits: which facts each lost that the other kept, the summaries' diff and sizes."""
+    a_lost = {(f.kind, f.key) for f in a.lost}
+    b_lost = {(f.kind, f.key) for f in b.lost}
+    a_all = {(f.kind, f.key) for f in a.facts}
+    b_all = {(f.kind, f.key) for f in b.facts}
+    diff = list(
+        difflib.unified_diff(
+            a.summary.splitlines(), b.summary.splitlines(), fromfile=f"A {a.target_id}", tofile=f"B {b.target_id}", lineterm=""
+        )
+    )
+    return Comparison(
+        a_id=a.target_id,
+        b_id=b.target_id,
+        a_target=a.target,
+        b_target=b.target,
+        summary_diff=diff,
+        summary_similarity=round(difflib.SequenceMatcher(None, a.summary, b.summary, autojunk=False).ratio(), 3)
+        if len(a.summary) + len(b.summary) < 200_000
+        else round(difflib.SequenceMatcher(None, a.summary.splitlines(), b.summary.splitlines()).ratio(), 3),
+        a_summary_chars=len(a.summary),
+        b_summary_chars=len(b.summary),
+        retention=[KindComparison(kind=kind, a=a.retention_of(kind), b=b.retention_of(kind)) for kind in FACT_KINDS],
+        a_tokens_after=a.tokens_after,
+        b_tokens_after=b.tokens_after,
+        lost_only_in_a=[f for f in a.lost if (f.kind, f.key) not in b_lost and (f.kind, f.key) in b_all],
+        lost_only_in_b=[f for f in b.lost if (f.kind, f.key) not in a_lost and (f.kind, f.key) in a_all],
     )

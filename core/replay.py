@@ -3,7 +3,8 @@
 The conversation's messages are replayed in order with the transcript's own
 compactions left out. After every assistant message that ends a turn (pi checks at
 `agent_end`), the running context estimate is compared with the trigger
-(`context > window - reserve`); when it fires, the planner plans a compaction on the
+(`context > window - reserve`); after any assistant message a context larger than
+the window counts as an overflow (pi compacts and retries). When either fires, the planner plans a compaction on the
 replayed path, a compaction entry is appended and the replay continues from the
 context it leaves: summary + kept entries.
 
@@ -15,6 +16,8 @@ the replayed context as soon as the first replayed compaction differs from reali
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -40,6 +43,7 @@ class ReplayCompaction(BaseModel):
     first_kept_entry_id: str | None
     summarized_messages: int
     is_split_turn: bool
+    reason: Literal["threshold", "overflow"] = "threshold"
 
 
 class Replay(BaseModel):
@@ -61,7 +65,7 @@ class Replay(BaseModel):
         head = f"with keepRecentTokens {self.keep_recent_tokens:,} (window {self.context_window:,}, reserve {self.reserve_tokens:,}, {self.counter})"
         if not self.compactions:
             return f"{head} no compaction would fire (peak context {self.peak_tokens:,} tokens, threshold {self.threshold:,})"
-        turns = ", ".join(str(c.turn) for c in self.compactions)
+        turns = ", ".join(str(c.turn) + (" (overflow)" if c.reason == "overflow" else "") for c in self.compactions)
         return f"{head} compactions would fire at turns {turns} ({len(self.compactions)} in all)"
 
 
@@ -102,7 +106,9 @@ def replay(
         if entry.type == "message" and entry.message is not None and entry.message.role == "assistant" and not entry.isSidechain:
             points.append(TimelinePoint(index=len(points), entry_id=entry.id, turn=turns[i], estimates={"replay": running}))
             peak = max(peak, running)
-        if not _ends_turn(entry) or not should_compact(running, window, reserve, settings.enabled):
+        is_assistant = entry.type == "message" and entry.message is not None and entry.message.role == "assistant"
+        overflow = is_assistant and settings.enabled and running > window
+        if not overflow and (not _ends_turn(entry) or not should_compact(running, window, reserve, settings.enabled)):
             continue
         p = plan(sim, settings, counter, tokens=sim_tokens, entry_tokens=False)
         if p.alreadyCompacted or p.nothingToCompact or p.firstKeptEntryId is None and settings.mode in ("pi", "safeguard"):
@@ -125,6 +131,7 @@ def replay(
                 first_kept_entry_id=p.firstKeptEntryId,
                 summarized_messages=p.messagesToSummarize + p.turnPrefixMessages,
                 is_split_turn=p.isSplitTurn,
+                reason="overflow" if overflow else "threshold",
             )
         )
     return Replay(

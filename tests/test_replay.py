@@ -64,3 +64,16 @@ def test_timeline_overlay_marks_replayed_compactions() -> None:
     replayed = [c for c in timeline.compactions if c.replayed]
     assert [(c.turn, c.index) for c in replayed] == [(4, 4), (6, 6)]
     assert [p.estimates["replay"] for p in timeline.points] == [200, 400, 600, 800, 600, 800]
+
+
+def test_a_long_turn_over_the_window_is_an_overflow() -> None:
+    b = SessionBuilder()
+    b.user(sized("Do it all", 100), id="u1")
+    for i in range(6):
+        b.assistant(sized(f"step {i}", 100), calls=[(f"c{i}", "bash", {"command": "x"})], id=f"a{i}")
+        b.result(f"c{i}", sized("out", 100), id=f"t{i}")
+    b.assistant(sized("done", 100), id="a9")
+    # each step adds ~205 (text, tool call name and arguments, result): a4 is the first over 1000, mid-turn
+    result = replay(b.session(), SETTINGS, summary_tokens=100)
+    assert [(c.after_entry_id, c.reason) for c in result.compactions][0] == ("a4", "overflow")
+    assert "(overflow)" in result.text()

@@ -1,0 +1,259 @@
+"""`cutline audit`, `cutline timeline` and `cutline compare`: what a compaction lost and why, context size over time, two compactions side by side.
+
+Only click is imported at module level so the CLI starts fast; the core is imported
+inside each command.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from core.errors import CutlineError, NotFoundError
+
+_DB = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
+)
+_COUNTERS = ("chars4", "tiktoken", "calibrated")
+
+
+def _store(db_path: str | None) -> Any:
+    from core.store import Store
+
+    return Store(db_path)
+
+
+def _session_id(store: Any, ref: str) -> str:
+    """A stored session's id; a session file is imported on the fly (again only if it changed)."""
+    candidate = Path(ref).expanduser()
+    if candidate.is_file():
+        return store.import_file(candidate).session_id
+    return store.resolve_session(ref)
+
+
+def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
+    """(session id, entry id) of the stored compaction entry whose id is `ref` or starts with it, None if none."""
+    rows = store.conn.execute(
+        "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ORDER BY session_id, seq",
+        (ref.replace("%", "").replace("_", "\\_") + "%",),
+    ).fetchall()
+    rows = [r for r in rows if r[1].startswith(ref)]
+    exact = [r for r in rows if r[1] == ref]
+    if len(exact) == 1 or len(rows) == 1:
+        row = (exact or rows)[0]
+        return row[0], row[1]
+    if len(rows) > 1:
+        raise NotFoundError(f"compaction id {ref!r} matches {len(rows)} entries; give SESSION:ENTRY")
+    return None
+
+
+def _proposal_audit(store: Any, ref: str) -> Any:
+    from core.audit import audit_proposal
+    from core.review import latest_version, load_proposal
+
+    proposal = load_proposal(store, ref)
+    session = store.load_session(proposal.session_id)
+    latest = latest_version(store, proposal.id)
+    summary = latest.text if latest.text != proposal.summary else None
+    return audit_proposal(session, proposal, summary)
+
+
+def _settings(keep_recent_tokens: int | None = None, reserve_tokens: int | None = None, context_window: int | None = None) -> Any:
+    from core.settings import load_settings
+
+    return load_settings(
+        overrides={"keepRecentTokens": keep_recent_tokens, "reserveTokens": reserve_tokens, "contextWindow": context_window}
+    )
+
+
+def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
+    """Audit what `ref` names: a session file or session (its latest compaction), SESSION:ENTRY, a compaction id or a proposal id."""
+    from core.audit import audit_compaction
+    from core.review import resolve_proposal
+
+    if Path(ref).expanduser().is_file():
+        session_id = _session_id(store, ref)
+        return audit_compaction(store.load_session(session_id), None, settings)
+    if ":" in ref:
+        session_ref, _, entry_id = ref.rpartition(":")
+        try:
+            session_id = _session_id(store, session_ref)
+        except NotFoundError:
+            session_id = None
+        if session_id is not None:
+            return audit_compaction(store.load_session(session_id), entry_id, settings)
+    try:
+        proposal_id = resolve_proposal(store, ref)
+    except NotFoundError:
+        proposal_id = None
+    if proposal_id is not None:
+        return _proposal_audit(store, proposal_id)
+    found = _compaction_entry(store, ref)
+    if found is not None:
+        return audit_compaction(store.load_session(found[0]), found[1], settings)
+    try:
+        session_id = store.resolve_session(ref)
+    except NotFoundError:
+        raise NotFoundError(f"{ref!r} is no session file, stored session, compaction id or proposal id") from None
+    return audit_compaction(store.load_session(session_id), None, settings)
+
+
+# ---------------------------------------------------------------------------
+# Text output
+# ---------------------------------------------------------------------------
+
+
+def report_text(report: Any) -> str:
+    """The audit as plain text for a terminal."""
+    lines = [
+        f"audit of {report.target} {report.target_id} in session {report.session_id} ({report.format})",
+        f"tokens before {report.tokens_before:,}" if report.tokens_before else "tokens before: not recorded",
+    ]
+    if report.tokens_after is not None:
+        lines[-1] += f" -> after {report.tokens_after:,} ({report.counter})"
+    lines.append(
+        f"summarized {len(report.summarized_entry_ids)} entries; kept {len(report.kept_entry_ids)} verbatim"
+        + (f" from {report.first_kept_entry_id}" if report.first_kept_entry_id else "")
+    )
+    lines += ["", "retention (kept/total)"]
+    for r in report.retention:
+        score = f"{r.score:.0%}" if r.score is not None else "-"
+        lines.append(f"  {r.kind:<12} {r.kept:>4}/{r.total:<4} {score:>5}")
+    groups = report.lost_by_kind()
+    lines += ["", "lost facts" + ("" if groups else ": none")]
+    for kind, facts in groups.items():
+        lines.append(f"  {kind} ({len(facts)})")
+        for fact in facts:
+            origin = " (previous summary)" if fact.origin == "previous_summary" else ""
+            lines.append(f"    - {fact.text}  [entry {fact.source_entry_id or '?'}]{origin}")
+    lines += ["", "warnings" + ("" if report.warnings else ": none")]
+    for w in report.warnings:
+        mark = " (recovered)" if w.recovered else ""
+        lines.append(f"  ! {w.code}{mark}: {w.message}")
+    lines += ["", "why the cut fell there"]
+    lines += [f"  {step}" for step in (report.why.steps or [report.why.text])]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------
+
+
+@click.command("audit")
+@click.argument("session")
+@click.option("--compaction", "compaction_id", default=None, help="Compaction entry id (default: the latest compaction).")
+@click.option("--proposal", "proposal_id", default=None, help="Audit a proposal made here instead.")
+@click.option("--keep-recent-tokens", type=int, default=None, help="Settings assumed when re-planning the cut.")
+@click.option("--reserve-tokens", type=int, default=None, help="Settings assumed when re-planning the cut.")
+@click.option("--context-window", type=int, default=None, help="Settings assumed when re-planning the cut.")
+@click.option("--json", "as_json", is_flag=True, help="Print lost facts, retention, warnings and the explanation as JSON.")
+@_DB
+def audit_cmd(session: str, compaction_id: str | None, proposal_id: str | None, keep_recent_tokens: int | None,
+              reserve_tokens: int | None, context_window: int | None, as_json: bool, db_path: str | None) -> None:
+    """What a compaction in SESSION (a stored session or a session file) lost, and why the cut fell there."""
+    from core.audit import audit_compaction
+
+    if compaction_id and proposal_id:
+        raise click.UsageError("give --compaction or --proposal, not both")
+    settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
+    with _store(db_path) as store:
+        session_id = _session_id(store, session)
+        if proposal_id:
+            report = _proposal_audit(store, proposal_id)
+            if report.session_id != session_id:
+                raise CutlineError(f"proposal {report.target_id} belongs to session {report.session_id}, not {session_id}")
+        else:
+            report = audit_compaction(store.load_session(session_id), compaction_id, settings)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report_text(report))
+
+
+@click.command("timeline")
+@click.argument("session")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the plot as an SVG file.")
+@click.option("--counter", "counters", type=click.Choice(_COUNTERS), multiple=True, help="Estimates to draw (repeatable; default chars4, tiktoken, calibrated).")
+@click.option("--keep-recent-tokens", type=int, default=None, help="keepRecentTokens for the replay.")
+@click.option("--reserve-tokens", type=int, default=None, help="reserveTokens (threshold = window - reserve).")
+@click.option("--context-window", type=int, default=None, help="The context window drawn and replayed against.")
+@click.option("--replay", "do_replay", is_flag=True, help="Simulate auto-compaction under these settings and draw it.")
+@click.option("--summary-tokens", type=int, default=None, help="Replay: assumed summary size (default 2000).")
+@click.option("--json", "as_json", is_flag=True, help="Print the timeline (and replay) as JSON.")
+@_DB
+def timeline_cmd(session: str, output: str | None, counters: tuple[str, ...], keep_recent_tokens: int | None,
+                 reserve_tokens: int | None, context_window: int | None, do_replay: bool, summary_tokens: int | None,
+                 as_json: bool, db_path: str | None) -> None:
+    """Context size per model call in SESSION: recorded usage, each counter's estimate, compactions, window and threshold."""
+    from core.replay import timeline_with_replay
+    from core.timeline import build_timeline, render_svg
+
+    if output and not output.lower().endswith(".svg"):
+        raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
+    settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
+    names = list(counters) or list(_COUNTERS)
+    with _store(db_path) as store:
+        loaded = store.load_session(_session_id(store, session))
+    result = None
+    if do_replay:
+        timeline, result = timeline_with_replay(loaded, settings, names, summary_tokens=summary_tokens)
+    else:
+        timeline = build_timeline(loaded, settings, names)
+    if output:
+        try:
+            Path(output).write_text(render_svg(timeline), encoding="utf-8")
+        except OSError as exc:
+            raise CutlineError(f"cannot write {output}: {exc.strerror or exc}") from None
+    if as_json:
+        data: dict[str, Any] = {"timeline": timeline.model_dump()}
+        if result is not None:
+            data["replay"] = {**result.model_dump(exclude={"points"}), "text": result.text()}
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(
+        f"session {timeline.session_id}: {len(timeline.points)} model calls; window {timeline.context_window:,}, "
+        f"reserve {timeline.reserve_tokens:,}, threshold {timeline.threshold:,}"
+    )
+    peak = max((p.usage or 0 for p in timeline.points), default=0)
+    if peak:
+        click.echo(f"peak recorded usage {peak:,} tokens")
+    for name in timeline.counters:
+        values = [p.estimates[name] for p in timeline.points if name in p.estimates]
+        if values:
+            click.echo(f"peak {name} estimate {max(values):,} tokens")
+    for c in timeline.compactions:
+        kind = "replayed compaction" if c.replayed else "compaction"
+        before = f"{c.tokens_before:,}" if c.tokens_before else "?"
+        after = f"{c.tokens_after:,}" if c.tokens_after is not None else "?"
+        click.echo(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
+    if result is not None:
+        click.echo(result.text())
+    if output:
+        click.echo(f"wrote {output}")
+
+
+@click.command("compare")
+@click.argument("a")
+@click.argument("b")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@_DB
+def compare_cmd(a: str, b: str, as_json: bool, db_path: str | None) -> None:
+    """Two compactions or proposals side by side: A and B are proposal ids, compaction ids, SESSION:ENTRY, or sessions/files (latest compaction)."""
+    from core.audit import compare
+
+    settings = _settings()
+    with _store(db_path) as store:
+        left = _audit_ref(store, a, settings)
+        right = _audit_ref(store, b, settings)
+    result = compare(left, right)
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+    else:
+        click.echo(result.text())
+
+
+COMMANDS = [audit_cmd, timeline_cmd, compare_cmd]
