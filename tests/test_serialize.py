@@ -179,3 +179,32 @@ def test_cap_middle_leaves_short_text_alone() -> None:
     assert cap_middle("abc", 10) == "abc"
     capped = cap_middle("x" * 500, 120)
     assert len(capped) <= 120 and capped.startswith("x") and capped.endswith("x")
+
+
+def test_serialized_length_matches_pi_on_the_golden_sessions() -> None:
+    """pi's own `serializedChars` (recorded by the pi oracle in tests/golden) for every plan of every session."""
+    import json
+    from pathlib import Path
+
+    from core.context import entry_message
+    from core.formats import read_session
+    from core.plan import plan
+    from core.settings import CompactionSettings
+
+    root = Path(__file__).resolve().parent.parent
+    compared = 0
+    for golden_file in sorted((root / "tests" / "golden").glob("*.golden.json")):
+        golden = json.loads(golden_file.read_text())
+        path = read_session(root / golden["source"]).active_path()
+        for keep, expected in golden["plans"].items():
+            if not expected:
+                continue
+            planned = plan(path, CompactionSettings(keepRecentTokens=int(keep)))
+            messages = [
+                m
+                for i in planned.summarize_indices()
+                if path[i].type != "compaction" and (m := entry_message(path[i])) is not None
+            ]
+            assert js_len(serialize_conversation(messages)) == expected["serializedChars"], (golden_file.name, keep)
+            compared += 1
+    assert compared >= 20
