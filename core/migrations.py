@@ -1,0 +1,127 @@
+"""The store's schema as an ordered list of named migrations, applied on every open.
+
+Append new migrations at the end; never edit one that has shipped, because
+databases in the wild have already recorded it as applied.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("cutline")
+
+
+@migrations(name="m001_initial")
+def m001_initial(db: Database) -> None:
+    """Sessions, their entries, cached token counts, and the review tables."""
+    db.execute(
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            name TEXT,
+            format TEXT NOT NULL,
+            version INTEGER,
+            source_path TEXT,
+            source_size INTEGER,
+            source_sha256 TEXT,
+            header_line TEXT NOT NULL DEFAULT '',
+            newline TEXT NOT NULL DEFAULT '\n',
+            trailing_newline INTEGER NOT NULL DEFAULT 1,
+            leaf_id TEXT,
+            cwd TEXT,
+            imported_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            entry_count INTEGER NOT NULL DEFAULT 0,
+            problems_json TEXT NOT NULL DEFAULT '[]'
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE entries (
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            line INTEGER,
+            parent_id TEXT,
+            type TEXT NOT NULL,
+            role TEXT,
+            path_index INTEGER,
+            timestamp TEXT,
+            raw TEXT NOT NULL,
+            model_json TEXT NOT NULL,
+            PRIMARY KEY (session_id, id)
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_entries_session_seq ON entries (session_id, seq)")
+    db.execute("CREATE INDEX idx_entries_session_path ON entries (session_id, path_index)")
+    db.execute(
+        """
+        CREATE TABLE token_counts (
+            session_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            counter TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            PRIMARY KEY (session_id, counter, entry_id)
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE proposals (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'accepted', 'rejected')),
+            summarizer TEXT,
+            model TEXT,
+            prompt_name TEXT,
+            settings_json TEXT,
+            plan_json TEXT,
+            proposal_json TEXT,
+            tokens_before INTEGER,
+            tokens_after INTEGER,
+            first_kept_entry_id TEXT,
+            valid INTEGER
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE summary_versions (
+            id INTEGER PRIMARY KEY,
+            proposal_id TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('generated', 'edited', 'reverted')),
+            text TEXT NOT NULL,
+            tokens INTEGER
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE decisions (
+            id INTEGER PRIMARY KEY,
+            proposal_id TEXT,
+            session_id TEXT NOT NULL,
+            decision TEXT NOT NULL CHECK (decision IN ('accepted', 'rejected')),
+            decided_at TEXT NOT NULL,
+            written_to TEXT,
+            entry_id TEXT,
+            note TEXT
+        )
+        """
+    )
+
+
+@migrations(name="m002_header_json_and_lookup_indexes")
+def m002_header_json_and_lookup_indexes(db: Database) -> None:
+    """Keep the parsed header (formats without a header line have one too) and index the lookups the UI makes."""
+    db.execute("ALTER TABLE sessions ADD COLUMN header_json TEXT NOT NULL DEFAULT '{}'")
+    db.execute("CREATE INDEX idx_sessions_source_path ON sessions (source_path)")
+    db.execute("CREATE INDEX idx_entries_session_type ON entries (session_id, type)")
+    db.execute("CREATE INDEX idx_proposals_session ON proposals (session_id, created_at)")
+    db.execute("CREATE UNIQUE INDEX idx_summary_versions_proposal_n ON summary_versions (proposal_id, n)")
+    db.execute("CREATE INDEX idx_decisions_session ON decisions (session_id, decided_at)")

@@ -1,0 +1,597 @@
+"""The SQLite session store: sessions and their entries, cached token counts, and the review tables.
+
+Every import is one transaction, so a crash leaves a session either fully imported
+or absent; re-importing a file that only grew inserts just the new entries.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from itertools import islice
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from pydantic import BaseModel, Field, TypeAdapter
+from sqlite_utils import Database
+
+from core.errors import CutlineError, NotFoundError
+from core.migrations import migrations
+from core.models import Entry, Problem, Session
+from core.paths import default_db_path
+
+_ENTRY_BATCH = 2000
+_HASH_CHUNK = 1 << 20
+_PROBLEMS = TypeAdapter(list[Problem])
+
+_INSERT_ENTRY = (
+    "INSERT INTO entries (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+class AmbiguousSessionError(NotFoundError):
+    """A session reference matches more than one stored session."""
+
+
+class ImportReport(BaseModel):
+    """What one import did: new, unchanged, grown (only new entries added) or replaced (file changed)."""
+
+    session_id: str
+    name: str
+    format: str
+    path: str | None = None
+    added: int = 0
+    total: int = 0
+    unchanged: bool = False
+    grown: bool = False
+    replaced: bool = False
+    problems: list[Problem] = Field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """One word for a person: imported, unchanged, grown or replaced."""
+        if self.unchanged:
+            return "unchanged"
+        if self.grown:
+            return "grown"
+        if self.replaced:
+            return "replaced"
+        return "imported"
+
+
+class SessionInfo(BaseModel):
+    """One row of the session list."""
+
+    id: str
+    name: str
+    source_path: str | None = None
+    format: str
+    version: int | None = None
+    entries: int = 0
+    tokens: int | None = Field(default=None, description="chars4 tokens of the active path, when counted")
+    compactions: int = 0
+    last_decision: str | None = None
+    last_decision_at: str | None = None
+    imported_at: str
+    updated_at: str
+
+
+def utc_now() -> str:
+    """The current time as an ISO 8601 UTC timestamp (sortable as text)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def display_name(name: str | None, source_path: str | None, session_id: str) -> str:
+    """The name a person sees: the session's own name, else its file's stem, else the id's start."""
+    if name:
+        return name
+    if source_path:
+        return Path(source_path).stem
+    return session_id[:8]
+
+
+def file_sha256(path: Path, limit: int | None = None) -> str:
+    """SHA-256 of a file's bytes, or of only its first `limit` bytes."""
+    digest = hashlib.sha256()
+    remaining = limit
+    with open(path, "rb") as handle:
+        while remaining is None or remaining > 0:
+            size = _HASH_CHUNK if remaining is None else min(_HASH_CHUNK, remaining)
+            chunk = handle.read(size)
+            if not chunk:
+                break
+            digest.update(chunk)
+            if remaining is not None:
+                remaining -= len(chunk)
+    return digest.hexdigest()
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building or walking many long-lived objects.
+
+    Why: a 100k-entry session creates millions of objects that all stay alive, and the
+    collector would rescan them over and over (4-5x the cost of the work itself).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _batched(rows: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
+    iterator = iter(rows)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def entry_keys(entries: Sequence[Entry]) -> list[str]:
+    """The key each entry is stored under: its id, except that a repeated id's earlier records get `id~seq`.
+
+    Why: a file may repeat an id (pi lets the later record win); every record must still be
+    stored for a byte-identical export, and the winner keeps the plain id that paths and
+    token counts refer to.
+    """
+    last = {entry.id: seq for seq, entry in enumerate(entries)}
+    keys = [entry.id if last[entry.id] == seq else f"{entry.id}~{seq}" for seq, entry in enumerate(entries)]
+    if len(last) != len(keys):
+        taken = set(keys)
+        if len(taken) != len(keys):
+            raise CutlineError("entry ids collide with the keys given to repeated ids")
+    return keys
+
+
+class Store:
+    """cutline's database: open it, import sessions, read them back fast."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            # one connection shared by the UI's worker threads; the lock serializes writers
+            self.conn = sqlite3.connect(str(self.path), check_same_thread=False)
+            self.conn.execute("PRAGMA busy_timeout=5000")
+            # only takes effect on a new database: 16 KiB pages pack 1-3 KB entry rows with
+            # far less overflow waste than 4 KiB ones (about 1.5x faster imports)
+            self.conn.execute("PRAGMA page_size=16384")
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.db = Database(self.conn)
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise CutlineError(f"{self.path}: cannot open the cutline database ({exc})") from exc
+
+    def _migrate(self) -> None:
+        try:
+            migrations.apply(self.db)
+        except sqlite3.OperationalError:
+            # another process migrated between our check and our write: look again
+            migrations.apply(self.db)
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection; the store cannot be used afterwards."""
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction that takes the write lock up front (BEGIN IMMEDIATE) and commits or rolls back as a whole."""
+        with self._lock:
+            if self.conn.in_transaction:
+                yield self.conn
+                return
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.rollback()
+                raise
+            else:
+                self.conn.commit()
+
+    # -- import ------------------------------------------------------------
+
+    def import_file(self, path: Path | str) -> ImportReport:
+        """Read a session file and import it; an unchanged file is recognized without parsing it."""
+        given = Path(path).expanduser()
+        try:
+            resolved = given.resolve(strict=True)
+        except (OSError, RuntimeError):
+            raise NotFoundError(f"{path}: no such file") from None
+        if not resolved.is_file():
+            raise NotFoundError(f"{path}: not a file")
+        report = self._unchanged_file(resolved)
+        if report is not None:
+            return report
+        from core.formats import read_session
+
+        session = read_session(resolved)
+        if session.source_path is None:
+            session.source_path = str(resolved)
+        return self.import_session(session)
+
+    def _unchanged_file(self, path: Path) -> ImportReport | None:
+        row = self._session_row_for_path(str(path))
+        if row is None or row["source_size"] is None or row["source_sha256"] is None:
+            return None
+        try:
+            if path.stat().st_size != row["source_size"] or file_sha256(path) != row["source_sha256"]:
+                return None
+        except OSError:
+            return None
+        return self._report(row, unchanged=True)
+
+    def import_session(self, session: Session) -> ImportReport:
+        """Store a session in one transaction: insert it, add what a grown file appended, or replace a changed one."""
+        with self._lock, _no_cyclic_gc():
+            row = self._existing_row(session)
+            if row is not None and self._same_fingerprint(row, session):
+                return self._report(row, unchanged=True, problems=session.problems)
+            now = utc_now()
+            store_id = row["id"] if row is not None else self._new_store_id(session)
+            keys = entry_keys(session.entries)
+            path_index = {entry.id: i for i, entry in enumerate(session.active_path())}
+            with self.transaction() as conn:
+                start = self._grown_from(row, session, keys) if row is not None else None
+                if row is None:
+                    self._insert_session_row(conn, store_id, session, now)
+                elif start is not None:
+                    self._reindex_path(conn, store_id, path_index)
+                else:
+                    conn.execute("DELETE FROM entries WHERE session_id = ?", (store_id,))
+                    conn.execute("DELETE FROM token_counts WHERE session_id = ?", (store_id,))
+                added = self._insert_entries(conn, store_id, session, keys, start or 0, path_index)
+                total = len(session.entries)
+                self._update_session_row(conn, store_id, session, now, total)
+            return ImportReport(
+                session_id=store_id,
+                name=display_name(session.name, session.source_path, store_id),
+                format=session.format,
+                path=session.source_path,
+                added=added,
+                total=total,
+                grown=row is not None and start is not None,
+                replaced=row is not None and start is None,
+                problems=session.problems,
+            )
+
+    def _existing_row(self, session: Session) -> dict[str, Any] | None:
+        """The stored session this one updates: the same file, else the same id from no other file."""
+        if session.source_path:
+            for row in self._rows("SELECT * FROM sessions WHERE source_path = ? ORDER BY updated_at DESC", (session.source_path,)):
+                if row["id"] == session.id or row["id"].startswith(f"{session.id}-"):
+                    return row
+        row = self._one("SELECT * FROM sessions WHERE id = ?", (session.id,))
+        if row is not None and (row["source_path"] is None or session.source_path is None):
+            return row
+        return None
+
+    def _new_store_id(self, session: Session) -> str:
+        """The session's own id, or, when another file already holds that id, the id plus a hash of this file's path."""
+        if self._one("SELECT id FROM sessions WHERE id = ?", (session.id,)) is None:
+            return session.id
+        suffix = hashlib.sha256((session.source_path or "").encode()).hexdigest()
+        for width in (8, 16, 64):
+            candidate = f"{session.id}-{suffix[:width]}"
+            if self._one("SELECT id FROM sessions WHERE id = ?", (candidate,)) is None:
+                return candidate
+        raise CutlineError(f"{session.source_path}: session {session.id} is already stored from this file")
+
+    @staticmethod
+    def _same_fingerprint(row: dict[str, Any], session: Session) -> bool:
+        return (
+            session.source_sha256 is not None
+            and row["source_sha256"] == session.source_sha256
+            and row["source_size"] == session.source_size
+        )
+
+    def _grown_from(self, row: dict[str, Any], session: Session, keys: list[str]) -> int | None:
+        """How many leading entries a grown file shares with the stored session, or None when it changed otherwise."""
+        old_size, new_size = row["source_size"], session.source_size
+        if old_size is None or new_size is None or new_size <= old_size or not session.source_path:
+            return None
+        if row["source_sha256"] is None or row["header_line"] != session.header_line:
+            return None
+        try:
+            if file_sha256(Path(session.source_path), old_size) != row["source_sha256"]:
+                return None
+        except OSError:
+            return None
+        old = self.conn.execute("SELECT id, raw FROM entries WHERE session_id = ? ORDER BY seq", (row["id"],)).fetchall()
+        if len(old) > len(keys) or [key for key, _ in old] != keys[: len(old)]:
+            return None
+        # an appended tail can only change the old last record if the old file did not end with a newline
+        if old and not row["trailing_newline"] and old[-1][1] != session.entries[len(old) - 1].raw_line:
+            return None
+        return len(old)
+
+    def _insert_session_row(self, conn: sqlite3.Connection, store_id: str, session: Session, now: str) -> None:
+        conn.execute(
+            "INSERT INTO sessions (id, name, format, version, source_path, source_size, source_sha256, header_line,"
+            " newline, trailing_newline, leaf_id, cwd, imported_at, updated_at, entry_count, problems_json, header_json)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', ?)",
+            (
+                store_id,
+                session.name,
+                session.format,
+                session.version,
+                session.source_path,
+                session.source_size,
+                session.source_sha256,
+                session.header_line,
+                session.newline,
+                int(session.trailing_newline),
+                session.leaf_id,
+                session.cwd,
+                now,
+                now,
+                json.dumps(session.header),
+            ),
+        )
+
+    def _update_session_row(self, conn: sqlite3.Connection, store_id: str, session: Session, now: str, total: int) -> None:
+        conn.execute(
+            "UPDATE sessions SET name = ?, format = ?, version = ?, source_path = ?, source_size = ?, source_sha256 = ?,"
+            " header_line = ?, newline = ?, trailing_newline = ?, leaf_id = ?, cwd = ?, updated_at = ?,"
+            " entry_count = ?, problems_json = ?, header_json = ? WHERE id = ?",
+            (
+                session.name,
+                session.format,
+                session.version,
+                session.source_path,
+                session.source_size,
+                session.source_sha256,
+                session.header_line,
+                session.newline,
+                int(session.trailing_newline),
+                session.leaf_id,
+                session.cwd,
+                now,
+                total,
+                _PROBLEMS.dump_json(session.problems).decode(),
+                json.dumps(session.header),
+                store_id,
+            ),
+        )
+
+    def _insert_entries(
+        self,
+        conn: sqlite3.Connection,
+        store_id: str,
+        session: Session,
+        keys: list[str],
+        start: int,
+        path_index: dict[str, int],
+    ) -> int:
+        """Insert `session.entries[start:]` in batches; returns how many were inserted."""
+
+        def rows() -> Iterator[tuple]:
+            for seq in range(start, len(session.entries)):
+                entry = session.entries[seq]
+                key = keys[seq]
+                yield (
+                    store_id,
+                    key,
+                    seq,
+                    entry.line,
+                    entry.parentId,
+                    entry.type,
+                    entry.role,
+                    path_index.get(key),
+                    entry.timestamp,
+                    entry.raw_line,
+                    entry.model_dump_json(exclude={"raw_line"}),
+                )
+
+        added = 0
+        for batch in _batched(rows(), _ENTRY_BATCH):
+            self._insert_entry_rows(conn, batch)
+            added += len(batch)
+        return added
+
+    def _insert_entry_rows(self, conn: sqlite3.Connection, batch: Sequence[tuple]) -> None:
+        conn.executemany(_INSERT_ENTRY, batch)
+
+    @staticmethod
+    def _reindex_path(conn: sqlite3.Connection, store_id: str, path_index: dict[str, int]) -> None:
+        """Make path_index of the stored entries match the new active path."""
+        current = dict(
+            conn.execute(
+                "SELECT id, path_index FROM entries WHERE session_id = ? AND path_index IS NOT NULL", (store_id,)
+            ).fetchall()
+        )
+        conn.executemany(
+            "UPDATE entries SET path_index = NULL WHERE session_id = ? AND id = ?",
+            [(store_id, entry_id) for entry_id in current if entry_id not in path_index],
+        )
+        conn.executemany(
+            "UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?",
+            [(index, store_id, entry_id) for entry_id, index in path_index.items() if current.get(entry_id, index) != index],
+        )
+
+    # -- reading -----------------------------------------------------------
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        cursor = self.conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, values)) for values in cursor.fetchall()]
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def _session_row_for_path(self, path: str) -> dict[str, Any] | None:
+        return self._one("SELECT * FROM sessions WHERE source_path = ? ORDER BY updated_at DESC LIMIT 1", (path,))
+
+    def _report(self, row: dict[str, Any], *, unchanged: bool, problems: list[Problem] | None = None) -> ImportReport:
+        return ImportReport(
+            session_id=row["id"],
+            name=display_name(row["name"], row["source_path"], row["id"]),
+            format=row["format"],
+            path=row["source_path"],
+            added=0,
+            total=row["entry_count"],
+            unchanged=unchanged,
+            problems=problems if problems is not None else _PROBLEMS.validate_json(row["problems_json"]),
+        )
+
+    def list_sessions(self) -> list[SessionInfo]:
+        """Every stored session, most recently updated first."""
+        rows = self._rows(
+            """
+            SELECT s.*,
+                (SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.type = 'compaction') AS compactions,
+                (SELECT sum(t.tokens) FROM entries e
+                    JOIN token_counts t ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = 'chars4'
+                    WHERE e.session_id = s.id AND e.path_index IS NOT NULL) AS tokens,
+                (SELECT d.decision FROM decisions d WHERE d.session_id = s.id
+                    ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision,
+                (SELECT d.decided_at FROM decisions d WHERE d.session_id = s.id
+                    ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision_at
+            FROM sessions s
+            ORDER BY s.updated_at DESC, s.id
+            """
+        )
+        return [
+            SessionInfo(
+                id=row["id"],
+                name=display_name(row["name"], row["source_path"], row["id"]),
+                source_path=row["source_path"],
+                format=row["format"],
+                version=row["version"],
+                entries=row["entry_count"],
+                tokens=row["tokens"],
+                compactions=row["compactions"],
+                last_decision=row["last_decision"],
+                last_decision_at=row["last_decision_at"],
+                imported_at=row["imported_at"],
+                updated_at=row["updated_at"],
+            )
+            for row in rows
+        ]
+
+    def resolve_session(self, ref: str) -> str:
+        """The id of the session `ref` names: an exact id, a unique id prefix, a name, or its source file's path."""
+        ref = ref.strip()
+        if not ref:
+            raise NotFoundError("no session given")
+        rows = self._rows("SELECT id, name, source_path, updated_at FROM sessions ORDER BY updated_at DESC")
+        if any(row["id"] == ref for row in rows):
+            return ref
+        by_prefix = [row for row in rows if row["id"].startswith(ref)]
+        if len(by_prefix) == 1:
+            return by_prefix[0]["id"]
+        by_name = [row for row in rows if display_name(row["name"], row["source_path"], row["id"]) == ref]
+        if len(by_name) == 1:
+            return by_name[0]["id"]
+        try:
+            as_path = str(Path(ref).expanduser().resolve())
+        except (OSError, RuntimeError):
+            as_path = ref
+        by_path = [row for row in rows if row["source_path"] in (ref, as_path)]
+        if by_path:
+            return by_path[0]["id"]
+        for matches, how in ((by_prefix, "id prefix"), (by_name, "name")):
+            if len(matches) > 1:
+                listed = ", ".join(
+                    f"{row['id']} ({display_name(row['name'], row['source_path'], row['id'])})" for row in matches[:5]
+                )
+                more = f" and {len(matches) - 5} more" if len(matches) > 5 else ""
+                raise AmbiguousSessionError(f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}")
+        raise NotFoundError(f"no stored session matches {ref!r} (try `cutline ls`)")
+
+    def session_info(self, ref: str) -> SessionInfo:
+        """The list row of one session."""
+        session_id = self.resolve_session(ref)
+        for info in self.list_sessions():
+            if info.id == session_id:
+                return info
+        raise NotFoundError(f"no stored session matches {ref!r}")
+
+    def load_session(self, ref: str) -> Session:
+        """Rebuild a stored session (all branches, in file order) from its serialized entries."""
+        session_id = self.resolve_session(ref)
+        with self._lock, _no_cyclic_gc():
+            row = self._one("SELECT * FROM sessions WHERE id = ?", (session_id,))
+            if row is None:
+                raise NotFoundError(f"no stored session matches {ref!r}")
+            cursor = self.conn.execute(
+                "SELECT model_json, raw FROM entries WHERE session_id = ? ORDER BY seq", (session_id,)
+            )
+            entries = [_entry_from_row(model_json, raw) for model_json, raw in cursor]
+            # The session's objects live as long as the session: move them out of the
+            # collector's view, or the next full collection rescans millions of them.
+            gc.freeze()
+        return Session.model_construct(
+            id=session_id,
+            format=row["format"],
+            version=row["version"],
+            source_path=row["source_path"],
+            name=row["name"],
+            cwd=row["cwd"],
+            header=json.loads(row["header_json"]),
+            header_line=row["header_line"],
+            entries=entries,
+            leaf_id=row["leaf_id"],
+            problems=_PROBLEMS.validate_json(row["problems_json"]),
+            newline=row["newline"],
+            trailing_newline=bool(row["trailing_newline"]),
+            source_size=row["source_size"],
+            source_sha256=row["source_sha256"],
+        )
+
+    def path_entry_ids(self, session_id: str) -> list[str]:
+        """Ids of the active path, root first, as stored."""
+        cursor = self.conn.execute(
+            "SELECT id FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index", (session_id,)
+        )
+        return [row[0] for row in cursor]
+
+    # -- token counts ------------------------------------------------------
+
+    def token_counts(self, session_id: str, counter: str) -> dict[str, int]:
+        """Cached token counts of a session's entries under one counter."""
+        cursor = self.conn.execute(
+            "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?", (session_id, counter)
+        )
+        return dict(cursor.fetchall())
+
+    def save_token_counts(self, session_id: str, counter: str, counts: dict[str, int]) -> None:
+        """Cache token counts (replacing earlier ones for the same entries and counter)."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO token_counts (session_id, entry_id, counter, tokens) VALUES (?, ?, ?, ?)",
+                [(session_id, entry_id, counter, int(tokens)) for entry_id, tokens in counts.items()],
+            )
+
+
+def _entry_from_row(model_json: str, raw: str) -> Entry:
+    entry = Entry.model_validate_json(model_json)
+    entry.raw_line = raw
+    return entry
