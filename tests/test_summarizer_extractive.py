@@ -269,3 +269,27 @@ def test_merge_combines_partial_summaries_section_wise() -> None:
 def test_parse_summary_maps_headings() -> None:
     text = "## Original Request\nDo X\n\n## Tool Failures\n- bash: exit 1\n\n## Last Exchange (Verbatim)\nold chat\n\n---\n\n**Turn Context (split turn):**\n\n## Early Progress\n- did Y"
     assert parse_summary(text) == [("goal", "Do X"), ("context", "bash: exit 1"), ("done", "did Y")]
+
+
+def test_failure_resolved_by_a_later_run_of_the_same_program_and_fillers_left_out_of_goal() -> None:
+    messages = [
+        user("Get CI green."),
+        assistant("", ToolCallBlock(id="a", name="bash", arguments={"command": "CI=1 pytest -v 2>&1 | tail -50"})),
+        result("a", "E   KeyError: 'region'", error=True),
+        user("Nice."),
+        user("Also the redis check please"),
+        assistant("", ToolCallBlock(id="b", name="bash", arguments={"command": "pytest -q"})),
+        result("b", "12 passed"),
+        assistant("", ToolCallBlock(id="c", name="bash", arguments={"command": "redis-cli ping"})),
+        result("c", "Could not connect to Redis at 127.0.0.1:6379: Connection refused", error=True),
+        user("ok"),
+    ]
+    summary = summarize_extractive(SummaryRequest(messages=messages))
+    assert section(summary, "## Goal") == ["- Get CI green.", "- Also the redis check please"]
+    assert section(summary, "### Blocked") == [
+        "- `bash` `redis-cli ping` failed: Could not connect to Redis at 127.0.0.1:6379: Connection refused"
+    ]
+    assert section(summary, "## Next Steps") == ["1. Resolve the failure of `bash` `redis-cli ping`"]
+    assert "- `bash` `CI=1 pytest -v 2>&1 | tail -50` failed, later succeeded: E KeyError: 'region'" in section(
+        summary, "## Critical Context"
+    )

@@ -112,6 +112,9 @@ _MAX_LATEST_REQUEST_CHARS = 600
 # a decision in the last assistant message that speaks of the future is a next step
 _PLAN = re.compile(r"\b(i'll|i will|we'll|we will|i'm going to|i am going to|next|then|plan is|plan to)\b", re.IGNORECASE)
 _MAX_ARG_CHARS = 160
+_MAX_RESOLVE_STEPS = 3
+# a later user message without a request adds its first sentence to the goal only if it says this much
+_MIN_GOAL_WORDS = 3
 
 
 @dataclass
@@ -137,6 +140,9 @@ class _Collector:
 
     def add(self, section: str, text: str, priority: int, *, boost: bool = True) -> None:
         text = text.strip()
+        if text.endswith("\u2026") and " " in text:
+            # a sentence clipped by core.facts: end at a word boundary so no identifier is cut
+            text = text[:-1].rsplit(None, 1)[0] + " \u2026"
         key = normalize_sentence(text)
         if not text or not key or key == normalize_sentence(PLACEHOLDER):
             return
@@ -197,8 +203,22 @@ def _call_label(call: ToolCallBlock) -> str:
     return f"`{call.name}`"
 
 
-def _call_key(call: ToolCallBlock) -> str:
-    return f"{call.name}\x00{json.dumps(_arguments(call), sort_keys=True, default=str)}"
+def _call_target(call: ToolCallBlock) -> str:
+    """What a call acts on: its path, else the program its command runs (env assignments skipped).
+
+    Why: a failing `pytest -v | tail` is resolved by a later passing `pytest -q`, and a
+    failed edit of a file by a later successful edit of the same file.
+    """
+    path = _call_path(call)
+    if path is not None:
+        return f"{call.name}\x00{path}"
+    args = _arguments(call)
+    for key in _COMMAND_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            words = [w for w in value.split() if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", w)]
+            return f"{call.name}\x00{words[0] if words else value.strip()}"
+    return f"{call.name}\x00{json.dumps(args, sort_keys=True, default=str)}"
 
 
 def _result_text(blocks: list) -> str:
@@ -241,9 +261,18 @@ def _user_messages(messages: list[Message]) -> list[str]:
     return [text for m in messages if m.role == "user" and (text := _own_text(m).strip())]
 
 
+def _requests_only(text: str) -> list[str]:
+    """The request sentences of a later user message, else its first sentence unless it is a mere reply ("Nice.")."""
+    requests = [f.text for f in message_facts(Message(role="user", content=[TextBlock(text=text)])) if f.kind == "request"]
+    if requests:
+        return requests
+    first = sentences(text)[:1]
+    return first if first and len(content_words(first[0])) >= _MIN_GOAL_WORDS else []
+
+
 def _request_items(text: str) -> list[str]:
     """The request sentences of one user message; its first sentence when none reads as a request."""
-    requests = [f.text for f in message_facts(Message(role="user", content=[TextBlock(text=text)])) if f.kind == "request"]
+    requests = _requests_only(text)
     if requests:
         return requests
     first = sentences(text)
@@ -270,7 +299,7 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             for request in _latest_request(text):
                 out.add("goal", request, P_FIRST_REQUEST)
         elif turn_prefix or index < len(users) - 1:
-            for request in _request_items(text):
+            for request in _requests_only(text):
                 out.add("goal", request, P_REQUEST + min(index, 9))
     if users and not turn_prefix:
         for request in _latest_request(users[-1]):
@@ -324,7 +353,7 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
     unresolved: list[_ToolOutcome] = []
     resolved: list[_ToolOutcome] = []
     for outcome in reversed(outcomes):
-        key = _call_key(outcome.call)
+        key = _call_target(outcome.call)
         if outcome.failed:
             (resolved if key in later_success else unresolved).append(outcome)
         else:
@@ -350,7 +379,7 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             for fact in message_facts(last_assistant):
                 if fact.key in plans:
                     out.add("next", fact.text, P_NEXT)
-        for outcome in sorted(unresolved, key=lambda o: o.seq):
+        for outcome in sorted(unresolved, key=lambda o: o.seq)[-_MAX_RESOLVE_STEPS:]:
             out.add("next", f"Resolve the failure of {_call_label(outcome.call)}", P_NEXT - 2)
 
     shown = " \n ".join(normalize_text(i.text) for i in out.items)
