@@ -1,0 +1,432 @@
+"""The audit screen: what a compaction lost (facts by kind, retention), the warnings, why the cut fell there, and the timeline.
+
+Push it with `AuditScreen(store_or_path, session_id, compaction_entry_id=None, proposal_id=None)`
+or, inside the cutline app (which owns a store), `AuditScreen(session_id)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from app.widgets.safe_text import visible
+
+SERIES_STYLES = {"usage": "bold white", "chars4": "#5fafd7", "calibrated": "#ffaf5f", "tiktoken": "#87c97a", "replay": "#af87d7"}
+KIND_TITLES = {
+    "instruction": "Instructions & constraints",
+    "request": "Requests",
+    "identifier": "Identifiers",
+    "error": "Errors",
+    "decision": "Decisions",
+}
+
+# braille dot bits by (x % 2, y % 4)
+_DOTS = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08, (1, 1): 0x10, (1, 2): 0x20, (0, 3): 0x40, (1, 3): 0x80}
+
+
+def _k(value: float) -> str:
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:.1f}M"
+    if value >= 1000:
+        return f"{value / 1000:.0f}k"
+    return f"{value:.0f}"
+
+
+def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
+    """The timeline drawn in braille dots on a `width` x `height` cell grid (y labels and a legend included)."""
+    label_w = 6
+    cols = max(4, width - label_w - 1)
+    rows = max(2, height - 2)
+    points = timeline.points
+    values = [timeline.context_window]
+    for p in points:
+        if p.usage is not None:
+            values.append(p.usage)
+        values.extend(p.estimates.values())
+    top = max(values) * 1.05 if values else 1.0
+    dots_w, dots_h = cols * 2, rows * 4
+    cells: list[list[int]] = [[0] * cols for _ in range(rows)]
+    styles: list[list[str | None]] = [[None] * cols for _ in range(rows)]
+    overlay: dict[tuple[int, int], tuple[str, str]] = {}
+
+    def to_dot(i: int, v: float) -> tuple[int, int]:
+        x = 0 if len(points) <= 1 else round(i * (dots_w - 1) / (len(points) - 1))
+        y = dots_h - 1 - round(min(v, top) / top * (dots_h - 1))
+        return x, y
+
+    def set_dot(x: int, y: int, style: str) -> None:
+        if 0 <= x < dots_w and 0 <= y < dots_h:
+            cells[y // 4][x // 2] |= _DOTS[(x % 2, y % 4)]
+            styles[y // 4][x // 2] = style
+
+    def line(a: tuple[int, int], b: tuple[int, int], style: str) -> None:
+        (x0, y0), (x1, y1) = a, b
+        steps = max(abs(x1 - x0), abs(y1 - y0), 1)
+        for s in range(steps + 1):
+            set_dot(round(x0 + (x1 - x0) * s / steps), round(y0 + (y1 - y0) * s / steps), style)
+
+    def row_of(v: float) -> int:
+        return to_dot(0, v)[1] // 4
+
+    for c in timeline.compactions:
+        x = 0 if len(points) <= 1 else round(min(c.index, len(points) - 1) * (dots_w - 1) / (len(points) - 1)) // 2
+        for r in range(rows):
+            overlay[(r, x)] = ("┊" if c.replayed else "│", "#af87d7" if c.replayed else "#7f7f7f")
+    for r_value, char, style in ((timeline.threshold, "┄", "#d7af5f"), (timeline.context_window, "─", "#e0616b")):
+        r = row_of(r_value)
+        for x in range(cols):
+            overlay.setdefault((r, x), (char, style))
+    series: list[tuple[str, list[tuple[int, float]]]] = [("usage", [(i, p.usage) for i, p in enumerate(points) if p.usage is not None])]
+    series += [(name, [(i, p.estimates[name]) for i, p in enumerate(points) if name in p.estimates]) for name in timeline.counters]
+    for name, pts in reversed(series):
+        style = SERIES_STYLES.get(name, "white")
+        dots = [to_dot(i, v) for i, v in pts]
+        for a, b in zip(dots, dots[1:]):
+            line(a, b, style)
+        if len(dots) == 1:
+            set_dot(*dots[0], style)
+
+    out: list[Text] = []
+    legend = Text(" " * (label_w + 1))
+    for name, pts in series:
+        if pts:
+            legend.append("━ ", style=SERIES_STYLES.get(name, "white"))
+            legend.append(("usage" if name == "usage" else name) + "  ")
+    legend.append("─ window ", style="#e0616b")
+    legend.append("┄ threshold ", style="#d7af5f")
+    if timeline.compactions:
+        legend.append("│ compaction", style="#7f7f7f")
+    out.append(legend)
+    label_rows = {row_of(top * f / 1.05): _k(top * f / 1.05) for f in (0.0, 0.5, 1.0)}
+    label_rows[row_of(timeline.context_window)] = _k(timeline.context_window)
+    for r in range(rows):
+        text = Text(label_rows.get(r, "").rjust(label_w) + "┤", style="dim")
+        for x in range(cols):
+            bits = cells[r][x]
+            if bits:
+                text.append(chr(0x2800 + bits), style=styles[r][x] or "white")
+            elif (r, x) in overlay:
+                char, style = overlay[(r, x)]
+                text.append(char, style=style)
+            else:
+                text.append(" ")
+        out.append(text)
+    axis = Text(" " * label_w + "└" + "─" * cols, style="dim")
+    out.append(axis)
+    return out[: height]
+
+
+class TimelinePlot(Widget):
+    """The context-size timeline drawn with braille dots."""
+
+    DEFAULT_CSS = """
+    TimelinePlot { height: 12; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.timeline: Any = None
+
+    def show(self, timeline: Any) -> None:
+        self.timeline = timeline
+        self.refresh()
+
+    def render(self) -> Text:
+        if self.timeline is None:
+            return Text("timeline: loading…", style="dim")
+        if not self.timeline.points:
+            return Text("timeline: no assistant message in this session", style="dim")
+        return Text("\n").join(plot_lines(self.timeline, self.size.width, self.size.height))
+
+
+@dataclass
+class AuditData:
+    """What the worker computed for the screen."""
+
+    report: Any
+    timeline: Any
+    session: Any
+    compaction_ids: list[str]
+
+
+class AuditLoaded(Message):
+    def __init__(self, data: AuditData) -> None:
+        super().__init__()
+        self.data = data
+
+
+class AuditScreen(Screen[None]):
+    """Retention per kind, lost facts grouped (select one to see its source entry), warnings, the why, the timeline."""
+
+    DEFAULT_CSS = """
+    AuditScreen { layout: vertical; }
+    AuditScreen #audit-title { height: 2; padding: 0 1; background: $panel; }
+    AuditScreen #audit-main { height: 1fr; }
+    AuditScreen #audit-left { width: 2fr; }
+    AuditScreen #audit-right { width: 3fr; }
+    AuditScreen #audit-retention { height: auto; padding: 0 1; border: round $primary; }
+    AuditScreen #audit-warnings-box { height: 1fr; border: round $warning; }
+    AuditScreen #audit-why-box { height: 1fr; border: round $secondary; }
+    AuditScreen #audit-lost { height: 1fr; border: round $error; }
+    AuditScreen #audit-source-box { height: 10; border: round $primary; }
+    AuditScreen #audit-plot { height: 12; border: round $panel; }
+    AuditScreen Static { width: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="audit.back", tooltip="Back to the previous screen"),
+        Binding("left_square_bracket", "previous_compaction", "Prev compaction", id="audit.previous", tooltip="Audit the previous compaction"),
+        Binding("right_square_bracket", "next_compaction", "Next compaction", id="audit.next", tooltip="Audit the next compaction"),
+        Binding("l", "focus_lost", "Lost facts", show=False, id="audit.lost", tooltip="Focus the lost facts"),
+    ]
+
+    def __init__(
+        self,
+        store_path_or_store: Any = None,
+        session_id: str | None = None,
+        compaction_entry_id: str | None = None,
+        proposal_id: str | None = None,
+    ) -> None:
+        super().__init__()
+        if session_id is None and isinstance(store_path_or_store, str):
+            # AuditScreen(session_id): the app's own store is used
+            session_id, store_path_or_store = store_path_or_store, None
+        if session_id is None:
+            raise ValueError("AuditScreen needs a session id")
+        self.store_source = store_path_or_store
+        self.session_id = session_id
+        self.compaction_entry_id = compaction_entry_id
+        self.proposal_id = proposal_id
+        self.data: AuditData | None = None
+        self._lost: list[Any] = []
+
+    # -- layout -------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("audit: loading…"), id="audit-title")
+        with Horizontal(id="audit-main"):
+            with Vertical(id="audit-left"):
+                yield Static(Text(""), id="audit-retention")
+                with VerticalScroll(id="audit-warnings-box"):
+                    yield Static(Text(""), id="audit-warnings")
+                with VerticalScroll(id="audit-why-box"):
+                    yield Static(Text(""), id="audit-why")
+            with Vertical(id="audit-right"):
+                yield OptionList(id="audit-lost")
+                with VerticalScroll(id="audit-source-box"):
+                    yield Static(Text("select a lost fact to see where it came from", style="dim"), id="audit-source")
+        yield TimelinePlot(id="audit-plot")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#audit-retention").border_title = "Retention (kept/total)"
+        self.query_one("#audit-warnings-box").border_title = "Warnings"
+        self.query_one("#audit-why-box").border_title = "Why the cut fell there"
+        self.query_one("#audit-lost").border_title = "Lost facts"
+        self.query_one("#audit-source-box").border_title = "Source entry"
+        self.query_one("#audit-plot").border_title = "Context per model call"
+        self.load()
+
+    # -- loading ------------------------------------------------------------
+
+    def _open_store(self) -> tuple[Any, bool]:
+        """The store to read and whether this screen must close it."""
+        from core.store import Store
+
+        source = self.store_source
+        if source is None:
+            app_store = getattr(self.app, "store", None)
+            if app_store is not None:
+                return app_store, False
+            return Store(), True
+        if isinstance(source, (str, Path)):
+            return Store(source), True
+        return source, False
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
+    def load(self) -> None:
+        from core.audit import audit_compaction, audit_proposal
+        from core.review import latest_version, load_proposal
+        from core.settings import load_settings
+        from core.timeline import build_timeline
+
+        store, owned = self._open_store()
+        try:
+            session = store.load_session(self.session_id)
+            settings = load_settings()
+            if self.proposal_id:
+                proposal = load_proposal(store, self.proposal_id)
+                latest = latest_version(store, proposal.id)
+                report = audit_proposal(session, proposal, latest.text if latest.text != proposal.summary else None)
+            else:
+                report = audit_compaction(session, self.compaction_entry_id, settings)
+            timeline = build_timeline(session, settings, ["chars4", "calibrated"])
+            ids = [e.id for e in session.active_path() if e.type == "compaction"]
+            ids += [c.id for c in session.compactions() if c.id not in ids]
+        finally:
+            if owned:
+                store.close()
+        self.post_message(AuditLoaded(AuditData(report=report, timeline=timeline, session=session, compaction_ids=ids)))
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.ERROR or event.worker.error is None:
+            return
+        error = event.worker.error
+        self.query_one("#audit-title", Static).update(Text(f"audit failed: {visible(str(error))}", style="bold red"))
+        show_error = getattr(self.app, "show_error", None)
+        if show_error is not None:
+            show_error("Audit failed", error)
+
+    @on(AuditLoaded)
+    def _loaded(self, message: AuditLoaded) -> None:
+        self.data = message.data
+        report = message.data.report
+        self.compaction_entry_id = report.target_id if report.target == "compaction" else self.compaction_entry_id
+        self._show_title(report)
+        self._show_retention(report)
+        self._show_warnings(report)
+        self.query_one("#audit-why", Static).update(Text(visible("\n".join(report.why.steps or [report.why.text]))))
+        self._show_lost(report)
+        self.query_one(TimelinePlot).show(message.data.timeline)
+
+    # -- panels -------------------------------------------------------------
+
+    def _show_title(self, report: Any) -> None:
+        title = Text()
+        title.append(f"Audit of {report.target} {report.target_id}", style="bold")
+        title.append(f"  ·  session {report.session_id} ({report.format})")
+        ids = self.data.compaction_ids if self.data else []
+        if report.target == "compaction" and report.target_id in ids:
+            title.append(f"  ·  compaction {ids.index(report.target_id) + 1} of {len(ids)}")
+        before = f"{report.tokens_before:,}" if report.tokens_before else "?"
+        after = f"{report.tokens_after:,}" if report.tokens_after is not None else "?"
+        title.append(
+            f"\ntokens {before} → {after} ({report.counter}) · summarized {len(report.summarized_entry_ids)} entries · "
+            f"kept {len(report.kept_entry_ids)} verbatim"
+        )
+        self.query_one("#audit-title", Static).update(title)
+
+    def _show_retention(self, report: Any) -> None:
+        text = Text()
+        for r in report.retention:
+            score = r.score
+            style = "dim" if score is None else ("green" if score >= 0.9 else "yellow" if score >= 0.6 else "red")
+            bar_width = 12
+            filled = 0 if score is None else round(score * bar_width)
+            text.append(f"{KIND_TITLES[r.kind]:<27}", style="bold" if r.lost else "")
+            text.append("█" * filled, style=style)
+            text.append("░" * (bar_width - filled), style="dim")
+            text.append(f" {r.kept:>3}/{r.total:<3}")
+            text.append(f" {score:>4.0%}\n" if score is not None else "    -\n", style=style)
+        text.rstrip()
+        self.query_one("#audit-retention", Static).update(text)
+
+    def _show_warnings(self, report: Any) -> None:
+        if not report.warnings:
+            self.query_one("#audit-warnings", Static).update(Text("no warnings", style="green"))
+            return
+        text = Text()
+        for w in report.warnings:
+            if w.recovered:
+                text.append("✓ ", style="bold green")
+            else:
+                text.append("! ", style="bold yellow")
+            text.append(w.code, style="bold")
+            text.append(f"  {visible(w.message)}\n")
+        text.rstrip()
+        self.query_one("#audit-warnings", Static).update(text)
+
+    def _show_lost(self, report: Any) -> None:
+        options: list[Option] = []
+        self._lost = []
+        groups = report.lost_by_kind()
+        if not groups:
+            options.append(Option(Text("nothing lost: every fact is still visible", style="green"), disabled=True))
+        for kind, facts in groups.items():
+            options.append(Option(Text(f"{KIND_TITLES[kind]} ({len(facts)})", style="bold"), disabled=True))
+            for fact in facts:
+                label = Text("  ")
+                label.append(visible(fact.text).replace("\n", " "))
+                label.append(f"  {fact.source_entry_id or '?'}", style="dim")
+                if fact.origin == "previous_summary":
+                    label.append(" (previous summary)", style="dim italic")
+                options.append(Option(label, id=f"fact-{len(self._lost)}"))
+                self._lost.append(fact)
+        lost_list = self.query_one("#audit-lost", OptionList)
+        lost_list.clear_options()
+        lost_list.add_options(options)
+
+    @on(OptionList.OptionHighlighted, "#audit-lost")
+    def _fact_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        option_id = event.option.id
+        if option_id and option_id.startswith("fact-"):
+            self.show_source(self._lost[int(option_id[5:])])
+
+    @on(OptionList.OptionSelected, "#audit-lost")
+    def _fact_selected(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id
+        if option_id and option_id.startswith("fact-"):
+            self.show_source(self._lost[int(option_id[5:])])
+
+    def show_source(self, fact: Any) -> None:
+        """Show the entry a fact came from, with the fact's text highlighted."""
+        from core.audit import visible_text
+        from core.context import entry_message
+
+        source = self.query_one("#audit-source", Static)
+        entry = self.data.session.by_id().get(fact.source_entry_id) if self.data and fact.source_entry_id else None
+        if entry is None:
+            source.update(Text("source entry not found", style="dim"))
+            return
+        message = entry_message(entry)
+        body = visible_text(message) if message is not None else entry.raw_line
+        body = visible(body[:6000] + ("…" if len(body) > 6000 else ""))
+        text = Text()
+        role = message.role if message is not None else entry.type
+        text.append(f"entry {entry.id} · {role}" + (f" · line {entry.line}" if entry.line else "") + "\n", style="bold")
+        content = Text(body)
+        needle = visible(fact.text.rstrip("…"))[:120]
+        if needle:
+            content.highlight_words([needle], style="reverse", case_sensitive=False)
+        text.append_text(content)
+        source.update(text)
+
+    # -- actions ------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_focus_lost(self) -> None:
+        self.query_one("#audit-lost", OptionList).focus()
+
+    def _step(self, delta: int) -> None:
+        if self.data is None or not self.data.compaction_ids:
+            return
+        ids = self.data.compaction_ids
+        current = ids.index(self.compaction_entry_id) if self.compaction_entry_id in ids else len(ids)
+        target = current + delta
+        if 0 <= target < len(ids):
+            self.proposal_id = None
+            self.compaction_entry_id = ids[target]
+            self.query_one("#audit-title", Static).update(Text(f"audit: loading compaction {ids[target]}…"))
+            self.load()
+
+    def action_previous_compaction(self) -> None:
+        self._step(-1)
+
+    def action_next_compaction(self) -> None:
+        self._step(1)
