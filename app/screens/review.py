@@ -447,6 +447,10 @@ class ReviewScreen(Screen[None]):
         self.query_one(MessageList).focus()
 
     def action_back(self) -> None:
+        focused = self.focused
+        if focused is not None and not isinstance(focused, MessageList):
+            self.query_one(MessageList).focus()
+            return
         if self.running:
             self.action_cancel_run()
             return
@@ -500,7 +504,7 @@ class ReviewScreen(Screen[None]):
         def progress(event: Any) -> None:
             self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
 
-        proposal = await compact(plan, session, summarizer, settings, progress=progress)
+        proposal = await compact(plan, session, summarizer, settings, progress=progress, today=self.app.clock().date())
         self.post_message(ProposalComputed(proposal))
 
     @on(RunProgress)
@@ -610,7 +614,7 @@ class ReviewScreen(Screen[None]):
         label.append(f"{chars4:,}", style="bold")
         label.append(" tokens (chars4)")
         if self.proposal is not None and self.plan is not None:
-            label.append(f" · context after ≈ {self.plan.keptTokens + chars4:,}", style="dim")
+            label.append(f" · ≈{self.plan.keptTokens + chars4:,} after", style="dim")
         if self.proposal_status != "open":
             label.append(f" · {self.proposal_status}, read-only", style="bold")
         self.query_one("#editor-tokens", Static).update(label)
@@ -720,14 +724,14 @@ class ReviewScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Preparing the write")
     def prepare_accept(self, proposal_id: str) -> None:
         from core import review
-        from core.formats.entries import now_iso
 
         proposal = review.load_proposal(self.app.store, proposal_id)
         text = review.latest_version(self.app.store, proposal_id).text
         validation = review.validate_version(proposal, text)
         if not validation.ok:
             raise review.InvalidProposal(f"the current summary cannot be accepted: {validation.summary()}")
-        timestamp = now_iso()
+        moment = self.app.clock()
+        timestamp = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
         line = review.preview_entry(self.app.store, proposal_id, timestamp=timestamp)
         self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp)
 

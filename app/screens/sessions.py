@@ -142,11 +142,11 @@ class SessionsScreen(Screen[None]):
                     break
         empty = self.query_one("#sessions-empty", Static)
         if not self.sessions:
-            empty.update("No sessions yet. Press i to import a session file, or run `cutline FILE`.")
+            empty.update(Text("No sessions yet. Press i to import a session file, or run `cutline FILE`."))
         elif not shown:
-            empty.update(f"No session matches {needle!r}.")
+            empty.update(Text(f"No session matches {one_line(needle, 80)!r}."))
         else:
-            empty.update(f"{shown} of {len(self.sessions)} sessions")
+            empty.update(Text(f"{shown} of {len(self.sessions)} sessions"))
 
     @on(Input.Changed, "#sessions-filter")
     def _filter_changed(self) -> None:

@@ -60,7 +60,7 @@ class DiffScreen(ModalScreen[int | None]):
         self.versions = list(versions)
 
     def _label(self, version: "Version") -> str:
-        return f"v{version.n} {version.origin} {version.created_at[11:19] if len(version.created_at) > 18 else ''}".strip()
+        return f"v{version.n} {version.origin}"
 
     def compose(self) -> ComposeResult:
         options = [(self._label(v), v.n) for v in self.versions]

@@ -74,6 +74,10 @@ class DetailPane(VerticalScroll):
     def _syntax_theme(self) -> str:
         return "monokai" if self.app.current_theme.dark else "default"
 
+    def _syntax(self, code: str, lexer: str) -> Syntax:
+        background = self.app.theme_variables.get("background", "default")
+        return Syntax(code, lexer, theme=self._syntax_theme(), word_wrap=True, background_color=background)
+
     def _parts(self, entry: Entry, facts: EntryFacts | None, message: Message | None) -> list[RenderableType]:
         parts: list[RenderableType] = []
         head = Text()
@@ -99,7 +103,7 @@ class DetailPane(VerticalScroll):
             parts.extend(self._message_parts(message))
         else:
             parts.append(Rule(style="dim"))
-            parts.append(Syntax(_clip(json.dumps(entry.raw, indent=2, ensure_ascii=False)), "json", theme=self._syntax_theme(), word_wrap=True))
+            parts.append(self._syntax(_clip(json.dumps(entry.raw, indent=2, ensure_ascii=False)), "json"))
         if facts is not None:
             parts.append(Rule("tokens", style="dim"))
             table = Table.grid(padding=(0, 2))
@@ -128,7 +132,6 @@ class DetailPane(VerticalScroll):
 
     def _message_parts(self, message: Message) -> list[RenderableType]:
         parts: list[RenderableType] = []
-        theme = self._syntax_theme()
         if message.role == "toolResult":
             parts.append(Text(visible(f"result of {message.toolName or 'tool'} ({message.toolCallId or '?'})")
                               + ("  ERROR" if message.isError else ""), style="bold red" if message.isError else "dim"))
@@ -148,7 +151,7 @@ class DetailPane(VerticalScroll):
             parts.append(Rule(style="dim"))
             if isinstance(block, TextBlock):
                 if message.role == "toolResult" and lexer:
-                    parts.append(Syntax(_clip(block.text), lexer, theme=theme, word_wrap=True, line_numbers=False))
+                    parts.append(self._syntax(_clip(block.text), lexer))
                 elif message.role == "toolResult":
                     parts.append(Text(_clip(block.text)))
                 else:
@@ -162,7 +165,7 @@ class DetailPane(VerticalScroll):
                     args = json.dumps(block.arguments, indent=2, ensure_ascii=False)
                 except (TypeError, ValueError):
                     args = str(block.arguments)
-                parts.append(Syntax(_clip(args), "json", theme=theme, word_wrap=True))
+                parts.append(self._syntax(_clip(args), "json"))
             elif isinstance(block, ImageBlock):
                 parts.append(Text(visible(f"▣ image {block.mimeType or ''} ({len(block.data):,} base64 characters)"), style="bold cyan"))
             elif isinstance(block, ToolResultBlock):

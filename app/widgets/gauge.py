@@ -22,6 +22,8 @@ class Budget:
     tokens_after: int | None
     should_compact: bool
     threshold: int
+    summarized: int = 0
+    prefix: int = 0
     after_is_estimate: bool = True
 
 
@@ -57,7 +59,7 @@ class BudgetGauge(Static):
     """Where the context stands against the window, and what the plan would leave."""
 
     DEFAULT_CSS = """
-    BudgetGauge { height: 2; }
+    BudgetGauge { height: 3; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -104,25 +106,28 @@ class BudgetGauge(Static):
         line = _bar(budget, width, colour)
         facts = Text()
         facts.append(f"[{budget.counter}] ", style="bold")
-        facts.append(f"window {budget.window:,}")
-        facts.append(f" · reserve {budget.reserve:,}")
-        facts.append(" · threshold ")
+        facts.append(f"window {budget.window:,} · reserve {budget.reserve:,} · threshold ")
         facts.append(f"{budget.threshold:,}", style=colour["warning"])
-        facts.append(" · before ")
+        facts.append(" · context ")
         facts.append(f"{budget.tokens_before:,}", style=f"bold {colour['error']}" if budget.should_compact else "bold")
-        facts.append(" → after ")
-        if budget.tokens_after is None:
-            facts.append("—", style=colour["muted"])
-        else:
-            if budget.after_is_estimate:
-                facts.append("kept ")
-                facts.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
-                facts.append(" + summary")
-            else:
-                facts.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
-        facts.append(f" · keep recent {budget.keep_recent:,}")
         facts.append(
-            "  compaction due" if budget.should_compact else "  under threshold",
+            "  over threshold: compaction due" if budget.should_compact else "  under threshold",
             style=colour["error"] if budget.should_compact else colour["muted"],
         )
-        return Text("\n").join([line, facts])
+        plan = Text()
+        plan.append(f"keepRecentTokens {budget.keep_recent:,}")
+        if budget.summarized or budget.prefix:
+            plan.append(f" · summarize {budget.summarized:,}")
+            if budget.prefix:
+                plan.append(f" + split-turn prefix {budget.prefix:,}")
+        plan.append(" · after ")
+        if budget.tokens_after is None:
+            plan.append("—", style=colour["muted"])
+        elif budget.after_is_estimate:
+            plan.append("kept ")
+            plan.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
+            plan.append(" + summary")
+        else:
+            plan.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
+            plan.append(" (proposal)", style=colour["muted"])
+        return Text("\n").join([line, facts, plan])

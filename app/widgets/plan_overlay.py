@@ -40,13 +40,10 @@ def plan_marks(plan: CompactionPlan, outside: int) -> PlanMarks:
     if not compacting:
         reason = "already compacted: the last entry is a compaction" if plan.alreadyCompacted else "nothing to compact"
         return PlanMarks(bytes(zones), None, reason)
-    label = (
-        f"cut · first kept {plan.firstKeptEntryId} · summarize {plan.messagesToSummarize:,} msgs "
-        f"({plan.summarizedTokens:,} tok)"
-    )
+    label = f"cut · keep from {plan.firstKeptEntryId} · {plan.messagesToSummarize:,} summarized"
     if plan.isSplitTurn:
-        label += f" + split-turn prefix {plan.turnPrefixMessages:,} msgs ({plan.turnPrefixTokens:,} tok)"
-    label += f" · keep {plan.keptMessages:,} msgs ({plan.keptTokens:,} tok)"
+        label += f" · split turn: {plan.turnPrefixMessages:,} in prefix"
+    label += f" · {plan.keptMessages:,} kept"
     return PlanMarks(bytes(zones), plan.firstKeptPathIndex, label)
 
 
@@ -64,4 +61,6 @@ def plan_budget(plan: CompactionPlan, tokens_after: int | None = None) -> Budget
         should_compact=plan.shouldCompact,
         threshold=plan.threshold or max(0, plan.contextWindow - plan.reserveTokens),
         after_is_estimate=tokens_after is None,
+        summarized=plan.summarizedTokens if compacting else 0,
+        prefix=plan.turnPrefixTokens if compacting and plan.isSplitTurn else 0,
     )

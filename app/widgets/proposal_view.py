@@ -110,6 +110,4 @@ class ProposalView(VerticalScroll):
         if p.notes:
             parts.append(Rule("notes", style="dim"))
             parts.append(Text("\n".join(visible(n) for n in p.notes)))
-        if p.timings:
-            parts.append(Text(" · ".join(f"{k} {v:.2f}s" for k, v in p.timings.items()), style="dim"))
         return parts

@@ -1,0 +1,212 @@
+"""`cutline import`, `ls`, `show` and `export`: getting sessions into the store, seeing them, and writing them out.
+
+Only click is imported at module level so the CLI starts fast; the core is imported
+inside each command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from core.errors import CutlineError
+
+_DB = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
+)
+
+
+def _store(db_path: str | None) -> Any:
+    from core.store import Store
+
+    return Store(db_path)
+
+
+def _import_line(report: Any) -> str:
+    """One line per imported file: what happened, which session, how many entries."""
+    if report.grown:
+        counts = f"+{report.added:,} entries ({report.total:,} in all)"
+    elif report.replaced:
+        counts = f"{report.total:,} entries (the file changed: re-imported)"
+    else:
+        counts = f"{report.total:,} entries"
+    return f"{report.status:<9}  {report.name}  {report.session_id[:12]}  {counts}"
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_DB
+def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
+    """Import session FILES (pi/OpenClaw, Claude Code, Codex JSONL) into the store.
+
+    Prints what happened to each file, then every problem found as `file:line: message`.
+    Exits non-zero only when no file at all could be imported.
+    """
+    imported = 0
+    with _store(db_path) as store:
+        for file in files:
+            try:
+                report = store.import_file(file)
+            except CutlineError as exc:
+                click.echo(f"cutline: {exc}", err=True)
+                continue
+            except Exception as exc:  # noqa: BLE001 - one bad file must not stop the others or show a traceback
+                if os.environ.get("CUTLINE_DEBUG"):
+                    raise
+                click.echo(f"cutline: {file}: internal error: {type(exc).__name__}: {exc}", err=True)
+                continue
+            imported += 1
+            click.echo(_import_line(report))
+            shown_as = {report.path: str(file)} if report.path else {}
+            for problem in report.problems:
+                where = shown_as.get(problem.file, problem.file)
+                line = f"{where}:{problem.line}" if problem.line is not None else where
+                click.echo(f"{line}: {problem.message}", err=True)
+    if imported == 0:
+        raise click.exceptions.Exit(1)
+
+
+@click.command("ls")
+@click.option("--json", "as_json", is_flag=True, help="Print the sessions as a JSON array.")
+@_DB
+def ls_cmd(as_json: bool, db_path: str | None) -> None:
+    """List the stored sessions, most recently updated first."""
+    with _store(db_path) as store:
+        sessions = store.list_sessions()
+    if as_json:
+        from pydantic import TypeAdapter
+
+        from core.store import SessionInfo
+
+        click.echo(TypeAdapter(list[SessionInfo]).dump_json(sessions, indent=2).decode())
+        return
+    if not sessions:
+        click.echo("no sessions yet: `cutline import FILE`")
+        return
+    rows = [("ID", "NAME", "FORMAT", "ENTRIES", "TOKENS", "COMPACTIONS", "LAST DECISION", "UPDATED")]
+    for info in sessions:
+        rows.append(
+            (
+                info.id[:12],
+                info.name if len(info.name) <= 40 else info.name[:39] + "…",
+                f"{info.format} v{info.version}" if info.version is not None else info.format,
+                f"{info.entries:,}",
+                f"{info.tokens:,}" if info.tokens is not None else "-",
+                str(info.compactions),
+                info.last_decision or "-",
+                info.updated_at[:16].replace("T", " "),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    numeric = {3, 4, 5}
+    for row in rows:
+        cells = [cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        click.echo("  ".join(cells).rstrip())
+
+
+def _overview_text(overview: Any, tail: int | None) -> str:
+    info = overview.info
+    version = f" v{info.version}" if info.version is not None else ""
+    lines = [
+        f"{info.name}  ({info.id})",
+        f"file:        {info.source_path or '-'}",
+        f"format:      {info.format}{version}" + (f"   cwd: {overview.cwd}" if overview.cwd else ""),
+        f"entries:     {info.entries:,}   active path: {len(overview.path):,}"
+        + (f"   chars4 tokens on the path: {overview.path_tokens:,}" if overview.path_tokens is not None else ""),
+        "by type:     " + ", ".join(f"{name} {count:,}" for name, count in sorted(overview.counts_by_type.items())),
+        "by role:     " + (", ".join(f"{name} {count:,}" for name, count in sorted(overview.counts_by_role.items())) or "-"),
+        f"imported:    {info.imported_at}   updated: {info.updated_at}",
+    ]
+    if info.last_decision:
+        lines.append(f"decision:    {info.last_decision} at {info.last_decision_at}")
+    if overview.problems:
+        lines.append(f"problems:    {len(overview.problems)} (see `cutline import` output)")
+    lines.append(f"compactions: {len(overview.compactions)}")
+    for compaction in overview.compactions:
+        where = f"path #{compaction.path_index}" if compaction.path_index is not None else "off the active path"
+        kept = f"keeps from {compaction.first_kept_entry_id}" if compaction.first_kept_entry_id else "keeps nothing before it"
+        lines.append(
+            f"  {compaction.id}  {where}  {compaction.timestamp or '-'}  tokensBefore {compaction.tokens_before:,}"
+            f"  {kept}  summary {compaction.summary_chars:,} chars"
+        )
+    path = overview.path if tail is None else overview.path[-tail:] if tail > 0 else []
+    lines.append("")
+    heading = "active path" if len(path) == len(overview.path) else f"active path (last {len(path)} of {len(overview.path):,})"
+    lines.append(f"{heading}:")
+    index_width = len(str(len(overview.path)))
+    for line in path:
+        kind = line.role or line.type
+        when = (line.timestamp or "")[:19].replace("T", " ")
+        tokens = f"{line.tokens:>7,}" if line.tokens is not None else ""
+        lines.append(f"{line.index:>{index_width}}  {line.id[:12]:<12}  {kind:<21.21}  {when:<19}  {tokens}  {line.preview}".rstrip())
+    return "\n".join(lines)
+
+
+@click.command("show")
+@click.argument("session")
+@click.option("--tail", type=int, default=None, help="List only the last N entries of the active path.")
+@click.option("--json", "as_json", is_flag=True, help="Print the overview as JSON.")
+@_DB
+def show_cmd(session: str, tail: int | None, as_json: bool, db_path: str | None) -> None:
+    """Show a stored SESSION (id, id prefix, name or file path): header, counts, compactions and the active path."""
+    with _store(db_path) as store:
+        overview = store.overview(session)
+    if as_json:
+        click.echo(overview.model_dump_json(indent=2))
+        return
+    click.echo(_overview_text(overview, tail))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` all at once: a crash leaves the old file or the new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False)
+    try:
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+
+
+@click.command("export")
+@click.argument("session")
+@click.option("--format", "fmt", type=click.Choice(["pi"]), default="pi", show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="File to write (`-` for stdout).")
+@_DB
+def export_cmd(session: str, fmt: str, output: Path, db_path: str | None) -> None:
+    """Write a stored SESSION out as a session file; a pi session comes back byte for byte."""
+    from core.formats.pi import export_pi
+
+    with _store(db_path) as store:
+        loaded = store.load_session(session)
+    if str(output) != "-" and loaded.source_path and _same_file(output, Path(loaded.source_path)):
+        raise CutlineError(f"{output}: refusing to overwrite the session's own source file; choose another -o")
+    data = export_pi(loaded).encode("utf-8")
+    if str(output) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        write_atomically(output, data)
+    except OSError as exc:
+        raise CutlineError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    click.echo(f"wrote {output} ({len(data):,} bytes, {len(loaded.entries):,} entries, {fmt})", err=True)
+
+
+COMMANDS = [import_cmd, ls_cmd, show_cmd, export_cmd]

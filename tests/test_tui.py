@@ -1,0 +1,226 @@
+"""Workflows on the review desk, driven with Textual's pilot."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.widgets import Input, TextArea
+
+from app.screens.modals import ConfirmScreen, ErrorScreen
+from app.screens.review import ReviewScreen
+from app.screens.sessions import SessionsScreen
+from app.widgets.message_list import MessageList
+from tests.conftest import SAMPLES
+from tests.test_tui_support import MARKUP_TEXT, test_app, write_session
+
+SIZE = (150, 42)
+
+
+async def settle(app, pilot) -> None:
+    """Wait until no worker runs and every posted message is handled."""
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def strip_text(message_list: MessageList, y: int) -> str:
+    """The text of one visible row of the list, as painted."""
+    return message_list.render_line(y).text
+
+
+def rendered_text(renderable) -> str:
+    """Plain text of a Rich renderable as a terminal would show it."""
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def visible_rows(message_list: MessageList) -> list[str]:
+    return [strip_text(message_list, y) for y in range(message_list.scrollable_content_region.height)]
+
+
+def sample_copy(tmp_path: Path, name: str = "pi-coding-session.jsonl") -> Path:
+    source = SAMPLES / name
+    if not source.exists():
+        pytest.fail(f"sample {name} is missing: run sample_sessions/generate.py")
+    target = tmp_path / name
+    shutil.copyfile(source, target)
+    return target
+
+
+async def test_changing_keep_recent_tokens_moves_the_cut_line(tmp_path: Path) -> None:
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        message_list = screen.query_one(MessageList)
+        before = message_list.marks.first_kept
+        assert before is not None and screen.plan.keepRecentTokens == 20000
+
+        await pilot.press("s")
+        field = screen.query_one("#setting-keepRecentTokens", Input)
+        field.focus()
+        await pilot.press("end", *["backspace"] * 8, *"5000")
+        await pilot.pause()
+        assert field.value == "5000"
+        assert screen.settings.keepRecentTokens == 5000
+        after = message_list.marks.first_kept
+        assert after is not None and after > before, "keeping fewer tokens must move the cut towards the end"
+
+        # the cut line is painted right above the first kept entry
+        await pilot.press("escape")
+        await pilot.press("period")
+        await pilot.pause()
+        rows = visible_rows(message_list)
+        cut_rows = [i for i, row in enumerate(rows) if "✂" in row]
+        assert len(cut_rows) == 1
+        kept_id = screen.path[after].id
+        assert kept_id in rows[cut_rows[0]]
+
+        # the bracket keys nudge keepRecentTokens and the panel follows
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await pilot.pause()
+        assert screen.settings.keepRecentTokens == 7000
+        assert field.value == "7000"
+        assert message_list.marks.first_kept < after
+
+
+async def test_markup_and_escapes_in_messages_are_shown_literally(tmp_path: Path) -> None:
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session))
+    async with app.run_test(size=(220, 42)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        message_list = screen.query_one(MessageList)
+        index = next(i for i, e in enumerate(screen.path) if e.message and MARKUP_TEXT in e.message.text())
+        message_list.cursor = index
+        await pilot.pause()
+        y = message_list.display_row(index) - round(message_list.scroll_y)
+        row = strip_text(message_list, y)
+        assert "[bold]this[/bold]" in row
+        assert "[link=https://example.com]that[/link]" in row
+        assert "\x1b" not in row and "␛[31mred␛[0m" in row
+        # no segment of the row carries a link or bold coming from the text
+        for segment in message_list.render_line(y):
+            if "this" in segment.text:
+                assert not (segment.style and segment.style.link)
+        text = rendered_text(screen.query_one("#detail-body").content)
+        assert "[bold]this[/bold]" in text and "␛[31m" in text and "\x1b" not in text
+
+
+async def test_run_edit_accept_writes_the_entry_to_the_session_file(tmp_path: Path) -> None:
+    session_file = sample_copy(tmp_path)
+    original = session_file.read_text(encoding="utf-8")
+    app = test_app(tmp_path / "store.db", str(session_file))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        first_kept = screen.plan.firstKeptEntryId
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert screen.proposal is not None, "the run must produce a proposal"
+        assert screen.proposal.validation.ok
+        await pilot.press("e")
+        editor = screen.query_one("#summary-editor", TextArea)
+        assert editor.has_focus
+        editor.move_cursor((0, 0))
+        await pilot.press(*"REVIEWED BY A HUMAN. ")
+        await pilot.press("escape")
+        await pilot.press("a")
+        await settle(app, pilot)
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmScreen)
+        assert "REVIEWED BY A HUMAN." in confirm.body
+        assert str(session_file) in confirm.intro
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert screen.proposal_status == "accepted"
+
+    written = session_file.read_text(encoding="utf-8")
+    assert written.startswith(original), "accepting only appends"
+    last = json.loads(written.splitlines()[-1])
+    assert last["type"] == "compaction"
+    assert last["summary"].startswith("REVIEWED BY A HUMAN. ")
+    assert last["firstKeptEntryId"] == first_kept
+    assert json.dumps(json.loads(confirm.body), sort_keys=True) == json.dumps(last, sort_keys=True)
+
+
+async def test_quitting_in_the_middle_of_an_edit_keeps_the_edit(tmp_path: Path) -> None:
+    session = write_session(tmp_path / "ledger.jsonl")
+    store = tmp_path / "store.db"
+    app = test_app(store, str(session))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        await pilot.press("e")
+        await pilot.press("end", *"ZQX-unsaved-edit")
+        # quit at once: the debounce timer has not fired yet
+        await pilot.press("ctrl+q")
+    again = test_app(store, str(session))
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        screen = again.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.proposal is not None
+        assert screen.versions[-1].origin == "edited"
+        assert "ZQX-unsaved-edit" in screen.query_one("#summary-editor", TextArea).text
+
+
+async def test_errors_open_a_modal_and_the_app_keeps_running(tmp_path: Path) -> None:
+    app = test_app(tmp_path / "store.db", "no-such-session")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, ErrorScreen)
+        assert "no-such-session" in app.screen.message
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, SessionsScreen)
+
+
+async def test_sessions_screen_filters_as_you_type_and_opens(tmp_path: Path) -> None:
+    from core.store import Store
+
+    store_path = tmp_path / "store.db"
+    with Store(store_path) as store:
+        store.import_file(write_session(tmp_path / "ledger-alpha.jsonl"))
+        store.import_file(write_session(tmp_path / "payments-beta.jsonl", turns=3))
+    app = test_app(store_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, SessionsScreen)
+        table = screen.query_one("#sessions-table")
+        assert table.row_count == 2
+        await pilot.press("slash", *"beta")
+        await pilot.pause()
+        assert table.row_count == 1
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert len(app.screen.path) < 30
+
+
+async def test_keys_are_remappable_from_config(tmp_path: Path) -> None:
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session), keys={"review.keep_more": "plus"})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("plus")
+        await pilot.pause()
+        assert screen.settings.keepRecentTokens == 21000
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert screen.settings.keepRecentTokens == 21000, "the old key no longer applies"
