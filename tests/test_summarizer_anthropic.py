@@ -187,3 +187,16 @@ def test_unknown_summarizer_and_bad_option() -> None:
     with pytest.raises(CutlineError, match="unknown option"):
         get_summarizer("anthropic", colour="blue")
     assert get_summarizer("extractive", model=None).name == "extractive"
+
+
+async def test_request_without_prompt_text_gets_pis_prompt(fake_anthropic: FakeAnthropic, api_key: str) -> None:
+    from core.models import Message, TextBlock
+    from core.prompts import SUMMARIZATION_SYSTEM_PROMPT, get_prompt
+
+    request = SummaryRequest(messages=[Message(role="user", content=[TextBlock(text="hello")])], max_tokens=50)
+    await make(fake_anthropic).summarize(request)
+    [sent] = fake_anthropic.message_requests()
+    assert sent.body["system"] == SUMMARIZATION_SYSTEM_PROMPT
+    assert sent.body["messages"][0]["content"] == "<conversation>\n[User]: hello\n</conversation>\n\n" + get_prompt("pi-checkpoint")
+    with pytest.raises(SummarizerError, match="nothing to summarize"):
+        await make(fake_anthropic).summarize(SummaryRequest())

@@ -18,6 +18,8 @@ from typing import Any
 import anthropic
 
 from core.errors import SummarizerError
+from core.prompts import HISTORY_PROMPTS, SUMMARIZATION_SYSTEM_PROMPT, build_prompt_text, merge_conversation_text
+from core.serialize import serialize_conversation
 from core.summarizers.base import Summarizer, SummaryRequest
 
 # A current Sonnet: the SDK marks claude-sonnet-4-5 deprecated (end of life 2026-11-30).
@@ -91,8 +93,31 @@ def _text_of(response: Any) -> str:
     return "\n".join(texts)
 
 
+def _prompt_of(request: SummaryRequest) -> tuple[str, str]:
+    """The user prompt and system prompt to send: the request's own, else built the way the engine builds them."""
+    if request.prompt_text:
+        return request.prompt_text, request.system_prompt
+    if request.kind == "merge":
+        conversation = merge_conversation_text(request.partial_summaries) if request.partial_summaries else ""
+    else:
+        conversation = serialize_conversation(request.messages) if request.messages else ""
+    if not conversation:
+        return "", ""
+    text = build_prompt_text(
+        request.kind,
+        conversation,
+        previous_summary=request.previous_summary,
+        custom_instructions=request.custom_instructions,
+        prompt_name=request.prompt_name if request.prompt_name in HISTORY_PROMPTS else "pi-checkpoint",
+    )
+    return text, request.system_prompt or SUMMARIZATION_SYSTEM_PROMPT
+
+
 class AnthropicSummarizer(Summarizer):
-    """Claude writes the summary: `system_prompt` as the system prompt, `prompt_text` as the one user message."""
+    """Claude writes the summary: `system_prompt` as the system prompt, `prompt_text` as the one user message.
+
+    A request without prompt text (not from the engine) gets pi's prompt built from its messages.
+    """
 
     name = "anthropic"
 
@@ -164,16 +189,17 @@ class AnthropicSummarizer(Summarizer):
         key = self._key() or os.environ.get("ANTHROPIC_API_KEY") or None
         if not key:
             raise SummarizerError("ANTHROPIC_API_KEY is not set")
-        if not request.prompt_text:
-            raise SummarizerError("Anthropic summarizer: the request has no prompt text")
+        prompt_text, system_prompt = _prompt_of(request)
+        if not prompt_text:
+            raise SummarizerError("Anthropic summarizer: nothing to summarize")
         base_url = self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": max(1, int(request.max_tokens)),
-            "messages": [{"role": "user", "content": request.prompt_text}],
+            "messages": [{"role": "user", "content": prompt_text}],
         }
-        if request.system_prompt:
-            params["system"] = request.system_prompt
+        if system_prompt:
+            params["system"] = system_prompt
         if self.temperature is not None:
             params["temperature"] = self.temperature
         pool = self._acquire_pool()
