@@ -10,7 +10,7 @@ from pathlib import Path
 from core.errors import FormatError
 from core.formats.claude_code import read_claude_code
 from core.formats.codex import read_codex
-from core.formats.jsonl import JsonLines, split_records
+from core.formats.jsonl import Lines, split_lines
 from core.formats.pi import append_compaction, export_pi, read_pi
 from core.formats.sniff import sniff, sniff_bytes
 from core.models import Session
@@ -37,14 +37,14 @@ def read_session(path: str | Path) -> Session:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        lines = split_records(data, file)
-        if not lines.records:
-            reasons = "; ".join(str(p) for p in lines.problems[:3])
-            raise FormatError(f"{file}: nothing readable ({reasons or 'no JSON objects'})")
+        lines = split_lines(data, file)
         session = _READERS[fmt](lines, file, path.stem)
     finally:
         if enabled:
             gc.enable()
+    if not session.entries and not session.header_line:
+        reasons = "; ".join(p.message for p in session.problems if p.severity == "error")[:300]
+        raise FormatError(f"{file}: nothing readable ({reasons or 'no session records'})")
     session.source_path = file
     session.source_size = len(data)
     session.source_sha256 = hashlib.sha256(data).hexdigest()
@@ -64,7 +64,7 @@ def _head(data: bytes) -> bytes:
     return data[:end]
 
 
-_READERS: dict[str, Callable[[JsonLines, str, str], Session]] = {
+_READERS: dict[str, Callable[[Lines, str, str], Session]] = {
     "pi": read_pi,
     "claude_code": read_claude_code,
     "codex": read_codex,

@@ -13,7 +13,7 @@ import os
 from typing import Any
 
 from core.formats.entries import StableIds, build_entry, iso_to_ms, path_hash
-from core.formats.jsonl import JsonLines
+from core.formats.jsonl import Lines, parse_records
 from core.models import Entry, Problem, Session, Usage
 
 # record types Claude Code writes that carry no conversation: kept as "other", not reported
@@ -34,10 +34,10 @@ _STOP_REASONS = {
 }
 
 
-def read_claude_code(lines: JsonLines, file: str, stem: str) -> Session:
+def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
     """A Session from the parsed lines of a Claude Code transcript (problems collected, never raised)."""
     problems = lines.problems
-    records = lines.records
+    records = parse_records(lines, file)
     session_id = _first_string(records, "sessionId") or path_hash(os.path.abspath(file))
     ids = StableIds(session_id, {r.value["uuid"] for r in records if isinstance(r.value.get("uuid"), str)})
     tool_names: dict[str, str] = {}

@@ -14,7 +14,7 @@ import os
 from typing import Any
 
 from core.formats.entries import StableIds, build_entry, iso_to_ms, path_hash
-from core.formats.jsonl import JsonLines
+from core.formats.jsonl import Lines, parse_records
 from core.models import Entry, Problem, Session, Usage
 
 # response_item payload types with no conversational counterpart: kept as "other", not reported
@@ -24,13 +24,14 @@ _ROLES = {"user": "user", "assistant": "assistant", "developer": "system", "syst
 _INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<permissions instructions>")
 
 
-def read_codex(lines: JsonLines, file: str, stem: str) -> Session:
+def read_codex(lines: Lines, file: str, stem: str) -> Session:
     """A Session from the parsed lines of a Codex rollout (problems collected, never raised)."""
     problems = lines.problems
+    records = parse_records(lines, file)
     header: dict[str, Any] = {}
     header_line = ""
     header_at = 0
-    for record in lines.records:
+    for record in records:
         if record.value.get("type") == "session_meta" and isinstance(record.value.get("payload"), dict):
             header = record.value["payload"]
             header_line = record.text
@@ -41,7 +42,7 @@ def read_codex(lines: JsonLines, file: str, stem: str) -> Session:
     state = _State()
     entries: list[Entry] = []
     previous: str | None = None
-    for record in lines.records:
+    for record in records:
         value = record.value
         if record.line == header_at:
             continue

@@ -21,16 +21,6 @@ class Record(NamedTuple):
     index: int  # position among all lines that parsed as JSON (pi's `entries` array index)
 
 
-class JsonLines(NamedTuple):
-    """A file split into records, with the problems found and its newline convention."""
-
-    records: list[Record]
-    problems: list[Problem]
-    newline: str
-    trailing_newline: bool
-    line_count: int
-
-
 def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str | None]:
     """Decode the file as UTF-8 line by line; an undecodable line becomes None and a problem."""
     try:
@@ -53,21 +43,31 @@ def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str |
     return out
 
 
-def split_records(data: bytes, file: str) -> JsonLines:
-    """Parse every line of `data` with `json.loads` once; bad lines become problems, never exceptions."""
+class Lines(NamedTuple):
+    """A file decoded and split into non-blank lines, not parsed yet."""
+
+    lines: list[tuple[int, str]]  # (1-based line number, exact text without newline)
+    problems: list[Problem]
+    newline: str
+    trailing_newline: bool
+    last: int  # number of the file's last line
+
+
+INVALID = object()  # what parse_line returns for a line that is not JSON
+
+
+def split_lines(data: bytes, file: str) -> Lines:
+    """Decode and split `data` into lines (CRLF files lose the CR), reporting undecodable and blank lines."""
     problems: list[Problem] = []
-    lines = _decode_lines(data, file, problems)
+    decoded = _decode_lines(data, file, problems)
     trailing_newline = data.endswith(b"\n")
     if trailing_newline:
-        lines.pop()
-    first = lines[0] if lines else None
+        decoded.pop()
+    first = decoded[0] if decoded else None
     newline = "\r\n" if first is not None and first.endswith("\r") else "\n"
     crlf = newline == "\r\n"
-    records: list[Record] = []
-    loads = json.loads
-    last = len(lines)
-    index = 0
-    for number, text in enumerate(lines, start=1):
+    lines: list[tuple[int, str]] = []
+    for number, text in enumerate(decoded, start=1):
         if text is None:
             continue
         if crlf and text.endswith("\r"):
@@ -75,26 +75,45 @@ def split_records(data: bytes, file: str) -> JsonLines:
         if not text.strip():
             problems.append(Problem(file=file, line=number, message="blank line (skipped)", severity="warning"))
             continue
-        try:
-            value = loads(text)
-        except (ValueError, RecursionError) as exc:
-            if number == last and not trailing_newline:
-                message = "truncated last line (no newline at end and not valid JSON); line skipped"
-            elif isinstance(exc, json.JSONDecodeError):
-                message = f"malformed JSON ({exc.msg} at column {exc.colno}); line skipped"
-            else:
-                message = "malformed JSON (nested too deeply); line skipped"
-            problems.append(Problem(file=file, line=number, message=message))
+        lines.append((number, text))
+    return Lines(lines, problems, newline, trailing_newline, len(decoded))
+
+
+def parse_line(number: int, text: str, lines: Lines, file: str) -> Any:
+    """`json.loads` of one line, or INVALID after reporting it (a bad unterminated last line is "truncated")."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        if number == lines.last and not lines.trailing_newline:
+            message = "truncated last line (no newline at end and not valid JSON); line skipped"
+        elif isinstance(exc, json.JSONDecodeError):
+            message = f"malformed JSON ({exc.msg} at column {exc.colno}); line skipped"
+        else:
+            message = "malformed JSON (nested too deeply); line skipped"
+        lines.problems.append(Problem(file=file, line=number, message=message))
+        return INVALID
+
+
+def not_an_object(number: int, value: Any, lines: Lines, file: str) -> None:
+    """Report a line that is valid JSON but not an object."""
+    lines.problems.append(
+        Problem(file=file, line=number, message=f"not a JSON object (a JSON {_json_kind(value)}); line skipped")
+    )
+
+
+def parse_records(lines: Lines, file: str, start: int = 0, index: int = 0) -> list[Record]:
+    """Parse lines[start:] once each; bad lines become problems, never exceptions."""
+    records: list[Record] = []
+    for number, text in lines.lines[start:]:
+        value = parse_line(number, text, lines, file)
+        if value is INVALID:
             continue
         if type(value) is not dict:
-            problems.append(
-                Problem(file=file, line=number, message=f"not a JSON object (a JSON {_json_kind(value)}); line skipped")
-            )
-            index += 1
-            continue
-        records.append(Record(number, text, value, index))
+            not_an_object(number, value, lines, file)
+        else:
+            records.append(Record(number, text, value, index))
         index += 1
-    return JsonLines(records, problems, newline, trailing_newline, last)
+    return records
 
 
 def _json_kind(value: Any) -> str:

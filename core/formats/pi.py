@@ -14,9 +14,11 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from core.errors import WriteBackRefused
 from core.formats.entries import StableIds, build_entry, iso_to_ms, now_iso, path_hash, shape_content
-from core.formats.jsonl import JsonLines, Record
+from core.formats.jsonl import INVALID, Lines, Record, not_an_object, parse_line, parse_records
 from core.models import (
     CompactionRecord,
     Entry,
@@ -43,27 +45,30 @@ _PI_MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution
 # ---------------------------------------------------------------------------
 
 
-def read_pi(lines: JsonLines, file: str, stem: str) -> Session:
-    """A Session from the parsed lines of a pi / OpenClaw JSONL file (problems collected, never raised)."""
+def read_pi(lines: Lines, file: str, stem: str) -> Session:
+    """A Session from the lines of a pi / OpenClaw JSONL file (problems collected, never raised)."""
     problems = lines.problems
-    records = lines.records
+    first = _first_value(lines, file)
     header: dict[str, Any] = {}
     header_line = ""
-    body = records
-    if records and records[0].value.get("type") == "session":
-        header = records[0].value
-        header_line = records[0].text
-        body = records[1:]
-        if not isinstance(header.get("id"), str):
-            problems.append(
-                Problem(
-                    file=file,
-                    line=records[0].line,
-                    message="session header has no string id (pi would not load this file); imported anyway",
-                    severity="warning",
+    start = 0
+    if first is not None:
+        position, value = first
+        start = position if type(value) is dict else position + 1
+        if type(value) is dict and value.get("type") == "session":
+            header = value
+            header_line = lines.lines[position][1]
+            start = position + 1
+            if not isinstance(header.get("id"), str):
+                problems.append(
+                    Problem(
+                        file=file,
+                        line=lines.lines[position][0],
+                        message="session header has no string id (pi would not load this file); imported anyway",
+                        severity="warning",
+                    )
                 )
-            )
-    else:
+    if not header:
         problems.append(
             Problem(
                 file=file,
@@ -72,46 +77,23 @@ def read_pi(lines: JsonLines, file: str, stem: str) -> Session:
                 severity="warning",
             )
         )
-    version = _version(header, body)
+        records = parse_records(lines, file, start, 0 if start == 0 or first is None or type(first[1]) is dict else 1)
+        version = 1 if records and not any("id" in r.value for r in records) else None
+    else:
+        records = None
+        raw_version = header.get("version")
+        version = raw_version if isinstance(raw_version, int) and not isinstance(raw_version, bool) else 1
     session_id = header.get("id") if isinstance(header.get("id"), str) else path_hash(os.path.abspath(file))
-    legacy = version is not None and version < 2
-    taken: set[str] = set()
-    if not legacy:
-        taken = {r.value["id"] for r in body if isinstance(r.value.get("id"), str)}
-    ids = StableIds(session_id, taken)
-    index_ids: dict[int, str] = {}
-    seen: set[str] = set()
-    entries: list[Entry] = []
-    leaf_id: str | None = None
-    previous: str | None = None
-    for record in body:
-        value = record.value
-        kind = value.get("type")
-        if kind == "session":
-            problems.append(
-                Problem(
-                    file=file,
-                    line=record.line,
-                    message="another session header (kept as 'other'; pi ignores it)",
-                    severity="warning",
-                )
-            )
-            entries.append(_other(value, ids.make(record.line), None, record))
-            continue
-        if legacy:
-            entry_id = ids.make(record.line)
-            parent_id = previous
-            previous = entry_id
-            index_ids[record.index] = entry_id
-        else:
-            entry_id, parent_id = _ids_of(value, record, ids, seen, file, problems)
-        shaped = _shape(value, entry_id, parent_id, record, file, problems, index_ids if legacy else None)
-        entries.append(build_entry(shaped, file, problems))
-        leaf_id = entry_id
-    return Session(
+    if version is not None and version < 2:
+        entries = _read_legacy(records if records is not None else parse_records(lines, file, start, 1), session_id, file, problems)
+    else:
+        entries = _read_entries(lines, start, records, session_id, file, problems)
+    leaf_id = next((e.id for e in reversed(entries) if e.sourceType != "session"), None)
+    return Session.model_construct(
         id=session_id,
         format="pi",
         version=version,
+        source_path=None,
         name=_session_name(entries) or stem,
         cwd=header.get("cwd") if isinstance(header.get("cwd"), str) else None,
         header=header,
@@ -121,17 +103,103 @@ def read_pi(lines: JsonLines, file: str, stem: str) -> Session:
         problems=problems,
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
+        source_size=None,
+        source_sha256=None,
     )
 
 
-def _version(header: dict[str, Any], body: list[Record]) -> int | None:
-    """The file's format version as pi decides it (a header without one is version 1)."""
-    if header:
-        version = header.get("version")
-        return version if isinstance(version, int) and not isinstance(version, bool) else 1
-    if body and not any("id" in r.value for r in body):
-        return 1
+def _first_value(lines: Lines, file: str) -> tuple[int, Any] | None:
+    """The position in `lines.lines` and value of the first line that is valid JSON."""
+    for position, (number, text) in enumerate(lines.lines):
+        value = parse_line(number, text, lines, file)
+        if value is not INVALID:
+            if type(value) is not dict:
+                not_an_object(number, value, lines, file)
+            return position, value
     return None
+
+
+def _read_legacy(records: list[Record], session_id: str, file: str, problems: list[Problem]) -> list[Entry]:
+    """Version 1 entries, migrated as pi's migrateV1ToV2 does but with deterministic ids.
+
+    Every entry's parent is the one before it; `firstKeptEntryIndex` (an index into
+    pi's array of parsed lines, header at 0) becomes the id of that entry.
+    """
+    ids = StableIds(session_id)
+    index_ids: dict[int, str] = {}
+    entries: list[Entry] = []
+    previous: str | None = None
+    for record in records:
+        if record.value.get("type") == "session":
+            entries.append(_stray_header(record, ids, file, problems))
+            continue
+        entry_id = ids.make(record.line)
+        index_ids[record.index] = entry_id
+        shaped = _shape(record.value, entry_id, previous, record, file, problems, index_ids)
+        entries.append(build_entry(shaped, file, problems))
+        previous = entry_id
+    return entries
+
+
+def _read_entries(
+    lines: Lines, start: int, records: list[Record] | None, session_id: str, file: str, problems: list[Problem]
+) -> list[Entry]:
+    """Version 2/3 entries, keeping their ids.
+
+    Message lines as pi writes them (`{"type":"message",...`) are parsed and validated
+    in one step by pydantic-core, the fast path for big files; anything it rejects
+    (string content, unknown blocks, hookMessage, bad JSON) takes the general path.
+    """
+    seen: set[str] = set()
+    ids = StableIds(session_id, seen)  # generated ids avoid every id seen so far
+    entries: list[Entry] = []
+    validate_json = Entry.model_validate_json
+    if records is None:
+        items: list[tuple[int, str, Any]] = [(number, text, None) for number, text in lines.lines[start:]]
+    else:
+        items = [(r.line, r.text, r.value) for r in records]
+    for number, text, value in items:
+        if value is None and text.startswith('{"type":"message"'):
+            try:
+                entry = validate_json(text)
+            except ValidationError:
+                entry = None
+            if entry is not None and entry.id and entry.message is not None:
+                entry.line = number
+                entry.raw_line = text
+                entry.sourceType = "message"
+                if entry.id in seen:
+                    _duplicate(entry.id, number, file, problems)
+                seen.add(entry.id)
+                entries.append(entry)
+                continue
+        if value is None:
+            value = parse_line(number, text, lines, file)
+            if value is INVALID:
+                continue
+            if type(value) is not dict:
+                not_an_object(number, value, lines, file)
+                continue
+        record = Record(number, text, value, 0)
+        if value.get("type") == "session":
+            entries.append(_stray_header(record, ids, file, problems))
+            continue
+        entry_id, parent_id = _ids_of(value, record, ids, seen, file, problems)
+        shaped = _shape(value, entry_id, parent_id, record, file, problems, None)
+        entries.append(build_entry(shaped, file, problems))
+    return entries
+
+
+def _stray_header(record: Record, ids: StableIds, file: str, problems: list[Problem]) -> Entry:
+    problems.append(
+        Problem(
+            file=file,
+            line=record.line,
+            message="another session header (kept as 'other'; pi ignores it)",
+            severity="warning",
+        )
+    )
+    return _other(record.value, ids.make(record.line), None, record)
 
 
 def _ids_of(
@@ -144,14 +212,7 @@ def _ids_of(
             Problem(file=file, line=record.line, message=f"entry has no id (gave it {entry_id})", severity="warning")
         )
     elif entry_id in seen:
-        problems.append(
-            Problem(
-                file=file,
-                line=record.line,
-                message=f"duplicate entry id {entry_id} (the later entry wins, as in pi)",
-                severity="warning",
-            )
-        )
+        _duplicate(entry_id, record.line, file, problems)
     seen.add(entry_id)
     parent_id = value.get("parentId")
     if parent_id is not None and not isinstance(parent_id, str):
@@ -160,6 +221,12 @@ def _ids_of(
         )
         parent_id = None
     return entry_id, parent_id
+
+
+def _duplicate(entry_id: str, line: int, file: str, problems: list[Problem]) -> None:
+    problems.append(
+        Problem(file=file, line=line, message=f"duplicate entry id {entry_id} (the later entry wins, as in pi)", severity="warning")
+    )
 
 
 def _rest(value: dict[str, Any], *drop: str) -> dict[str, Any]:
