@@ -139,8 +139,15 @@ def _role_label(entry: Entry) -> str:
 
 
 def js_sorted(values: Any) -> list[str]:
-    """Strings sorted as JavaScript's default sort does (by UTF-16 code units)."""
-    return sorted(values, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
+    """Strings sorted as JavaScript's default sort does (by UTF-16 code units).
+
+    Code-point order (Python's) differs only when astral characters meet U+E000..U+FFFF,
+    so the slower UTF-16 key is used only for non-ASCII input.
+    """
+    ordered = sorted(values)
+    if "".join(ordered).isascii():
+        return ordered
+    return sorted(ordered, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
 
 
 class PathIndex:
@@ -159,6 +166,7 @@ class PathIndex:
         n = len(path)
         self.n = n
         message_tokens = [0] * n
+        producer_tokens = [0] * n
         self.messages: list[int] = []  # type == "message"
         self.cut_points: list[int] = []
         self.turn_starts: list[int] = []
@@ -181,7 +189,7 @@ class PathIndex:
                     continue  # never in context (Claude Code sidechains, compact-summary records)
                 append_barrier(i)
                 append_msg(i)
-                message_tokens[i] = tokens[i]
+                message_tokens[i] = producer_tokens[i] = tokens[i]
                 append_producer(i)
                 role = message.role
                 if role in _CUT_ROLES:
@@ -207,22 +215,38 @@ class PathIndex:
                 append_cut(i)
                 append_turn(i)
                 append_producer(i)
+                producer_tokens[i] = tokens[i]
         # prefix[i] = tokens of message entries before i; the walk back from the end sums these
         self.prefix = [0, *accumulate(message_tokens)]
+        self.producer_prefix = [0, *accumulate(producer_tokens)]
         self._ids: list[str] | None = None
+        self._found: dict[str, int] = {}
         self._context: ContextEstimate | None = None
         self._context_indices: list[int] | None = None
 
-    def index_of(self, entry_id: str | None) -> int:
-        """Path index of an entry id, -1 when absent."""
+    def index_of(self, entry_id: str | None, before: int | None = None) -> int:
+        """Path index of an entry id, -1 when absent; with `before`, searched backwards from there first.
+
+        Ids on a path are unique (readers rename duplicates), so the backward search
+        finds what pi's findIndex finds, usually within a few entries of a compaction.
+        """
         if entry_id is None:
             return -1
-        if self._ids is None:
-            self._ids = [e.id for e in self.path]
-        try:
-            return self._ids.index(entry_id)
-        except ValueError:
-            return -1
+        if entry_id not in self._found:
+            found = -1
+            if before is not None:
+                path = self.path
+                for i in range(min(before, self.n) - 1, -1, -1):
+                    if path[i].id == entry_id:
+                        found = i
+                        break
+            else:
+                if self._ids is None:
+                    self._ids = [e.id for e in self.path]
+                if entry_id in self._ids:
+                    found = self._ids.index(entry_id)
+            self._found[entry_id] = found
+        return self._found[entry_id]
 
     def context(self) -> list[int]:
         """Path indices of the context as it stands (see core.context.context_indices)."""
@@ -275,10 +299,9 @@ class PathIndex:
 
     def producer_tokens_in(self, start: int, stop: int) -> int:
         """Tokens of every entry in range that gives a message (custom_message and branch_summary too)."""
-        lo = bisect_left(self.producers, start)
-        hi = bisect_left(self.producers, stop)
-        tokens = self.tokens
-        return sum(tokens[j] for j in self.producers[lo:hi])
+        if stop <= start:
+            return 0
+        return self.producer_prefix[stop] - self.producer_prefix[start]
 
 
 def index_path(path: list[Entry], tokens: list[int] | None = None, counter: str = "chars4") -> PathIndex:
@@ -430,12 +453,13 @@ def _file_lists(index: PathIndex, start: int, stop: int, previous: int) -> dict[
     for k in range(lo, hi):
         targets[kinds[k]].add(paths[k])
     modified = written | edited
+    read_sorted = js_sorted(read)
     return {
-        "readFiles": js_sorted(read),
+        "readFiles": read_sorted,
         "writtenFiles": js_sorted(written),
         "editedFiles": js_sorted(edited),
         "modifiedFiles": js_sorted(modified),
-        "readOnlyFiles": js_sorted(read - modified),
+        "readOnlyFiles": [f for f in read_sorted if f not in modified],
     }
 
 
@@ -493,7 +517,7 @@ def _pi_plan(index: PathIndex, settings: CompactionSettings, entry_tokens: bool)
     if previous >= 0:
         record = path[previous].compaction
         previous_summary = record.summary if record is not None else ""
-        kept_at = index.index_of(record.firstKeptEntryId if record is not None else None)
+        kept_at = index.index_of(record.firstKeptEntryId if record is not None else None, before=previous)
         start = kept_at if kept_at >= 0 else previous + 1
         steps.append(ExplanationStep(
             step="boundary", pathIndex=start,
@@ -608,7 +632,8 @@ def _pi_plan(index: PathIndex, settings: CompactionSettings, entry_tokens: bool)
                 + ("over budget, the oldest chunks are dropped and summarized first" if share.exceeds else "within budget")
             ),
         ))
-    return CompactionPlan(
+    # every field is built here from typed values: skip re-validating a 100k-entry token list
+    return CompactionPlan.model_construct(
         **base,
         firstKeptEntryId=path[first].id,
         firstKeptPathIndex=first,
