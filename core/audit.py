@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -302,6 +303,18 @@ def _is_user_turn(entry: Entry) -> bool:
     return bool(message_text(message).strip())
 
 
+_AUTOMATED = re.compile(r"^\s*(\[[A-Za-z][\w .:/-]{0,40}\]|<[a-z][\w-]*[\s>])")
+
+
+def is_automated(entry: Entry) -> bool:
+    """A user-role message a program wrote (subagent announcements "[subagent report] …", "<system-reminder>" blocks).
+
+    Why: the root cause of a displaced last exchange is many such messages arriving
+    near the cut and filling the kept window; they are not the person's last turn.
+    """
+    return entry.message is not None and bool(_AUTOMATED.match(message_text(entry.message)))
+
+
 def _clip(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
@@ -314,9 +327,12 @@ def _injected_section(summary: str) -> str:
 
 def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[str], visible: VisibleText) -> list[AuditWarning]:
     path = cut.path
-    last_user = next((i for i in reversed(before) if _is_user_turn(path[i])), None)
+    users = [i for i in before if _is_user_turn(path[i])]
+    people = [i for i in users if not is_automated(path[i])]
+    last_user = people[-1] if people else users[-1] if users else None
     if last_user is None:
         return []
+    automated_after = sum(1 for i in users if i > last_user and path[i].id not in summarized_ids)
     entry = path[last_user]
     assert entry.message is not None
     warnings: list[AuditWarning] = []
@@ -335,7 +351,9 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
                 code="last-exchange-summarized",
                 message=(
                     f"the last user\u2194assistant exchange (user message {entry.id}: \u201c{_clip(user_text, 80)}\u201d) "
-                    "fell into the summarized part; "
+                    "fell into the summarized part"
+                    + (f" while {automated_after} automated user message{'s' if automated_after != 1 else ''} after it stayed in the kept window" if automated_after else "")
+                    + "; "
                     + ("it was re-injected verbatim under \u201c## Last Exchange (Verbatim)\u201d" if recovered else "it was not re-injected")
                 ),
                 entry_ids=ids,
@@ -350,7 +368,8 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
             warnings.append(
                 AuditWarning(
                     code="latest-request-not-visible",
-                    message=f"the latest user request is not in what the agent still sees: \u201c{_clip(missing[0].text)}\u201d",
+                    message="the latest user request is not in what the agent still sees: "
+                    + "; ".join(f"\u201c{_clip(f.text)}\u201d" for f in missing[:3]),
                     entry_ids=[entry.id],
                     recovered=False,
                 )

@@ -146,7 +146,7 @@ _PATH = re.compile(
     r"(?<![\w@:/.-])((?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+/?|[\w-]+(?:\.[\w-]+)*\.(?:" + _FILE_EXTENSIONS + r"))(?![\w/])",
     re.IGNORECASE,
 )
-_HEX = re.compile(r"(?<![\w-])(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{8,})(?![\w-])")
+_HEX = re.compile(r"(?<![0-9A-Za-z-])(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{8,})(?![\w-])")
 _NUMBER = re.compile(r"(?<![\w.,])\d{6,}(?![\w])")
 _FILE_EXT_ONLY = re.compile(r"\.(?:" + _FILE_EXTENSIONS + r")$", re.IGNORECASE)
 
@@ -283,14 +283,37 @@ def _clip(text: str, limit: int = MAX_FACT_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
 
 
+_STATEMENT_STARTERS = frozenset(
+    """
+    i i'm i've i'll i'd we we're we've you you're he she it it's its they there here this that these those
+    the a an my our your his her their some any all no yes not none one each every both either neither
+    and but or so because if when while after before since until though although as at in on of for
+    from with by to into about over under between is are was were be been am do does did has have had
+    will would can could should shall may might must hi hey hello morning thanks thank ok okay sure great
+    good nice cool well also just still maybe perhaps what which who whom whose where why how
+    """.split()
+)
+_AUXILIARIES = frozenset("is are was were be been has have had does did will would can could should may might must 's".split())
+
+
 def _is_request(sentence: str) -> bool:
+    """A question, a polite opener, or an imperative (a known verb, or a base-form first word not followed by an auxiliary)."""
     stripped = sentence.strip().lstrip("*_\"'")
     if stripped.endswith("?"):
         return True
     if _REQUEST_OPENERS.match(stripped):
         return True
-    first = re.match(r"[A-Za-z]+", stripped)
-    return bool(first) and first.group(0).lower() in _IMPERATIVE_VERBS
+    words = re.findall(r"[A-Za-z][A-Za-z']*", stripped)
+    if not words:
+        return False
+    first = words[0].lower()
+    if first in _IMPERATIVE_VERBS:
+        return True
+    if len(words) < 3 or first in _STATEMENT_STARTERS or not stripped[0].isalpha():
+        return False
+    if first.endswith(("ed", "ing", "ly")) or (first.endswith("s") and not first.endswith("ss")):
+        return False
+    return words[1].lower() not in _AUXILIARIES
 
 
 def _sentence_fact(kind: FactKind, sentence: str, entry_id: str | None) -> Fact:
@@ -331,12 +354,14 @@ def _error_fact(text: str, entry_id: str | None) -> Fact | None:
     return fact if fact.key else None
 
 
-_PATH_ARG_KEYS = frozenset({"path", "file_path", "filepath", "file", "filename", "url", "uri", "directory", "dir", "cwd", "notebook_path"})
-_COMMAND_ARG_KEYS = frozenset({"command", "cmd", "script"})
+_PATH_ARG_KEYS = frozenset({"path", "file_path", "filepath", "file", "filename", "url", "uri", "directory", "dir", "cwd", "notebook_path", "files", "paths"})
+# arguments holding file contents or patches: their identifiers belong to the code, not the conversation
+_CONTENT_ARG_KEYS = frozenset({"content", "contents", "text", "newtext", "oldtext", "new_string", "old_string", "new_str", "old_str", "patch", "diff", "data", "body", "input", "edits"})
+_MAX_SCANNED_ARG = 2000
 
 
 def _tool_call_identifiers(call: ToolCallBlock, entry_id: str | None) -> list[Fact]:
-    """Identifiers a tool call names: path-like arguments whole, commands scanned."""
+    """Identifiers a tool call names: path-like arguments whole, other short string arguments scanned (file contents skipped)."""
     facts: list[Fact] = []
     args = call.arguments
     if isinstance(args, str):
@@ -347,14 +372,16 @@ def _tool_call_identifiers(call: ToolCallBlock, entry_id: str | None) -> list[Fa
     if not isinstance(args, dict):
         return facts
     for key, value in args.items():
-        if not isinstance(value, str) or not value.strip():
-            continue
         lowered = key.lower()
-        if lowered in _PATH_ARG_KEYS and "\n" not in value and len(value) <= 300:
-            kind: IdentifierKind = "url" if value.startswith(("http://", "https://")) else "path"
-            facts.append(Fact(kind="identifier", text=value.strip(), key=normalize_identifier(value), source_entry_id=entry_id, identifier_kind=kind))
-        elif lowered in _COMMAND_ARG_KEYS:
-            facts.extend(_identifier_facts(value, entry_id))
+        values = [v for v in value if isinstance(v, str)] if isinstance(value, list) else [value]
+        for item in values:
+            if not isinstance(item, str) or not item.strip():
+                continue
+            if lowered in _PATH_ARG_KEYS and "\n" not in item and len(item) <= 300:
+                kind: IdentifierKind = "url" if item.startswith(("http://", "https://")) else "path"
+                facts.append(Fact(kind="identifier", text=item.strip(), key=normalize_identifier(item), source_entry_id=entry_id, identifier_kind=kind))
+            elif lowered not in _CONTENT_ARG_KEYS and len(item) <= _MAX_SCANNED_ARG:
+                facts.extend(_identifier_facts(item, entry_id))
     return facts
 
 

@@ -164,3 +164,29 @@ def test_summary_facts_by_section() -> None:
     assert kinds["instruction"] == ["Keep memory under 2 GB"]
     assert kinds["decision"] == ["**Parser**: use the csv module"]
     assert set(kinds["identifier"]) == {"orders.csv", "src/io.py"}
+
+
+def test_imperatives_beyond_the_verb_list_and_statements_that_are_not() -> None:
+    facts = message_facts(
+        _user(
+            "Morning. We're cutting ledger 2.4.0 today. Fan the release checklist out to subagents. "
+            "Tests fail on main. Deployed yesterday to prod. Bump the version."
+        ),
+        "u1",
+    )
+    assert [f.text for f in facts if f.kind == "request"] == [
+        "Fan the release checklist out to subagents.",
+        "Bump the version.",
+    ]
+
+
+def test_tool_call_arguments_name_identifiers_but_file_contents_do_not() -> None:
+    message = _assistant(
+        "",
+        [
+            ToolCallBlock(id="c1", name="sessions_spawn", arguments={"task": "Check `integration/payments` for run sub_85fed2c4", "files": ["tests/conftest.py", "ci.yml"]}),
+            ToolCallBlock(id="c2", name="write", arguments={"path": "notes.md", "content": "see /etc/hosts and https://example.org"}),
+        ],
+    )
+    identifiers = [f.text for f in message_facts(message, "a1") if f.kind == "identifier"]
+    assert identifiers == ["integration/payments", "85fed2c4", "tests/conftest.py", "ci.yml", "notes.md"]
