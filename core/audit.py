@@ -521,7 +521,7 @@ def reproducing_ranges(index: PathIndex, start: int, first_kept: int) -> list[tu
     upper_prev = 0  # the walk's sum at the previous (later) message
     messages = [m for m in index.messages if m >= start]
     for m in reversed(messages):
-        reached = total - index.prefix[m]
+        reached = index.prefix[n] - index.prefix[m]
         lo, hi = upper_prev + 1, reached
         upper_prev = reached
         if hi < lo:

@@ -202,3 +202,21 @@ def test_default_target_is_latest_compaction() -> None:
     b.assistant("Ok.", id="a4")
     b.compaction("second", "u4", id="c2")
     assert audit_compaction(b.session()).target_id == "c2"
+
+
+def test_reproducing_ranges_after_a_previous_compaction() -> None:
+    b = SessionBuilder()
+    b.user(sized("old question", 300), id="u0")
+    b.assistant(sized("old answer", 300), id="a0")
+    b.compaction("old", "a0", id="c0")
+    for i in range(1, 3):
+        b.user(sized(f"Question {i}", 100), id=f"u{i}")
+        b.assistant(sized(f"Answer {i}", 100), id=f"a{i}")
+    b.compaction("new", "u2", id="c1")
+    path = b.session().active_path()[:-1]
+    # the window starts at a0 (the previous firstKept); the walk from a2: 100 a2, 200 u2, 300 a1, 400 u1, 700 a0
+    index = index_path(path)
+    assert reproducing_ranges(index, 1, 5) == [(101, 200)]
+    assert reproducing_ranges(index, 1, 1) == [(401, 10**9)]
+    report = audit_compaction(b.session(), "c1")
+    assert report.why.reproduced is True and report.why.reproducing_ranges == [(101, 200)]
