@@ -68,7 +68,8 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
                 line = f"{where}:{problem.line}" if problem.line is not None else where
                 click.echo(f"{line}: {problem.message}", err=True)
     if imported == 0:
-        raise click.exceptions.Exit(1)
+        # SystemExit, not click's Exit: with standalone_mode=False click returns Exit's code instead of exiting
+        sys.exit(1)
 
 
 @click.command("ls")
