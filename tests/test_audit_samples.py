@@ -54,3 +54,23 @@ async def test_edited_summary_without_the_injected_block_loses_the_exchange(samp
     missing = report.warning("latest-request-not-visible")
     assert missing is not None and "#840" in missing.message
     assert any(f.kind == "instruction" and "do NOT merge the i18n PR (#840)" in f.text for f in report.lost)
+
+
+def test_second_summary_drops_the_sla_constraint_of_the_first(samples_dir: Path) -> None:
+    session = read_session(samples_dir / "pi-two-compactions.jsonl")
+    first, second = [e for e in session.active_path() if e.type == "compaction"]
+    report = audit_compaction(session, second.id)
+    dropped = [f for f in report.lost if f.origin == "previous_summary"]
+    # checked by hand: the first summary's constraint "flush interval must stay at or below 1 second"
+    # is not in the second summary (which says "default 5.0 s") nor in the six kept messages
+    sla = [f for f in dropped if f.text.startswith("The flush interval must stay at or below 1 second")]
+    assert len(sla) == 1 and sla[0].kind == "instruction" and sla[0].source_entry_id == first.id
+    assert all(f.source_entry_id == first.id for f in dropped)
+    warning = report.warning("previous-summary-dropped")
+    assert warning is not None and warning.entry_ids == [first.id]
+    # a constraint both summaries state is kept
+    kept = [f for f in report.facts if f.origin == "previous_summary" and f.retained]
+    assert any("double counting is NOT acceptable" in f.text for f in kept)
+    # the cut is reproduced by the default keepRecentTokens
+    assert report.why.reproduced is True and report.why.keep_recent_tokens == 20000
+    assert report.first_kept_entry_id == second.compaction.firstKeptEntryId
