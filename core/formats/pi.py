@@ -563,11 +563,11 @@ def append_compaction(
         _check_unchanged(path, session, data)
         if data and not data.endswith(b"\n"):
             raise WriteBackRefused(f"{path} does not end with a newline (its last line is incomplete); refusing to append")
-        _backup(path, data, Path(backup_dir))
         taken = {e.id for e in session.entries}
         new_id = entry_id or _new_id(taken)
         if new_id in taken:
             raise WriteBackRefused(f"{path}: entry id {new_id} is already used in this session")
+        _backup(path, data, Path(backup_dir))
         fields: dict[str, Any] = {
             "type": "compaction",
             "id": new_id,
