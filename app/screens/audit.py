@@ -182,7 +182,7 @@ class AuditScreen(Screen[None]):
     AuditScreen #audit-why-box { height: 1fr; border: round $secondary; }
     AuditScreen #audit-lost { height: 1fr; border: round $error; }
     AuditScreen #audit-source-box { height: 10; border: round $primary; }
-    AuditScreen #audit-plot { height: 12; border: round $panel; }
+    AuditScreen #audit-plot { height: 12; border: round $secondary; }
     AuditScreen Static { width: 1fr; }
     """
 
