@@ -10,7 +10,9 @@ backoff are exact and a cancelled task never retries.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
+import ssl
 import weakref
 from http import HTTPStatus
 from typing import Any
@@ -72,6 +74,17 @@ def _retry_after(error: BaseException) -> float | None:
         if seconds >= 0:
             return seconds
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _tls_context() -> ssl.SSLContext:
+    """One TLS context for every pool: loading the CA bundle takes ~0.1-0.3 s and blocks the event loop."""
+    try:
+        import certifi
+
+        return ssl.create_default_context(cafile=certifi.where())
+    except ImportError:  # pragma: no cover - certifi comes with the SDK
+        return ssl.create_default_context()
 
 
 def _text_of(response: Any) -> str:
@@ -162,7 +175,7 @@ class AnthropicSummarizer(Summarizer):
         loop = asyncio.get_running_loop()
         entry = self._pools.get(loop)
         if entry is None:
-            entry = [anthropic.DefaultAsyncHttpxClient(), 0]
+            entry = [anthropic.DefaultAsyncHttpxClient(verify=_tls_context()), 0]
             self._pools[loop] = entry
         entry[1] += 1
         return entry[0]
