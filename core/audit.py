@@ -377,30 +377,52 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
     return warnings
 
 
-def _usage_warning(cut: _Cut, tokens: list[int], before: list[int]) -> tuple[AuditWarning | None, int | None, int | None]:
-    """Compare the last recorded usage before the cut with the chars4 estimate of the same context."""
-    window_start = before[0] if before else 0
-    samples = [s for s in usage_samples(cut.path, tokens) if s.pathIndex >= window_start]
+def _fit(points: list[tuple[int, int]]) -> tuple[float, float] | None:
+    """Least-squares slope and intercept of real against estimate, None when the estimates do not vary."""
+    n = len(points)
+    mean_x = sum(x for x, _ in points) / n
+    mean_y = sum(y for _, y in points) / n
+    var = sum((x - mean_x) ** 2 for x, _ in points)
+    if var <= 0:
+        return None
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / var
+    return slope, mean_y - slope * mean_x
+
+
+def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWarning | None:
+    """Warn when the recorded usage grows clearly faster than the chars4 estimate of the same context.
+
+    Why a fit: usage also counts the system prompt and tool schemas, which are not in
+    the transcript; with three or more responses the slope of usage against the
+    estimate separates that fixed overhead from the per-token under-count. With fewer,
+    the plain ratio of the last response is used.
+    """
+    samples = [s for s in usage_samples(cut.path, tokens) if s.estimate > 0]
     if not samples:
-        return None, None, None
+        return None
     last = samples[-1]
-    if last.estimate <= 0:
-        return None, last.real, last.estimate
-    ratio = last.real / last.estimate
+    fitted = _fit([(s.estimate, s.real) for s in samples]) if len(samples) >= 3 else None
+    if fitted is not None and fitted[0] > 0:
+        ratio, overhead = fitted
+        how = (
+            f"recorded usage grows {ratio:.2f} tokens per chars4 token over {len(samples)} responses "
+            f"(fixed overhead \u2248 {max(0, round(overhead)):,} tokens for system prompt and tools; last: "
+            f"{last.real:,} recorded vs {last.estimate:,} estimated)"
+        )
+    else:
+        ratio = last.real / last.estimate
+        how = f"recorded usage {last.real:,} tokens vs chars4 estimate {last.estimate:,} for the same context ({ratio:.2f}x)"
     if ratio <= USAGE_RATIO_WARNING:
-        return None, last.real, last.estimate
-    return (
-        AuditWarning(
-            code="usage-exceeds-estimate",
-            message=(
-                f"recorded usage {last.real:,} tokens vs chars4 estimate {last.estimate:,} for the same context "
-                f"({ratio:.2f}x): the keepRecentTokens walk and the budget ran on estimates about "
-                f"{(1 - 1 / ratio) * 100:.0f}% too low"
-            ),
-            entry_ids=[last.entryId],
-        ),
-        last.real,
-        last.estimate,
+        return None
+    effect = (
+        "the summary replaced a context larger than estimated"
+        if whole_history
+        else "the keepRecentTokens walk and the budget ran on estimates"
+    )
+    return AuditWarning(
+        code="usage-exceeds-estimate",
+        message=f"{how}: {effect} about {(1 - 1 / ratio) * 100:.0f}% too low",
+        entry_ids=[last.entryId],
     )
 
 
@@ -451,7 +473,7 @@ def _audit(
                 )
             )
     tokens = path_tokens(path, "chars4")
-    usage_warning, _, _ = _usage_warning(cut, tokens, before)
+    usage_warning = _usage_warning(cut, tokens, whole_history=not first_kept)
     if usage_warning:
         warnings.append(usage_warning)
     lost_errors = [f for f in verdicts if f.kind == "error" and not f.retained and f.origin == "conversation"]
