@@ -299,3 +299,24 @@ def test_entry_without_id_gets_a_stable_one(tmp_path: Path) -> None:
     expected = hashlib.sha256(b"s-1:4").hexdigest()[:8]
     assert session.entries[2].id == expected
     assert [str(p) for p in session.problems] == [f"{path}:4: entry has no id (gave it {expected})"]
+
+
+def test_non_standard_json_constants_are_malformed(tmp_path: Path) -> None:
+    nan = '{"type":"label","id":"e3","parentId":"e2","timestamp":"2026-01-01T00:00:03.000Z","targetId":"e1","label":NaN}'
+    path = write(tmp_path, "nan.jsonl", f"{HEADER}\n{USER}\n{ASSISTANT}\n{nan}\n")
+    session = read_session(path)
+    # pi's JSON.parse rejects NaN, so the line is skipped as pi would skip it
+    assert [str(p) for p in session.problems] == [f"{path}:4: malformed JSON (NaN is not valid JSON); line skipped"]
+    assert [e.id for e in session.entries] == ["e1", "e2"]
+
+
+def test_lone_surrogate_is_replaced_in_the_model_only(tmp_path: Path) -> None:
+    broken = '{"type":"message","id":"e3","parentId":"e2","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"user","content":[{"type":"text","text":"cut \\ud83d here, whole \\ud83d\\ude00"}],"timestamp":3}}'
+    path = write(tmp_path, "sur.jsonl", f"{HEADER}\n{USER}\n{ASSISTANT}\n{broken}\n")
+    session = read_session(path)
+    assert [str(p) for p in session.problems] == [
+        f"{path}:4: lone UTF-16 surrogate in a string (replaced by U+FFFD when read; the line itself is kept)"
+    ]
+    assert session.entries[2].message.text() == "cut \ufffd here, whole \U0001f600"
+    assert session.entries[2].raw_line == broken
+    assert export_pi(session) == path.read_text()

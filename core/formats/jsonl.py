@@ -7,6 +7,7 @@ problems are the same for pi, Claude Code and Codex files.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, NamedTuple
 
 from core.models import Problem
@@ -79,19 +80,67 @@ def split_lines(data: bytes, file: str) -> Lines:
     return Lines(lines, problems, newline, trailing_newline, len(decoded))
 
 
+class _NotJson(ValueError):
+    """A constant Python's json accepts but JSON (and pi's JSON.parse) does not."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not valid JSON")
+
+
+_decode = json.JSONDecoder(parse_constant=_reject_constant).decode
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def parse_line(number: int, text: str, lines: Lines, file: str) -> Any:
     """`json.loads` of one line, or INVALID after reporting it (a bad unterminated last line is "truncated")."""
     try:
-        return json.loads(text)
+        value = _decode(text)
     except (ValueError, RecursionError) as exc:
         if number == lines.last and not lines.trailing_newline:
             message = "truncated last line (no newline at end and not valid JSON); line skipped"
         elif isinstance(exc, json.JSONDecodeError):
             message = f"malformed JSON ({exc.msg} at column {exc.colno}); line skipped"
+        elif isinstance(exc, _NotJson):
+            message = f"malformed JSON ({exc}); line skipped"
         else:
             message = "malformed JSON (nested too deeply); line skipped"
         lines.problems.append(Problem(file=file, line=number, message=message))
         return INVALID
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        value = _scrub_surrogates(number, value, lines, file)
+    return value
+
+
+def _scrub_surrogates(number: int, value: Any, lines: Lines, file: str) -> Any:
+    """Replace lone UTF-16 surrogates (valid JSON, not encodable as UTF-8) with U+FFFD, and say so."""
+    found = False
+
+    def scrub(item: Any) -> Any:
+        nonlocal found
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                found = True
+                return _LONE_SURROGATE.sub("\ufffd", item)
+            return item
+        if isinstance(item, list):
+            return [scrub(x) for x in item]
+        if isinstance(item, dict):
+            return {scrub(k): scrub(v) for k, v in item.items()}
+        return item
+
+    cleaned = scrub(value)
+    if found:
+        lines.problems.append(
+            Problem(
+                file=file,
+                line=number,
+                message="lone UTF-16 surrogate in a string (replaced by U+FFFD when read; the line itself is kept)",
+                severity="warning",
+            )
+        )
+    return cleaned
 
 
 def not_an_object(number: int, value: Any, lines: Lines, file: str) -> None:
