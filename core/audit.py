@@ -762,6 +762,8 @@ class Comparison(BaseModel):
     b_tokens_after: int | None = None
     lost_only_in_a: list[AuditFact] = Field(default_factory=list)
     lost_only_in_b: list[AuditFact] = Field(default_factory=list)
+    a_warnings: list[str] = Field(default_factory=list)
+    b_warnings: list[str] = Field(default_factory=list)
 
     def text(self) -> str:
         """A plain-text side-by-side report."""
@@ -776,6 +778,10 @@ class Comparison(BaseModel):
         after_b = f"{self.b_tokens_after:,}" if self.b_tokens_after is not None else "?"
         rows.append(f"{'tokens after':<12} {after_a:<34} {after_b:<34}")
         rows.append(f"{'summary':<12} {str(self.a_summary_chars) + ' chars':<34} {str(self.b_summary_chars) + ' chars':<34}")
+        for n in range(max(len(self.a_warnings), len(self.b_warnings))):
+            left = self.a_warnings[n] if n < len(self.a_warnings) else ""
+            right = self.b_warnings[n] if n < len(self.b_warnings) else ""
+            rows.append(f"{'warnings' if n == 0 else '':<12} {left:<34} {right:<34}")
         rows.append(f"summaries {self.summary_similarity:.0%} similar")
         for label, facts in (("lost only in A", self.lost_only_in_a), ("lost only in B", self.lost_only_in_b)):
             if facts:
@@ -814,4 +820,10 @@ def compare(a: AuditReport, b: AuditReport) -> Comparison:
         b_tokens_after=b.tokens_after,
         lost_only_in_a=[f for f in a.lost if (f.kind, f.key) not in b_lost and (f.kind, f.key) in b_all],
         lost_only_in_b=[f for f in b.lost if (f.kind, f.key) not in a_lost and (f.kind, f.key) in a_all],
+        a_warnings=[_warning_label(w) for w in a.warnings],
+        b_warnings=[_warning_label(w) for w in b.warnings],
     )
+
+
+def _warning_label(warning: AuditWarning) -> str:
+    return warning.code + (" (recovered)" if warning.recovered else "")

@@ -220,3 +220,25 @@ def test_reproducing_ranges_after_a_previous_compaction() -> None:
     assert reproducing_ranges(index, 1, 1) == [(401, 10**9)]
     report = audit_compaction(b.session(), "c1")
     assert report.why.reproduced is True and report.why.reproducing_ranges == [(101, 200)]
+
+
+def test_compare_two_summaries_of_one_cut() -> None:
+    from core.audit import compare
+
+    def audit(summary: str):
+        b = _setup_session()
+        b.compaction(summary, "u3", id="c1")
+        return audit_compaction(b.session(), "c1")
+
+    good = audit("Never use sudo. Set up ~/work/alpha. We use poetry for dependencies.\nError: bash: poetry: command not found")
+    poor = audit("Set up ~/work/alpha.")
+    result = compare(good, poor)
+    assert [(k.kind, k.a.kept, k.b.kept) for k in result.retention] == [
+        ("instruction", 1, 0), ("request", 1, 1), ("identifier", 1, 1), ("error", 1, 0), ("decision", 1, 0),
+    ]
+    assert [f.text for f in result.lost_only_in_b] == ["Never use sudo.", "I'll use poetry for dependencies.", "bash: poetry: command not found"]
+    assert [f.text for f in result.lost_only_in_a] == []
+    assert "-Never use sudo. Set up ~/work/alpha. We use poetry for dependencies." in result.summary_diff
+    assert result.b_warnings == ["tool-failures-vanished"] and result.a_warnings == []
+    text = result.text()
+    assert "instruction  1/1 (100%)" in text and "tool-failures-vanished" in text
