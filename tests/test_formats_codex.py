@@ -130,3 +130,31 @@ def test_export_to_pi() -> None:
         assert entry["parentId"] == previous["id"]
     assert body[8]["summary"] == "Summary: fixed /health to return a dict."
     assert body[8]["details"]["replacement_history"][0]["role"] == "user"
+
+
+def test_early_rollout_without_envelopes(tmp_path: Path) -> None:
+    rows = [
+        {"id": "0198-early", "timestamp": "2025-08-01T10:00:00.000Z", "instructions": None, "git": None},
+        {"record_type": "state"},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]},
+        {"type": "function_call", "name": "shell", "arguments": '{"command":["ls"]}', "call_id": "c1"},
+        {"type": "function_call_output", "call_id": "c1", "output": "a.py\nb.py"},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "two files"}]},
+    ]
+    path = tmp_path / "rollout-early.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    from core.formats import sniff
+
+    assert sniff(path) == "codex"
+    session = read_session(path)
+    assert session.problems == []
+    assert session.id == "0198-early" and session.header_line == json.dumps(rows[0])
+    assert [(e.type, e.role) for e in session.entries] == [
+        ("other", None),
+        ("message", "user"),
+        ("message", "assistant"),
+        ("message", "toolResult"),
+        ("message", "assistant"),
+    ]
+    assert session.entries[2].message.content[0].arguments == {"command": ["ls"]}
+    assert session.entries[3].message.toolName == "shell"

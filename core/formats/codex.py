@@ -15,6 +15,7 @@ from typing import Any
 
 from core.formats.entries import StableIds, build_entry, iso_to_ms, path_hash
 from core.formats.jsonl import Lines, parse_records
+from core.formats.sniff import CODEX_TYPES
 from core.models import Entry, Problem, Session, Usage
 
 # response_item payload types with no conversational counterpart: kept as "other", not reported
@@ -32,8 +33,9 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
     header_line = ""
     header_at = 0
     for record in records:
-        if record.value.get("type") == "session_meta" and isinstance(record.value.get("payload"), dict):
-            header = record.value["payload"]
+        kind, payload = _unwrap(record.value)
+        if kind == "session_meta" and type(payload) is dict:
+            header = payload
             header_line = record.text
             header_at = record.line
             break
@@ -48,18 +50,18 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
             continue
         entry_id = ids.make(record.line)
         timestamp = value.get("timestamp")
-        kind = value.get("type")
+        kind, payload = _unwrap(value)
+        source_type = value.get("type") if isinstance(value.get("type"), str) else kind
         shaped: dict[str, Any] = {
             "id": entry_id,
             "parentId": previous,
             "type": "other",
             "timestamp": timestamp if isinstance(timestamp, str) else None,
-            "sourceType": kind if isinstance(kind, str) else None,
+            "sourceType": source_type,
             "line": record.line,
             "raw_line": record.text,
         }
         previous = entry_id
-        payload = value.get("payload")
         if type(payload) is not dict:
             problems.append(
                 Problem(file=file, line=record.line, message="record has no payload object (kept as 'other')", severity="warning")
@@ -77,7 +79,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
                 "tokensBefore": state.last_total,
                 "details": {"replacement_history": payload.get("replacement_history")},
             }
-        elif kind in ("event_msg", "turn_context", "session_meta"):
+        elif kind in ("event_msg", "turn_context", "session_meta", "state"):
             shaped["data"] = payload
             if kind == "turn_context" and isinstance(payload.get("model"), str):
                 state.model = payload["model"]
@@ -111,6 +113,25 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
     )
+
+
+def _unwrap(value: dict[str, Any]) -> tuple[str | None, Any]:
+    """A record's kind and payload.
+
+    Rollouts written before Codex 0.3x (autumn 2025) had no envelope: a first line
+    `{"id","timestamp","instructions"}`, then bare response items and
+    `{"record_type":"state"}` lines; they read as the enveloped kinds.
+    """
+    kind = value.get("type")
+    if "payload" in value or kind in CODEX_TYPES:
+        return (kind if isinstance(kind, str) else None), value.get("payload")
+    if value.get("record_type") == "state":
+        return "state", value
+    if isinstance(kind, str):
+        return "response_item", value
+    if isinstance(value.get("id"), str) and "timestamp" in value:
+        return "session_meta", value
+    return None, value
 
 
 class _State:

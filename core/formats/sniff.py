@@ -26,6 +26,10 @@ CLAUDE_CODE_TYPES = frozenset(
     {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress", "attachment"}
 )
 CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+# response items as early Codex rollouts wrote them, without an envelope
+_BARE_CODEX_ITEMS = frozenset(
+    {"message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call"}
+)
 
 # how much of a file sniffing looks at
 _MAX_LINES = 50
@@ -36,8 +40,13 @@ def record_format(value: dict[str, Any]) -> SessionFormat | None:
     """The format a single parsed record belongs to, or None when its shape is not known."""
     kind = value.get("type")
     if not isinstance(kind, str):
+        # the first line of an early Codex rollout (before records had an envelope)
+        if isinstance(value.get("id"), str) and "instructions" in value and "timestamp" in value:
+            return "codex"
         return None
     if "payload" in value and kind in CODEX_TYPES:
+        return "codex"
+    if kind in _BARE_CODEX_ITEMS and "payload" not in value and ("role" in value or kind != "message") and "message" not in value:
         return "codex"
     if kind in CLAUDE_CODE_TYPES and (
         "uuid" in value or "sessionId" in value or "leafUuid" in value or "messageId" in value
