@@ -99,8 +99,27 @@ def _js_string(text: str) -> str:
     return encoded
 
 
+# a number json.dumps may write differently from JavaScript: a float, NaN/Infinity, or an
+# integer long enough to pass 2**53; searched for after a value delimiter, so a match
+# inside a string only costs the exact (slower) path, never a wrong answer
+_MAYBE_JS_NUMBER = re.compile(r"[:,\[](?:-?\d+[.eE]|-?\d{16}|NaN|-?Infinity)")
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
 def js_stringify(value: Any) -> str:
     """`JSON.stringify(value)` as JavaScript produces it (no spaces, JS number formatting)."""
+    if isinstance(value, (dict, list)):
+        try:
+            text = _COMPACT.encode(value)
+        except (TypeError, ValueError):
+            return _js_stringify_exact(value)
+        if _MAYBE_JS_NUMBER.search(text) or (not text.isascii() and _LONE_SURROGATE.search(text)):
+            return _js_stringify_exact(value)
+        return text
+    return _js_stringify_exact(value)
+
+
+def _js_stringify_exact(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -110,9 +129,9 @@ def js_stringify(value: Any) -> str:
     if isinstance(value, str):
         return _js_string(value)
     if isinstance(value, dict):
-        return "{" + ",".join(f"{_js_string(str(k))}:{js_stringify(v)}" for k, v in value.items()) + "}"
+        return "{" + ",".join(f"{_js_string(str(k))}:{_js_stringify_exact(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
-        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+        return "[" + ",".join(_js_stringify_exact(v) for v in value) + "]"
     return _js_string(str(value))
 
 
@@ -350,9 +369,12 @@ def get_counter(name: str, **kwargs: Any) -> TokenCounter:
 
 def entry_tokens(entry: Entry, counter: TokenCounter) -> int:
     """Tokens of the message an entry puts in context (a compaction counts its summary), 0 for the rest."""
-    from core.context import entry_message
+    if entry.type == "message":
+        message = entry.message
+    else:
+        from core.context import entry_message  # context imports this module
 
-    message = entry_message(entry)
+        message = entry_message(entry)
     return counter.count(message) if message is not None else 0
 
 

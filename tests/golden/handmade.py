@@ -231,14 +231,19 @@ def already_compacted() -> Builder:
 
 
 def unicode_and_numbers() -> Builder:
-    """Emoji, astral and combining text (UTF-16 lengths) and tool arguments JSON.stringify formats differently from Python."""
+    """Emoji, astral and combining text (UTF-16 lengths) and tool arguments JSON.stringify formats differently from Python.
+
+    No lone surrogate inside tool arguments: JSON.stringify would escape it (6 units)
+    but the reader replaces it with U+FFFD (a documented warning), so nobody can match pi there.
+    """
     b = Builder("unicode-numbers", 7)
     emoji = "😀🎉👩‍💻🇫🇷 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠜎𠜱 e\u0301 ü ß 中文 ﷺ\u2028\t\"quoted\" \\ back"
     numbers = {"float": 1.0, "half": 0.5, "big": 1e21, "small": 1e-7, "tiny": 5e-324, "neg": -0.0, "int": 12345678901234567890,
                "sci": 1.5e-10, "pi": 3.141592653589793, "list": [1.0, 2.50, 100.0, 1e16, 123e-20], "nested": {"ok": True, "none": None},
-               "unicode_key_ключ": emoji, "ctrl": "\u0001\u001f\u007f", "lone": "\ud83d broken"}
+               "unicode_key_ключ": emoji, "ctrl": "\u0001\u001f\u007f"}
     for i in range(10):
-        b.user(text=(emoji + " ") * (5 + i) + b.text(40))
+        # a lone surrogate in text is one UTF-16 unit for pi; readers may replace it with U+FFFD (also one)
+        b.user(text=(emoji + " ") * (5 + i) + "\ud83d lone " + b.text(40))
         call = b.call("edit", {"path": f"ü/{i}-😀.txt", "oldText": emoji, "newText": "x", **numbers})
         b.assistant([{"type": "thinking", "thinking": emoji * 3}, {"type": "text", "text": emoji}, call], stop="toolUse")
         b.result(call, text=(emoji * 20) + b.text(100))

@@ -3,13 +3,14 @@
 # pi-oracle dev tool; needs node) for every pi session we test against, at several
 # keepRecentTokens values. Timings (`ms`) are dropped and the source path is made
 # relative, so the JSON is a stable fixture. Run from anywhere:
-#   tests/golden/make_goldens.sh
+#   tests/golden/make_goldens.sh            # hand-made sessions and samples
+#   tests/golden/make_goldens.sh samples    # only sample_sessions/pi-*.jsonl
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 oracle=${PI_ORACLE:-$root/../shared/tools/pi-oracle/run}
 cd "$root"
 python=${PYTHON:-/tmp/cvenv/bin/python}
-"$python" tests/golden/handmade.py >/dev/null
+only=${1:-all}
 keeps_handmade="0 1 100 500 2000 5000 20000 50000"
 keeps_samples="2000 5000 20000 50000"
 make() {  # make SOURCE KEEPS...
@@ -28,6 +29,9 @@ sys.stdout.write("\n")
 ' "$src" > "tests/golden/$stem.golden.json"
   echo "tests/golden/$stem.golden.json"
 }
-for f in tests/golden/sessions/*.jsonl; do make "$f" $keeps_handmade; done
+if [ "$only" != samples ]; then
+  "$python" tests/golden/handmade.py >/dev/null
+  for f in tests/golden/sessions/*.jsonl; do make "$f" $keeps_handmade; done
+fi
 for f in sample_sessions/pi-*.jsonl; do [ -e "$f" ] && make "$f" $keeps_samples; done
 exit 0
