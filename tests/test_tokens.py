@@ -242,3 +242,23 @@ def test_count_entries_caches_and_counts_only_new_entries(tmp_path: Path) -> Non
     assert second == {"00000000": 2, "00000001": 4, "00000002": 6, "00000003": 8}
     assert path_tokens(grown.active_path(), "chars4") == [2, 4, 6, 8]
     store.close()
+
+
+def test_stringify_fast_path_agrees_with_the_exact_path() -> None:
+    import random
+
+    from core.tokens import _js_stringify_exact
+
+    rng = random.Random(5)
+    atoms = [0, 1, -7, 2**53 + 1, 10**17, 1.0, -0.0, 0.5, 1e21, 1e-7, "a:1.5", "[1e5", ",NaN", "😀", "é", "\u0001", None, True]
+
+    def value(depth: int) -> object:
+        if depth > 2 or rng.random() < 0.4:
+            return rng.choice(atoms)
+        if rng.random() < 0.5:
+            return [value(depth + 1) for _ in range(rng.randint(0, 3))]
+        return {f"k{i}{rng.choice(['', ':1.', 'ü'])}": value(depth + 1) for i in range(rng.randint(0, 3))}
+
+    for _ in range(500):
+        v = {"root": value(0)}
+        assert js_stringify(v) == _js_stringify_exact(v)
