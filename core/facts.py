@@ -335,14 +335,24 @@ def _identifier_facts(text: str, entry_id: str | None) -> list[Fact]:
     ]
 
 
+_ERROR_TIERS = (
+    # a test runner's verdict, an exception with its message, a compiler's or git's error line
+    re.compile(r"^(FAILED\s|[A-Za-z_.]*(?:Error|Exception):\s|error(?:\[\w+\])?:|fatal:)", re.IGNORECASE),
+    # a line naming an exception class
+    re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b"),
+    _ERROR_LINE,
+)
+
+
 def error_text(text: str) -> str:
-    """The most telling line of an error output: the first line that names an error, else the first line."""
+    """The most telling line of an error output: a verdict or exception line first, then any line naming an error, else the first line."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return ""
-    for line in lines:
-        if _ERROR_LINE.search(line):
-            return _clip(line, 240)
+    for tier in _ERROR_TIERS:
+        for line in lines:
+            if tier.search(line):
+                return _clip(line, 240)
     return _clip(lines[0], 240)
 
 
@@ -389,9 +399,9 @@ def _failing_results(message: Message) -> list[str]:
     """Texts of the failing tool results a message carries."""
     texts: list[str] = []
     if message.role == "toolResult" and message.isError:
-        texts.append("\n".join(b.text for b in message.content if isinstance(b, TextBlock)) or f"{message.toolName or 'tool'} failed")
+        texts.append(message.text() or f"{message.toolName or 'tool'} failed")
     for block in message.content:
-        if isinstance(block, ToolResultBlock) and block.isError:
+        if message.role != "toolResult" and isinstance(block, ToolResultBlock) and block.isError:
             texts.append("\n".join(b.text for b in block.content if isinstance(b, TextBlock)) or "tool failed")
     if message.role == "bashExecution" and message.exitCode not in (None, 0):
         texts.append(message.output or f"$ {message.command} exited with {message.exitCode}")

@@ -190,3 +190,27 @@ def test_tool_call_arguments_name_identifiers_but_file_contents_do_not() -> None
     )
     identifiers = [f.text for f in message_facts(message, "a1") if f.kind == "identifier"]
     assert identifiers == ["integration/payments", "85fed2c4", "tests/conftest.py", "ci.yml", "notes.md"]
+
+
+def test_error_line_prefers_verdicts_and_exceptions() -> None:
+    from core.facts import error_text
+
+    pytest_output = (
+        "F..\n=== FAILURES ===\n    assert r.status_code == 200\nE       assert 404 == 200\n"
+        "E        +  where 404 = <Response [404 Not Found]>.status_code\n\ntests/test_export.py:7: AssertionError\n"
+        "FAILED tests/test_export.py::test_export_route_not_shadowed - assert 404 == 200\n1 failed, 2 passed"
+    )
+    assert error_text(pytest_output) == "FAILED tests/test_export.py::test_export_route_not_shadowed - assert 404 == 200"
+    traceback = 'Traceback (most recent call last):\n  File "a.py", line 3, in <module>\nKeyError: \'id\''
+    assert error_text(traceback) == "KeyError: 'id'"
+    assert error_text("warning: unused\nerror[E0382]: borrow of moved value") == "error[E0382]: borrow of moved value"
+    assert error_text("permission denied while opening /etc/shadow") == "permission denied while opening /etc/shadow"
+    assert error_text("exit 3") == "exit 3"
+
+
+def test_claude_code_style_tool_result_error_yields_one_fact() -> None:
+    message = Message(
+        role="toolResult", toolName="Bash", toolCallId="t", isError=True,
+        content=[ToolResultBlock(toolCallId="t", isError=True, content=[TextBlock(text="ls: cannot access 'x': No such file or directory")])],
+    )
+    assert [f.text for f in message_facts(message) if f.kind == "error"] == ["ls: cannot access 'x': No such file or directory"]
