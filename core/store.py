@@ -30,6 +30,10 @@ from core.paths import default_db_path
 _ENTRY_BATCH = 2000
 _HASH_CHUNK = 1 << 20
 _PROBLEMS = TypeAdapter(list[Problem])
+# pydantic's own serializer and validator, called directly: 100k entries make the wrapper calls count
+_ENTRY_SERIALIZER = Entry.__pydantic_serializer__
+_ENTRY_VALIDATOR = Entry.__pydantic_validator__
+_NOT_IN_MODEL_JSON = {"raw_line"}
 
 _INSERT_ENTRY = (
     "INSERT INTO entries (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json)"
@@ -444,7 +448,7 @@ class Store:
                     path_index.get(key),
                     entry.timestamp,
                     entry.raw_line,
-                    entry.model_dump_json(exclude={"raw_line"}),
+                    _ENTRY_SERIALIZER.to_json(entry, exclude=_NOT_IN_MODEL_JSON, warnings=False).decode(),
                 )
 
         added = 0
@@ -719,6 +723,8 @@ def _compact_json(value: Any) -> str:
 
 
 def _entry_from_row(model_json: str, raw: str) -> Entry:
-    entry = Entry.model_validate_json(model_json)
-    entry.raw_line = raw
+    entry = _ENTRY_VALIDATOR.validate_json(model_json)
+    # raw_line lives in its own column (stored once); set it the way validation would have
+    entry.__dict__["raw_line"] = raw
+    entry.__pydantic_fields_set__.add("raw_line")
     return entry
