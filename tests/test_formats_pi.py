@@ -8,6 +8,7 @@ on the same fixture files): positions, not ids, because pi migrates v1 with rand
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -320,3 +321,15 @@ def test_lone_surrogate_is_replaced_in_the_model_only(tmp_path: Path) -> None:
     assert session.entries[2].message.text() == "cut \ufffd here, whole \U0001f600"
     assert session.entries[2].raw_line == broken
     assert export_pi(session) == path.read_text()
+
+
+def test_entries_without_source_lines_are_rebuilt_faithfully() -> None:
+    """An entry held without its raw line (e.g. rebuilt elsewhere) exports as the same JSON record."""
+    path = FIXTURES / "pi-v3-tree.jsonl"
+    session = read_session(path)
+    stripped = session.model_copy(update={"entries": [e.model_copy(update={"raw_line": ""}) for e in session.entries]})
+    exported = export_pi(stripped).splitlines()
+    source = path.read_text().splitlines()
+    assert len(exported) == len(source)
+    for ours, theirs in zip(exported, source):
+        assert json.loads(ours) == json.loads(theirs)

@@ -51,14 +51,14 @@ def read_pi(lines: Lines, file: str, stem: str) -> Session:
     first = _first_value(lines, file)
     header: dict[str, Any] = {}
     header_line = ""
-    start = 0
+    # where entries start in lines.lines, and their index in pi's array of parsed lines
+    start, index = 0, 0
     if first is not None:
         position, value = first
-        start = position if type(value) is dict else position + 1
+        start, index = position + 1, 1
         if type(value) is dict and value.get("type") == "session":
             header = value
             header_line = lines.lines[position][1]
-            start = position + 1
             if not isinstance(header.get("id"), str):
                 problems.append(
                     Problem(
@@ -68,7 +68,13 @@ def read_pi(lines: Lines, file: str, stem: str) -> Session:
                         severity="warning",
                     )
                 )
-    if not header:
+        elif type(value) is dict:
+            start, index = position, 0  # an entry: read it with the others
+    records: list[Record] | None = None
+    if header:
+        raw_version = header.get("version")
+        version = raw_version if isinstance(raw_version, int) and not isinstance(raw_version, bool) else 1
+    else:
         problems.append(
             Problem(
                 file=file,
@@ -77,15 +83,11 @@ def read_pi(lines: Lines, file: str, stem: str) -> Session:
                 severity="warning",
             )
         )
-        records = parse_records(lines, file, start, 0 if start == 0 or first is None or type(first[1]) is dict else 1)
+        records = parse_records(lines, file, start, index)
         version = 1 if records and not any("id" in r.value for r in records) else None
-    else:
-        records = None
-        raw_version = header.get("version")
-        version = raw_version if isinstance(raw_version, int) and not isinstance(raw_version, bool) else 1
     session_id = header.get("id") if isinstance(header.get("id"), str) else path_hash(os.path.abspath(file))
     if version is not None and version < 2:
-        entries = _read_legacy(records if records is not None else parse_records(lines, file, start, 1), session_id, file, problems)
+        entries = _read_legacy(records if records is not None else parse_records(lines, file, start, index), session_id, file, problems)
     else:
         entries = _read_entries(lines, start, records, session_id, file, problems)
     leaf_id = next((e.id for e in reversed(entries) if e.sourceType != "session"), None)
@@ -387,9 +389,11 @@ def export_pi(session: Session) -> str:
 
 def _entry_record(entry: Entry, parent_id: str | None) -> dict[str, Any]:
     """A pi v3 record for an entry that has no source line of its own."""
-    base: dict[str, Any] = {"type": entry.type, "id": entry.id, "parentId": parent_id}
+    kind = entry.sourceType if entry.type == "other" and entry.sourceType else entry.type
+    base: dict[str, Any] = {"type": kind, "id": entry.id, "parentId": parent_id}
     if entry.timestamp is not None:
         base["timestamp"] = entry.timestamp
+    base.update(entry.model_extra or {})
     if entry.type == "compaction" and entry.compaction is not None:
         base.update(_compaction_fields(entry.compaction))
     elif entry.type == "message" and entry.message is not None:
