@@ -333,3 +333,14 @@ def test_entries_without_source_lines_are_rebuilt_faithfully() -> None:
     assert len(exported) == len(source)
     for ours, theirs in zip(exported, source):
         assert json.loads(ours) == json.loads(theirs)
+
+
+def test_stable_ids_step_past_collisions() -> None:
+    from core.formats.entries import StableIds
+
+    first = hashlib.sha256(b"seed:7").hexdigest()[:8]
+    second = hashlib.sha256(b"seed:7:1").hexdigest()[:8]
+    assert StableIds("seed").make(7) == first
+    ids = StableIds("seed", {first})
+    assert ids.make(7) == second
+    assert ids.taken == {first, second}

@@ -617,14 +617,14 @@ def _check_writable_session(path: Path, session: Session, record: CompactionReco
 
 
 def _read_all(fd: int) -> bytes:
+    """Every byte of the open file, read from its start (appends ignore the read position)."""
+    os.lseek(fd, 0, os.SEEK_SET)
     chunks: list[bytes] = []
-    offset = 0
     while True:
-        chunk = os.pread(fd, 1 << 20, offset)
+        chunk = os.read(fd, 1 << 20)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
-        offset += len(chunk)
 
 
 def _check_unchanged(path: Path, session: Session, data: bytes) -> None:
