@@ -340,7 +340,9 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
     if entry.id in summarized_ids:
         section = _injected_section(cut.summary)
         probe = normalize_text(user_text)[:160]
-        recovered = bool(section) and probe in normalize_text(section)
+        injected = bool(section) and probe in normalize_text(section)
+        replayed = bool(probe) and any(probe in normalize_text(text) for text in cut.extra_visible)
+        recovered = injected or replayed
         answer = next(
             (path[i].id for i in before if i > last_user and path[i].message is not None and path[i].message.role == "assistant"),
             None,
@@ -354,7 +356,13 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
                     "fell into the summarized part"
                     + (f" while {automated_after} automated user message{'s' if automated_after != 1 else ''} after it stayed in the kept window" if automated_after else "")
                     + "; "
-                    + ("it was re-injected verbatim under \u201c## Last Exchange (Verbatim)\u201d" if recovered else "it was not re-injected")
+                    + (
+                        "it was re-injected verbatim under \u201c## Last Exchange (Verbatim)\u201d"
+                        if injected
+                        else "its user message is kept verbatim in the replacement history"
+                        if replayed
+                        else "it was not re-injected"
+                    )
                 ),
                 entry_ids=ids,
                 recovered=recovered,
@@ -453,7 +461,7 @@ def _audit(
         for f in summary_facts(entry.compaction.summary if entry.compaction else "", entry.id)
         if (f.kind, f.key) not in known
     ]
-    visible = VisibleText([visible_text(m) for m in cut.after] + cut.extra_visible)
+    visible = VisibleText([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
     verdicts = _verdicts(facts, "conversation", visible) + _verdicts(dedupe(earlier), "previous_summary", visible)
 
     warnings: list[AuditWarning] = _last_exchange_warnings(cut, before, summarized_ids, visible)

@@ -9,6 +9,8 @@ Matching rule (documented here because reports depend on it):
 - identifiers are retained when their normalized form (lower-cased, quotes/trailing
   punctuation stripped, a leading "./" dropped) occurs as a substring of the normalized
   visible text; pure numbers and hex ids must not touch another letter or digit there;
+  an absolute path under the session's working directory also counts when its
+  relative form is visible;
 - every other kind is retained when (a) its normalized sentence occurs verbatim, or
   (b) the identifiers inside it are all visible, or (c) at least
   `CONTENT_OVERLAP` (0.6) of its content words appear together in one visible segment
@@ -78,7 +80,7 @@ _STOP_WORDS = frozenset(
     """.split()
 )
 _NEGATIONS = frozenset({"not", "never", "no", "don't", "dont", "do not", "doesn't", "didn't", "won't", "can't", "cannot", "shouldn't", "mustn't", "isn't", "aren't", "without"})
-_WORD = re.compile(r"[a-z][a-z0-9_'-]*[a-z0-9]|[a-z]")
+_WORD = re.compile(r"[a-z][a-z0-9_']*[a-z0-9]|[a-z]")
 
 
 def _stem(word: str) -> str:
@@ -92,7 +94,7 @@ def content_words(text: str) -> set[str]:
     """The lower-cased, lightly stemmed content words of a text (negations become "not")."""
     words: set[str] = set()
     for raw in _WORD.findall(text.lower()):
-        word = raw.strip("'-")
+        word = raw.strip("'")
         if word in _NEGATIONS or word.endswith("n't"):
             words.add("not")
             continue
@@ -523,8 +525,9 @@ def summary_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
 class VisibleText:
     """What the agent still sees, indexed for the matching rule (substring text + per-segment word sets)."""
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, texts: Sequence[str], cwd: str | None = None) -> None:
         self.text = "\n".join(normalize_text(t) for t in texts if t)
+        self.cwd = cwd.rstrip("/").lower() + "/" if cwd and cwd.strip("/") else None
         self._segments: list[set[str]] = []
         self._index: dict[str, list[int]] = {}
         for text in texts:
@@ -544,7 +547,10 @@ class VisibleText:
             return False
         if re.fullmatch(r"[0-9a-f-]+", key):
             return re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", self.text) is not None
-        return key in self.text
+        if key in self.text:
+            return True
+        # an absolute path under the session's working directory also counts when named relative to it
+        return bool(self.cwd and key.startswith(self.cwd) and len(key) > len(self.cwd) and key[len(self.cwd):] in self.text)
 
     def best_overlap(self, words: set[str]) -> float:
         """The largest share of `words` that one visible segment holds."""
@@ -575,7 +581,7 @@ def match_fact(fact: Fact, visible: VisibleText) -> FactMatch:
     return FactMatch(fact=fact, retained=retained, rule="overlap" if retained else "none", score=round(score, 3))
 
 
-def match_facts(facts: Iterable[Fact], visible_texts: Sequence[str]) -> list[FactMatch]:
-    """Verdicts for many facts against the texts the agent still sees."""
-    visible = VisibleText(visible_texts)
+def match_facts(facts: Iterable[Fact], visible_texts: Sequence[str], cwd: str | None = None) -> list[FactMatch]:
+    """Verdicts for many facts against the texts the agent still sees (`cwd`: the session's working directory)."""
+    visible = VisibleText(visible_texts, cwd)
     return [match_fact(fact, visible) for fact in facts]

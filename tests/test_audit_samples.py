@@ -74,3 +74,36 @@ def test_second_summary_drops_the_sla_constraint_of_the_first(samples_dir: Path)
     # the cut is reproduced by the default keepRecentTokens
     assert report.why.reproduced is True and report.why.keep_recent_tokens == 20000
     assert report.first_kept_entry_id == second.compaction.firstKeptEntryId
+
+
+def test_claude_code_compaction_keeps_nothing_verbatim(samples_dir: Path) -> None:
+    session = read_session(samples_dir / "claude-code-compacted.jsonl")
+    report = audit_compaction(session)
+    summary = session.compactions()[-1].compaction.summary
+    assert report.kept_entry_ids == [] and report.first_kept_entry_id is None
+    assert "Claude Code compactions replace the whole history" in report.why.text
+    lost = {f.text for f in report.lost}
+    # checked against the summary text: it never names the edge access log
+    assert "edge-access" not in summary and "logs/edge-access-2026-11-19.log" in lost
+    # the absolute path of app.py counts as kept: the summary names it relative to the cwd
+    assert "src/snip/app.py" in summary
+    assert any(f.text == "/home/dana/src/snip/src/snip/app.py" and f.retained for f in report.facts)
+    # the person's last message was summarized; the summary quotes it, but nothing was re-injected
+    warning = report.warning("last-exchange-summarized")
+    assert warning is not None and warning.recovered is False
+    assert report.warning("latest-request-not-visible") is None
+    # the transcript's usage includes Claude Code's large system prompt: the fit separates it
+    usage = report.warning("usage-exceeds-estimate")
+    assert usage is not None and "fixed overhead" in usage.message
+
+
+def test_codex_compaction_keeps_user_messages_in_its_replacement_history(samples_dir: Path) -> None:
+    session = read_session(samples_dir / "codex-rollout-compacted.jsonl")
+    report = audit_compaction(session)
+    warning = report.warning("last-exchange-summarized")
+    assert warning is not None and warning.recovered is True
+    assert "replacement history" in warning.message
+    request = report.retention_of("request")
+    assert (request.kept, request.total) == (1, 1)
+    # neither the summary nor the replacement history names config.py
+    assert "src/snip/config.py" in {f.text for f in report.lost}

@@ -214,3 +214,10 @@ def test_claude_code_style_tool_result_error_yields_one_fact() -> None:
         content=[ToolResultBlock(toolCallId="t", isError=True, content=[TextBlock(text="ls: cannot access 'x': No such file or directory")])],
     )
     assert [f.text for f in message_facts(message) if f.kind == "error"] == ["ls: cannot access 'x': No such file or directory"]
+
+
+def test_absolute_path_under_cwd_matches_its_relative_form() -> None:
+    fact = Fact(kind="identifier", text="/home/dana/src/snip/src/snip/app.py", key="/home/dana/src/snip/src/snip/app.py", identifier_kind="path")
+    assert match_facts([fact], ["edited src/snip/app.py"], cwd="/home/dana/src/snip")[0].retained is True
+    assert match_facts([fact], ["edited src/snip/app.py"])[0].retained is False
+    assert match_facts([fact], ["edited snip/app.py"], cwd="/home/dana/src/snip")[0].retained is False
