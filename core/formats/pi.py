@@ -572,14 +572,8 @@ def append_compaction(
         if new_id in taken:
             raise WriteBackRefused(f"{path}: entry id {new_id} is already used in this session")
         _backup(path, data, Path(backup_dir))
-        fields: dict[str, Any] = {
-            "type": "compaction",
-            "id": new_id,
-            "parentId": session.leaf_id,
-            "timestamp": timestamp or now_iso(),
-        }
-        fields.update(_compaction_fields(record))
-        text = _dumps(fields)
+        stamp = timestamp or now_iso()
+        text = compaction_line(record, entry_id=new_id, parent_id=session.leaf_id, timestamp=stamp)
         payload = (text + session.newline).encode("utf-8")
         written = os.write(fd, payload)
         if written != len(payload):
@@ -593,12 +587,19 @@ def append_compaction(
         id=new_id,
         parentId=session.leaf_id,
         type="compaction",
-        timestamp=fields["timestamp"],
+        timestamp=stamp,
         sourceType="compaction",
         compaction=record.model_copy(deep=True),
         line=data.count(b"\n") + 1,
         raw_line=text,
     )
+
+
+def compaction_line(record: CompactionRecord, *, entry_id: str, parent_id: str | None, timestamp: str) -> str:
+    """The exact JSON line (no newline) `append_compaction` writes for this compaction."""
+    fields: dict[str, Any] = {"type": "compaction", "id": entry_id, "parentId": parent_id, "timestamp": timestamp}
+    fields.update(_compaction_fields(record))
+    return _dumps(fields)
 
 
 def _check_writable_session(path: Path, session: Session, record: CompactionRecord) -> None:
