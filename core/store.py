@@ -214,6 +214,8 @@ class Store:
             self.db = Database(self.conn)
             self._migrate()
         except sqlite3.DatabaseError as exc:
+            if hasattr(self, "conn"):
+                self.conn.close()
             raise CutlineError(f"{self.path}: cannot open the cutline database ({exc})") from exc
 
     def _migrate(self) -> None:
@@ -291,15 +293,17 @@ class Store:
 
     def import_session(self, session: Session) -> ImportReport:
         """Store a session in one transaction: insert it, add what a grown file appended, or replace a changed one."""
-        with self._lock, _no_cyclic_gc():
-            row = self._existing_row(session)
-            if row is not None and self._same_fingerprint(row, session):
-                return self._report(row, unchanged=True, problems=session.problems)
-            now = utc_now()
-            store_id = row["id"] if row is not None else self._new_store_id(session)
+        with _no_cyclic_gc():
             keys = entry_keys(session.entries)
             path_index = {entry.id: i for i, entry in enumerate(session.active_path())}
+            # deciding what to do happens inside the write transaction, so two processes
+            # importing the same file cannot both decide to insert it
             with self.transaction() as conn:
+                row = self._existing_row(session)
+                if row is not None and self._same_fingerprint(row, session):
+                    return self._report(row, unchanged=True, problems=session.problems)
+                now = utc_now()
+                store_id = row["id"] if row is not None else self._new_store_id(session)
                 start = self._grown_from(row, session, keys) if row is not None else None
                 if row is None:
                     self._insert_session_row(conn, store_id, session, now)
@@ -480,9 +484,10 @@ class Store:
     # -- reading -----------------------------------------------------------
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        cursor = self.conn.execute(sql, params)
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, values)) for values in cursor.fetchall()]
+        with self._lock:
+            cursor = self.conn.execute(sql, params)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, values)) for values in cursor.fetchall()]
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
         rows = self._rows(sql, params)
@@ -668,19 +673,21 @@ class Store:
 
     def path_entry_ids(self, session_id: str) -> list[str]:
         """Ids of the active path, root first, as stored."""
-        cursor = self.conn.execute(
-            "SELECT id FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index", (session_id,)
-        )
-        return [row[0] for row in cursor]
+        with self._lock:
+            cursor = self.conn.execute(
+                "SELECT id FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index", (session_id,)
+            )
+            return [row[0] for row in cursor]
 
     # -- token counts ------------------------------------------------------
 
     def token_counts(self, session_id: str, counter: str) -> dict[str, int]:
         """Cached token counts of a session's entries under one counter."""
-        cursor = self.conn.execute(
-            "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?", (session_id, counter)
-        )
-        return dict(cursor.fetchall())
+        with self._lock:
+            cursor = self.conn.execute(
+                "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?", (session_id, counter)
+            )
+            return dict(cursor.fetchall())
 
     def save_token_counts(self, session_id: str, counter: str, counts: dict[str, int]) -> None:
         """Cache token counts (replacing earlier ones for the same entries and counter)."""

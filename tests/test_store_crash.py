@@ -104,3 +104,14 @@ def test_an_import_killed_at_any_moment_is_all_or_nothing(tmp_path: Path, delay:
     with Store(db) as store:
         assert store.import_file(file).total == 2500
     assert _check(db, file, {}) == "complete"
+
+
+def test_two_processes_importing_the_same_file_store_it_once(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    file = generate(tmp_path / "shared.jsonl", 1500, seed=6)
+    Store(db).close()  # migrate first, so both children only import
+    children = [_spawn(db, file, pause=0.01) for _ in range(2)]
+    outputs = [child.communicate(timeout=240) for child in children]
+    assert [child.returncode for child in children] == [0, 0], [err for _, err in outputs]
+    assert all(out.splitlines()[-1] == "done 1500" for out, _ in outputs)
+    assert _check(db, file, {}) == "complete"
