@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from core.store import Store
 
 Clock = Callable[[], datetime]
+AUTOSAVE_SECONDS = 0.6  # edits are saved this long after the last keystroke
 
 DARK = Theme(
     name="cutline-dark",
@@ -109,8 +110,10 @@ class CutlineApp(App[None]):
         clock: Clock = utc_now,
         cursor_blink: bool = True,
         config: TuiConfig | None = None,
+        autosave_seconds: float = AUTOSAVE_SECONDS,
     ) -> None:
         super().__init__()
+        self.autosave_seconds = autosave_seconds
         self.store_path = store_path
         self.session_ref = session_ref
         self.clock = clock
@@ -202,12 +205,14 @@ def create_app(
     clock: Clock | None = None,
     cursor_blink: bool = True,
     config: TuiConfig | None = None,
+    autosave_seconds: float | None = None,
 ) -> CutlineApp:
-    """Build the desk; the CLI passes only paths, tests also a fixed clock and no cursor blink."""
+    """Build the desk; the CLI passes only paths, tests also a fixed clock, no cursor blink and their own autosave delay."""
     return CutlineApp(
         Path(store_path) if store_path is not None else None,
         session_ref,
         clock=clock or utc_now,
         cursor_blink=cursor_blink,
         config=config if config is not None else load_tui_config(),
+        autosave_seconds=AUTOSAVE_SECONDS if autosave_seconds is None else autosave_seconds,
     )

@@ -23,9 +23,20 @@ def fixed_clock() -> datetime:
     return FIXED_NOW
 
 
-def test_app(store_path: Path | None = None, ref: str | None = None, keys: dict[str, str] | None = None) -> CutlineApp:
-    """The app as tests use it: fixed clock, no cursor blink, no user config."""
-    return create_app(store_path, ref, clock=fixed_clock, cursor_blink=False, config=TuiConfig(keys=keys or {}))
+def test_app(
+    store_path: Path | None = None,
+    ref: str | None = None,
+    keys: dict[str, str] | None = None,
+    autosave_seconds: float = 3600.0,
+) -> CutlineApp:
+    """The app as tests use it: fixed clock, no cursor blink, no user config.
+
+    Autosave waits an hour unless a test asks otherwise, so versions are made only
+    where a test makes them (flush on quit, diff, accept) and snapshots stay stable.
+    """
+    return create_app(
+        store_path, ref, clock=fixed_clock, cursor_blink=False, config=TuiConfig(keys=keys or {}), autosave_seconds=autosave_seconds
+    )
 
 
 test_app.__test__ = False  # a factory, not a test

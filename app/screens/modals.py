@@ -51,25 +51,19 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("y", "confirm", "Confirm", id="confirm.yes"),
     ]
 
-    def __init__(self, title: str, intro: str, body: str, confirm_label: str = "Confirm", *, language: str | None = None) -> None:
+    def __init__(self, title: str, intro: str, body: str, confirm_label: str = "Confirm") -> None:
         super().__init__(classes="modal")
         self.confirm_title = title
         self.intro = intro
         self.body = body
         self.confirm_label = confirm_label
-        self.language = language
 
     def compose(self) -> ComposeResult:
-        from rich.syntax import Syntax
-
         with Vertical(id="confirm-dialog", classes="dialog"):
             yield Label(Text(self.confirm_title), classes="dialog-title")
             yield Static(Text(visible(self.intro)), classes="dialog-intro")
             with VerticalScroll(classes="dialog-body"):
-                if self.language:
-                    yield Static(Syntax(visible(self.body), self.language, word_wrap=True, theme="ansi_dark"), id="confirm-body")
-                else:
-                    yield Static(Text(visible(self.body)), id="confirm-body")
+                yield Static(Text(visible(self.body), overflow="fold"), id="confirm-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.confirm_label} (y)", variant="success", id="yes")
                 yield Button("Cancel (n)", id="no")

@@ -26,8 +26,8 @@ from app.widgets.gauge import BudgetGauge
 from app.widgets.message_list import MessageList
 from app.widgets.proposal_view import ProposalView
 from app.widgets.safe_text import one_line
+from app.widgets.summary_editor import SummaryEditor
 
-AUTOSAVE_SECONDS = 0.6
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
 
 
@@ -175,7 +175,7 @@ class ReviewScreen(Screen[None]):
                         with Horizontal(id="editor-bar"):
                             yield Static("", id="editor-tokens")
                             yield Static("", id="editor-saved")
-                        editor = TextArea("", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True)
+                        editor = SummaryEditor("", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True)
                         editor.cursor_blink = self.app.cursor_blink
                         yield editor
         with Horizontal(id="status-bar"):
@@ -642,7 +642,7 @@ class ReviewScreen(Screen[None]):
         self._update_saved_label()
         if self._autosave is not None:
             self._autosave.stop()
-        self._autosave = self.set_timer(AUTOSAVE_SECONDS, self._autosave_now)
+        self._autosave = self.set_timer(self.app.autosave_seconds, self._autosave_now)
 
     def _autosave_now(self) -> None:
         self._autosave = None
@@ -752,7 +752,7 @@ class ReviewScreen(Screen[None]):
                 self.decide(proposal_id, "accepted", timestamp, write_back)
 
         self.app.push_screen(
-            ConfirmScreen("Accept this compaction?", intro, _pretty_json(line), "Accept and write" if write_back else "Accept", language="json"),
+            ConfirmScreen("Accept this compaction?", intro, line, "Accept and write" if write_back else "Accept"),
             answered,
         )
 
@@ -804,20 +804,16 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(HistoryScreen(self.session.id, self.path))
 
     def action_audit(self) -> None:
+        """Audit the compaction under the cursor, else the current proposal, else the latest compaction."""
+        from app.screens.audit import AuditScreen
+
         if self.session is None:
             return
-        try:
-            from app.screens.audit import AuditScreen
-        except ImportError as exc:
-            self.app.show_error("The audit screen is not available", str(exc))
-            return
-        self.app.push_screen(AuditScreen(self.session.id))
-
-
-def _pretty_json(line: str) -> str:
-    import json
-
-    try:
-        return json.dumps(json.loads(line), indent=2, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return line
+        cursor = self.query_one(MessageList).cursor
+        entry = self.path[cursor] if 0 <= cursor < len(self.path) else None
+        if entry is not None and entry.type == "compaction":
+            self.app.push_screen(AuditScreen(self.session.id, compaction_entry_id=entry.id))
+        elif self.proposal is not None:
+            self.app.push_screen(AuditScreen(self.session.id, proposal_id=self.proposal.id))
+        else:
+            self.app.push_screen(AuditScreen(self.session.id))
