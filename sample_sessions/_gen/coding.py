@@ -761,45 +761,30 @@ def build() -> PiSession:
         "    assert (await b.hit(\"k1\", limit)).allowed\n    assert not (await a.hit(\"k1\", limit)).allowed\n"
     )
     w.write("tests/test_ratelimit_redis.py", TEST_RL_REDIS)
-    w.bash("SNIP_TEST_REDIS_URL=redis://localhost:6379/15 pytest -v tests/test_ratelimit_redis.py 2>&1 | tail -30",
+    w.bash("SNIP_TEST_REDIS_URL=redis://localhost:6379/15 pytest -v tests/test_ratelimit_redis.py 2>&1 | tail -12",
            PYTEST_HEADER.format(n=4) +
            "tests/test_ratelimit_redis.py::test_lua_burst_and_reject PASSED           [ 25%]\n"
            "tests/test_ratelimit_redis.py::test_lua_refill PASSED                     [ 50%]\n"
-           "tests/test_ratelimit_redis.py::test_bucket_expires FAILED                 [ 75%]\n"
+           "tests/test_ratelimit_redis.py::test_bucket_expires PASSED                 [ 75%]\n"
            "tests/test_ratelimit_redis.py::test_two_nodes_share_a_bucket PASSED       [100%]\n\n"
-           "=================================== FAILURES ===================================\n"
-           "_____________________________ test_bucket_expires ______________________________\n\n"
-           "client = <redis.asyncio.client.Redis(<redis.asyncio.connection.ConnectionPool(<redis.asyncio.connection.Connection(host=localhost,port=6379,db=15)>)>)>\n\n"
-           "    async def test_bucket_expires(client) -> None:\n        rl = RedisLimiter(client, prefix=\"t:rl:\", clock=Clock())\n"
-           "        await rl.hit(\"k1\", Limit(per_minute=120, burst=20))\n        ttl = await client.ttl(\"t:rl:k1\")\n"
-           ">       assert 0 < ttl <= 60\nE       assert 60 <= 60\nE        +  where ... \nE       assert 0 < 60 <= 60 is False? \n"
-           "E       AssertionError: assert (0 < 20)\n\ntests/test_ratelimit_redis.py:48: AssertionError\n"
-           "=========================== short test summary info ============================\n"
-           "FAILED tests/test_ratelimit_redis.py::test_bucket_expires - AssertionError\n"
-           "==================== 1 failed, 3 passed in 0.42s ====================", code=1)
-    s.say(
-        "The Lua path works for bursts, refill and sharing between two limiter instances. The TTL test "
-        "failure output is garbled by the assertion rewriting of a chained comparison; the actual TTL is "
-        "20 s. That's correct behaviour: with burst 20 at 2 tokens/s the bucket refills in 10 s and I set "
-        "the TTL to twice that... but `max(60, ...)` should have made it 60. Let me check the Lua args: "
-        "`ARGV[5]` is ttl — and the script's EXPIRE uses it. So 20 means the Python side passed 20.")
-    w.read("src/snip/ratelimit.py", offset=95, limit=20)
-    s.say(
-        "The code computes `ttl = max(60, ceil(burst / rate) * 2)` = max(60, 20) = 60, and passes `args=[burst, "
-        "rate, now, cost, ttl]` — correct order. So TTL 20 can't come from this process... unless the key was "
-        "written earlier by another test with a different TTL: `test_lua_burst_and_reject` and this test "
-        "share `t:rl:k1`, and the fixture flushes db 15 only at setup — yes it does flush per test. Hmm, "
-        "`redis-cli monitor` will show exactly what is sent.")
+           "============================== 4 passed in 0.41s ===============================")
+    s.say("All four pass against real Redis 7.2, including two limiter instances sharing one bucket. A green "
+          "suite doesn't show *how* the script runs, so I'll capture MONITOR during one test to confirm the "
+          "read-modify-write happens inside the script (atomic) and the TTL is what the code computes.")
     mon = redis_monitor(rng, 900, 1763632800.0)
-    w.bash("timeout 5 redis-cli -n 15 monitor & sleep 0.5; SNIP_TEST_REDIS_URL=redis://localhost:6379/15 "
+    w.bash("timeout 5 redis-cli monitor & sleep 0.5; SNIP_TEST_REDIS_URL=redis://localhost:6379/15 "
            "pytest -q tests/test_ratelimit_redis.py -k expires >/dev/null; wait",
            "OK\n" + mon, took=(5, 6))
     s.say(
-        "That monitor capture is noisy: the app containers from `docker compose` are also connected to this "
-        "Redis (the EVALSHA traffic with `snip:rl:k_7Qx2` is the staging replay job, not the test). Filtering "
-        "for the test prefix.")
-    w.bash("timeout 5 redis-cli -n 15 monitor | grep 't:rl:' & sleep 0.5; SNIP_TEST_REDIS_URL=redis://localhost:6379/15 "
+        "That capture is noisy: another client is connected to this Redis and runs EVALSHA on `snip:rl:*` "
+        "buckets in db 0 (the `[0 172.18.0.x]` lines). I didn't start anything like that; it may be your "
+        "prototype from last month (the one the `.envrc` belonged to) still running. The test uses db 15 and "
+        "the `t:rl:` prefix, so filtering for those.")
+    w.bash("timeout 5 redis-cli monitor | grep '\\[15 ' & sleep 0.5; SNIP_TEST_REDIS_URL=redis://localhost:6379/15 "
            "pytest -q tests/test_ratelimit_redis.py -k expires >/dev/null; wait",
+           '1763633112.478301 [15 172.18.0.1:51844] "FLUSHDB"\n'
+           '1763633112.479877 [15 172.18.0.1:51844] "SCRIPT" "LOAD" "\\nlocal capacity = tonumber(ARGV[1])\\nlocal rate = '
+           'tonumber(ARGV[2])\\n..."\n'
            '1763633112.480113 [15 172.18.0.1:51844] "EVALSHA" "6f0e0d3c9a5b51e3b1b3c1f4fd3b0a7e9d2c1b4a" "1" '
            '"t:rl:k1" "20" "2.0" "1700000000.0" "1" "60"\n'
            '1763633112.480152 [15 lua] "HMGET" "t:rl:k1" "tokens" "ts"\n'
@@ -807,25 +792,11 @@ def build() -> PiSession:
            '1763633112.480183 [15 lua] "EXPIRE" "t:rl:k1" "60"\n'
            '1763633112.480920 [15 172.18.0.1:51844] "TTL" "t:rl:k1"', took=(5, 6))
     s.say(
-        "EXPIRE is sent with 60, and then TTL is read immediately; so the returned TTL is 60 and the failing "
-        "comparison was `0 < ttl <= 60` evaluated with ttl = 60 → True... The earlier failure text said "
-        "`assert (0 < 20)`. I misread it: it's from a **previous run** where the burst was 20 and rate 2.0 "
-        "with the old ttl formula (before `max(60, …)` was added?). I never changed that formula. Rerunning "
-        "to see if it's flaky.")
-    w.bash("for i in 1 2 3 4 5; do SNIP_TEST_REDIS_URL=redis://localhost:6379/15 pytest -q "
-           "tests/test_ratelimit_redis.py 2>&1 | tail -1; done",
-           "4 passed in 0.31s\n4 passed in 0.29s\n4 passed in 0.30s\n4 passed in 0.33s\n4 passed in 0.30s")
-    s.say(
-        "Five clean runs. The single failure was the first run against a Redis that the compose stack's "
-        "`staging-replay` container also uses: it writes `snip:rl:*` keys with its own TTLs into **db 0**, "
-        "and my first run used the default db (no `-n 15` in that one command's URL? It did say /15...). I "
-        "can't reproduce it, so rather than paper over it I'll make the test assert the exact TTL the code "
-        "computes (60) and use a unique prefix per test run so no other client can collide.")
-    w.edit("tests/test_ratelimit_redis.py", "    assert 0 < ttl <= 60\n", "    assert ttl == 60\n")
-    w.edit("tests/test_ratelimit_redis.py",
-           "@pytest.fixture\nasync def client():\n",
-           "@pytest.fixture\ndef prefix(request: pytest.FixtureRequest) -> str:\n"
-           "    return f\"t:{os.getpid()}:{request.node.name}:rl:\"\n\n\n@pytest.fixture\nasync def client():\n")
+        "Exactly as intended: one `EVALSHA` per hit, and the `HMGET`/`HSET`/`EXPIRE` run inside the script "
+        "(the `[15 lua]` lines), so two nodes can't interleave between reading and writing a bucket. `EXPIRE` "
+        "gets 60 (burst 20 at 2 tokens/s refills in 10 s, floored at 60 s).\n\n"
+        "Side note: something local is still writing `snip:rl:k_7Qx2` buckets into db 0 — harmless for the "
+        "tests (different db), but worth finding and stopping.")
     w.bash("SNIP_TEST_REDIS_URL=redis://localhost:6379/15 pytest -q && pytest -q",
            "............................. \n29 passed in 1.94s\n.........................ssss\n25 passed, 4 skipped in 1.61s")
     # ------------------------------------------------------------ load test
@@ -1007,8 +978,8 @@ def build() -> PiSession:
         "follow-up (pipelining `list_for`) is still worth doing.")
     # ------------------------------------------------ follow-up: pipelining
     s.user("Thanks. Since you're in there: can you also do marek's follow-up, the list_for pipelining? He's out "
-           "this week. Same branch is fine, separate commit.", pause=(300, 900))
-    s.model_change("anthropic", "claude-sonnet-4-5")
+           "this week. Same branch is fine, separate commit. (And yes, that db-0 thing was my old prototype, "
+           "killed it.)", pause=(300, 900))
     w.read("src/snip/storage.py",
            thinking="RedisStore.list_for: ZRANGE for the page (limit+1 codes, to detect a next page), then one "
                     "HGETALL per code via self.get. 200 sequential round trips per page. A pipeline "
@@ -1115,7 +1086,7 @@ def build() -> PiSession:
     w.bash("timeout 3 redis-cli -n 14 monitor & sleep 0.3; python bench/list_bench.py redis://localhost:6379/14 "
            ">/dev/null; wait", "OK\n" + mon2, took=(4, 6),
            text="And a MONITOR capture to confirm the HGETALLs now go out in one batch per page.")
-    s.say("The capture is dominated by the staging replay traffic again, but the bench's HGETALL bursts for "
+    s.say("The capture is dominated by that other db-0 client again, but the bench's HGETALL bursts for "
           "`snip:link:b0xxxx` arrive in batches of 201 with identical timestamps to the microsecond, which is "
           "what a pipeline looks like on the wire.")
     w.bash("ruff check src tests bench && mypy && SNIP_TEST_REDIS_URL=redis://localhost:6379/15 pytest -q",
@@ -1128,6 +1099,15 @@ def build() -> PiSession:
            "9d2e6f1 storage: pipeline the HGETALLs of a list page\n"
            "4be0c7a Per-API-key rate limiting (token bucket, Redis-shared, 429 + Retry-After)\n"
            "a3e91c0 storage: page owner index with ZRANGE instead of SMEMBERS")
+    s.say(
+        "Second commit on `ratelimit`: **9d2e6f1 storage: pipeline the HGETALLs of a list page**.\n\n"
+        "- `RedisStore.list_for` now fetches a page's hashes in one pipelined round trip; `get()` and "
+        "`list_for()` share `_link_from_hash()`, which also skips codes whose hash vanished (delete isn't "
+        "atomic between DEL and ZREM).\n"
+        "- New test `test_list_skips_vanished_links` (memory + redis).\n"
+        "- `bench/list_bench.py`: 200-link page p50 **42 ms → 2.9 ms** against local Redis.\n\n"
+        "Together with the limiter, last night's pattern would now cost about 2 req/s × 3 ms instead of "
+        "40 req/s × 400 ms of Redis time.")
     s.user("Before we wrap up: run the staging replay profile (it replays a slice of last night's real traffic, "
            "k_7Qx2 included) for two minutes against the compose stack and show me what the edge saw.",
            pause=(60, 180))
@@ -1154,20 +1134,11 @@ def build() -> PiSession:
         "- Redirects: 810 × 307, all fast; other keys: 238 × 200 and 119 × 201, no 429 for anyone else.\n"
         "- No 5xx at all (last night's slice had 504s from 02:04 on).\n\n"
         "That matches the load test: the limiter sheds the abusive key cheaply and nobody else notices.")
-    s.say(
-        "Second commit on `ratelimit`: **9d2e6f1 storage: pipeline the HGETALLs of a list page**.\n\n"
-        "- `RedisStore.list_for` now fetches a page's hashes in one pipelined round trip; `get()` and "
-        "`list_for()` share `_link_from_hash()`, which also skips codes whose hash vanished (delete isn't "
-        "atomic between DEL and ZREM).\n"
-        "- New test `test_list_skips_vanished_links` (memory + redis).\n"
-        "- `bench/list_bench.py`: 200-link page p50 **42 ms → 2.9 ms** against local Redis.\n\n"
-        "Together with the limiter, last night's pattern would now cost about 2 req/s × 3 ms instead of "
-        "40 req/s × 400 ms of Redis time.")
     s.user("Last thing before I open the PR: review the whole branch diff against main like a grumpy "
            "reviewer would. List anything risky; don't change code unless it's clearly a bug.", pause=(200, 600))
-    w.bash("git diff main...ratelimit", w.git_diff(),
-           thinking="Full diff first, then the new files in full since the diff of tracked files doesn't give "
-                    "me the new modules as a whole.")
+    w.bash("git diff main...ratelimit", w.git_diff(include_new=True),
+           thinking="Full diff first, then the main files whole, since reviewing hunks alone hides how the "
+                    "pieces fit together.")
     s.steps([
         ("read", {"path": "src/snip/ratelimit.py"}, w.read_result("src/snip/ratelimit.py")[0], False),
         ("read", {"path": "src/snip/app.py"}, w.read_result("src/snip/app.py")[0], False),

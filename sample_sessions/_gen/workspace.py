@@ -8,6 +8,7 @@ consistent: a file read after an edit shows the edit.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import random
 from datetime import datetime, timedelta
 
@@ -167,19 +168,29 @@ class Workspace:
                    "fullOutputPath": path}
         return "\n".join(kept) + "\n\n" + note, details
 
-    def git_diff(self, paths: list[str] | None = None) -> str:
-        """`git diff` of the tracked files changed so far (new files are untracked and not shown)."""
+    def git_diff(self, paths: list[str] | None = None, *, include_new: bool = False) -> str:
+        """`git diff` of the files changed so far; new files only with `include_new` (e.g. between commits)."""
         out: list[str] = []
         for path in sorted(self.files):
             if paths and path not in paths:
                 continue
-            if path not in self.original or self.original[path] == self.files[path]:
+            new = path not in self.original
+            if (new and not include_new) or (not new and self.original[path] == self.files[path]):
                 continue
-            a = self.original[path].splitlines(keepends=True)
+            a = [] if new else self.original[path].splitlines(keepends=True)
             b = self.files[path].splitlines(keepends=True)
-            out.append(f"diff --git a/{path} b/{path}\nindex 3f9c2e1..8a71d0b 100644\n")
-            out.extend(difflib.unified_diff(a, b, f"a/{path}", f"b/{path}", n=3))
+            old_id = "0000000" if new else _blob(self.original[path])
+            mode = "new file mode 100644\n" if new else ""
+            out.append(f"diff --git a/{path} b/{path}\n{mode}index {old_id}..{_blob(self.files[path])}"
+                       f"{'' if new else ' 100644'}\n")
+            out.extend(difflib.unified_diff(a, b, "/dev/null" if new else f"a/{path}", f"b/{path}", n=3))
         return "".join(out).rstrip("\n")
+
+
+def _blob(content: str) -> str:
+    """The abbreviated git blob id of a file's content."""
+    data = content.encode()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()[:7]
 
 
 def access_log(rng: random.Random, n: int, start: str, *, hot_key: str = "k_7Qx2", hot_share: float = 0.6) -> str:
