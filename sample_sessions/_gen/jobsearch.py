@@ -146,8 +146,8 @@ def job(rng: random.Random, job_id: int, company: tuple[str, str, str], title: s
         "jobId": str(job_id), "title": title, "company": company[0], "domain": company[1],
         "agency": company[2], "rate": f"£{rate_lo}-£{rate_hi}/day", "rate_lo": rate_lo, "rate_hi": rate_hi,
         "ir35": rng.choice(["Outside IR35", "Outside IR35", "Inside IR35", "IR35 determination pending"]),
-        "workplace": rng.choice(["Remote", "Remote", "Remote", "Hybrid (Bristol, 1 day/week)",
-                                 "Hybrid (London, 3 days/week)", "On-site (Reading)"]),
+        "workplace": rng.choice(["Remote"] * 6 + ["Hybrid (Bristol, 1 day/week)", "Hybrid (London, 3 days/week)",
+                                                  "On-site (Reading)"]),
         "months": rng.choice([3, 6, 6, 9, 12]), "posted": rng.choice(["5 hours ago", "14 hours ago", "1 day ago"]),
         "applicants": rng.randint(8, 190),
     }
@@ -251,7 +251,10 @@ def score(j: dict, rng: random.Random) -> tuple[float, dict]:
     return total, {"stack": stack, "remote": remote, "rate": rate, "growth": growth}
 
 
-def reject_reason(j: dict) -> str | None:
+def reject_reason(j: dict, strict_ir35: bool = False) -> str | None:
+    """Why a role fails the prompt's hard filters; `strict_ir35` is the first round's mistake (outside IR35 only)."""
+    if strict_ir35 and j["ir35"] == "Inside IR35":
+        return "inside IR35"
     if j["domain"] in ("gambling", "adtech", "defence"):
         return f"{j['domain']} (excluded sector)"
     if j["rate_hi"] < 500:
@@ -279,15 +282,18 @@ def build() -> PiSession:
     all_jobs: list[dict] = []
     details_read: list[dict] = []
 
-    def linkedin_round(queries: list[str], n_each: int, detail_count: int, thinking: str) -> None:
+    def linkedin_round(queries: list[str], n_each: int, detail_count: int, thinking: str,
+                       strict: bool = False, planted: dict | None = None) -> None:
         nonlocal job_id
         found: list[dict] = []
         calls = []
         for q in queries:
             results = []
-            for _ in range(n_each):
+            for k in range(n_each):
                 job_id += rng.randint(3000, 90000)
                 j = job(rng, job_id, rng.choice(COMPANIES), rng.choice(TITLES))
+                if planted is not None and len(found) == 1:
+                    j.update(planted, jobId=str(job_id))
                 found.append(j)
                 results.append({"jobId": j["jobId"], "title": j["title"], "company": j["company"],
                                 "location": "United Kingdom", "workplaceType": j["workplace"],
@@ -299,11 +305,11 @@ def build() -> PiSession:
                                      indent=2), False))
         s.steps(calls, thinking=thinking)
         all_jobs.extend(found)
-        candidates = [j for j in found if reject_reason(j) is None][:detail_count]
-        skipped = [j for j in found if reject_reason(j) is not None]
+        candidates = [j for j in found if reject_reason(j, strict) is None][:detail_count]
+        skipped = [j for j in found if reject_reason(j, strict) is not None]
         s.say(f"{len(found)} results. {len(skipped)} fail the hard filters on the listing alone ("
-              + "; ".join(f"{j['company']}: {reject_reason(j)}" for j in skipped[:4])
-              + ("…" if len(skipped) > 4 else "") + f"). Opening the {len(candidates)} plausible ones.")
+              + "; ".join(f"{j['company']}: {reject_reason(j, strict)}" for j in skipped[:5])
+              + ("…" if len(skipped) > 5 else "") + f"). Opening the {len(candidates)} plausible ones.")
         for j in candidates:
             s.step("linkedin_job_detail", {"jobId": j["jobId"]}, job_detail_text(rng, j), took=(1, 4))
             details_read.append(j)
@@ -312,8 +318,13 @@ def build() -> PiSession:
             for j in candidates)
         s.say("Notes from the detail pages:\n" + notes)
 
+    copperline = {"title": "Senior .NET Developer", "company": "Copperline Payments", "domain": "payments",
+                  "agency": "Harvey Nash", "rate": "£625-£700/day", "rate_lo": 625, "rate_hi": 700,
+                  "ir35": "Inside IR35", "workplace": "Remote", "months": 6}
     linkedin_round([".NET contract remote UK", "senior C# contract", "ASP.NET Core contract"], 5, 7,
-                   "Run the three LinkedIn queries from the prompt, last 24h, contract only.")
+                   "Run the three LinkedIn queries from the prompt, last 24h, contract only. Outside IR35 is "
+                   "what the prompt prefers, so I'll drop inside-IR35 listings at this stage.",
+                   strict=True, planted=copperline)
 
     # gmail round 1
     msgs = []
@@ -325,16 +336,21 @@ def build() -> PiSession:
     s.step("gmail_search", {"query": "from:alerts@jobserve.com newer_than:2d", "maxResults": 20},
            json.dumps({"messages": msgs, "resultSizeEstimate": len(msgs)}, indent=2),
            text="Now the JobServe alerts from the last two days.")
+    alert_jobs: list[dict] = []
     for m in msgs[:4]:
         jobs = []
         for _ in range(7):
             job_id += rng.randint(3000, 90000)
             jobs.append(job(rng, job_id, rng.choice(COMPANIES), rng.choice(TITLES)))
         all_jobs.extend(jobs)
+        alert_jobs.extend(jobs)
         s.step("gmail_read", {"messageId": m["id"]}, jobserve_email(rng, m["id"], jobs, m["date"]), took=(0.5, 2))
-    s.say("The first four alerts overlap heavily with LinkedIn (same roles reposted by agencies); the other three "
-          "alerts are older duplicates of these, so I'm not opening them. Three additional roles from the "
-          "alerts pass the filters. Checking the recruiters label next.")
+    alert_pass = [j for j in alert_jobs if reject_reason(j, True) is None][:4]
+    details_read.extend(alert_pass)
+    s.say("The other three alerts are older and repeat roles from these four, so I'm not opening them. From the "
+          f"alerts, {len(alert_pass)} roles pass the filters: "
+          + "; ".join(f"{j['company']} ({j['rate']}, {j['ir35']})" for j in alert_pass)
+          + ". Checking the recruiters label next.")
     rec = [{"id": f"18d{rng.getrandbits(40):010x}", "from": f"{n} <{e}>", "subject": sub, "date": d,
             "snippet": sn} for n, e, sub, d, sn in [
         ("Megan Hale", "megan.hale@lorien.co.uk", "Senior .NET contract - Riverbank BS - outside IR35",
@@ -358,12 +374,38 @@ def build() -> PiSession:
             body += "\n\n> " + fill(rng, rng.choice(ABOUT)) + " " + fill(rng, rng.choice(RESP))
         s.step("gmail_read", {"messageId": m["id"]}, body)
 
-    s.user("Good start. Also include contract roles that are inside IR35 if the rate is £600 or more, I know the "
-           "prompt says that but you skipped Copperline earlier I think. And search 'Azure .NET 8 contract' too.",
-           pause=(300, 600))
-    linkedin_round(["Azure .NET 8 contract", ".NET contract remote UK"], 5, 6,
-                   "The user points at the inside-IR35 rule: allowed at £600+/day. Re-check Copperline and run "
-                   "the extra query.")
+    recruiter_jobs = [
+        {"jobId": rec[0]["id"], "title": "Senior .NET Developer", "company": "Riverbank Building Society",
+         "domain": "banking", "agency": "Lorien", "rate": "£600-£650/day", "rate_lo": 600, "rate_hi": 650,
+         "ir35": "Outside IR35", "workplace": "Remote", "months": 6},
+        {"jobId": rec[1]["id"], "title": "Azure/.NET Lead", "company": "Brightwater Energy", "domain": "energy trading",
+         "agency": "Harnham", "rate": "£650-£700/day", "rate_lo": 650, "rate_hi": 700, "ir35": "Outside IR35",
+         "workplace": "Remote", "months": 6},
+    ]
+    details_read.extend(recruiter_jobs)
+    all_jobs.extend(recruiter_jobs)
+    s.say("Two recruiter emails: Riverbank Building Society via Lorien (£600-650/day outside IR35, remote, 6 months) "
+          "and an Azure/.NET lead role at Brightwater Energy via Harnham (£650-700/day outside IR35, remote). Both "
+          "pass the filters. That's the first round done; shall I run more searches before scoring?")
+    s.user("Good start. But inside-IR35 roles are allowed if the rate is £600 or more — the prompt says so. I think "
+           "you skipped Copperline earlier. And search 'Azure .NET 8 contract' too.", pause=(300, 600))
+    cop = next(j for j in all_jobs if j["company"] == "Copperline Payments" and j["ir35"] == "Inside IR35")
+    s.step("linkedin_job_detail", {"jobId": cop["jobId"]},
+           job_detail_text(rng, cop),
+           thinking="Right: the prompt allows inside IR35 at £600/day or more, and I filtered all inside-IR35 roles "
+                    "in round 1. Copperline Payments is £625-700 inside IR35, remote — it qualifies. Open it, then "
+                    "re-check the other inside-IR35 listings from round 1 against the £600 rule.")
+    details_read.append(cop)
+    revisit = [j for j in all_jobs if j["ir35"] == "Inside IR35" and reject_reason(j) is None
+               and j["company"] != "Copperline Payments" and j not in details_read][:2]
+    for j in revisit:
+        s.step("linkedin_job_detail", {"jobId": j["jobId"]}, job_detail_text(rng, j))
+        details_read.append(j)
+    s.say("Fixed: Copperline Payments (Senior .NET Developer, £625-700/day inside IR35, remote, 6 months) qualifies "
+          "under the £600 inside-IR35 rule" + (f", and so do {len(revisit)} more inside-IR35 listings from round 1 "
+                                               "that I had dropped" if revisit else "") + ". Now the extra search.")
+    linkedin_round(["Azure .NET 8 contract"], 8, 6,
+                   "Extra query from the user, with the corrected IR35 rule (inside allowed at £600+/day).")
     s.user("One more round: search for 'event driven .NET contract' and 'C# Service Bus contract', then score "
            "everything and write the report.", pause=(120, 300))
     linkedin_round(["event driven .NET contract", "C# Service Bus contract"], 5, 6,
@@ -388,7 +430,7 @@ def build() -> PiSession:
         table.append(f"| {i} | {j['company']} | {j['title']} | {j['rate']} | {j['ir35']} | {j['workplace']} | "
                      f"{total} | https://www.linkedin.com/jobs/view/{j['jobId']}/ |")
     report = ("# Jobs — 2026-02-17\n\nSearch: search-prompt.txt (senior .NET contract, remote UK, £500-700/day).\n"
-              "Sources: LinkedIn (7 queries, last 24h), JobServe alerts (4 of 7 emails read, rest duplicates), "
+              "Sources: LinkedIn (6 queries, last 24h), JobServe alerts (4 of 7 emails read, rest duplicates), "
               "recruiters label (2 emails).\n\n## Scored roles\n\n" + "\n".join(table) +
               "\n\n## Top 3\n\n" +
               "\n".join(f"{i}. **{j['company']}** ({j['title']}, {j['rate']}): ask about "
@@ -396,6 +438,9 @@ def build() -> PiSession:
                         for i, (_, j) in enumerate(scored[:3], 1)) +
               "\n\n## Rejected\n\n" + "\n".join(f"- {j['company']} — {j['title']}: {reject_reason(j)}"
                                                   for j in rejected) +
+              "\n\n## Passed the filters but not opened (reposts or over today's detail budget)\n\n" +
+              "\n".join(f"- {j['company']} — {j['title']} ({j['rate']}, {j['ir35']})" for j in all_jobs
+                        if reject_reason(j) is None and j not in details_read) +
               "\n\nNothing was applied to and no emails were answered.\n")
     s.step("write", {"path": "todays-jobs-2026-02-17.md", "content": report},
            f"Successfully wrote {len(report)} bytes to todays-jobs-2026-02-17.md")
