@@ -81,17 +81,17 @@ def plan_cmd(session: str, keep_recent_tokens: int | None, reserve_tokens: int |
     from core.plan import plan
     from core.settings import load_settings
     from core.store import Store
-    from core.tokens import count_entries
+    from core.tokens import count_entries, gc_paused
 
     settings = load_settings(openclaw=openclaw_config, overrides={
         "keepRecentTokens": keep_recent_tokens, "reserveTokens": reserve_tokens,
         "contextWindow": context_window, "mode": mode,
     })
-    with Store(db_path) as store:
+    with gc_paused(), Store(db_path) as store:
         loaded = _open_session(store, session)
         counts = count_entries(store, loaded, counter)
-    path = loaded.active_path()
-    result = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens)
+        path = loaded.active_path()
+        result = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens)
     if as_json:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
         data["sessionId"] = loaded.id
@@ -113,9 +113,9 @@ def _percent(value: float | None) -> str:
 def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
     """Per-entry token counts of SESSION under each counter, and each counter's error against the API's usage records."""
     from core.store import Store
-    from core.tokens import token_report
+    from core.tokens import gc_paused, token_report
 
-    with Store(db_path) as store:
+    with gc_paused(), Store(db_path) as store:
         loaded = _open_session(store, session)
         report = token_report(store, loaded, list(counters) if counters else None)
     if as_json:
