@@ -181,6 +181,7 @@ def test_displaced_exchange_falls_into_the_summarized_part() -> None:
     assert len(reports) >= 4 and sum(chars4(path[i]["message"]) for i in reports) > 20_000
     cut = cut_index(path, 20_000)
     assert cut > last_real
+    assert cut == reports[0]  # the reports fill the kept window exactly: the cut lands on the first one
     assert any(path[i]["message"]["role"] == "assistant" for i in range(last_real + 1, cut))
     assert cut_index(path, 50_000) <= last_real
 

@@ -8,79 +8,126 @@ into the summarized part.
 
 from __future__ import annotations
 
+import json
 import random
 
 from .pi import PiSession, estimate_tokens
 
 TASKS = [
-    ("ci-flaky", "Find out why `integration/payments` fails ~1 in 6 CI runs on main",
-     ["tests/integration/payments/test_refunds.py", "tests/integration/conftest.py", ".github/workflows/ci.yml"]),
-    ("changelog", "Draft the 2.4.0 changelog from merged PRs since v2.3.2",
-     ["CHANGELOG.md", "docs/release-process.md"]),
-    ("deps-audit", "Audit dependency updates pending for 2.4.0 and flag anything risky",
-     ["requirements.lock", "package-lock.json", "renovate.json"]),
-    ("migrations", "Dry-run the 2.4.0 database migrations against the staging snapshot",
-     ["migrations/0087_invoice_currency.py", "migrations/0088_backfill_currency.py", "migrations/0089_drop_legacy_totals.py"]),
-    ("perf-smoke", "Run the perf smoke suite against the release candidate and compare with 2.3.2",
-     ["perf/smoke.yaml", "perf/baseline-2.3.2.json"]),
+    {
+        "label": "ci-flaky", "task": "Find out why `integration/payments` fails ~1 in 6 CI runs on main",
+        "files": ["tests/integration/payments/test_refunds.py", "tests/integration/conftest.py", ".github/workflows/ci.yml"],
+        "result": "Root cause found; fix proposed, not pushed.",
+        "findings": [
+            "tests/integration/conftest.py: the `db` fixture uses one shared Postgres schema across pytest-xdist "
+            "workers; the `refunds` truncation in one worker races with assertions in another. Reproduced locally "
+            "with `pytest -n 6 -p no:randomly tests/integration/payments` 4 times in 20 runs.",
+            "tests/integration/payments/test_refunds.py: `test_partial_refund_idempotent` is the usual victim "
+            "(11 of the last 14 failures), because it asserts on a row count.",
+            ".github/workflows/ci.yml: the integration step timeout is 30 min and p99 over the last 50 runs is "
+            "41 s, so timeouts are not involved.",
+            "Proposed fix (branch ci-flaky/schema-per-worker, not pushed): a schema per xdist worker "
+            "(`search_path = test_{worker_id}`); 50 consecutive local runs green.",
+        ],
+        "evidence": [
+            "$ pytest -n 6 -p no:randomly tests/integration/payments -q  → {a} passed, {b} failed in {t:.1f}s",
+            "$ gh run view {run} --log-failed | grep -m1 AssertionError  → assert {c} == 1 (test_partial_refund_idempotent)",
+            "$ pytest -n 6 tests/integration/payments -q (schema-per-worker)  → {a} passed in {t:.1f}s",
+        ],
+        "question": "Do you want the schema-per-worker fix in 2.4.0 (test-only change) or after the release?",
+    },
+    {
+        "label": "changelog", "task": "Draft the 2.4.0 changelog from merged PRs since v2.3.2",
+        "files": ["CHANGELOG.md", "docs/release-process.md"],
+        "result": "Draft ready in CHANGELOG.md (uncommitted on the subagent's worktree).",
+        "findings": [
+            "41 merged PRs since v2.3.2; 3 user-visible: #812 invoice currency support, #826 CSV export with UTF-8 "
+            "BOM, #831 webhook retries with jitter.",
+            "#818 (index on invoice_lines.currency_code) is an ops note, not a feature; listed under 'Operations'.",
+            "Two PRs lack a changelog label (#822, #835); classified by reading the diff.",
+            "#840 (i18n, Polish plural forms) is open and therefore not in the draft.",
+        ],
+        "evidence": [
+            "$ git log v2.3.2..release/2.4 --merges --oneline | wc -l  → {n}",
+            "$ gh pr list --state merged --label release-2.4 --json number,title --limit 100 | jq length  → {n}",
+            "$ gh pr view {pr} --json labels,files | jq '.files | length'  → {c}",
+        ],
+        "question": "Should #822 (internal retry tweak) be mentioned at all?",
+    },
+    {
+        "label": "deps-audit", "task": "Audit dependency updates pending for 2.4.0 and flag anything risky",
+        "files": ["requirements.lock", "package-lock.json", "renovate.json"],
+        "result": "One risky update, the rest are patch releases.",
+        "findings": [
+            "`cryptography` 42.0.5 → 43.0.1 is a major bump that drops OpenSSL 1.1 support. The amd64 base image "
+            "ships OpenSSL 3.0.13 (fine); the arm64 build image still has 1.1.1w and will fail to import.",
+            "`sqlalchemy` 2.0.29 → 2.0.35, `httpx` 0.27.0 → 0.27.2, `celery` 5.3.6 → 5.3.7: patch releases, "
+            "changelogs reviewed, nothing relevant.",
+            "package-lock.json: 3 dev-only bumps (eslint plugins), no runtime effect.",
+        ],
+        "evidence": [
+            "$ docker run --rm ledger-build:arm64 openssl version  → OpenSSL 1.1.1w  11 Sep 2023",
+            "$ pip index versions {pkg}  → latest {v}",
+            "$ pip-audit -r requirements.lock  → No known vulnerabilities found ({n} packages)",
+        ],
+        "question": "Is the arm64 image in scope for 2.4.0? If yes, it needs the OpenSSL 3 base first.",
+    },
+    {
+        "label": "migrations", "task": "Dry-run the 2.4.0 database migrations against the staging snapshot",
+        "files": ["migrations/0087_invoice_currency.py", "migrations/0088_backfill_currency.py",
+                  "migrations/0089_drop_legacy_totals.py"],
+        "result": "0087 and 0089 are fine; 0088 violates the 30 s lock rule.",
+        "findings": [
+            "0087_invoice_currency: adds a nullable column, metadata-only, 40 ms.",
+            "0088_backfill_currency: updates 2.1M rows in one transaction and holds an ACCESS EXCLUSIVE lock on "
+            "`invoices` for 3 min 12 s on the snapshot. The release process requires batching above 30 s.",
+            "0089_drop_legacy_totals: drops two columns, 120 ms, but must run after the 2.4 code is deployed "
+            "everywhere (2.3 still reads `legacy_total`).",
+        ],
+        "evidence": [
+            "$ alembic upgrade 0088 --sql | psql staging_snapshot  → UPDATE {n}000 rows, lock held {t:.1f}s",
+            "$ psql staging_snapshot -c \"select count(*) from invoices\"  → {n}481",
+            "$ alembic upgrade head (batched 50k rows per transaction)  → max lock {b}.{c}s",
+        ],
+        "question": "Batch 0088 in 50k-row chunks (adds ~20 min to the deploy) or run it as a post-deploy job?",
+    },
+    {
+        "label": "perf-smoke", "task": "Run the perf smoke suite against the release candidate and compare with 2.3.2",
+        "files": ["perf/smoke.yaml", "perf/baseline-2.3.2.json"],
+        "result": "One regression above the 10% rule.",
+        "findings": [
+            "GET /v1/invoices: p95 84 ms → 131 ms (+56%). The currency join hits `invoice_lines` without an index "
+            "on `currency_code`; #818 adds it but is not in the release branch.",
+            "POST /v1/invoices, GET /v1/customers, webhooks: within ±4% of 2.3.2.",
+        ],
+        "evidence": [
+            "$ k6 run perf/smoke.yaml --env TARGET=rc  → http_req_duration p(95)={t:.1f}ms checks=100.00%",
+            "$ psql rc -c \"EXPLAIN ANALYZE ... invoice_lines ...\"  → Seq Scan on invoice_lines ({n}000 rows)",
+            "$ k6 run perf/smoke.yaml --env TARGET=rc+818  → p(95)={b}{c}.2ms",
+        ],
+        "question": "Cherry-pick #818 into release/2.4?",
+    },
 ]
 
-FINDING_LINES = [
-    "{f}: checked, no change needed for the release.",
-    "{f}: the fixture uses a shared Postgres schema across xdist workers; two workers truncate `refunds` while "
-    "a third asserts on it. Reproduced locally with `pytest -n 6 -p no:randomly` 4 times in 20 runs.",
-    "{f}: the timeout is 30 s but p99 of the step on main over the last 50 runs is 41 s (GitHub API, workflow "
-    "runs endpoint). Not the cause of the flake, but it will start failing as the suite grows.",
-    "{f}: 14 merged PRs since v2.3.2 touch this area; 3 are user-visible (#812 invoice currency, #826 CSV "
-    "export encoding, #831 webhook retries).",
-    "{f}: `cryptography` 42.0.5 → 43.0.1 is a major bump; the changelog drops OpenSSL 1.1 support. Our base "
-    "image ships OpenSSL 3.0.13, so fine, but the ARM build image still has 1.1.1w.",
-    "{f}: migration 0088 backfills 2.1M rows in one transaction; on the staging snapshot it held an ACCESS "
-    "EXCLUSIVE lock on `invoices` for 3 min 12 s. Needs batching before production.",
-    "{f}: p95 of `GET /v1/invoices` regressed from 84 ms to 131 ms; the new currency join is missing an index on "
-    "`invoice_lines.currency_code`.",
-    "{f}: all 412 assertions pass; no diffs against the golden files.",
-]
 
-
-def report(rng: random.Random, label: str, task: str, files: list[str], target_tokens: int) -> str:
+def report(rng: random.Random, spec: dict, run_id: str, target_tokens: int) -> str:
     """A subagent's final report as it is announced back to the main session."""
-    head = (f"[subagent report] label={label} status=done run=sub_{rng.getrandbits(32):08x} "
+    body = (f"[subagent report] label={spec['label']} status=done run={run_id} "
             f"duration={rng.randint(6, 31)}m{rng.randint(0, 59):02d}s tokens={rng.randint(40, 160)}k\n\n"
-            f"## Task\n{task}\n\n## Result\n")
-    body = head
-    body += " ".join(rng.sample([
-        "Done; details below.", "Finished with one open question for you at the end.",
-        "Completed. One item needs a decision before the release.", "No blockers found, one risk noted.",
-    ], 1)) + "\n\n## Findings\n"
-    for f in files:
-        body += "- " + rng.choice(FINDING_LINES).format(f=f) + "\n"
-    body += "\n## Evidence\n```\n"
-    while estimate_tokens({"role": "user", "content": body}) < target_tokens - 150:
-        t = f"2026-03-0{rng.randint(2, 4)}T{rng.randint(8, 17):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}Z"
-        body += rng.choice([
-            f"{t} [{label}] $ pytest -n 6 tests/integration/payments -q  → {rng.randint(150, 160)} passed, "
-            f"{rng.choice([0, 0, 1, 2])} failed in {rng.uniform(40, 70):.1f}s\n",
-            f"{t} [{label}] psql staging -c \"EXPLAIN ANALYZE SELECT ... FROM invoices JOIN invoice_lines ...\" → "
-            f"Hash Join (cost=1.{rng.randint(10, 99)}..{rng.randint(4000, 9000)}.00 rows={rng.randint(1000, 90000)}) "
-            f"actual time={rng.uniform(20, 140):.3f} ms\n",
-            f"{t} [{label}] gh api repos/acme/ledger/actions/runs?branch=main&per_page=50 → run "
-            f"{rng.randint(8000000000, 8999999999)} conclusion={rng.choice(['success', 'success', 'failure'])} "
-            f"duration={rng.randint(380, 720)}s\n",
-            f"{t} [{label}] k6 run perf/smoke.yaml → http_req_duration p(95)={rng.uniform(70, 140):.1f}ms "
-            f"checks={rng.uniform(99.2, 100):.2f}% iterations={rng.randint(9000, 12000)}\n",
-            f"{t} [{label}] git log v2.3.2..release/2.4 --merges --oneline | wc -l → {rng.randint(38, 44)}\n",
-            f"{t} [{label}] pip index versions {rng.choice(['cryptography', 'sqlalchemy', 'celery', 'httpx'])} → "
-            f"latest {rng.randint(1, 43)}.{rng.randint(0, 9)}.{rng.randint(0, 9)}\n",
-        ])
-    body += "```\n\n## Open question\n" + rng.choice([
-        "Should 0088 be split into batches of 50k rows (adds ~20 min to the deploy) or run as a separate "
-        "post-deploy job?",
-        "Do you want the missing index added to 2.4.0 or shipped in 2.4.1?",
-        "Is the ARM build image in scope for this release?",
-        "None.",
-    ]) + "\n"
-    return body
+            f"## Task\n{spec['task']}\n\n## Result\n{spec['result']}\n\n## Findings\n"
+            + "".join(f"- {f}\n" for f in spec["findings"])
+            + "\n## Files looked at\n" + "".join(f"- {f}\n" for f in spec["files"]) + "\n## Evidence (command log)\n```\n")
+    lines: list[str] = []
+    while estimate_tokens({"role": "user", "content": body + "".join(" " * 21 + x for x in lines)}) < target_tokens - 60:
+        line = rng.choice(spec["evidence"]).format(
+            a=rng.randint(150, 160), b=rng.choice([0, 0, 1, 2]), c=rng.randint(2, 9), t=rng.uniform(40, 140),
+            n=rng.randint(38, 44), run=rng.randint(8000000000, 8999999999), pr=rng.randint(800, 839),
+            pkg=rng.choice(["sqlalchemy", "httpx", "celery", "cryptography"]),
+            v=f"{rng.randint(0, 43)}.{rng.randint(0, 9)}.{rng.randint(0, 9)}")
+        lines.append(line + "\n")
+    seconds = sorted(rng.sample(range(2 * 60, 24 * 60), len(lines)))  # 08:32-08:54, while the subagent ran
+    body += "".join(f"2026-03-04T08:{30 + sec // 60:02d}:{sec % 60:02d}Z {line}" for sec, line in zip(seconds, lines))
+    return body + f"```\n\n## Open question\n{spec['question']}\n"
 
 
 def build() -> PiSession:
@@ -104,22 +151,36 @@ def build() -> PiSession:
                    "Tag, build images (amd64 + arm64), deploy to staging, then production after 24 h soak.",
                ], 1)) + "\n\nOwners: release manager (Lena Fischer), on-call SRE, PM (Ravi Anand).\n",
            thinking="Read the process doc so the subagent tasks match the checklist.")
-    for label, task, files in TASKS:
-        s.step("sessions_spawn", {"label": label, "task": task + ". Report findings with evidence; do not push "
-                                  "or merge anything.", "files": files},
-               f"Spawned subagent run sub_{rng.getrandbits(32):08x} (label={label}). It will announce its result "
+    runs = {}
+    for spec in TASKS:
+        runs[spec["label"]] = f"sub_{rng.getrandbits(32):08x}"
+        s.step("sessions_spawn", {"label": spec["label"], "task": spec["task"] + ". Report findings with evidence; "
+                                  "do not push or merge anything.", "files": spec["files"]},
+               f"Spawned subagent run {runs[spec['label']]} (label={spec['label']}). It will announce its result "
                "in this session when done.")
     s.say("Five subagents are running: ci-flaky, changelog, deps-audit, migrations, perf-smoke. Each reports back "
           "here with evidence; none of them can push or merge. I'll summarise when they're all in.")
     # a stretch of earlier work so the summarized part has substance
-    for i in range(6):
-        s.step("bash", {"command": f"gh pr view {812 + i * 4} --json title,state,mergedAt,labels"},
-               '{"title":"' + rng.choice(["Invoice currency support", "CSV export: UTF-8 BOM", "Webhook retries "
-                                          "with jitter", "Bump cryptography to 43", "Index invoice_lines.currency_code",
-                                          "Docs: release checklist"]) + '","state":"MERGED","mergedAt":"2026-03-0'
-               + str(rng.randint(1, 3)) + 'T1' + str(rng.randint(0, 9)) + ':00:00Z","labels":[{"name":"release-2.4"}]}'
-               + "\nReview notes:\n" + "\n".join("- " + line.replace("{f}", "the PR")
-                                                 for line in rng.sample(FINDING_LINES, 4)),
+    prs = [(812, "Invoice currency support", "feature"), (818, "Index invoice_lines.currency_code", "ops"),
+           (822, "Retry tweak for the ledger sync worker", None), (826, "CSV export: UTF-8 BOM", "feature"),
+           (831, "Webhook retries with jitter", "feature"), (835, "Bump cryptography to 43", None)]
+    for i, (num, title, label) in enumerate(prs):
+        labels = [{"name": "release-2.4"}] + ([{"name": f"changelog:{label}"}] if label else [])
+        files = rng.randint(2, 19)
+        s.step("bash", {"command": f"gh pr view {num} --json number,title,state,mergedAt,labels,files,body"},
+               json.dumps({"number": num, "title": title, "state": "MERGED",
+                           "mergedAt": f"2026-03-0{rng.randint(1, 3)}T1{rng.randint(0, 9)}:{rng.randint(10, 59)}:00Z",
+                           "labels": labels,
+                           "files": [{"path": p, "additions": rng.randint(1, 120), "deletions": rng.randint(0, 40)}
+                                     for p in rng.sample(["ledger/api/invoices.py", "ledger/models.py",
+                                                          "ledger/export/csv.py", "ledger/webhooks/retry.py",
+                                                          "migrations/0087_invoice_currency.py",
+                                                          "migrations/0088_backfill_currency.py",
+                                                          "requirements.lock", "tests/api/test_invoices.py",
+                                                          "tests/webhooks/test_retry.py", "docs/api.md"],
+                                                         min(files, 6))],
+                           "body": f"{title}. See the linked issue for context; tested locally and on staging."},
+                          indent=1),
                thinking="While the subagents work, collect the merged PR metadata the changelog will need "
                         "anyway." if i == 0 else None)
     s.say("Collected the release-2.4 PR metadata (6 PRs) for cross-checking the changelog subagent's draft.")
@@ -135,13 +196,10 @@ def build() -> PiSession:
           "regardless of CI. I'll flag it again when we assemble the release.")
     # the flood of subagent announcements
     sizes = [4700, 3950, 4000, 3900, 4050]
-    for (label, task, files), size in zip(TASKS, sizes):
-        s.user(report(rng, label, task, files, size), pause=(120, 600))
-        s.say(rng.choice([
-            f"Noted the {label} report; adding its open question to the release notes for you.",
-            f"{label} is in. Nothing to act on until you decide the open question.",
-            f"Thanks — {label} recorded. Waiting for the remaining subagents.",
-        ]))
+    for n, (spec, size) in enumerate(zip(TASKS, sizes), 1):
+        s.user(report(rng, spec, runs[spec["label"]], size), pause=(120, 600))
+        s.say(f"{spec['label']} is in ({n}/5). Its open question is queued for you: {spec['question']}"
+              + (" Waiting for the others." if n < 5 else " That was the last one."))
     return s
 
 
