@@ -18,6 +18,7 @@ from http import HTTPStatus
 from typing import Any
 
 import anthropic
+import httpx2
 
 from core.errors import SummarizerError
 from core.prompts import HISTORY_PROMPTS, SUMMARIZATION_SYSTEM_PROMPT, build_prompt_text, merge_conversation_text
@@ -78,13 +79,12 @@ def _retry_after(error: BaseException) -> float | None:
 
 @functools.lru_cache(maxsize=1)
 def _tls_context() -> ssl.SSLContext:
-    """One TLS context for every pool: loading the CA bundle takes ~0.1-0.3 s and blocks the event loop."""
-    try:
-        import certifi
+    """One TLS context for every pool: loading the CA bundle takes ~0.1-0.3 s and blocks the event loop.
 
-        return ssl.create_default_context(cafile=certifi.where())
-    except ImportError:  # pragma: no cover - certifi comes with the SDK
-        return ssl.create_default_context()
+    Built as the SDK's HTTP client builds its default (system trust store, SSL_CERT_FILE /
+    SSL_CERT_DIR honoured), so a proxy CA trusted by the system keeps working.
+    """
+    return httpx2.create_ssl_context()
 
 
 def _text_of(response: Any) -> str:
