@@ -25,7 +25,7 @@ class Record(NamedTuple):
 def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str | None]:
     """Decode the file as UTF-8 line by line; an undecodable line becomes None and a problem."""
     try:
-        return list(data.decode("utf-8").split("\n"))
+        return data.decode("utf-8").split("\n")  # type: ignore[return-value]
     except UnicodeDecodeError:
         pass
     out: list[str | None] = []
