@@ -182,7 +182,7 @@ def test_cap_middle_leaves_short_text_alone() -> None:
 
 
 def test_serialized_length_matches_pi_on_the_golden_sessions() -> None:
-    """pi's own `serializedChars` (recorded by the pi oracle in tests/golden) for every plan of every session."""
+    """pi's own `serializedChars` (recorded by the pi oracle in tests/golden) for every plan of the hand-made sessions."""
     import json
     from pathlib import Path
 
@@ -195,6 +195,8 @@ def test_serialized_length_matches_pi_on_the_golden_sessions() -> None:
     compared = 0
     for golden_file in sorted((root / "tests" / "golden").glob("*.golden.json")):
         golden = json.loads(golden_file.read_text())
+        if not golden["source"].startswith("tests/golden/sessions/"):
+            continue  # goldens of sample_sessions/ go stale whenever the samples are regenerated
         path = read_session(root / golden["source"]).active_path()
         for keep, expected in golden["plans"].items():
             if not expected:
