@@ -154,7 +154,7 @@ async def test_run_edit_accept_writes_the_entry_to_the_session_file(tmp_path: Pa
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)
         assert "REVIEWED BY A HUMAN." in confirm.body
-        assert str(session_file) in confirm.intro
+        assert session_file.name in confirm.intro
         await pilot.press("y")
         await settle(app, pilot)
         assert screen.proposal_status == "accepted"

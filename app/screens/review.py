@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.clock import Clock
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -25,7 +26,7 @@ from app.widgets.detail import DetailPane, EntryFacts
 from app.widgets.gauge import BudgetGauge
 from app.widgets.message_list import MessageList
 from app.widgets.proposal_view import ProposalView
-from app.widgets.safe_text import one_line
+from app.widgets.safe_text import one_line, short_path
 from app.widgets.summary_editor import SummaryEditor
 
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
@@ -180,7 +181,7 @@ class ReviewScreen(Screen[None]):
                         yield editor
         with Horizontal(id="status-bar"):
             yield Static("loading session…", id="status-text")
-            yield ProgressBar(id="run-progress", show_eta=False)
+            yield ProgressBar(id="run-progress", show_eta=False, clock=Clock(get_time=lambda: self.app.clock().timestamp()))
         yield Footer()
 
     def on_mount(self) -> None:
@@ -740,7 +741,7 @@ class ReviewScreen(Screen[None]):
 
         session = self.session
         if session is not None and session.format == "pi" and session.source_path:
-            intro = f"This line will be appended to {session.source_path} (backed up before the first write):"
+            intro = f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
             write_back = True
         else:
             fmt = session.format if session is not None else "unknown"

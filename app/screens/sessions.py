@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker
 
-from app.widgets.safe_text import one_line
+from app.widgets.safe_text import one_line, short_path
 
 
 def ago(moment: str | None, now: datetime) -> str:
@@ -86,6 +86,7 @@ class SessionsScreen(Screen[None]):
         table.add_column("Compactions", key="compactions")
         table.add_column("Last decision", key="decision")
         table.add_column("Updated", key="updated")
+        table.add_column("File", key="file")
         table.focus()
         self.load()
 
@@ -122,8 +123,6 @@ class SessionsScreen(Screen[None]):
                 continue
             shown += 1
             name = Text(one_line(info.name, 60), style="bold")
-            if info.source_path:
-                name.append("  " + one_line(info.source_path, 80), style="dim")
             decision = Text(info.last_decision or "—", style={"accepted": "green", "rejected": "red"}.get(info.last_decision or "", "dim"))
             table.add_row(
                 name,
@@ -133,6 +132,7 @@ class SessionsScreen(Screen[None]):
                 Text(str(info.compactions), justify="right"),
                 decision,
                 Text(ago(info.updated_at, now), style="dim"),
+                Text(short_path(info.source_path) if info.source_path else "—", style="dim"),
                 key=info.id,
             )
         if selected is not None:

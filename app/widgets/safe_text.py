@@ -35,3 +35,19 @@ def one_line(text: str, limit: int = 400) -> str:
     head = _SPACES.sub(" ", head.replace("\t", " ")).strip()
     head = _CONTROL_WITH_NEWLINES.sub(_picture, head)
     return head[:limit]
+
+
+def short_path(path: str) -> str:
+    """A path as a person wants to read it: relative to the working directory when inside it, else with ~ for home."""
+    import os
+
+    try:
+        cwd = os.getcwd()
+        if path.startswith(cwd + os.sep):
+            return one_line(os.path.relpath(path, cwd), 400)
+        home = os.path.expanduser("~")
+        if home not in ("", "/") and path.startswith(home + os.sep):
+            return one_line("~" + path[len(home) :], 400)
+    except OSError:
+        pass
+    return one_line(path, 400)

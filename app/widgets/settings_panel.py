@@ -41,28 +41,28 @@ class SettingsPanel(VerticalScroll):
         return Horizontal(Label(label, classes="setting-label"), widget, classes="setting")
 
     def _int_input(self, key: str) -> Input:
-        field = Input(str(getattr(self.settings, key)), type="integer", id=f"setting-{key}", classes="setting-int")
+        field = Input(str(getattr(self.settings, key)), type="integer", id=f"setting-{key}", classes="setting-int", compact=True)
         field.cursor_blink = self.cursor_blink
         return field
 
     def compose(self) -> ComposeResult:
         s = self.settings
         yield Static("A change re-plans at once; nothing is summarized until you run (r).", classes="setting-note")
-        yield self._row("mode", Select([(m, m) for m in MODES], value=s.mode, allow_blank=False, id="setting-mode"))
-        yield self._row("token counter", Select([(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter"))
+        yield self._row("mode", Select([(m, m) for m in MODES], value=s.mode, allow_blank=False, id="setting-mode", compact=True))
+        yield self._row("token counter", Select([(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter", compact=True))
         yield self._row("keepRecentTokens", self._int_input("keepRecentTokens"))
         yield self._row("reserveTokens", self._int_input("reserveTokens"))
         yield self._row("contextWindow", self._int_input("contextWindow"))
         yield self._row("lastTurnInjection", Switch(value=s.lastTurnInjection, id="setting-lastTurnInjection"))
         yield self._row("lastTurnMaxTokens", self._int_input("lastTurnMaxTokens"))
-        yield self._row("summarizer", Select([(x, x) for x in SUMMARIZERS], value=s.summarizer if s.summarizer in SUMMARIZERS else "extractive", allow_blank=False, id="setting-summarizer"))
-        model = Input(s.model, id="setting-model")
+        yield self._row("summarizer", Select([(x, x) for x in SUMMARIZERS], value=s.summarizer if s.summarizer in SUMMARIZERS else "extractive", allow_blank=False, id="setting-summarizer", compact=True))
+        model = Input(s.model, id="setting-model", compact=True)
         model.cursor_blink = self.cursor_blink
         yield self._row("model", model)
         prompts = list(HISTORY_PROMPTS)
-        yield self._row("prompt", Select([(p, p) for p in prompts], value=s.promptName if s.promptName in prompts else prompts[0], allow_blank=False, id="setting-promptName"))
+        yield self._row("prompt", Select([(p, p) for p in prompts], value=s.promptName if s.promptName in prompts else prompts[0], allow_blank=False, id="setting-promptName", compact=True))
         yield Label("custom instructions", classes="setting-label")
-        area = TextArea(s.customInstructions or "", id="setting-instructions", soft_wrap=True, show_line_numbers=False)
+        area = TextArea(s.customInstructions or "", id="setting-instructions", soft_wrap=True, show_line_numbers=False, compact=True)
         area.cursor_blink = self.cursor_blink
         yield area
         yield Static("", id="setting-error", classes="setting-error")
