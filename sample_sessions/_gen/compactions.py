@@ -64,18 +64,19 @@ Add request-id propagation and one structured access-log line per request to sni
 
 ## Constraints & Preferences
 - No new runtime dependencies (structlog is already used; no asgi-correlation-id).
-- Accept an incoming X-Request-ID from edge-lb only if it is 32 lowercase hex chars; otherwise generate uuid4().hex.
-- Log field names must match what the Grafana Loki queries use: `request_id`, `duration_ms`, `status`, `path`, `method`.
-- Never log the Authorization header or the API key secret.
+- Accept an incoming X-Request-ID only if it is 32 lowercase hex chars; otherwise generate uuid4().hex.
+- Log field names must match the Grafana Loki queries: `request_id`, `method`, `path`, `status`, `duration_ms`.
+- Never log the Authorization header.
 
 ## Progress
 ### Done
-- [x] Read src/snip/app.py, src/snip/config.py, src/snip/storage.py and the incident app log (logs/app-2026-11-19.jsonl): app lines have no request id, so edge 504s could not be correlated.
-- [x] Wrote src/snip/request_logging.py with `RequestLogMiddleware` (binds `request_id` via structlog contextvars, sets the X-Request-ID response header, logs `request` with method/path/status/duration_ms in a `finally`).
-- [x] Registered the middleware in `create_app` (src/snip/app.py) and added `structlog.contextvars.merge_contextvars` to the processor chain.
+- [x] Read src/snip/app.py, src/snip/config.py, src/snip/storage.py and the incident app log (logs/app-2026-11-19.jsonl): app lines have no request id, so edge 504s cannot be correlated.
+- [x] Wrote src/snip/request_logging.py: `RequestLogMiddleware` binds `request_id` via structlog contextvars, sets the X-Request-ID response header, logs `request` with method/path/status/duration_ms in a `finally`; `_incoming_id()` validates the edge's header.
+- [x] Registered the middleware in `create_app` (src/snip/app.py).
+- [x] Wrote tests/test_request_logging.py (generated id, accepted edge id, rejected malformed id).
 
 ### In Progress
-- [ ] Tests in tests/test_request_logging.py: first run failed with `AssertionError: assert 'request_id' in {}` because structlog's default config prints instead of going through stdlib logging, so caplog saw nothing.
+- [ ] test_generates_request_id fails (`assert False`): structlog's default config prints to stdout instead of stdlib logging, so `caplog` sees nothing. Plan: `structlog.testing.capture_logs()`.
 
 ### Blocked
 - (none)
@@ -85,13 +86,22 @@ Add request-id propagation and one structured access-log line per request to sni
 - **Log in `finally`**: a crashing endpoint still produces an access line with status 500.
 
 ## Next Steps
-1. Configure structlog in tests with `structlog.testing.capture_logs()` instead of caplog.
+1. Fix the test with `structlog.testing.capture_logs()`.
 2. Run `pytest -q`, ruff and mypy.
-3. Add `$request_id`/`$upstream_http_x_request_id` to the nginx log format in deploy/nginx.conf.
+3. nginx side: generate/pass `$request_id` and log it.
 
 ## Critical Context
-- nginx currently logs `rt=... key=... upstream=...` only; the edge config lives in deploy/nginx.conf.
 - Incident of 2026-11-19: key k_7Qx2 paging GET /v1/links?limit=200, 504s from 02:04 UTC."""
+
+PREFIX_ONE = """## Original Request
+Before fixing the failing test, the user asked whether the edge (nginx) access log carries any request id snip could reuse (logs/edge-access-2026-11-19.log).
+
+## Early Progress
+- Read the first page of the edge log: each line has `rt=`, `key=` and `upstream=` after the usual combined fields; no request id of any kind.
+
+## Context for Suffix
+- The kept part reads the next page of the same log (offset=328) to confirm.
+- Still pending: tests/test_request_logging.py::test_generates_request_id (caplog sees nothing; use structlog.testing.capture_logs())."""
 
 SUMMARY_TWO_A = """## Goal
 Take click counting off the redirect hot path in snip: `GET /{code}` should not wait for a Redis HINCRBY. Buffer increments in memory and flush them in batches.
@@ -99,67 +109,82 @@ Take click counting off the redirect hot path in snip: `GET /{code}` should not 
 ## Constraints & Preferences
 - The flush interval must stay at or below 1 second: the analytics dashboard promises "clicks within 2 s" to customers (SLA in the enterprise contract).
 - Lost clicks on a crash are acceptable up to one flush interval; double counting is NOT acceptable.
-- Pending batches go through the Redis hash `snip:clicks:pending` (CLICK_FLUSH_KEY) so both app nodes' flushes are visible to the analytics exporter.
-- Keep `LinkStore` protocol backwards compatible (marek's list_for work depends on it).
+- Pending batches also go into the Redis hash `snip:clicks:pending` (CLICK_FLUSH_KEY) so the analytics exporter sees both app nodes' flushes.
+- Keep the `LinkStore` protocol backwards compatible (marek's list_for work depends on it).
+- Don't lose clicks on deploys (shutdown must flush).
 
 ## Progress
 ### Done
-- [x] Measured the redirect path: p50 4.1 ms, of which HINCRBY is 2.6 ms (redis MONITOR capture + timing in logs/app-2026-11-19.jsonl).
-- [x] Wrote src/snip/clicks.py with `ClickBuffer` (dict[str, int] + asyncio.Lock, `add(code)`, `drain()`), and `flush_loop(buffer, redis, interval=1.0)` using HINCRBY in a pipeline(transaction=False).
-- [x] Wired `ClickBuffer` into `create_app` (app.state.clicks) and started `flush_loop` in a startup handler (app.state.flush_task).
+- [x] Measured the redirect path: p50 4.1 ms, of which HINCRBY is ~2.6 ms (app log timings + redis MONITOR).
+- [x] Wrote src/snip/clicks.py: `ClickBuffer` (dict[str, int] + asyncio.Lock; `add`, `pending`, `drain`), `flush_once` (one pipeline(transaction=False) with HINCRBY into `snip:link:<code>` and `snip:clicks:pending`), `flush_loop(buffer, redis, interval=1.0)`.
+- [x] Wired into `create_app` (src/snip/app.py): `app.state.clicks`, a startup handler that creates `app.state.redis` and `app.state.flush_task`; `follow()` now calls `app.state.clicks.add(code)`.
+- [x] Wrote tests/test_clicks.py (add/drain, flush writes both hashes, final flush on shutdown).
 
 ### In Progress
-- [ ] Shutdown: there is no final flush yet, and cancelling the loop mid-drain loses clicks; test_final_flush_on_shutdown fails with 2 clicks missing.
+- [ ] test_final_flush_on_shutdown fails (`assert b'3' == b'5'`): no final flush on shutdown, and the loop can be cancelled mid-drain.
+- [ ] tests/test_api.py::test_clicks_counted fails (`assert 0 == 3`): the owner view doesn't include unflushed clicks.
 
 ### Blocked
 - (none)
 
 ## Key Decisions
-- **In-process buffer, not Redis Streams**: one extra component less; the 1 s loss window is accepted by the user.
-- **Pipeline of HINCRBY per code**: the batch is small (hundreds of codes per second at peak), no Lua needed.
+- **In-process buffer, not Redis Streams**: one component less; the one-interval loss window is accepted by the user.
+- **Pipeline of HINCRBY per code**: batches are small, no Lua needed.
 
 ## Next Steps
-1. Fix shutdown ordering: cancel the loop, await it, then drain once more.
-2. Make `GET /v1/links/{code}` add the unflushed count so owners see their own clicks immediately.
+1. Shutdown handler: cancel the flush task, await it, then `flush_once` one last time.
+2. `GET /v1/links/{code}`: add `buffer.pending(code)` to the stored count.
 3. Load test redirects with hey before/after.
 
 ## Critical Context
-- Redirect handler is `follow()` in src/snip/app.py; it currently calls `store.incr_clicks(code)`.
-- Test command: `pytest -q tests/test_clicks.py`."""
+- Test commands: `pytest -q tests/test_clicks.py`, `pytest -q`.
+- Redis MONITOR showed one HGETALL + one HINCRBY per redirect before the change."""
+
+PREFIX_TWO_A = """## Original Request
+The user asked how many distinct link codes are clicked per second at peak, to know how big the flush batches get, before the shutdown fix. Source: the incident-night edge log.
+
+## Early Progress
+- Read the first page of logs/edge-access-2026-11-19.log (01:58-02:04 UTC): redirects are ~25% of requests, a handful of codes (promo24, launch, aZ3kP0q, hiring) dominate.
+
+## Context for Suffix
+- The kept part reads the next page of the same log and then answers the batch-size question.
+- Still pending afterwards: the shutdown fix (test_final_flush_on_shutdown fails) and the owner view."""
 
 SUMMARY_TWO_B = """## Goal
 Take click counting off the redirect hot path in snip: `GET /{code}` should not wait for a Redis HINCRBY. Buffer increments in memory and flush them in batches.
 
 ## Constraints & Preferences
 - Lost clicks on a crash are acceptable up to one flush interval; double counting is NOT acceptable.
-- Keep `LinkStore` protocol backwards compatible (marek's list_for work depends on it).
+- Keep the `LinkStore` protocol backwards compatible (marek's list_for work depends on it).
+- Don't lose clicks on deploys (shutdown must flush).
 
 ## Progress
 ### Done
-- [x] Measured the redirect path: p50 4.1 ms, of which HINCRBY is 2.6 ms.
-- [x] Wrote src/snip/clicks.py with `ClickBuffer` and `flush_loop(buffer, redis, interval)`; wired into `create_app` and a startup handler.
-- [x] Fixed shutdown ordering (cancel loop, await it, final drain); test_final_flush_on_shutdown passes.
-- [x] `GET /v1/links/{code}` now adds `buffer.pending(code)` to the stored count.
-- [x] Load test: redirect p50 4.1 ms -> 1.3 ms, p99 19 ms -> 6 ms (hey -z 30s -c 50 against the compose stack).
+- [x] Measured the redirect path: p50 4.1 ms, of which HINCRBY is ~2.6 ms.
+- [x] src/snip/clicks.py: `ClickBuffer`, `flush_once`, `flush_loop(buffer, redis, interval)`; wired into `create_app` with a startup handler (`app.state.flush_task`).
+- [x] Shutdown handler cancels and awaits the flush task, then flushes once more; test_final_flush_on_shutdown passes.
+- [x] `GET /v1/links/{code}` adds `app.state.clicks.pending(code)` to the stored count; the full suite passes (13 tests).
+- [x] Peak batch size: ~25-40 redirects/s over ~8 distinct codes, so a flush is a pipeline of ≤10 HINCRBY pairs.
+- [x] Load test (hey -z 30s -c 50): redirect p50 4.1 ms → 1.3 ms, p99 19 ms → 6 ms; Redis commandstats confirm one HINCRBY per code per flush.
 
 ### In Progress
-- [ ] Making the flush interval configurable as `SNIP_CLICK_FLUSH_INTERVAL` (default 5.0 s, the user asked for fewer Redis writes).
+- (none)
 
 ### Blocked
 - (none)
 
 ## Key Decisions
-- **In-process buffer, not Redis Streams**: one extra component less; the loss window is accepted by the user.
-- **Pipeline of HINCRBY per code**: the batch is small, no Lua needed.
+- **In-process buffer, not Redis Streams**: one component less; the loss window is accepted by the user.
+- **Pipeline of HINCRBY per code**: batches are small, no Lua needed.
 - **Owner view includes pending clicks**: avoids support tickets about "missing" clicks.
 
 ## Next Steps
-1. Add the `click_flush_interval` setting and use it in the lifespan.
-2. Update README (Clicks section) and commit on branch `clicks-buffer`.
+1. Commit on a branch `clicks-buffer`.
+2. README: a short "Clicks" section (buffering, shutdown flush).
 
 ## Critical Context
-- Redirect handler is `follow()` in src/snip/app.py; it now calls `app.state.clicks.add(code)`.
-- Test command: `pytest -q tests/test_clicks.py`."""
+- Redirect handler is `follow()` in src/snip/app.py; it calls `app.state.clicks.add(code)`.
+- Test commands: `pytest -q tests/test_clicks.py`, `pytest -q`."""
 
 TEST_CLICKS = '''import asyncio
 
@@ -298,12 +323,15 @@ def one_compaction() -> PiSession:
            code=1)
     s.say("The line is logged (see captured stdout, with the right request_id), but structlog's default "
           "configuration prints directly instead of going through stdlib logging, so `caplog` sees nothing. "
-          "structlog ships a test helper for exactly this: `structlog.testing.capture_logs()`. Before fixing "
-          "the test, a look at the edge log for the nginx half of the change.")
+          "structlog ships a test helper for exactly this: `structlog.testing.capture_logs()`.")
+    s.user("Before you fix the test: does the edge log carry any id we could reuse? "
+           "logs/edge-access-2026-11-19.log is from the incident night.", pause=(40, 120))
     w.read_chunks("logs/edge-access-2026-11-19.log", 2, [
         "Does nginx log any id that the app could echo?",
-        "No request id in the nginx format; rt, key and upstream only. nginx will have to generate one."])
-    s.compact(SUMMARY_ONE, keep_recent=20000)
+        "Nothing on the first page; a second page to be sure the format doesn't change (e.g. after a reload)."])
+    s.compact(SUMMARY_ONE, keep_recent=20000, turn_prefix=PREFIX_ONE)
+    s.say("No: the edge lines carry `rt=`, `key=` and `upstream=` only, no request id. nginx will have to "
+          "generate one (`$request_id`) and pass it upstream; I'll do that after the test fix.")
     w.edit("tests/test_request_logging.py",
            "def test_generates_request_id(client: TestClient, caplog) -> None:\n    r = client.get(\"/healthz\")\n"
            "    rid = r.headers[\"x-request-id\"]\n    assert len(rid) == 32\n"
@@ -366,6 +394,7 @@ def two_compactions() -> PiSession:
     w = Workspace(s, ROOT, _files(rng))
     s.model_change("anthropic", "claude-sonnet-4-5")
     s.thinking_level("medium")
+    # turn 1: the task and its constraints
     s.user("Redirects still do a Redis HINCRBY per click. Take click counting off the hot path: buffer in memory, "
            "flush in batches. Constraints: flush interval ≤ 1 s (the dashboard SLA promises clicks within 2 s), "
            "losing up to one interval on a crash is fine, double counting is not. Pending batches should also land "
@@ -374,7 +403,7 @@ def two_compactions() -> PiSession:
     s.steps([("read", {"path": p}, w.read_result(p)[0], False) for p in ("src/snip/app.py", "src/snip/storage.py")],
             thinking="Find the redirect handler and the click increment.")
     w.read_chunks("logs/app-2026-11-19.jsonl", 1, ["How expensive is a redirect today? The app log has durations."])
-    w.bash("timeout 3 redis-cli monitor | head -n 2500", "OK\n" + redis_monitor(rng, 900, 1763890800.0),
+    w.bash("timeout 3 redis-cli monitor | head -n 1200", "OK\n" + redis_monitor(rng, 480, 1763890800.0),
            thinking="Measure what Redis does per redirect.")
     s.say("Per redirect: one HGETALL (lookup) and one HINCRBY (click). From the timings, HINCRBY is ~2.6 ms of a "
           "4.1 ms p50. Design: `ClickBuffer` (dict + asyncio.Lock) in `src/snip/clicks.py`, `flush_loop` every 1 s "
@@ -394,25 +423,35 @@ def two_compactions() -> PiSession:
            ">       assert client.get(f\"/v1/links/{code}\", headers=auth).json()[\"clicks\"] == 3\n"
            "E       assert 0 == 3\n\ntests/test_api.py:33: AssertionError\n1 failed, 9 passed in 0.84s", code=1)
     s.say("Expected: clicks are buffered and nothing flushes in the test. The owner view should include pending "
-          "clicks anyway; that's on the list. First a test for the shutdown path.")
+          "clicks; that's next on my list.")
+    # turn 2: the shutdown test
+    s.user("OK. Also write a test for shutdown, I don't want to lose clicks on every deploy.", pause=(60, 180))
     w.write("tests/test_clicks.py", TEST_CLICKS)
-    w.read_chunks("logs/edge-access-2026-11-19.log", 1, [
-        "How many distinct codes get clicked per second at peak? That sizes the batch."])
     w.bash("pytest -q tests/test_clicks.py 2>&1 | tail -8",
            "..F\n___________________________ test_final_flush_on_shutdown ___________________________\n"
            ">       assert await r.hget(\"snip:link:abc1234\", \"clicks\") == b\"5\"\nE       AssertionError: assert b'3' == b'5'\n\n"
            "tests/test_clicks.py:41: AssertionError\n1 failed, 2 passed in 1.32s", code=1)
-    s.say("The shutdown test loses the last 2 clicks: the lifespan cancels the loop while a drain is in flight.")
-    s.compact(SUMMARY_TWO_A, keep_recent=20000)
-    s.step("read", {"path": "src/snip/app.py"}, w.read_result("src/snip/app.py")[0],
-           thinking="Continue with the shutdown ordering fix after the compaction; re-read app.py.")
+    s.say("The shutdown test loses the last 2 clicks: there is no final flush, and the loop is cancelled while a "
+          "drain may be in flight. Fix: on shutdown cancel the loop, await it, then flush once more.")
+    # turn 3: a question that reads a lot of log (the first compaction cuts inside this turn)
+    s.user("Before you fix that: how many distinct codes get clicked per second at peak? I want to know how big "
+           "the batches get. The edge log from the incident night is a fair peak.", pause=(60, 180))
+    w.read_chunks("logs/edge-access-2026-11-19.log", 2, [
+        "Count redirects per second and distinct codes per second in the incident-night edge log.",
+        "Second page to cover the peak minutes."])
+    s.compact(SUMMARY_TWO_A, keep_recent=20000, turn_prefix=PREFIX_TWO_A)
+    s.say("Redirects at peak: ~25-40 per second across 8 distinct codes (promo24, launch, aZ3kP0q, hiring and a "
+          "few others dominate). A 1 s batch is therefore a pipeline of at most ~10 HINCRBY pairs: tiny. Now the "
+          "shutdown fix.")
+    s.step("read", {"path": "src/snip/app.py"}, w.read_result("src/snip/app.py")[0])
     w.edit("src/snip/app.py", "    return app\n",
            "    @app.on_event(\"shutdown\")\n    async def _final_flush() -> None:\n"
            "        task = app.state.flush_task\n        task.cancel()\n        with contextlib.suppress(asyncio.CancelledError):\n"
            "            await task\n        await flush_once(app.state.clicks, app.state.redis)\n\n    return app\n")
     w.bash("pytest -q tests/test_clicks.py 2>&1 | tail -2", "...\n3 passed in 1.18s")
     w.edit("src/snip/app.py", "        return out(link)\n\n    @app.delete",
-           "        return out(link).model_copy(update={\"clicks\": link.clicks + app.state.clicks.pending(code)})\n\n    @app.delete")
+           "        return out(link).model_copy(update={\"clicks\": link.clicks + app.state.clicks.pending(code)})\n\n    @app.delete",
+           text="Owner view: add the clicks still pending in this process.")
     w.bash("pytest -q 2>&1 | tail -2", ".............\n13 passed in 1.02s")
     w.bash("hey -z 30s -c 50 http://localhost:8080/aZ3kP0q | sed -n '1,12p;/Latency/,/99%/p'",
            "Summary:\n  Total:\t30.0021 secs\n  Slowest:\t0.0412 secs\n  Fastest:\t0.0004 secs\n  Average:\t0.0016 secs\n"
@@ -421,15 +460,23 @@ def two_compactions() -> PiSession:
            took=(30, 32))
     w.read_chunks("logs/app-2026-11-19.jsonl", 1, [
         "Compare with the incident-night redirect latencies from the app log."])
-    s.user("Great numbers. Actually 1 s flushing is more Redis writes than I'd like — make the interval "
-           "configurable, default 5 s.", pause=(120, 400))
-    s.say("Making it `SNIP_CLICK_FLUSH_INTERVAL`, default 5.0 s.")
+    s.say("Shutdown now drains the buffer (3/3 click tests pass), owners see pending clicks, and redirects got "
+          "faster: p50 4.1 ms → 1.3 ms, p99 19 ms → 6 ms (hey, 50 concurrent, 30 s).")
+    # turn 4: more reading (the second compaction happens after it)
+    s.user("Great numbers. Does Redis agree? Check its command stats, and how many flush writes we'd do at the "
+           "incident-night level.", pause=(120, 400))
     w.bash("redis-cli info commandstats | grep -E 'hincrby|hgetall'",
            "cmdstat_hgetall:calls=1873441,usec=2104412,usec_per_call=1.12,rejected_calls=0,failed_calls=0\n"
            "cmdstat_hincrby:calls=96212,usec=119844,usec_per_call=1.25,rejected_calls=0,failed_calls=0")
     w.read_chunks("logs/edge-access-2026-11-19.log", 1, [
-        "How many flush writes would 5 s save at the incident-night traffic level?"])
+        "Redirect volume per second at the incident peak, to turn into flush pipelines per second."])
+    s.say("HINCRBY calls dropped to one per code per flush instead of one per click: at the incident peak that "
+          "is ~1 pipeline per second per node with ≤10 codes, instead of ~40 HINCRBYs per second.")
     s.compact(SUMMARY_TWO_B, keep_recent=20000)
+    # turn 5: a request that conflicts with the constraint the second summary dropped
+    s.user("Actually, even 1 flush per second is more Redis writes than I'd like — make the interval configurable, "
+           "default 5 s.", pause=(120, 400))
+    s.say("Making it `SNIP_CLICK_FLUSH_INTERVAL`, default 5.0 s.")
     w.edit("src/snip/config.py", "    log_level: str = \"info\"\n",
            "    log_level: str = \"info\"\n    click_flush_interval: float = Field(default=5.0, gt=0)\n")
     w.edit("src/snip/app.py", "flush_loop(app.state.clicks, app.state.redis)",

@@ -358,8 +358,13 @@ class PiSession:
         return usage
 
     # ------------------------------------------------------------- compaction
-    def compact(self, summary: str, *, keep_recent: int = 20000, extra_files: bool = True) -> dict:
-        """Compact the active path the way pi's prepareCompaction + compact would, with a given summary text."""
+    def compact(self, summary: str, *, keep_recent: int = 20000, extra_files: bool = True,
+                turn_prefix: str | None = None) -> dict:
+        """Compact the active path the way pi's prepareCompaction + compact would, with given summary texts.
+
+        When the cut splits a turn, pi summarizes the turn's prefix separately and appends it after `---`;
+        `turn_prefix` is that second text, required exactly when the cut splits a turn.
+        """
         path = self.path()
         prev_idx = max((i for i, e in enumerate(path) if e["type"] == "compaction"), default=-1)
         start = 0
@@ -371,7 +376,13 @@ class PiSession:
         cut, turn_start, split = find_cut_point(path, start, len(path), keep_recent)
         history_end = turn_start if split else cut
         summarized = [self.entry_message(e) for e in path[start:history_end] if e["type"] != "compaction"]
+        if split != (turn_prefix is not None):
+            raise ValueError(f"cut at path index {cut} {'splits' if split else 'does not split'} a turn; "
+                             "pass turn_prefix exactly for split turns")
         if split:
+            if not any(summarized):
+                summary = "No prior history."
+            summary = f"{summary}\n\n---\n\n**Turn Context (split turn):**\n\n{turn_prefix}"
             summarized += [self.entry_message(e) for e in path[turn_start:cut] if e["type"] != "compaction"]
         read: set[str] = set()
         modified: set[str] = set()
