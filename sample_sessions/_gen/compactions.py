@@ -403,7 +403,7 @@ def two_compactions() -> PiSession:
     s.steps([("read", {"path": p}, w.read_result(p)[0], False) for p in ("src/snip/app.py", "src/snip/storage.py")],
             thinking="Find the redirect handler and the click increment.")
     w.read_chunks("logs/app-2026-11-19.jsonl", 1, ["How expensive is a redirect today? The app log has durations."])
-    w.bash("timeout 3 redis-cli monitor | head -n 1200", "OK\n" + redis_monitor(rng, 480, 1763890800.0),
+    w.bash("timeout 3 redis-cli monitor | head -n 600", "OK\n" + redis_monitor(rng, 240, 1763890800.0),
            thinking="Measure what Redis does per redirect.")
     s.say("Per redirect: one HGETALL (lookup) and one HINCRBY (click). From the timings, HINCRBY is ~2.6 ms of a "
           "4.1 ms p50. Design: `ClickBuffer` (dict + asyncio.Lock) in `src/snip/clicks.py`, `flush_loop` every 1 s "

@@ -80,12 +80,14 @@ def branched() -> PiSession:
     s.custom("todo", {"items": [{"text": "uninstall slowapi + limits", "done": False},
                                 {"text": "token bucket dependency", "done": False}]})
     s.label(options["id"], "rate-limit options")
+    s.user("Option 3 then, still as a spike: undo the slowapi bits and write the token bucket module. Don't wire "
+           "it into the routes yet.", pause=(20, 60))
     w.files["src/snip/app.py"] = src.APP
     w.bash("pip uninstall -y slowapi limits Deprecated wrapt 2>&1 | tail -4 && git checkout -- src/snip/app.py && git status --short",
            "Successfully uninstalled wrapt-1.16.0\nSuccessfully uninstalled Deprecated-1.2.14\n"
            "Successfully uninstalled limits-3.13.0\nSuccessfully uninstalled slowapi-0.1.9",
-           thinking="Back on the options message with the slowapi branch summarized. First undo its side effects: "
-                    "the packages and the app.py edits.")
+           thinking="The slowapi branch is summarized above; its side effects are still on disk (packages in the "
+                    "venv, edits in app.py). Undo those first.")
     w.read_chunks("logs/edge-access-2026-11-17.log", 2, ["Normal per-key rates, to pick spike defaults.",
                                                           "Below 10/min for every normal key."])
     w.write("src/snip/ratelimit.py", src.RATELIMIT, text="Option 3: the token bucket module.")
@@ -141,23 +143,27 @@ def v2_hookmessage() -> PiSession:
     w = Workspace(s, ROOT, files)
     s.model_change("anthropic", "claude-sonnet-4-5")
     s.thinking_level("low")
-    s.user("auth.verify should reject keys whose id has uppercase letters, our ids are lowercase. Small change.",
-           pause=(1, 3))
+    s.user("Someone sent a 4 KB Authorization header yesterday. Make KeyRing.verify reject key ids longer than 16 "
+           "characters. Small change.", pause=(1, 3))
     w.read("src/snip/auth.py")
-    w.edit("src/snip/auth.py", "        key_id, secret = parts[2], parts[3]\n",
-           "        key_id, secret = parts[2], parts[3]\n        if key_id != key_id.lower():\n            return None\n")
-    s.hook_message("lint-on-save",
-                   "ruff check src/snip/auth.py\nsrc/snip/auth.py:38:9: SIM102 Use a single `if` statement instead of "
-                   "nested `if` statements\nFound 1 error.", display=True)
     w.edit("src/snip/auth.py",
-           "        if key_id != key_id.lower():\n            return None\n        entry = self._entries.get(key_id)\n"
-           "        if entry is None:\n            return None\n",
-           "        entry = self._entries.get(key_id)\n        if key_id != key_id.lower() or entry is None:\n            return None\n",
-           text="The lint hook flagged the nested ifs; merging the checks.")
-    s.hook_message("lint-on-save", "ruff check src/snip/auth.py\nAll checks passed!", display=False)
-    w.read_chunks("logs/app-2025-12-08.jsonl", 2, ["Any uppercase key ids in recent traffic that this would break?",
-                                                   "Only lowercase key_ids in the log."])
+           "        entry = self._entries.get(key_id)\n        if entry is None:\n            return None\n",
+           "        entry = self._entries.get(key_id)\n        if entry is None or len(key_id) > 16:\n            return None\n")
+    s.hook_message("auth-guard",
+                   "[auth-guard] src/snip/auth.py:37: `self._entries.get(key_id)` uses `key_id` (from the "
+                   "Authorization header) before its length is checked. Validate untrusted input before using it "
+                   "as a lookup key.", display=True)
+    w.edit("src/snip/auth.py",
+           "        key_id, secret = parts[2], parts[3]\n        entry = self._entries.get(key_id)\n"
+           "        if entry is None or len(key_id) > 16:\n            return None\n",
+           "        key_id, secret = parts[2], parts[3]\n        if len(key_id) > 16:\n            return None\n"
+           "        entry = self._entries.get(key_id)\n        if entry is None:\n            return None\n",
+           text="The auth-guard hook is right: the length check belongs before the lookup. Moving it.")
+    s.hook_message("auth-guard", "[auth-guard] src/snip/auth.py: no findings.", display=False)
+    w.read_chunks("logs/app-2025-12-08.jsonl", 2, ["Any legitimate key ids near 16 characters in recent traffic?",
+                                                   "All key_ids in the log are 6 characters (k_ + 4)."])
     w.bash("pytest -q 2>&1 | tail -2", "........\n8 passed in 0.52s")
-    s.say("Done: `KeyRing.verify` returns None for key ids with uppercase letters (merged into the existing "
-          "lookup check after the lint hook's SIM102 note). No uppercase ids in yesterday's traffic, tests pass.")
+    s.say("Done: `KeyRing.verify` returns None for key ids longer than 16 characters, checked before the key "
+          "dict is touched (moved there after the auth-guard hook's note). Real key ids in yesterday's traffic "
+          "are 6 characters; tests pass.")
     return s
