@@ -444,6 +444,7 @@ def _audit(
     tokens_before: int | None,
     tokens_after: int | None,
     counter: str = "chars4",
+    tokens: list[int] | None = None,
 ) -> AuditReport:
     path = cut.path
     path_ids = {e.id for e in path}
@@ -480,7 +481,7 @@ def _audit(
                     entry_ids=[p.entry_id for p in problems if p.entry_id],
                 )
             )
-    tokens = path_tokens(path, "chars4")
+    tokens = tokens if tokens is not None else path_tokens(path, "chars4")
     usage_warning = _usage_warning(cut, tokens, whole_history=not first_kept)
     if usage_warning:
         warnings.append(usage_warning)
@@ -603,7 +604,15 @@ def _explanation_from_plan(p: CompactionPlan, prefix: list[str], extra: dict[str
     )
 
 
-def explain_compaction(path_before: list[Entry], record_first_kept: str | None, settings: CompactionSettings, fmt: str, tokens_before: int | None, from_hook: bool | None = None) -> CutExplanation:
+def explain_compaction(
+    path_before: list[Entry],
+    record_first_kept: str | None,
+    settings: CompactionSettings,
+    fmt: str,
+    tokens_before: int | None,
+    from_hook: bool | None = None,
+    tokens: list[int] | None = None,
+) -> CutExplanation:
     """Re-run the plan on the path as it was when the compaction happened, and find the settings that reproduce it."""
     if record_first_kept is None:
         agent = {"claude_code": "Claude Code", "codex": "Codex"}.get(fmt, "this agent")
@@ -615,7 +624,7 @@ def explain_compaction(path_before: list[Entry], record_first_kept: str | None, 
         return CutExplanation(text=text, steps=[text], tokens_before_recorded=tokens_before or None, reproduced=None)
     if fmt != "pi" or (settings.mode not in ("pi", "safeguard")):
         settings = settings.with_overrides(mode="pi")
-    tokens = path_tokens(path_before, "chars4")
+    tokens = tokens if tokens is not None else path_tokens(path_before, "chars4")
     index = index_path(path_before, tokens, "chars4")
     first_kept = index.index_of(record_first_kept)
     baseline = plan(index, settings)
@@ -689,11 +698,12 @@ def audit_compaction(session: Session, compaction_entry_id: str | None = None, s
     if details.get("replacement_history"):
         extra.extend(_strings(details["replacement_history"]))
     cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
-    why = explain_compaction(path, record.firstKeptEntryId, settings, session.format, record.tokensBefore or None, record.fromHook)
+    tokens = path_tokens(path, "chars4")
+    why = explain_compaction(path, record.firstKeptEntryId, settings, session.format, record.tokensBefore or None, record.fromHook, tokens)
     tokens_after = record.tokensAfter if record.tokensAfter else sum_context_tokens(after)
     return _audit(
         session, cut, "compaction", entry_id, record.firstKeptEntryId, why,
-        record.tokensBefore or why.tokens_before_estimate, tokens_after,
+        record.tokensBefore or why.tokens_before_estimate, tokens_after, tokens=tokens,
     )
 
 

@@ -150,6 +150,7 @@ _PATH = re.compile(
 )
 _HEX = re.compile(r"(?<![0-9A-Za-z-])(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{8,})(?![\w-])")
 _NUMBER = re.compile(r"(?<![\w.,])\d{6,}(?![\w])")
+_DIGIT = re.compile(r"\d")
 _FILE_EXT_ONLY = re.compile(r"\.(?:" + _FILE_EXTENSIONS + r")$", re.IGNORECASE)
 
 
@@ -187,14 +188,15 @@ def find_identifiers(text: str) -> list[tuple[IdentifierKind, str]]:
         if value:
             found.append((start, kind, value))
 
-    for m in _BACKTICK.finditer(text):
+    has_digit = _DIGIT.search(text) is not None
+    for m in _BACKTICK.finditer(text) if "`" in text else ():
         add("name", m.start(), m.end(), m.group(1).strip())
-    for pattern, kind in ((_URL, "url"), (_EMAIL, "email")):
-        for m in pattern.finditer(text):
+    for pattern, kind, marker in ((_URL, "url", "://"), (_EMAIL, "email", "@")):
+        for m in pattern.finditer(text) if marker in text else ():
             if free(m.start(), m.end()):
                 add(kind, m.start(), m.end(), m.group(0))  # type: ignore[arg-type]
                 taken.append((m.start(), m.end()))
-    for m in _HOST_PORT.finditer(text):
+    for m in _HOST_PORT.finditer(text) if has_digit and ":" in text else ():
         host = m.group(1)
         if not free(m.start(), m.end()) or _FILE_EXT_ONLY.search(host):
             continue
@@ -202,16 +204,16 @@ def find_identifiers(text: str) -> list[tuple[IdentifierKind, str]]:
             continue
         add("host_port", m.start(), m.end(), m.group(0))
         taken.append((m.start(), m.end()))
-    for m in _PATH.finditer(text):
+    for m in _PATH.finditer(text) if "/" in text or "." in text else ():
         value = m.group(1).rstrip(_TRAILING)
         if free(m.start(), m.end()) and _is_path(value):
             add("path", m.start(), m.end(), value)
             taken.append((m.start(), m.end()))
-    for m in _HEX.finditer(text):
+    for m in _HEX.finditer(text) if has_digit else ():
         if free(m.start(), m.end()) and _is_hex_id(m.group(0)) and not m.group(0).isdigit():
             add("hex", m.start(), m.end(), m.group(0))
             taken.append((m.start(), m.end()))
-    for m in _NUMBER.finditer(text):
+    for m in _NUMBER.finditer(text) if has_digit else ():
         if free(m.start(), m.end()):
             add("number", m.start(), m.end(), m.group(0))
             taken.append((m.start(), m.end()))
@@ -318,21 +320,23 @@ def _is_request(sentence: str) -> bool:
     return words[1].lower() not in _AUXILIARIES
 
 
-def _sentence_fact(kind: FactKind, sentence: str, entry_id: str | None) -> Fact:
+def _sentence_fact(kind: FactKind, sentence: str, entry_id: str | None, known: list[tuple[IdentifierKind, str]] | None = None) -> Fact:
+    """A sentence fact; `known` are the identifiers of the whole text it came from (saves scanning it twice)."""
     text = _clip(sentence)
+    found = [v for _, v in known if v in sentence] if known is not None else [v for _, v in find_identifiers(sentence)]
     return Fact(
         kind=kind,
         text=text,
         key=normalize_sentence(text),
         source_entry_id=entry_id,
-        identifiers=[normalize_identifier(v) for _, v in find_identifiers(sentence)],
+        identifiers=list(dict.fromkeys(normalize_identifier(v) for v in found)),
     )
 
 
-def _identifier_facts(text: str, entry_id: str | None) -> list[Fact]:
+def _identifier_facts(text: str, entry_id: str | None, known: list[tuple[IdentifierKind, str]] | None = None) -> list[Fact]:
     return [
         Fact(kind="identifier", text=value, key=normalize_identifier(value), source_entry_id=entry_id, identifier_kind=kind)
-        for kind, value in find_identifiers(text)
+        for kind, value in (known if known is not None else find_identifiers(text))
         if normalize_identifier(value)
     ]
 
@@ -423,12 +427,13 @@ def message_facts(message: Message, entry_id: str | None = None) -> list[Fact]:
     role = message.role
     if role == "user":
         text = _own_text(message)
+        known = find_identifiers(text)
         for sentence in sentences(text):
             if _INSTRUCTION.search(sentence):
-                facts.append(_sentence_fact("instruction", sentence, entry_id))
+                facts.append(_sentence_fact("instruction", sentence, entry_id, known))
             elif _is_request(sentence):
-                facts.append(_sentence_fact("request", sentence, entry_id))
-        facts.extend(_identifier_facts(text, entry_id))
+                facts.append(_sentence_fact("request", sentence, entry_id, known))
+        facts.extend(_identifier_facts(text, entry_id, known))
         for line in text.splitlines():
             pasted = _PASTED_ERROR.search(line)
             if pasted and len(pasted.group(0)) > 8:
@@ -437,10 +442,11 @@ def message_facts(message: Message, entry_id: str | None = None) -> list[Fact]:
                     facts.append(fact)
     elif role == "assistant":
         text = _own_text(message)
+        known = find_identifiers(text)
         for sentence in sentences(text):
             if _DECISION.search(sentence):
-                facts.append(_sentence_fact("decision", sentence, entry_id))
-        facts.extend(_identifier_facts(text, entry_id))
+                facts.append(_sentence_fact("decision", sentence, entry_id, known))
+        facts.extend(_identifier_facts(text, entry_id, known))
         for call in message.tool_calls():
             facts.extend(_tool_call_identifiers(call, entry_id))
     elif role == "bashExecution":

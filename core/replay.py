@@ -2,8 +2,9 @@
 
 The conversation's messages are replayed in order with the transcript's own
 compactions left out. After every assistant message that ends a turn (pi checks at
-`agent_end`), the running context estimate is compared with the trigger
-(`context > window - reserve`); after any assistant message a context larger than
+`agent_end`), the running context estimate is compared with the mode's trigger
+(pi: `context > window - reserve`; first-and-tail: `compactionThresholdTokens`;
+system-and-summary: `threshold`); after any assistant message a context larger than
 the window counts as an overflow (pi compacts and retries). When either fires, the planner plans a compaction on the
 replayed path, a compaction entry is appended and the replay continues from the
 context it leaves: summary + kept entries.
@@ -26,7 +27,7 @@ from core.models import CompactionRecord, Entry, Session
 from core.plan import plan
 from core.settings import CompactionSettings
 from core.timeline import Timeline, TimelineCompaction, TimelinePoint, _last_model, _turns, build_timeline, counter_tokens
-from core.triggers import reserve_for, resolve_context_window, should_compact
+from core.triggers import reserve_for, resolve_context_window
 
 DEFAULT_SUMMARY_TOKENS = 2000
 
@@ -69,6 +70,15 @@ class Replay(BaseModel):
         return f"{head} compactions would fire at turns {turns} ({len(self.compactions)} in all)"
 
 
+def mode_threshold(settings: CompactionSettings, window: int, reserve: int) -> int:
+    """The context size above which the mode compacts: pi's window − reserve, or the seeds' own thresholds."""
+    if settings.mode == "first-and-tail":
+        return settings.compactionThresholdTokens
+    if settings.mode == "system-and-summary":
+        return settings.threshold - 1 if settings.threshold > 0 else 10**12  # ">= threshold"; 0 turns it off
+    return window - reserve
+
+
 def _ends_turn(entry: Entry) -> bool:
     message = entry.message
     return (
@@ -92,8 +102,10 @@ def replay(
     turns = _turns(original)
     window = resolve_context_window(settings, _last_model(original)).tokens
     reserve = reserve_for(settings)
+    threshold = mode_threshold(settings, window, reserve)
     sim: list[Entry] = []
     sim_tokens: list[int] = []
+    window_start = 0
     running = 0
     peak = 0
     points: list[TimelinePoint] = []
@@ -108,16 +120,22 @@ def replay(
             peak = max(peak, running)
         is_assistant = entry.type == "message" and entry.message is not None and entry.message.role == "assistant"
         overflow = is_assistant and settings.enabled and running > window
-        if not overflow and (not _ends_turn(entry) or not should_compact(running, window, reserve, settings.enabled)):
+        if not overflow and (not _ends_turn(entry) or not (settings.enabled and running > threshold)):
             continue
-        p = plan(sim, settings, counter, tokens=sim_tokens, entry_tokens=False)
+        # pi only looks at the path from the previous compaction's first kept entry on, so plan that
+        # tail alone: the same cut, without re-indexing the whole session at every compaction
+        p = plan(sim[window_start:], settings, counter, tokens=sim_tokens[window_start:], entry_tokens=False)
         if p.alreadyCompacted or p.nothingToCompact or p.firstKeptEntryId is None and settings.mode in ("pi", "safeguard"):
             continue
-        kept = p.keptTokens if settings.mode in ("pi", "safeguard") else 0
+        kept = p.keptTokens
         record = CompactionRecord(summary="", firstKeptEntryId=p.firstKeptEntryId, tokensBefore=running)
         compaction = Entry(id=f"replay-{len(fired) + 1}", parentId=entry.id, type="compaction", compaction=record)
         before = running
         running = size + kept
+        if settings.mode in ("pi", "safeguard") and p.firstKeptPathIndex is not None:
+            window_start += p.firstKeptPathIndex
+        else:
+            window_start = 0  # the other modes keep message 0 and look at the whole path
         sim.append(compaction)
         sim_tokens.append(size)
         fired.append(
@@ -140,7 +158,7 @@ def replay(
         keep_recent_tokens=settings.keepRecentTokens,
         context_window=window,
         reserve_tokens=reserve,
-        threshold=window - reserve,
+        threshold=threshold,
         summary_tokens=size,
         compactions=fired,
         points=points,

@@ -77,3 +77,12 @@ def test_a_long_turn_over_the_window_is_an_overflow() -> None:
     result = replay(b.session(), SETTINGS, summary_tokens=100)
     assert [(c.after_entry_id, c.reason) for c in result.compactions][0] == ("a4", "overflow")
     assert "(overflow)" in result.text()
+
+
+def test_first_and_tail_uses_its_own_threshold() -> None:
+    # compactionThresholdTokens 500: turn 3 reaches 600 > 500; message 0 and the last 2 messages stay
+    settings = SETTINGS.with_overrides(mode="first-and-tail", compactionThresholdTokens=500, protectedTailMessages=2)
+    result = replay(_turns(4).session(), settings, summary_tokens=50)
+    assert result.threshold == 500
+    first = result.compactions[0]
+    assert (first.turn, first.tokens_before) == (3, 600)
