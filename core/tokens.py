@@ -444,21 +444,31 @@ class UsageSample(BaseModel):
 
 
 class Calibration(BaseModel):
-    """A per-session chars4 -> real-tokens ratio and how well it fits.
+    """A per-session model of what the API counts: real ≈ overhead + ratio × chars4 of the context.
 
-    The ratio is the median of real/estimate over assistant responses with usage: a
-    median ignores the few turns where a large system prompt or a cache quirk skews one
-    sample, which a least-squares slope would chase.
+    Two fits are tried and the one with the smaller median error is kept:
+    - `median-ratio`: overhead 0, ratio = median of real/estimate (robust to a few odd turns);
+    - `affine`: least squares with an intercept, refitted once without the samples whose
+      residual exceeds 3× the median residual. The intercept is the system prompt and
+      tool schemas the API counts but the transcript does not hold (10-15k tokens for
+      Claude Code and Codex, none in pi's figures), which a ratio alone cannot express.
+    Per-entry calibrated counts scale by `ratio`; a whole context adds `overhead` once.
     """
 
+    method: str = "none"
     ratio: float = 1.0
+    overhead: float = 0.0
     samples: list[UsageSample] = Field(default_factory=list)
     medianError: float | None = None
     p90Error: float | None = None
 
     @property
     def fitted(self) -> bool:
-        return bool(self.samples)
+        return self.method != "none"
+
+    def predict(self, estimate: float) -> float:
+        """The calibrated size of a context whose chars4 sum is `estimate`."""
+        return self.overhead + self.ratio * estimate
 
 
 def relative_errors(pairs: Iterable[tuple[int, float]]) -> list[float]:
@@ -515,14 +525,51 @@ def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
     return samples
 
 
+def _least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | None:
+    n = len(points)
+    if n < 3:
+        return None
+    mean_x = sum(x for x, _ in points) / n
+    mean_y = sum(y for _, y in points) / n
+    sxx = sum((x - mean_x) ** 2 for x, _ in points)
+    if sxx <= 0:
+        return None
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / sxx
+    return slope, mean_y - slope * mean_x
+
+
+def _affine_fit(usable: list[UsageSample]) -> tuple[float, float] | None:
+    points = [(float(s.estimate), float(s.real)) for s in usable]
+    fit = _least_squares(points)
+    if fit is None:
+        return None
+    slope, intercept = fit
+    residuals = [abs(y - (intercept + slope * x)) for x, y in points]
+    limit = 3 * statistics.median(residuals)
+    if limit > 0:
+        kept = [p for p, r in zip(points, residuals) if r <= limit]
+        fit = _least_squares(kept) or fit
+        slope, intercept = fit
+    if slope <= 0 or intercept < 0:
+        return None
+    return slope, intercept
+
+
 def fit_calibration(samples: list[UsageSample]) -> Calibration:
-    """Median ratio real/estimate, with the relative error of the scaled estimates."""
+    """Fit real ≈ overhead + ratio × estimate (see Calibration) and report the relative error of the fit."""
     usable = [s for s in samples if s.estimate > 0]
     if not usable:
-        return Calibration(ratio=1.0, samples=samples)
+        return Calibration(samples=samples)
+    candidates: list[Calibration] = []
     ratio = statistics.median(s.real / s.estimate for s in usable)
-    median, p90 = error_summary(relative_errors((s.real, s.estimate * ratio) for s in usable))
-    return Calibration(ratio=ratio, samples=samples, medianError=median, p90Error=p90)
+    candidates.append(Calibration(method="median-ratio", ratio=ratio, samples=samples))
+    affine = _affine_fit(usable)
+    if affine is not None:
+        candidates.append(Calibration(method="affine", ratio=affine[0], overhead=affine[1], samples=samples))
+    for candidate in candidates:
+        errors = relative_errors((s.real, candidate.predict(s.estimate)) for s in usable)
+        candidate.medianError, candidate.p90Error = error_summary(errors)
+    return min(candidates, key=lambda c: (c.medianError if c.medianError is not None else math.inf, c.method != "median-ratio"))
 
 
 def calibrate(session: Session, chars4: dict[str, int] | None = None) -> Calibration:
@@ -585,6 +632,9 @@ def token_report(store: "Store", session: Session, counters: Iterable[str] | Non
     errors: list[CounterError] = []
     for name in names:
         samples = usage_samples(path, per_counter[name])
+        if name == "calibrated":
+            for s in samples:
+                s.estimate = round(s.estimate + calibration.overhead)
         for s in samples:
             row = turns.setdefault(s.pathIndex, {"pathIndex": s.pathIndex, "entryId": s.entryId, "real": s.real})
             row[name] = s.estimate

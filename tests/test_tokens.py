@@ -262,3 +262,21 @@ def test_stringify_fast_path_agrees_with_the_exact_path() -> None:
     for _ in range(500):
         v = {"root": value(0)}
         assert js_stringify(v) == _js_stringify_exact(v)
+
+
+def test_calibration_finds_a_constant_system_prompt_overhead() -> None:
+    # Claude Code / Codex: the API also counts a ~15k-token system prompt and tool schemas
+    entries = []
+    context = 0
+    for i in range(0, 20, 2):
+        entries.append(entry(i, msg("user", [text("x" * 4000)])))  # 1000 chars4 tokens
+        context += 1000
+        real = 15000 + int(context * 1.1)
+        entries.append(entry(i + 1, msg("assistant", [text("y" * 400)], usage=Usage(input=real))))
+        context += 100
+    calibration = calibrate(Session(id="s", format="claude_code", entries=entries))
+    assert calibration.method == "affine"
+    assert calibration.overhead == pytest.approx(15000, rel=0.01)
+    assert calibration.ratio == pytest.approx(1.1, rel=0.01)
+    assert calibration.medianError < 0.001
+    assert calibration.predict(1000) == pytest.approx(16100, rel=0.01)

@@ -127,7 +127,8 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
                + ", ".join(f"{name} {total[name]:,}" for name in names))
     calibration = report.calibration
     if calibration.fitted:
-        click.echo(f"calibrated ratio {calibration.ratio:.3f} (median of real / chars4 over {len(calibration.samples)} turns)")
+        click.echo(f"calibrated ({calibration.method} over {len(calibration.samples)} turns): "
+                   f"real ≈ {calibration.overhead:,.0f} + {calibration.ratio:.3f} × chars4")
     if not report.turns:
         click.echo("no assistant usage records: nothing to compare the counters against")
         return
