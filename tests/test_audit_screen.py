@@ -110,3 +110,20 @@ def test_snapshot(store_path: Path, snap_compare) -> None:
 
     app = AuditTestApp(AuditScreen(store_path, "audit-demo", "c1"))
     assert snap_compare(app, terminal_size=(140, 48), run_before=ready)
+
+
+async def test_replay_key_draws_the_replayed_context(store_path: Path, cutline_home: Path) -> None:
+    (cutline_home / "config.toml").write_text("[compaction]\ncontextWindow = 2000\nreserveTokens = 100\nkeepRecentTokens = 10\n")
+    app = AuditTestApp(AuditScreen(store_path, "audit-demo", "c1"))
+    async with app.run_test(size=(140, 48)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        plot = app.screen.query_one(TimelinePlot)
+        assert "replay" in plot.timeline.counters
+        assert str(plot.border_subtitle).startswith("with keepRecentTokens 10 (window 2,000, reserve 100, chars4)")
+        await pilot.press("r")
+        await pilot.pause()
+        assert "replay" not in plot.timeline.counters and not plot.border_subtitle

@@ -168,6 +168,15 @@ class AuditLoaded(Message):
         self.data = data
 
 
+class TimelineReady(Message):
+    """A timeline to draw, with the replay's sentence when it is a replay."""
+
+    def __init__(self, timeline: Any, caption: str) -> None:
+        super().__init__()
+        self.timeline = timeline
+        self.caption = caption
+
+
 class AuditScreen(Screen[None]):
     """Retention per kind, lost facts grouped (select one to see its source entry), warnings, the why, the timeline."""
 
@@ -190,6 +199,7 @@ class AuditScreen(Screen[None]):
         Binding("escape", "back", "Back", id="audit.back", tooltip="Back to the previous screen"),
         Binding("left_square_bracket", "previous_compaction", "Prev compaction", id="audit.previous", tooltip="Audit the previous compaction"),
         Binding("right_square_bracket", "next_compaction", "Next compaction", id="audit.next", tooltip="Audit the next compaction"),
+        Binding("r", "replay", "Replay", id="audit.replay", tooltip="Replay auto-compaction with the configured settings on the timeline"),
         Binding("l", "focus_lost", "Lost facts", show=False, id="audit.lost", tooltip="Focus the lost facts"),
     ]
 
@@ -212,6 +222,7 @@ class AuditScreen(Screen[None]):
         self.proposal_id = proposal_id
         self.data: AuditData | None = None
         self._lost: list[Any] = []
+        self.replaying = False
 
     # -- layout -------------------------------------------------------------
 
@@ -409,6 +420,34 @@ class AuditScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_replay(self) -> None:
+        """Toggle the replay of auto-compaction (configured settings) on the timeline."""
+        if self.data is None:
+            return
+        self.replaying = not self.replaying
+        if self.replaying:
+            self.query_one(TimelinePlot).border_subtitle = "replaying…"
+            self.compute_replay(self.data.session)
+        else:
+            self.query_one(TimelinePlot).border_subtitle = ""
+            self.query_one(TimelinePlot).show(self.data.timeline)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="audit-replay")
+    def compute_replay(self, session: Any) -> None:
+        from core.replay import timeline_with_replay
+        from core.settings import load_settings
+
+        timeline, result = timeline_with_replay(session, load_settings(), ["chars4", "calibrated"])
+        self.post_message(TimelineReady(timeline, result.text()))
+
+    @on(TimelineReady)
+    def _timeline_ready(self, message: TimelineReady) -> None:
+        if not self.replaying:
+            return
+        plot = self.query_one(TimelinePlot)
+        plot.border_subtitle = visible(message.caption)
+        plot.show(message.timeline)
 
     def action_focus_lost(self) -> None:
         self.query_one("#audit-lost", OptionList).focus()
