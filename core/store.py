@@ -275,10 +275,13 @@ class Store:
             return report
         from core.formats import read_session
 
-        session = read_session(resolved)
-        if session.source_path is None:
-            session.source_path = str(resolved)
-        return self.import_session(session)
+        # one pause of the collector across reading and storing: between the two, a full
+        # collection would walk every object of the just-read session once more
+        with _no_cyclic_gc():
+            session = read_session(resolved)
+            if session.source_path is None:
+                session.source_path = str(resolved)
+            return self.import_session(session)
 
     def _unchanged_file(self, path: Path) -> ImportReport | None:
         row = self._session_row_for_path(str(path))
