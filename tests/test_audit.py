@@ -242,3 +242,14 @@ def test_compare_two_summaries_of_one_cut() -> None:
     assert result.b_warnings == ["tool-failures-vanished"] and result.a_warnings == []
     text = result.text()
     assert "instruction  1/1 (100%)" in text and "tool-failures-vanished" in text
+
+
+def test_first_kept_entry_missing_from_the_path() -> None:
+    b = _setup_session()
+    b.compaction("Never use sudo.", "gone", id="c1")
+    report = audit_compaction(b.session(), "c1")
+    assert report.kept_entry_ids == []
+    assert report.warning("first-kept-missing") is not None
+    assert report.why.reproduced is False and "is not on the path before the compaction" in report.why.text
+    # everything before the compaction was summarized, including the last exchange
+    assert report.warning("last-exchange-summarized").entry_ids == ["u3", "a3"]
