@@ -124,6 +124,18 @@ def test_pi_tool_results_follow_their_calls(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", PI_FILES)
+def test_pi_turns_are_well_formed(name: str) -> None:
+    """Tool results come right after their call, in call order; every session ends on a final answer."""
+    msgs = [e["message"] for e in load(name)[1:] if e["type"] == "message"]
+    for i, m in enumerate(msgs):
+        if m["role"] == "assistant" and m["stopReason"] == "toolUse":
+            ids = [b["id"] for b in m["content"] if b["type"] == "toolCall"]
+            following = [x.get("toolCallId") for x in msgs[i + 1:i + 1 + len(ids)]]
+            assert following == ids, f"message {i}"
+    assert msgs[-1]["role"] == "assistant" and msgs[-1]["stopReason"] == "stop"
+
+
+@pytest.mark.parametrize("name", PI_FILES)
 def test_pi_assistant_messages_carry_usage(name: str) -> None:
     for e in load(name)[1:]:
         if e["type"] == "message" and e["message"]["role"] == "assistant":

@@ -85,9 +85,9 @@ class Rollout:
         return "gAAAAAB" + base64.urlsafe_b64encode(raw).decode()
 
     def token_count(self, out_chars: int, reasoning: int) -> None:
-        prompt = BASE_PROMPT_TOKENS + math.ceil(self.history_chars / 4 * self.rng.uniform(1.12, 1.2))
+        prompt = BASE_PROMPT_TOKENS + math.ceil(self.history_chars / 4 * 1.16)
         cached = min(self.cached, prompt)
-        self.cached = prompt - self.rng.randint(0, 300)
+        self.cached = prompt - prompt % 64  # the prompt cache works in blocks
         output = max(1, round(out_chars / 4 * 1.1)) + reasoning
         last = {"input_tokens": prompt, "cached_input_tokens": cached, "output_tokens": output,
                 "reasoning_output_tokens": reasoning, "total_tokens": prompt + output}

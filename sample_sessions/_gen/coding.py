@@ -648,6 +648,9 @@ def build() -> PiSession:
     w.bash("env | grep ^SNIP_ ; grep -rn OVERRIDES ~/.config/direnv 2>/dev/null; cat .envrc 2>/dev/null",
            "SNIP_RATE_LIMIT_OVERRIDES={\"k_9LmA\": 6000}\nexport SNIP_LOG_LEVEL=debug\n"
            "export SNIP_RATE_LIMIT_OVERRIDES='{\"k_9LmA\": 6000}'")
+    s.say("Found the source: `.envrc` (direnv) exports `SNIP_RATE_LIMIT_OVERRIDES='{\"k_9LmA\": 6000}'` — an "
+          "int where `limit_for` expects a `\"per_minute/burst\"` string. Unless you want to keep that env var, "
+          "I'll switch the overrides to a structured model and make the tests ignore the shell environment.")
     s.user("Ah, that .envrc is from when I prototyped this last month. Ignore it, I'll delete it. "
            "Go with the structured override, JSON in the env var is fine.", pause=(30, 70))
     w.edit("src/snip/config.py",
@@ -726,6 +729,8 @@ def build() -> PiSession:
     w.bash("ruff check src tests && mypy && pytest -q", "All checks passed!\nSuccess: no issues found in 7 source files\n"
            "........................." + "\n25 passed in 1.58s")
     # ---------------------------------------------------------- redis part
+    s.say("All green: 25 tests, ruff and mypy. The limiter is in place for every `/v1/links*` route, redirects "
+          "are untouched, and overrides are structured JSON now.")
     s.user("Nice. Does the Redis path actually work? fakeredis doesn't run Lua unless lupa is installed, so I "
            "don't trust a green suite there. There's a docker-compose.yml with redis.", pause=(60, 200))
     w.bash("redis-cli -u redis://localhost:6379/0 ping",
@@ -800,6 +805,7 @@ def build() -> PiSession:
     w.bash("SNIP_TEST_REDIS_URL=redis://localhost:6379/15 pytest -q && pytest -q",
            "............................. \n29 passed in 1.94s\n.........................ssss\n25 passed, 4 skipped in 1.61s")
     # ------------------------------------------------------------ load test
+    s.say("Both runs green: 29 tests against Redis (`SNIP_TEST_REDIS_URL` set), 25 passed + 4 skipped without it.")
     s.user("Good. Can you replay something like last night's pattern against a local 2-node setup and show me "
            "the numbers before/after? The compose file has app1/app2 behind nginx on :8080.", pause=(90, 240))
     w.bash("docker compose up -d --build app1 app2 edge && sleep 4 && curl -s localhost:8080/healthz",

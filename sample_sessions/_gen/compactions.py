@@ -353,6 +353,8 @@ def one_compaction() -> PiSession:
            "            log.info(\"request\", request_id=request_id, method=request.method, path=request.url.path, status=status,\n")
     w.bash("pytest -q 2>&1 | tail -3 && ruff check src tests && mypy",
            "...........\n11 passed in 0.88s\nAll checks passed!\nSuccess: no issues found in 7 source files")
+    s.say("Fixed: the access line carries `request_id` explicitly, so it survives any structlog "
+          "reconfiguration; 11 tests, ruff and mypy pass.")
     s.user("Also include the key id on authenticated requests (k_… only, never the secret) and do the nginx part.",
            pause=(60, 200))
     w.edit("src/snip/auth.py", "    request.state.api_key = key\n",

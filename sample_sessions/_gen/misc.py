@@ -117,16 +117,20 @@ def v1_legacy() -> PiSession:
           "lint:\n\truff check src tests\n\tmypy\n\nrun:\n\tuvicorn snip.app:create_app --factory --reload --port 8080\n")
     w.write("Makefile", mk)
     w.bash("make lint", "ruff check src tests\nAll checks passed!\nmypy\nSuccess: no issues found in 6 source files")
-    w.read_chunks("logs/app-2025-11-01.jsonl", 3, ["Check the dev server log format before documenting `make run`.",
-                                                   "Fine.", "Fine."])
-    s.user("Also make `make run` load .env if present.", pause=(60, 120))
+    w.read_chunks("logs/app-2025-11-01.jsonl", 3, [
+        "The README should say what `make run` prints; checking a real log from the dev setup.",
+        "JSON lines from structlog, one per request, plus link.created events.",
+        "Same structure to the end; redis.slow warnings appear too. Enough for the README note."])
+    s.say("Makefile added (install/test/lint/run) and `make lint` passes. The dev server logs one JSON line per "
+          "request (structlog), which I'll mention next to `make run` in the README.")
+    second = s.user("Also make `make run` load .env if present.", pause=(60, 120))
     w.edit("Makefile", "\tuvicorn snip.app:create_app --factory --reload --port 8080\n",
            "\tuvicorn snip.app:create_app --factory --reload --port 8080 $(if $(wildcard .env),--env-file .env,)\n")
     w.bash("make -n run", "uvicorn snip.app:create_app --factory --reload --port 8080 --env-file .env")
     s.compact("The user asked for a Makefile (install/test/lint/run) in /home/dana/src/snip and a README update. "
               "Makefile written; `make lint` passes; `make run` passes --env-file .env when .env exists. "
               "Remaining: update the README development section to use the make targets.",
-              keep_recent=4000, extra_files=False)
+              keep_recent=s.tokens_since(second["id"]), extra_files=False)
     s.entries[-1].pop("details", None)
     w.edit("README.md", "    pip install -e '.[dev]'\n    pytest -q\n    ruff check src tests && mypy\n",
            "    make install\n    make test\n    make lint\n    make run    # dev server on :8080, loads .env if present\n")

@@ -421,6 +421,12 @@ class PiSession:
         self.cached_prefix = 0
         return entry
 
+    def tokens_since(self, entry_id: str) -> int:
+        """chars/4 of the path's messages from `entry_id` to the leaf: the keepRecentTokens that cuts exactly there."""
+        path = self.path()
+        start = next(i for i, e in enumerate(path) if e["id"] == entry_id)
+        return sum(estimate_tokens(e["message"]) for e in path[start:] if e["type"] == "message")
+
     def context_tokens_from_usage(self) -> int:
         """pi's estimateContextTokens: last assistant usage plus chars/4 of what follows it."""
         msgs = self.context()
