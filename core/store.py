@@ -557,7 +557,7 @@ class Store:
         by_prefix = [row for row in rows if row["id"].startswith(ref)]
         if len(by_prefix) == 1:
             return by_prefix[0]["id"]
-        by_name = [row for row in rows if display_name(row["name"], row["source_path"], row["id"]) == ref]
+        by_name = [row for row in rows if ref in _names(row)]
         if len(by_name) == 1:
             return by_name[0]["id"]
         try:
@@ -567,7 +567,7 @@ class Store:
         by_path = [row for row in rows if row["source_path"] in (ref, as_path)]
         if by_path:
             return by_path[0]["id"]
-        by_name_prefix = [row for row in rows if display_name(row["name"], row["source_path"], row["id"]).startswith(ref)]
+        by_name_prefix = [row for row in rows if any(name.startswith(ref) for name in _names(row))]
         if not by_prefix and not by_name and len(by_name_prefix) == 1:
             return by_name_prefix[0]["id"]
         for matches, how in ((by_prefix, "id prefix"), (by_name, "name"), (by_name_prefix, "name prefix")):
@@ -699,6 +699,14 @@ class Store:
                 "INSERT OR REPLACE INTO token_counts (session_id, entry_id, counter, tokens) VALUES (?, ?, ?, ?)",
                 [(session_id, entry_id, counter, int(tokens)) for entry_id, tokens in counts.items()],
             )
+
+
+def _names(row: dict[str, Any]) -> set[str]:
+    """What a person may call a stored session: its display name and its file's stem."""
+    names = {display_name(row["name"], row["source_path"], row["id"])}
+    if row["source_path"]:
+        names.add(Path(row["source_path"]).stem)
+    return names
 
 
 def entry_preview(entry: Entry, width: int = 72) -> str:

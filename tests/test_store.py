@@ -212,6 +212,12 @@ def test_resolve_by_id_prefix_name_and_path(store: Store, tmp_path: Path) -> Non
     assert store.resolve_session("alpha-run") == first.session_id
     assert store.resolve_session("beta") == second.session_id
     assert store.resolve_session(str(tmp_path / "beta-run.jsonl")) == second.session_id
+    named = _tiny_session("named-1", name="rate limiting spike")
+    named.source_path = str(tmp_path / "pi-branched.jsonl")
+    store.import_session(named)
+    assert store.resolve_session("rate limiting spike") == "named-1"
+    assert store.resolve_session("pi-branched") == "named-1"  # the file's stem works too
+    assert store.resolve_session("pi-bra") == "named-1"
     with pytest.raises(NotFoundError, match="no stored session matches 'gamma'"):
         store.resolve_session("gamma")
     with pytest.raises(NotFoundError):
