@@ -7,6 +7,7 @@ No node needed: the JSON is committed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -27,6 +28,8 @@ def _load(golden: Path) -> tuple[dict, list]:
     source = ROOT / data["source"]
     if not source.exists():
         pytest.skip(f"{data['source']} not present")
+    if hashlib.sha256(source.read_bytes()).hexdigest() != data["sourceSha256"]:
+        pytest.fail(f"{data['source']} changed since its golden was made: run tests/golden/make_goldens.sh (needs node)")
     session = read_session(source)
     return data, session.active_path()
 

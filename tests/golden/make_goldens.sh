@@ -17,9 +17,10 @@ make() {  # make SOURCE KEEPS...
   local src=$1; shift
   local stem; stem=$(basename "$src" .jsonl)
   "$oracle" "$src" "$@" | "$python" -c '
-import json, sys
+import hashlib, json, sys
 data = json.load(sys.stdin)
 data["source"] = sys.argv[1]
+data["sourceSha256"] = hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()
 data.pop("file", None)
 for plan in data["plans"].values():
     if plan:
