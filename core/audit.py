@@ -342,6 +342,7 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
         probe = normalize_text(user_text)[:160]
         injected = bool(section) and probe in normalize_text(section)
         replayed = bool(probe) and any(probe in normalize_text(text) for text in cut.extra_visible)
+        quoted = bool(probe) and probe in normalize_text(cut.summary)
         recovered = injected or replayed
         answer = next(
             (path[i].id for i in before if i > last_user and path[i].message is not None and path[i].message.role == "assistant"),
@@ -361,6 +362,8 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
                         if injected
                         else "its user message is kept verbatim in the replacement history"
                         if replayed
+                        else "it was not re-injected (the summary quotes the user message, not the exchange)"
+                        if quoted
                         else "it was not re-injected"
                     )
                 ),
