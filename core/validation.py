@@ -126,7 +126,9 @@ def validate_context(messages: list[Message], entry_ids: list[str | None] | None
         else:
             if previous_role != "user":
                 text_seen_in_turn = False
-            for result_id in message.tool_result_ids() or ([""] if message.role == "toolResult" else []):
+            # a Claude Code result can carry its id twice (on the message and in its block): count it once
+            result_ids = list(dict.fromkeys(message.tool_result_ids()))
+            for result_id in result_ids or ([""] if message.role == "toolResult" else []):
                 if result_id in pending:
                     if text_seen_in_turn:
                         flag(index, "result-after-text", f"the result of tool call {result_id} comes after text in its user turn")

@@ -84,3 +84,12 @@ def test_empty_context():
 def test_claude_code_style_results_inside_user_message():
     carrier = Message(role="user", content=[ToolResultBlock(toolCallId="t1", content=[TextBlock(text="ok")])])
     assert codes([user(), assistant("a", "t1"), carrier, assistant("b")]) == []
+
+
+def test_result_naming_its_call_on_message_and_block_counts_once():
+    both = Message(
+        role="toolResult",
+        toolCallId="t1",
+        content=[ToolResultBlock(toolCallId="t1", content=[TextBlock(text="ok")])],
+    )
+    assert codes([user(), assistant("a", "t1"), both, assistant("b")]) == []
