@@ -81,14 +81,41 @@ def cut_index(path: list[dict], keep: int) -> int:
     return cut
 
 
+def js_stringify(obj: object) -> str:
+    """JSON.stringify: compact, non-ASCII kept, numbers as JavaScript prints them (0, 0.000009, 3e-7)."""
+    if isinstance(obj, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + js_stringify(v) for k, v in obj.items()) + "}"
+    if isinstance(obj, list):
+        return "[" + ",".join(js_stringify(v) for v in obj) + "]"
+    if isinstance(obj, float):
+        if obj.is_integer():
+            return str(int(obj))
+        digits, _, exp = repr(obj).partition("e")
+        if not exp:
+            return digits
+        if abs(obj) < 1e-6:
+            return f"{digits}e{int(exp)}"
+        return f"{obj:.{len(digits.replace('.', '').lstrip('-0')) - int(exp) - 1}f}"
+    return json.dumps(obj, ensure_ascii=False)
+
+
 @pytest.mark.parametrize("name", ALL_FILES)
 def test_file_is_compact_jsonl(name: str) -> None:
+    """One compact JSON object per line, written as the agent writes it (Node for pi and Claude Code, Rust for Codex)."""
     raw = (SAMPLES / name).read_bytes()
     assert raw.endswith(b"\n") and b"\r" not in raw
     for line in raw.decode("utf-8").split("\n")[:-1]:
         obj = json.loads(line)
         assert isinstance(obj, dict)
-        assert line == json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        if name.startswith("codex"):
+            assert line == json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        else:
+            assert line == js_stringify(obj)
+
+
+def test_js_stringify_matches_node_number_format() -> None:
+    assert js_stringify({"a": [0.0, 9e-06, 3e-07, 0.000372, 12.0, 1.234e-05]}) == \
+        '{"a":[0,0.000009,3e-7,0.000372,12,0.00001234]}'  # node: String(9e-6) === "0.000009"
 
 
 @pytest.mark.parametrize("name", [n for n in PI_FILES if n != "pi-v1-legacy.jsonl"])

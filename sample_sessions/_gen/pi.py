@@ -12,17 +12,46 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import uuid
 from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 from typing import Any
 
 # claude-sonnet-4-5 list prices, dollars per million tokens
 PRICES = {"input": 3.0, "output": 15.0, "cacheRead": 0.30, "cacheWrite": 3.75}
 
 
+_NUM = "\u0000num:"
+
+
+def js_number(x: float) -> str:
+    """A float as JavaScript's Number#toString writes it (0 not 0.0, 0.000009 not 9e-06, 3e-7 not 3e-07)."""
+    if x == int(x) and abs(x) < 1e21:
+        return str(int(x))
+    text = repr(x)
+    if "e" not in text:
+        return text
+    mantissa, exp = text.split("e")
+    if abs(x) >= 1e-6:
+        return format(Decimal(text), "f")
+    return f"{mantissa}e{int(exp)}"
+
+
+def _mark_floats(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return _NUM + js_number(obj)
+    if isinstance(obj, dict):
+        return {k: _mark_floats(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_mark_floats(v) for v in obj]
+    return obj
+
+
 def dumps(obj: Any) -> str:
-    """Serialize like JavaScript's JSON.stringify (compact, non-ASCII kept)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """Serialize like JavaScript's JSON.stringify (compact, non-ASCII kept, JS number formatting)."""
+    text = json.dumps(_mark_floats(obj), ensure_ascii=False, separators=(",", ":"))
+    return re.sub(r'"\\u0000num:([^"]*)"', r"\1", text)
 
 
 def js_len(text: str) -> int:
