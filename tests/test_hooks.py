@@ -99,3 +99,33 @@ def test_resolve_dotted_attribute_and_errors():
 
 async def test_no_config_runs_nothing():
     assert await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=1), None) == []
+
+
+async def test_entry_point_hooks_registered_under_the_event_name(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import core.hooks as hooks_module
+
+    points = [
+        EntryPoint(name="before_compaction", value="cutline_hooks_fixture:record", group="cutline.hooks"),
+        EntryPoint(name="after_compaction", value="cutline_hooks_fixture:explode", group="cutline.hooks"),
+        EntryPoint(name="before_compaction", value="missing_plugin_mod:hook", group="cutline.hooks"),
+    ]
+    monkeypatch.setattr(hooks_module, "entry_points", lambda group: [p for p in points if p.group == group])
+    outcomes = await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=3, tokenCount=30), HooksConfig())
+    assert [(o.hook, o.ok) for o in outcomes] == [
+        ("cutline_hooks_fixture:record", True),
+        ("missing_plugin_mod:hook", False),
+    ]
+    assert outcomes[1].error == "ModuleNotFoundError: No module named 'missing_plugin_mod'"
+    assert CALLS == [("sync", {"messageCount": 3, "tokenCount": 30})]
+
+
+def test_hooks_config_from_toml(tmp_path):
+    from core.hooks import load_hooks_config
+
+    config = tmp_path / "config.toml"
+    config.write_text('[hooks]\nbefore_compaction = ["pkg.mod:fn"]\ntimeout_seconds = 2.5\n')
+    loaded = load_hooks_config(config)
+    assert loaded.before_compaction == ["pkg.mod:fn"] and loaded.timeout_seconds == 2.5
+    assert load_hooks_config(tmp_path / "absent.toml") == HooksConfig()
