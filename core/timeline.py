@@ -240,9 +240,9 @@ def render_svg(timeline: Timeline, width: int = 960, height: int = 420, title: s
     out.append(f'<text x="{left + plot_w / 2}" y="{height - 10}" text-anchor="middle">user turn (one point per model call)</text>')
     # window and threshold lines
     out.append(f'<line x1="{left}" y1="{y_window:.1f}" x2="{left + plot_w}" y2="{y_window:.1f}" stroke="#d62728" stroke-width="1.5"/>')
-    out.append(f'<text x="{left + plot_w + 6}" y="{y_window + 4:.1f}" fill="#d62728">window {timeline.context_window:,}</text>')
+    out.append(f'<text x="{left + plot_w - 4}" y="{y_window - 4:.1f}" text-anchor="end" fill="#d62728" stroke="#ffffff" stroke-width="3" paint-order="stroke">window {timeline.context_window:,}</text>')
     out.append(f'<line x1="{left}" y1="{y_threshold:.1f}" x2="{left + plot_w}" y2="{y_threshold:.1f}" stroke="#d62728" stroke-dasharray="6 4"/>')
-    out.append(f'<text x="{left + plot_w + 6}" y="{y_threshold + 14:.1f}" fill="#d62728">threshold {timeline.threshold:,}</text>')
+    out.append(f'<text x="{left + plot_w - 4}" y="{y_threshold + 14:.1f}" text-anchor="end" fill="#d62728" stroke="#ffffff" stroke-width="3" paint-order="stroke">threshold {timeline.threshold:,} (reserve {timeline.reserve_tokens:,})</text>')
     # compactions
     for c in timeline.compactions:
         x = x_of(c.index)

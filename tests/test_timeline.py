@@ -63,7 +63,7 @@ def test_svg_draws_series_window_threshold_and_compactions() -> None:
     polylines = root.findall(f"{SVG}polyline")
     assert [p.find(f"{SVG}title").text for p in polylines] == ["usage", "chars4", "tiktoken"]
     texts = [t.text for t in root.iter(f"{SVG}text")]
-    assert "window 1,000" in texts and "threshold 800" in texts
+    assert "window 1,000" in texts and "threshold 800 (reserve 200)" in texts
     assert "recorded usage" in texts and "estimate: chars4" in texts and "compaction" in texts
     titles = [t.text for t in root.iter(f"{SVG}title")]
     assert "compaction c1 at turn 2" in titles
