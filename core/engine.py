@@ -42,7 +42,7 @@ from core.serialize import serialize_conversation, to_llm
 from core.settings import CompactionSettings
 from core.summarizers.base import Summarizer, SummaryRequest
 from core.tokens import chars4_tokens
-from core.validation import Validation, validate_context
+from core.validation import ContextProblem, Validation, validate_context
 
 NO_PRIOR_HISTORY = "No prior history."
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
@@ -152,6 +152,18 @@ class Proposal(BaseModel):
         if 0 <= self.summary_index < len(messages):
             messages[self.summary_index] = summary_message(self.summary_role, self.entry_summary(summary))
         return messages
+
+
+def validate_proposal(proposal: Proposal, summary: str | None = None) -> Validation:
+    """Validate the rebuilt context with `summary` (default: the generated one) in place; an empty summary is a problem too."""
+    text = proposal.summary if summary is None else summary
+    validation = validate_context(proposal.context_with(text), proposal.context_entry_ids)
+    if not text.strip():
+        validation.problems.insert(
+            0, ContextProblem(index=proposal.summary_index, code="empty-summary", message="the summary is empty")
+        )
+        validation.ok = False
+    return validation
 
 
 def summary_message(role: Literal["compactionSummary", "user"], text: str) -> Message:
@@ -529,7 +541,7 @@ async def compact(
         proposal.injected.recovery_turn = build_post_compaction_turn(settings.postCompaction, today).text()
 
     proposal.tokensAfter, proposal.counter = _count_tokens(proposal.context, plan.counter, run.notes)
-    proposal.validation = validate_context(proposal.context, proposal.context_entry_ids)
+    proposal.validation = validate_proposal(proposal)
 
     run.emit("after_compaction")
     outcomes += await run_hooks(

@@ -16,14 +16,14 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from core.engine import Proposal
+from core.engine import Proposal, validate_proposal
 from core.errors import CutlineError, NotFoundError
 from core.formats.entries import now_iso
 from core.formats.pi import _compaction_fields, _dumps, append_compaction
 from core.paths import backups_dir
 from core.store import Store
 from core.tokens import js_length
-from core.validation import Validation, validate_context
+from core.validation import Validation
 
 Origin = Literal["generated", "edited", "reverted"]
 
@@ -214,15 +214,7 @@ def diff_versions(a: SummaryVersion, b: SummaryVersion) -> str:
 
 def validate_version(proposal: Proposal, text: str) -> Validation:
     """The rebuilt context's validation with this summary text in place."""
-    validation = validate_context(proposal.context_with(text), proposal.context_entry_ids)
-    if not text.strip():
-        from core.validation import ContextProblem
-
-        validation.problems.insert(
-            0, ContextProblem(index=proposal.summary_index, code="empty-summary", message="the summary is empty")
-        )
-        validation.ok = False
-    return validation
+    return validate_proposal(proposal, text)
 
 
 def preview_entry(store: Store, ref: str, *, timestamp: str | None = None) -> str:

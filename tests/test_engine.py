@@ -411,3 +411,17 @@ def test_system_and_summary_keeps_one_user_message(sample):
     assert proposal.context[0].text() == "HISTORY1\n\nLast request from user was: Which commit introduced the quoting bug?"
     assert proposal.firstKeptEntryId is None
     assert proposal.validation.ok
+
+
+class Silent(Summarizer):
+    name = "silent"
+
+    async def summarize(self, request: SummaryRequest) -> str:
+        return "   "
+
+
+def test_empty_summary_makes_the_proposal_invalid():
+    messages = [user("a " * 40), assistant("b " * 40), LATEST]
+    proposal, _ = run(session_of(messages), CompactionSettings(keepRecentTokens=5, lastTurnInjection=False), Silent())
+    assert not proposal.validation.ok
+    assert [(p.code, p.index) for p in proposal.validation.problems] == [("empty-summary", 0)]
