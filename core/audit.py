@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from core.context import build_context, context_indices, entry_message, sum_context_tokens
+from core.context import build_context, context_indices, sum_context_tokens
 from core.engine import Proposal
 from core.errors import CutlineError, NotFoundError
 from core.facts import (

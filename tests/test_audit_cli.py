@@ -11,7 +11,6 @@ import pytest
 
 from app.cli import main
 from core.engine import compact
-from core.formats import read_session
 from core.plan import plan
 from core.review import add_version, save_proposal
 from core.settings import CompactionSettings
