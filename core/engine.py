@@ -279,7 +279,7 @@ class _Run:
             except Exception as exc:  # noqa: BLE001 - a display problem must not stop the compaction
                 self.notes.append(f"progress callback failed: {type(exc).__name__}: {exc}")
 
-    def _degrade(self, level: Literal["partial", "annotation"]) -> None:
+    def degrade(self, level: Literal["partial", "annotation"]) -> None:
         order = {"none": 0, "partial": 1, "annotation": 2}
         if order[level] > order[self.degraded]:
             self.degraded = level
@@ -380,7 +380,7 @@ class _Run:
         if small and len(small) != len(messages):
             try:
                 text = await self.chunks(stage, small, previous, custom, max_chunk)
-                self._degrade("partial")
+                self.degrade("partial")
                 self.notes.append(f"{stage}: summarized without {len(notes)} oversized message(s)")
                 return text + suffix
             except SummarizerError as exc:
@@ -388,9 +388,9 @@ class _Run:
                 if getattr(exc, "partial", None):
                     partial_fallback = exc.partial + suffix  # type: ignore[attr-defined]
         if partial_fallback:
-            self._degrade("partial")
+            self.degrade("partial")
             return partial_fallback
-        self._degrade("annotation")
+        self.degrade("annotation")
         return (
             f"Context contained {len(messages)} messages ({len(notes)} oversized). "
             "Summary unavailable due to size limits."
@@ -434,7 +434,7 @@ class _Run:
             return await self.call(f"{stage}.merge", request)
         except SummarizerError as exc:
             self.notes.append(f"{stage}: merging the partial summaries failed: {exc}")
-            self._degrade("partial")
+            self.degrade("partial")
             return "\n\n".join(partials)
 
 
@@ -609,7 +609,7 @@ async def _pi_or_safeguard(
             return await run.call("turn_prefix", run.turn_prefix_request(prefix))
         except SummarizerError as exc:
             run.notes.append(f"turn_prefix: summarization failed: {exc}")
-            run._degrade("annotation")
+            run.degrade("annotation")
             return f"Context contained {len(prefix)} messages (0 oversized). Summary unavailable due to size limits."
 
     if plan.isSplitTurn and prefix:
