@@ -46,6 +46,11 @@ from core.validation import ContextProblem, Validation, validate_context
 
 NO_PRIOR_HISTORY = "No prior history."
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
+# OpenClaw's safeguard summarizes a split turn's prefix with the checkpoint prompt and this focus
+TURN_PREFIX_INSTRUCTIONS = (
+    "This summary covers the prefix of a split turn. Focus on the original request,"
+    " early progress, and any details needed to understand the retained suffix."
+)
 MAX_TOOL_FAILURES = 8
 MAX_TOOL_FAILURE_CHARS = 240
 MIN_MESSAGES_FOR_SPLIT = 4
@@ -605,6 +610,8 @@ async def _pi_or_safeguard(
 
     async def prefix_summary() -> str:
         run.emit("turn_prefix")
+        if safeguard:
+            return await run.staged("turn_prefix", prefix, None, TURN_PREFIX_INSTRUCTIONS)
         try:
             return await run.call("turn_prefix", run.turn_prefix_request(prefix))
         except SummarizerError as exc:

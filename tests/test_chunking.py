@@ -126,3 +126,11 @@ def test_prune_within_budget_changes_nothing():
     messages = [u(10), u(10)]
     pruned = prune_history_for_context_share(messages, 100, 0.5, 2, length)
     assert pruned.kept == messages and pruned.dropped == [] and pruned.dropped_chunks == 0
+
+
+def test_default_estimate_is_pis_chars4():
+    # 10 characters -> ceil(10 / 4) = 3 tokens each; 9 tokens split in 2 parts at 4.5
+    messages = [u(10), u(10), u(10)]
+    assert [len(c) for c in split_by_token_share(messages, 2)] == [1, 2]
+    pruned = prune_history_for_context_share(messages, 10, 0.5)
+    assert pruned.budget_tokens == 5 and pruned.kept_tokens <= 5

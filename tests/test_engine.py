@@ -425,3 +425,15 @@ def test_empty_summary_makes_the_proposal_invalid():
     proposal, _ = run(session_of(messages), CompactionSettings(keepRecentTokens=5, lastTurnInjection=False), Silent())
     assert not proposal.validation.ok
     assert [(p.code, p.index) for p in proposal.validation.problems] == [("empty-summary", 0)]
+
+
+def test_safeguard_summarizes_the_turn_prefix_with_openclaw_focus(sample):
+    recorder = Recorder()
+    run(sample, CompactionSettings(keepRecentTokens=300, mode="safeguard"), recorder)
+    prefix = [r for r in recorder.requests if r.messages and r.messages[0].text().startswith("Now run the tests")]
+    (request,) = prefix
+    assert request.kind == "history" and request.max_tokens == 13107
+    assert request.prompt_text.endswith(
+        "\n\nAdditional focus: This summary covers the prefix of a split turn. Focus on the original request,"
+        " early progress, and any details needed to understand the retained suffix."
+    )
