@@ -61,7 +61,20 @@ class Workspace:
         if limit is not None:
             args["limit"] = limit
         result, err = self.read_result(path, offset, limit)
-        self.s.step("read", args, result, error=err, text=text, thinking=thinking)
+        details = None
+        if not err and "[Showing lines " in result:
+            shown = result.rsplit("[Showing lines ", 1)[1].split(" ")[0]
+            first, last = (int(x) for x in shown.split("-"))
+            body = result.rsplit("\n\n[Showing lines ", 1)[0]
+            total = self.files[path].split("\n")
+            # pi keeps the truncation record in `details` (it also stores the kept text there; left out here)
+            details = {"truncation": {"truncated": True, "truncatedBy": "lines" if last - first + 1 >= MAX_LINES else "bytes",
+                                      "totalLines": len(total) - first + 1,
+                                      "totalBytes": len("\n".join(total[first - 1:]).encode()),
+                                      "outputLines": last - first + 1, "outputBytes": len(body.encode()),
+                                      "lastLinePartial": False, "firstLineExceedsLimit": False,
+                                      "maxLines": MAX_LINES, "maxBytes": MAX_BYTES}}
+        self.s.step("read", args, result, error=err, text=text, thinking=thinking, details=details)
 
     def read_result(self, path: str, offset: int | None = None, limit: int | None = None) -> tuple[str, bool]:
         if path not in self.files:
