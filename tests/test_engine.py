@@ -128,6 +128,11 @@ def test_split_turn_summaries_run_concurrently_and_merge_after_separator(sample)
 
 def test_proposal_context_tokens_and_validation(sample):
     proposal, the_plan = run(sample, CompactionSettings(keepRecentTokens=300), ExtractiveSummarizer())
+    history, rest = proposal.summary.split("\n\n---\n\n**Turn Context (split turn):**\n\n")
+    assert history.startswith("## Goal\n- Please fix the failing parser tests in src/parser.py.")
+    assert rest.startswith("## Original Request\nNow run the tests with pytest -q tests/test_parser.py")
+    assert rest.endswith("...\n\n<modified-files>\nsrc/parser.py\n</modified-files>")
+    assert proposal.summarizer == "extractive" and proposal.prompt_name == "pi-checkpoint"
     assert proposal.tokensBefore == 2900  # pi's estimate (the oracle's tokensBefore for keep=300)
     assert [m.role for m in proposal.context] == ["compactionSummary", "assistant", "user", "assistant", "toolResult", "assistant"]
     assert proposal.context_entry_ids == [None, "e000000a", "e000000b", "e000000c", "e000000d", "e000000e"]
