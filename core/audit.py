@@ -618,9 +618,11 @@ def explain_compaction(
 ) -> CutExplanation:
     """Re-run the plan on the path as it was when the compaction happened, and find the settings that reproduce it."""
     if record_first_kept is None:
-        agent = {"claude_code": "Claude Code", "codex": "Codex"}.get(fmt, "this agent")
+        agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
+            fmt, "this compaction records no firstKeptEntryId: it replaces"
+        )
         text = (
-            f"{agent} compactions replace the whole history with the summary: nothing before the compaction "
+            f"{agent} the whole history with the summary: nothing before the compaction "
             "stays verbatim, so there is no cut point to explain"
             + (f"; the context held {tokens_before:,} tokens when it fired" if tokens_before else "")
         )
