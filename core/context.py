@@ -69,7 +69,8 @@ def entry_message(entry: Entry) -> Message | None:
     return None
 
 
-def _branch_summary_text(entry: Entry) -> str:
+def branch_summary_text(entry: Entry) -> str:
+    """The summary of a branch_summary entry (empty ones never reach the model)."""
     if entry.message is not None:
         return entry.message.summary or entry.message.text()
     summary = _entry_field(entry, "summary")
@@ -90,7 +91,7 @@ def context_weight(path: list[Entry]) -> list[bool]:
         elif kind == "custom_message":
             weights.append(True)
         elif kind == "branch_summary":
-            weights.append(bool(_branch_summary_text(entry)))
+            weights.append(bool(branch_summary_text(entry)))
         else:
             weights.append(False)
     return weights

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from core.context import (
     ContextEstimate,
+    branch_summary_text,
     context_indices,
     entry_message,
     has_valid_usage,
@@ -167,6 +168,8 @@ class PathIndex:
         self.n = n
         message_tokens = [0] * n
         producer_tokens = [0] * n
+        context_tokens = [0] * n  # tokens of entries that reach the model when in the kept context
+        context_flags = [0] * n
         self.messages: list[int] = []  # type == "message"
         self.cut_points: list[int] = []
         self.turn_starts: list[int] = []
@@ -189,7 +192,8 @@ class PathIndex:
                     continue  # never in context (Claude Code sidechains, compact-summary records)
                 append_barrier(i)
                 append_msg(i)
-                message_tokens[i] = producer_tokens[i] = tokens[i]
+                message_tokens[i] = producer_tokens[i] = context_tokens[i] = tokens[i]
+                context_flags[i] = 1
                 append_producer(i)
                 role = message.role
                 if role in _CUT_ROLES:
@@ -216,9 +220,14 @@ class PathIndex:
                 append_turn(i)
                 append_producer(i)
                 producer_tokens[i] = tokens[i]
+                if kind == "custom_message" or branch_summary_text(entry):
+                    context_tokens[i] = tokens[i]
+                    context_flags[i] = 1
         # prefix[i] = tokens of message entries before i; the walk back from the end sums these
         self.prefix = [0, *accumulate(message_tokens)]
         self.producer_prefix = [0, *accumulate(producer_tokens)]
+        self.context_prefix = [0, *accumulate(context_tokens)]
+        self.context_count = [0, *accumulate(context_flags)]
         self._ids: list[str] | None = None
         self._found: dict[str, int] = {}
         self._context: ContextEstimate | None = None
@@ -255,28 +264,54 @@ class PathIndex:
         return self._context_indices
 
     def context_estimate(self) -> ContextEstimate:
-        """pi's estimateContextTokens over the current context, from the per-entry tokens."""
+        """pi's estimateContextTokens over the current context (buildSessionContext), from prefix sums.
+
+        The context is the latest compaction's summary, its kept entries [firstKept, c)
+        and everything after it; the scan for the last usable usage record walks back
+        over message entries only until it finds one.
+        """
         if self._context is None:
-            indices = self.context()
+            n = self.n
+            cp = self.context_prefix
+            cc = self.context_count
             tokens = self.tokens
             path = self.path
+            compaction = self.compactions[-1] if self.compactions else -1
+            kept_from = -1
+            head_tokens = head_count = 0
+            if compaction >= 0:
+                record = path[compaction].compaction
+                kept_from = self.index_of(record.firstKeptEntryId if record is not None else None, before=compaction)
+                head_tokens, head_count = tokens[compaction], 1
+            after = compaction + 1  # the whole path when there is no compaction
+            after_tokens = cp[n] - cp[after]
+            kept_tokens = cp[compaction] - cp[kept_from] if kept_from >= 0 else 0
+            kept_count = cc[compaction] - cc[kept_from] if kept_from >= 0 else 0
             estimate: ContextEstimate | None = None
-            for position in range(len(indices) - 1, -1, -1):
-                entry = path[indices[position]]
-                if entry.type == "message" and entry.message is not None and has_valid_usage(entry.message):
-                    usage = entry.message.usage
-                    assert usage is not None
-                    trailing = sum(tokens[j] for j in indices[position + 1 :])
-                    estimate = ContextEstimate(
-                        tokens=usage.context_tokens + trailing,
-                        usageTokens=usage.context_tokens,
-                        trailingTokens=trailing,
-                        lastUsageIndex=position,
-                        counter=self.counter,
-                    )
+            messages = self.messages
+            k = len(messages) - 1
+            while k >= 0:
+                i = messages[k]
+                k -= 1
+                if i < after and (kept_from < 0 or i < kept_from):
                     break
+                if after <= i or kept_from <= i < compaction:
+                    message = path[i].message
+                    if message is not None and has_valid_usage(message):
+                        if i >= after:
+                            trailing = cp[n] - cp[i + 1]
+                            position = head_count + kept_count + cc[i] - cc[after]
+                        else:
+                            trailing = cp[compaction] - cp[i + 1] + after_tokens
+                            position = head_count + cc[i] - cc[kept_from]
+                        usage_tokens = message.usage.context_tokens if message.usage is not None else 0
+                        estimate = ContextEstimate(
+                            tokens=usage_tokens + trailing, usageTokens=usage_tokens, trailingTokens=trailing,
+                            lastUsageIndex=position, counter=self.counter,
+                        )
+                        break
             if estimate is None:
-                total = sum(tokens[j] for j in indices)
+                total = head_tokens + kept_tokens + after_tokens
                 estimate = ContextEstimate(
                     tokens=total, usageTokens=0, trailingTokens=total, lastUsageIndex=None, counter=self.counter
                 )

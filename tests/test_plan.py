@@ -223,3 +223,17 @@ def test_system_and_summary_trigger_is_greater_or_equal_and_zero_disables() -> N
     assert plan(path, CompactionSettings(mode="system-and-summary", threshold=200001)).shouldCompact
     assert not plan(path, CompactionSettings(mode="system-and-summary", threshold=200002)).shouldCompact
     assert not plan(path, CompactionSettings(mode="system-and-summary", threshold=0)).shouldCompact
+
+
+def _all_sessions() -> list[Path]:
+    samples = Path(__file__).resolve().parent.parent / "sample_sessions"
+    return sorted(GOLDEN.glob("*.jsonl")) + sorted(samples.glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("source", _all_sessions(), ids=lambda p: p.stem)
+def test_indexed_context_estimate_equals_building_the_context(source: Path) -> None:
+    path = read_session(source).active_path()
+    for cut in (len(path), len(path) * 2 // 3, len(path) // 3):  # also prefixes: usage found in other places
+        prefix = path[:cut]
+        expected = estimate_context_tokens(build_context(prefix))
+        assert index_path(prefix).context_estimate() == expected, f"first {cut} entries"
