@@ -36,6 +36,7 @@ from core.errors import CutlineError, SummarizerError
 from core.hooks import AfterCompactionEvent, BeforeCompactionEvent, HookOutcome, HooksConfig, run_hooks
 from core.last_turn import last_turn_section
 from core.models import CompactionRecord, Entry, Message, Session, TextBlock, ToolCallBlock
+from core.plan import CompactionPlan, clean_history
 from core.prompts import SUMMARIZATION_SYSTEM_PROMPT, build_prompt_text, merge_conversation_text
 from core.recovery import MemoryFlushTurn, build_memory_flush_turn, build_post_compaction_turn, should_run_post_compaction
 from core.serialize import serialize_conversation, to_llm
@@ -477,7 +478,7 @@ def _settings_used(settings: CompactionSettings) -> dict[str, Any]:
 
 
 async def compact(
-    plan: Any,
+    plan: CompactionPlan,
     session: Session,
     summarizer: Summarizer,
     settings: CompactionSettings,
@@ -499,6 +500,8 @@ async def compact(
     if plan.pathLength != len(path):
         raise CutlineError("the plan was made for another version of this session's path; plan again")
     mode = settings.mode
+    if plan.mode != mode and {plan.mode, mode} != {"pi", "safeguard"}:
+        raise CutlineError(f"the plan was made for mode {plan.mode}, the settings ask for {mode}; plan again")
     today = today or dt.datetime.now(dt.timezone.utc).date()
     started = time.perf_counter()
     run = _Run(summarizer, settings, progress, plan.contextWindow)
@@ -566,7 +569,7 @@ async def compact(
 
 async def _pi_or_safeguard(
     proposal: Proposal,
-    plan: Any,
+    plan: CompactionPlan,
     path: list[Entry],
     summarized: list[Message],
     prefix: list[Message],
@@ -650,7 +653,7 @@ async def _constant(text: str) -> str:
     return text
 
 
-async def _first_and_tail(proposal: Proposal, plan: Any, path: list[Entry], zone: list[Message], run: _Run) -> None:
+async def _first_and_tail(proposal: Proposal, plan: CompactionPlan, path: list[Entry], zone: list[Message], run: _Run) -> None:
     """compaction-design-single-pass.md: summary merged into message 0, an acknowledgement only if alternation needs it."""
     run.prompt_name = "narrative"
     run.style = "preview"
@@ -681,10 +684,8 @@ async def _first_and_tail(proposal: Proposal, plan: Any, path: list[Entry], zone
     proposal.keptCount = len(kept)
 
 
-async def _system_and_summary(proposal: Proposal, plan: Any, path: list[Entry], run: _Run) -> None:
+async def _system_and_summary(proposal: Proposal, plan: CompactionPlan, path: list[Entry], run: _Run) -> None:
     """context-compaction-go.md: clean the history, keep the system prompt and one user message."""
-    from core.plan import clean_history
-
     run.prompt_name = "go-7-section"
     proposal.prompt_name = "go-7-section"
     system_indices = plan.kept_indices()

@@ -442,3 +442,9 @@ def test_safeguard_summarizes_the_turn_prefix_with_openclaw_focus(sample):
         "\n\nAdditional focus: This summary covers the prefix of a split turn. Focus on the original request,"
         " early progress, and any details needed to understand the retained suffix."
     )
+
+
+def test_plan_and_settings_modes_must_agree(sample):
+    the_plan = plan(sample.active_path(), CompactionSettings(mode="first-and-tail"))
+    with pytest.raises(CutlineError, match="plan was made for mode first-and-tail, the settings ask for pi"):
+        asyncio.run(compact(the_plan, sample, Recorder(), CompactionSettings()))
