@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -320,6 +320,11 @@ class PathIndex:
 
     # -- range queries ------------------------------------------------------
 
+    def is_cut_point(self, i: int) -> bool:
+        """Whether pi may start the kept part at path index i."""
+        k = bisect_left(self.cut_points, i)
+        return k < len(self.cut_points) and self.cut_points[k] == i
+
     @staticmethod
     def count_in(sorted_indices: list[int], start: int, stop: int) -> int:
         if stop <= start:
@@ -498,7 +503,7 @@ def _file_lists(index: PathIndex, start: int, stop: int, previous: int) -> dict[
     }
 
 
-def _trigger_step(plan_fields: dict[str, Any], estimate: ContextEstimate, window: int, reserve: int, source: str) -> ExplanationStep:
+def _trigger_step(estimate: ContextEstimate, window: int, reserve: int, source: str) -> ExplanationStep:
     threshold = window - reserve
     if estimate.lastUsageIndex is not None:
         how = (
@@ -535,7 +540,7 @@ def _pi_plan(index: PathIndex, settings: CompactionSettings, entry_tokens: bool)
             explanation=[ExplanationStep(step="empty", text="the path is empty: nothing to compact")],
         )
     estimate = index.context_estimate()
-    steps: list[ExplanationStep] = [_trigger_step(base, estimate, window, reserve, source)]
+    steps: list[ExplanationStep] = [_trigger_step(estimate, window, reserve, source)]
     should = should_compact(estimate.tokens, window, reserve, settings.enabled)
     if path[-1].type == "compaction":
         steps.append(ExplanationStep(
@@ -588,9 +593,7 @@ def _pi_plan(index: PathIndex, settings: CompactionSettings, entry_tokens: bool)
     else:
         crossing = cut.crossingIndex
         reached = index.tokens_in(crossing, n)
-        valid = bisect_left(index.cut_points, crossing) < len(index.cut_points) and index.cut_points[
-            bisect_left(index.cut_points, crossing)
-        ] == crossing
+        valid = index.is_cut_point(crossing)
         steps.append(ExplanationStep(
             step="walk", pathIndex=crossing,
             text=(
@@ -894,9 +897,6 @@ def _system_and_summary_plan(index: PathIndex, settings: CompactionSettings, ent
         explanation=steps,
         **(_file_lists(index, 0, n, -1) if n else {}),
     )
-
-
-PlanMode = Literal["pi", "safeguard", "first-and-tail", "system-and-summary"]
 
 
 def plan(
