@@ -253,3 +253,25 @@ def test_first_kept_entry_missing_from_the_path() -> None:
     assert report.why.reproduced is False and "is not on the path before the compaction" in report.why.text
     # everything before the compaction was summarized, including the last exchange
     assert report.warning("last-exchange-summarized").entry_ids == ["u3", "a3"]
+
+
+@pytest.mark.parametrize(
+    ("name", "compaction", "first_kept", "ranges"),
+    [
+        # bounds checked against pi 0.73.1's own planner (pi-oracle) on the file cut before the
+        # compaction: lo-1 and hi+1 cut elsewhere, lo and hi cut at first_kept
+        ("previous-compactions", "00000031", "0000001f", [(3073, 3207)]),
+        ("already-compacted", "00000019", "0000000d", [(1677, 1778)]),
+        ("hook-compaction", "00000019", "00000011", [(1481, 1585)]),
+    ],
+)
+def test_reproducing_ranges_match_pi_on_golden_sessions(name: str, compaction: str, first_kept: str, ranges: list) -> None:
+    from pathlib import Path
+
+    from core.formats import read_session
+
+    session = read_session(Path(__file__).parent / "golden" / "sessions" / f"{name}.jsonl")
+    report = audit_compaction(session, compaction)
+    assert report.first_kept_entry_id == first_kept
+    assert report.why.reproducing_ranges == ranges
+    assert report.why.reproduced is True
