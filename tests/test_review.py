@@ -148,3 +148,12 @@ def test_cli_compact_accept_proposals(tmp_path: Path):
     assert json.loads(path.read_text().splitlines()[-1])["type"] == "compaction"
     again = runner.invoke(cli, ["reject", proposal["id"], "--db", db])
     assert again.exit_code != 0 and "already accepted" in str(again.exception)
+
+
+def test_cli_compact_with_anthropic_needs_a_key(tmp_path: Path):
+    from app.cli import cli
+
+    path = write_session(tmp_path / "session.jsonl")
+    result = CliRunner().invoke(cli, ["compact", str(path), "--summarizer", "anthropic", "--db", str(tmp_path / "c.db")])
+    assert result.exit_code != 0
+    assert str(result.exception) == "the anthropic summarizer needs ANTHROPIC_API_KEY in the environment"

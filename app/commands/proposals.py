@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import click
+
+from core.errors import CutlineError
 
 _DB = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
@@ -68,6 +71,9 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
         "summarizer": summarizer, "model": model,
     }
     settings = load_settings(openclaw=openclaw_config, overrides={k: v for k, v in overrides.items() if v is not None})
+    if settings.summarizer == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
+        # without this the engine's fallback chain would store a proposal that only says "Summary unavailable"
+        raise CutlineError("the anthropic summarizer needs ANTHROPIC_API_KEY in the environment")
     with _store(db_path) as store:
         session_id = _session_id(store, session)
         loaded = store.load_session(session_id)
