@@ -78,3 +78,21 @@ def test_tokens_json_reports_each_counter_against_usage(capsys: pytest.CaptureFi
 def test_tokens_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "tokens", str(GOLDEN / "sessions" / "images.jsonl"), "--counter", "chars4")
     assert code == 0 and "relative error against usage" in out and "chars4" in out
+
+
+def test_plan_never_imports_the_ui() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from app.cli import main\n"
+        "try:\n"
+        f"    main(['plan', {str(GOLDEN / 'sessions' / 'images.jsonl')!r}, '--json'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'tiktoken', 'anthropic')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=GOLDEN.parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
