@@ -127,3 +127,21 @@ async def test_replay_key_draws_the_replayed_context(store_path: Path, cutline_h
         await pilot.press("r")
         await pilot.pause()
         assert "replay" not in plot.timeline.counters and not plot.border_subtitle
+
+
+async def test_inside_the_desk_the_screen_uses_the_apps_store(store_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from app.tui import create_app
+
+    app = create_app(store_path, clock=lambda: datetime(2026, 1, 1, tzinfo=timezone.utc), cursor_blink=False)
+    async with app.run_test(size=(140, 48)) as pilot:
+        await app.workers.wait_for_complete()
+        await app.push_screen(AuditScreen("audit-demo", compaction_entry_id="c2"))
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        title = str(app.screen.query_one("#audit-title", Static).render())
+        assert "Audit of compaction c2" in title and "compaction 2 of 2" in title
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, AuditScreen)
