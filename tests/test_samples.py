@@ -325,6 +325,9 @@ def test_codex_rollout() -> None:
         if line["type"] == "response_item" and p["type"] in ("function_call_output", "custom_tool_call_output"):
             assert p["call_id"] in calls
             json.loads(p["output"])
+    roles = {line["payload"]["role"] for line in lines
+             if line["type"] == "response_item" and line["payload"]["type"] == "message"}
+    assert roles == {"developer", "user", "assistant"}
     compacted = [line for line in lines if line["type"] == "compacted"]
     assert len(compacted) == 1
     payload = compacted[0]["payload"]

@@ -47,6 +47,14 @@ AGENTS_MD = """# AGENTS.md instructions for /home/dana/src/snip
 </INSTRUCTIONS>"""
 
 
+PERMISSIONS = """<permissions instructions>
+Filesystem sandboxing defines which files can be read or written. `sandbox_mode` is `workspace-write`: you can
+read any file and write only inside the current working directory and /tmp. Network access is restricted.
+Approval policy is `on-request`: commands run in the sandbox; ask for escalated permissions (with a short
+justification) only when a command needs to write outside the workspace or reach the network.
+</permissions instructions>"""
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
@@ -228,6 +236,7 @@ def build() -> Rollout:
                             "source": "cli", "model_provider": "openai",
                             "git": {"commit_hash": "a3e91c0b7d2f4e18c6a5b90d3e1f7c2a48b6d015", "branch": "main",
                                     "repository_url": "git@github.com:acme/snip.git"}}, pause=(0, 0))
+    r.item({"type": "message", "role": "developer", "content": [{"type": "input_text", "text": PERMISSIONS}]})
     r.item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": AGENTS_MD}]})
     r.item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": ENV_CONTEXT}]})
     r.user("The list API takes an integer cursor (an offset). During the incident the client looped over "
