@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from core.engine import Proposal, validate_proposal
 from core.errors import CutlineError, NotFoundError
 from core.formats.entries import now_iso
-from core.formats.pi import _compaction_fields, _dumps, append_compaction
+from core.formats.pi import append_compaction, compaction_line
 from core.paths import backups_dir
 from core.store import Store
 from core.tokens import js_length
@@ -221,14 +221,12 @@ def preview_entry(store: Store, ref: str, *, timestamp: str | None = None) -> st
     """Exactly the JSON line `accept` appends (pass the same `timestamp` to both; the entry id is fixed per proposal)."""
     proposal = load_proposal(store, ref)
     text = latest_version(store, proposal.id).text
-    fields = {
-        "type": "compaction",
-        "id": proposal.entryId,
-        "parentId": proposal.parentEntryId,
-        "timestamp": timestamp or now_iso(),
-    }
-    fields.update(_compaction_fields(proposal.compaction_record(text)))
-    return _dumps(fields)
+    return compaction_line(
+        proposal.compaction_record(text),
+        entry_id=proposal.entryId,
+        parent_id=proposal.parentEntryId,
+        timestamp=timestamp or now_iso(),
+    )
 
 
 def _open_or_refuse(store: Store, proposal_id: str) -> None:
