@@ -683,7 +683,8 @@ def _pi_plan(index: PathIndex, settings: CompactionSettings, entry_tokens: bool)
         previousCompactionIndex=previous if previous >= 0 else None,
         previousSummary=previous_summary,
         summarizeSpans=[Span(start=start, stop=history_end)] if history_end > start else [],
-        turnPrefixSpans=[Span(start=cut.turnStartIndex, stop=first)] if cut.isSplitTurn else [],
+        # pi can report a split turn with an empty prefix (the cut entry itself starts the turn)
+        turnPrefixSpans=[Span(start=cut.turnStartIndex, stop=first)] if cut.isSplitTurn and first > cut.turnStartIndex else [],
         keptSpans=[Span(start=first, stop=n)],
         messagesToSummarize=summarized,
         turnPrefixMessages=prefix_count,

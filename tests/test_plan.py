@@ -237,3 +237,18 @@ def test_indexed_context_estimate_equals_building_the_context(source: Path) -> N
         prefix = path[:cut]
         expected = estimate_context_tokens(build_context(prefix))
         assert index_path(prefix).context_estimate() == expected, f"first {cut} entries"
+
+
+@pytest.mark.parametrize("source", _all_sessions(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("mode", ["pi", "safeguard", "first-and-tail", "system-and-summary"])
+def test_every_session_plans_in_every_mode(source: Path, mode: str) -> None:
+    path = read_session(source).active_path()
+    result = plan(path, CompactionSettings(mode=mode, keepRecentTokens=2000))
+    n = len(path)
+    for span in result.summarizeSpans + result.turnPrefixSpans + result.keptSpans:
+        assert 0 <= span.start < span.stop <= n
+    if result.firstKeptPathIndex is not None:
+        assert path[result.firstKeptPathIndex].id == result.firstKeptEntryId
+    assert result.explanation and all(step.text for step in result.explanation)
+    assert result.tokensBefore >= 0 and len(result.entryTokens) == n
+    result.model_dump_json()
