@@ -280,3 +280,31 @@ def test_calibration_finds_a_constant_system_prompt_overhead() -> None:
     assert calibration.ratio == pytest.approx(1.1, rel=0.01)
     assert calibration.medianError < 0.001
     assert calibration.predict(1000) == pytest.approx(16100, rel=0.01)
+
+
+def test_anthropic_counter_uses_key_and_base_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    import anthropic
+
+    made: dict = {}
+
+    class Recorder:
+        def __init__(self, **kwargs) -> None:
+            made.update(kwargs)
+
+    monkeypatch.setattr(anthropic, "Anthropic", Recorder)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    counter = get_counter("anthropic")
+    assert counter.name == "anthropic"
+    assert made == {"api_key": "sk-test", "base_url": "http://127.0.0.1:9"}
+
+
+def test_anthropic_counter_failure_is_one_line() -> None:
+    class Failing:
+        def count_tokens(self, **kwargs):
+            raise RuntimeError("connection refused")
+
+    client = type("Client", (), {})()
+    client.messages = Failing()
+    with pytest.raises(CutlineError, match="anthropic count_tokens failed: RuntimeError: connection refused"):
+        AnthropicCounter(client=client).count(msg("user", [text("hi")]))
