@@ -228,14 +228,16 @@ class MessageList(ScrollView, can_focus=True):
     def _update_virtual_size(self) -> None:
         self.virtual_size = Size(0, self.row_count)
 
-    def _scroll_cursor_into_view(self) -> None:
+    def _scroll_cursor_into_view(self, center: bool = False) -> None:
         if not self.entries:
             return
         y = self.display_row(self.cursor)
         height = max(1, self.scrollable_content_region.height)
         top = round(self.scroll_y)
-        if y < top:
-            self.scroll_to(y=max(0, y - (1 if y == (self.cut_row or -5) + 1 else 0)), animate=False, immediate=True)
+        if center:
+            self.scroll_to(y=max(0, y - height // 2), animate=False, immediate=True)
+        elif y < top:
+            self.scroll_to(y=y, animate=False, immediate=True)
         elif y >= top + height:
             self.scroll_to(y=y - height + 1, animate=False, immediate=True)
 
@@ -272,6 +274,7 @@ class MessageList(ScrollView, can_focus=True):
     def action_jump_cut(self) -> None:
         if self.marks is not None and self.marks.first_kept is not None:
             self.cursor = self.marks.first_kept
+            self._scroll_cursor_into_view(center=True)
 
     def action_jump_partner(self) -> None:
         partner = self._partners.get(self.cursor)
