@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -335,3 +337,10 @@ def test_codex_rollout() -> None:
     counts = [line["payload"]["info"]["total_token_usage"]["total_tokens"] for line in lines
               if line["type"] == "event_msg" and line["payload"]["type"] == "token_count"]
     assert counts == sorted(counts)
+
+
+def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
+    """generate.py is deterministic and the committed samples are its current output."""
+    subprocess.run([sys.executable, str(SAMPLES / "generate.py"), str(tmp_path)], check=True, timeout=120)
+    for name in ALL_FILES:
+        assert (tmp_path / name).read_bytes() == (SAMPLES / name).read_bytes(), name
