@@ -157,37 +157,33 @@ def chars4_tokens(message: Message) -> int:
 
     Tool results carried inside other messages (Claude Code's user records) count
     like a pi toolResult; pi sessions never contain them, so parity is unaffected.
+    System messages (Codex, Claude Code) count their text like user messages.
     """
     role = message.role
-    chars = 0
-    if role == "user" or role == "system":
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                chars += js_length(block.text)
-            elif isinstance(block, ToolResultBlock):
-                chars += _tool_result_chars(block)
-    elif role == "assistant":
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                chars += js_length(block.text)
-            elif isinstance(block, ThinkingBlock):
-                chars += js_length(block.thinking)
-            elif isinstance(block, ToolCallBlock):
-                chars += js_length(block.name) + js_length(js_stringify(block.arguments))
-            elif isinstance(block, ToolResultBlock):
-                chars += _tool_result_chars(block)
-    elif role == "custom" or role == "toolResult":
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                chars += js_length(block.text)
-            elif isinstance(block, ImageBlock):
-                chars += IMAGE_CHARS
-            elif isinstance(block, ToolResultBlock):
-                chars += _tool_result_chars(block)
-    elif role == "bashExecution":
+    if role == "bashExecution":
         chars = js_length(message.command or "") + js_length(message.output or "")
-    elif role == "branchSummary" or role == "compactionSummary":
-        chars = js_length(message.summary or "")
+        return -(-chars // 4)
+    if role == "branchSummary" or role == "compactionSummary":
+        return -(-js_length(message.summary or "") // 4)
+    assistant = role == "assistant"
+    images = role == "custom" or role == "toolResult"
+    chars = 0
+    for block in message.content:
+        kind = block.type
+        if kind == "text":
+            text = block.text
+            chars += len(text) if text.isascii() else js_length(text)
+        elif kind == "toolCall":
+            if assistant:
+                chars += js_length(block.name) + js_length(js_stringify(block.arguments))
+        elif kind == "thinking":
+            if assistant:
+                chars += js_length(block.thinking)
+        elif kind == "image":
+            if images:
+                chars += IMAGE_CHARS
+        elif kind == "toolResult":
+            chars += _tool_result_chars(block)
     return -(-chars // 4)
 
 
