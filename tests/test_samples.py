@@ -287,6 +287,9 @@ def test_v2_hook_message() -> None:
     assert lines[0]["version"] == 2
     hooks = [e["message"] for e in lines[1:] if e["type"] == "message" and e["message"]["role"] == "hookMessage"]
     assert hooks and all({"customType", "content", "display", "timestamp"} <= set(h) for h in hooks)
+    assert {h["display"] for h in hooks} == {True, False}
+    bash = [e["message"] for e in lines[1:] if e["type"] == "message" and e["message"]["role"] == "bashExecution"]
+    assert len(bash) == 1 and bash[0]["exitCode"] == 0 and bash[0]["command"] == "git diff --stat"
 
 
 def test_claude_code_transcript() -> None:

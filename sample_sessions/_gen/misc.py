@@ -170,4 +170,10 @@ def v2_hookmessage() -> PiSession:
     s.say("Done: `KeyRing.verify` returns None for key ids longer than 16 characters, checked before the key "
           "dict is touched (moved there after the auth-guard hook's note). Real key ids in yesterday's traffic "
           "are 6 characters; tests pass.")
+    s.bash_execution("git diff --stat", " src/snip/auth.py | 2 ++\n 1 file changed, 2 insertions(+)")
+    s.user("Commit it with a message that mentions the 4 KB header.", pause=(10, 40))
+    w.bash("git commit -qam 'auth: reject key ids longer than 16 chars before the lookup' -m 'A 4 KB Authorization "
+           "header reached the key dict lookup on 2025-12-08.' && git log --oneline -1",
+           "b71c0e4 auth: reject key ids longer than 16 chars before the lookup")
+    s.say("Committed as b71c0e4.")
     return s

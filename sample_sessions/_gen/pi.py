@@ -239,6 +239,14 @@ class PiSession:
         content.extend(images or [])
         return self.message({"role": "user", "content": content, "timestamp": self.clock.ms()})
 
+    def bash_execution(self, command: str, output: str, exit_code: int = 0) -> dict:
+        """A command the user ran with `!` in pi's editor; its output joins the context as a user turn."""
+        self.clock.tick(20, 90)
+        msg = {"role": "bashExecution", "command": command, "output": output, "exitCode": exit_code,
+               "cancelled": False, "truncated": False, "timestamp": self.clock.ms()}
+        self.clock.tick(0.2, 2)
+        return self.message(msg)
+
     def hook_message(self, custom_type: str, content: Any, display: bool = True) -> dict:
         self.clock.tick(0.1, 1)
         msg = {"role": "hookMessage", "customType": custom_type, "content": content, "display": display,
