@@ -1,9 +1,10 @@
-"""Write a large, realistic, deterministic pi v3 session for the benchmarks (default 100,000 entries, ~95 MB).
+"""Write a large, realistic, deterministic pi v3 session for the benchmarks (default 100,000 entries, ~100 MB).
 
 A long coding session: user requests, assistant turns with thinking, text and tool
 calls (usage with cost on every one), tool results of realistic sizes (file reads,
 test runs, searches, some failures), model and thinking-level changes, and a
-compaction every few thousand entries. The same seed always gives the same bytes.
+compaction whenever the context passes pi's default threshold (200k window). The
+same seed always gives the same bytes.
 
     python bench/gen_large_session.py [-o /tmp/cutline-100k.jsonl] [--entries 100000] [--seed 7]
 """
@@ -189,12 +190,12 @@ def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
         emit(writer.entry("model_change", 0.2, provider="anthropic", modelId=model)[1])
         emit(writer.entry("thinking_level_change", 0.1, thinkingLevel="medium")[1])
         turn_starts: list[str] = []
-        next_compaction = rng.randint(8000, 12000)
         while writer.count < entries:
             if len(lines) > 2000:
                 out.write("\n".join(lines) + "\n")
                 lines.clear()
-            if writer.count >= next_compaction and len(turn_starts) > 4:
+            # pi compacts when the context passes contextWindow - reserveTokens (200000 - 16384)
+            if writer.context_tokens > 183_616 and len(turn_starts) > 4:
                 kept = turn_starts[-3]
                 tokens_before = writer.context_tokens
                 emit(
@@ -207,8 +208,8 @@ def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
                         details={"readFiles": [f"src/{n}.py" for n in _NAMES[:4]], "modifiedFiles": [f"src/{_NAMES[0]}.py"]},
                     )[1]
                 )
-                writer.context_tokens = 12000
-                next_compaction = writer.count + rng.randint(8000, 12000)
+                # what stays: the summary plus the kept recent turns (pi keeps ~20000 tokens)
+                writer.context_tokens = 24_000
                 continue
             if rng.random() < 0.01:
                 model = rng.choice(["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"])
