@@ -443,10 +443,18 @@ def _describe_entry(index: PathIndex, i: int) -> str:
 def _moved_over_text(index: PathIndex, moved: list[int]) -> str:
     counts: dict[str, int] = {}
     for i in moved:
-        kind = index.path[i].type
+        entry = index.path[i]
+        if entry.isCompactSummary:
+            kind = "compact-summary record"
+        elif entry.isSidechain:
+            kind = "sidechain record"
+        elif entry.type == "message":
+            kind = "empty message entry"
+        else:
+            kind = f"{entry.type} entry"
         counts[kind] = counts.get(kind, 0) + 1
-    parts = [f"{count} {kind} entr{'y' if count == 1 else 'ies'}" for kind, count in counts.items()]
-    return ", ".join(parts)
+    parts = [f"{count} {kind}" + ("" if count == 1 else "s") for kind, count in counts.items()]
+    return ", ".join(p.replace("entrys", "entries") for p in parts)
 
 
 def _range_text(start: int, stop: int) -> str:
