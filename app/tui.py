@@ -175,14 +175,16 @@ class CutlineApp(App[None]):
 
         rows: list[tuple[str, str, str]] = []
         seen: set[tuple[str, str]] = set()
-        for key, active in self.screen.active_bindings.items():
-            binding = active.binding
-            description = binding.description or binding.action
-            mark = (key, binding.action)
-            if mark in seen:
-                continue
-            seen.add(mark)
-            rows.append((self.get_key_display(binding), description, binding.id or ""))
+        # every binding of the focus chain, including those not available right now
+        for _node, bindings in self.screen._binding_chain:
+            for key, key_bindings in bindings.key_to_bindings.items():
+                for binding in key_bindings:
+                    mark = (key, binding.action)
+                    if mark in seen or not (binding.description or binding.id):
+                        continue
+                    seen.add(mark)
+                    shown = self.get_key_display(binding.with_key(key))
+                    rows.append((shown, binding.description or binding.action, binding.id or ""))
         rows.sort(key=lambda row: (row[2] == "", row[2], row[0]))
         self.push_screen(HelpScreen(rows))
 

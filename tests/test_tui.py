@@ -261,3 +261,72 @@ async def test_keys_are_remappable_from_config(tmp_path: Path) -> None:
         await pilot.press("right_square_bracket")
         await pilot.pause()
         assert screen.settings.keepRecentTokens == 21000, "the old key no longer applies"
+
+
+async def test_import_prompt_completes_paths_and_opens_the_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_session(tmp_path / "ledger-import.jsonl")
+    monkeypatch.chdir(tmp_path)
+    app = test_app(tmp_path / "store.db")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i")
+        await pilot.pause()
+        await pilot.press(*"ledger-i")
+        await settle(app, pilot)
+        await pilot.press("tab")
+        field = app.screen.query_one("#path-input", Input)
+        assert field.value == "ledger-import.jsonl", "tab completes from the filesystem"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert len(app.screen.path) == 49
+
+
+async def test_palette_and_help_list_the_actions(tmp_path: Path) -> None:
+    from textual.command import CommandPalette
+
+    from app.screens.modals import HelpScreen
+
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        review = app.screen
+        await pilot.press("f1")
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        ids = {binding_id for _, _, binding_id in help_screen.rows}
+        assert {"review.run", "review.accept", "review.edit", "review.diff", "review.history", "app.quit"} <= ids
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        palette = app.screen
+        await pilot.press(*"keepRecentTokens + 1000")
+        from textual.command import CommandList
+
+        commands = palette.query_one(CommandList)
+        await wait_until(app, pilot, lambda: commands.option_count > 0)
+        assert "keepRecentTokens + 1000" in str(commands.get_option_at_index(0).prompt)
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        assert app.screen is review
+        assert review.settings.keepRecentTokens == 21000, "the palette ran the keep-more action"
+
+
+def test_tui_config_reads_keys_and_rejects_bad_values(tmp_path: Path) -> None:
+    from app.config import load_tui_config
+    from core.errors import SettingsError
+
+    config = tmp_path / "config.toml"
+    config.write_text('[compaction]\nkeepRecentTokens = 5000\n[keys]\n"review.run" = "R, f5"\n[tui]\ntheme = "cutline-light"\n')
+    loaded = load_tui_config(config)
+    assert loaded.keys == {"review.run": "R,f5"} and loaded.theme == "cutline-light"
+    config.write_text('[keys]\n"review.run" = 5\n')
+    with pytest.raises(SettingsError, match="keys.review.run"):
+        load_tui_config(config)
+    config.write_text('[tui]\ntheme = "neon"\n')
+    with pytest.raises(SettingsError, match="tui.theme"):
+        load_tui_config(config)
+    assert load_tui_config(tmp_path / "missing.toml").keys == {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -213,6 +214,10 @@ class ReviewScreen(Screen[None]):
             if report.problems:
                 notice += f" · {len(report.problems)} problems (first: {report.problems[0]})"
         session = store.load_session(ref)
+        # a big session is millions of long-lived objects: keep them out of every later GC pass,
+        # which would otherwise stall the screen for a large fraction of a second
+        gc.collect()
+        gc.freeze()
         path = session.active_path()
         chars4 = count_entries(store, session, "chars4")
         tokens = {"chars4": [chars4.get(e.id, 0) for e in path]}
