@@ -40,6 +40,8 @@ from core.tokens import path_tokens, usage_samples
 from core.validation import validate_context
 
 USAGE_RATIO_WARNING = 1.2
+# the upper bound of a keepRecentTokens range that has none (the walk never reaches the value)
+OPEN_END = 10**9
 _PAIR_CODES = frozenset({"orphan-result", "duplicate-result", "result-after-text", "missing-result"})
 
 WarningCode = Literal[
@@ -180,7 +182,11 @@ class AuditReport(BaseModel):
                 for f in self.lost
             ],
             "warnings": [w.model_dump(exclude_none=True) for w in self.warnings],
-            "why": self.why.model_dump(exclude_none=True),
+            "why": {
+                **self.why.model_dump(exclude_none=True),
+                # an open-ended range ("this value or more") ends in null
+                "reproducing_ranges": [[lo, hi if hi < OPEN_END else None] for lo, hi in self.why.reproducing_ranges],
+            },
         }
 
 
@@ -563,7 +569,7 @@ def reproducing_ranges(index: PathIndex, start: int, first_kept: int) -> list[tu
         if find_cut_point(index, start, n, hi).firstKeptIndex == first_kept:
             ranges.append((lo, hi))
     if find_cut_point(index, start, n, total + 1).firstKeptIndex == first_kept:
-        ranges.append((total + 1, 10**9))
+        ranges.append((total + 1, OPEN_END))
     merged: list[tuple[int, int]] = []
     for lo, hi in sorted(ranges):
         if merged and lo <= merged[-1][1] + 1:
@@ -582,7 +588,7 @@ def _pick_keep(ranges: list[tuple[int, int]], preferred: int) -> int:
 
 
 def _range_text(ranges: list[tuple[int, int]]) -> str:
-    parts = [f"{lo:,}\u2013{hi:,}" if hi < 10**9 else f"{lo:,} or more" for lo, hi in ranges]
+    parts = [f"{lo:,}\u2013{hi:,}" if hi < OPEN_END else f"{lo:,} or more" for lo, hi in ranges]
     return ", ".join(parts)
 
 
