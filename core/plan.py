@@ -58,6 +58,9 @@ class CompactionPlan(BaseModel):
     """What a compaction would do to a session path now, with the figures and reasons behind it.
 
     Path indices are 0-based on the active path, the session header not counted.
+    Summarized, turn-prefix and kept entries are spans of path indices (expand with
+    `summarize_indices()` etc.): at 100k entries, index lists cost more to build and
+    validate than the whole plan. `entryTokens` holds every path entry's count.
     File lists: `readFiles`, `writtenFiles`, `editedFiles` are the raw sets pi collects;
     `modifiedFiles` = edited ∪ written and `readOnlyFiles` = read − modified are what
     pi writes into the summary and the compaction's details (its computeFileLists).
