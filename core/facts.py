@@ -295,6 +295,7 @@ _STATEMENT_STARTERS = frozenset(
     from with by to into about over under between is are was were be been am do does did has have had
     will would can could should shall may might must hi hey hello morning thanks thank ok okay sure great
     good nice cool well also just still maybe perhaps what which who whom whose where why how
+    ah oh hmm huh wow btw fyi note last yesterday today tonight tomorrow earlier later same such
     """.split()
 )
 _AUXILIARIES = frozenset("is are was were be been has have had does did will would can could should may might must 's".split())
@@ -317,7 +318,9 @@ def _is_request(sentence: str) -> bool:
         return False
     if first.endswith(("ed", "ing", "ly")) or (first.endswith("s") and not first.endswith("ss")):
         return False
-    return words[1].lower() not in _AUXILIARIES
+    # "<noun> is …", "<noun> <noun> was …", "<noun> crashed …": a statement, not an order
+    head = [w.lower() for w in words[1:5]]
+    return not any(w in _AUXILIARIES or (w.endswith("ed") and len(w) > 4) for w in head)
 
 
 def _sentence_fact(kind: FactKind, sentence: str, entry_id: str | None, known: list[tuple[IdentifierKind, str]] | None = None) -> Fact:

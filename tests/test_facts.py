@@ -221,3 +221,18 @@ def test_absolute_path_under_cwd_matches_its_relative_form() -> None:
     assert match_facts([fact], ["edited src/snip/app.py"], cwd="/home/dana/src/snip")[0].retained is True
     assert match_facts([fact], ["edited src/snip/app.py"])[0].retained is False
     assert match_facts([fact], ["edited snip/app.py"], cwd="/home/dana/src/snip")[0].retained is False
+
+
+def test_narrative_sentences_are_not_requests() -> None:
+    facts = message_facts(
+        _user(
+            "Last night one API client hammered the links endpoint. Ah, that .envrc is from last month. "
+            "Same branch is fine, separate commit. Client code crashed twice. Ignore it, I'll delete it. "
+            "Replay the incident against a local setup."
+        ),
+        "u1",
+    )
+    assert [f.text for f in facts if f.kind == "request"] == [
+        "Ignore it, I'll delete it.",
+        "Replay the incident against a local setup.",
+    ]
