@@ -145,3 +145,12 @@ async def test_inside_the_desk_the_screen_uses_the_apps_store(store_path: Path) 
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, AuditScreen)
+
+
+def test_plot_of_a_small_session_uses_its_own_scale() -> None:
+    timeline = build_timeline(_session(), CompactionSettings(), ["chars4"])  # peak 2,400 against a 200k window
+    lines = [str(line) for line in plot_lines(timeline, 60, 12)]
+    assert "window 200k / threshold 184k off scale" in lines[0]
+    body = "\n".join(lines[1:])
+    assert "─" not in body.replace("└" + "─" * 53, "")  # no window line, only the x axis
+    assert any(line.lstrip().startswith("2k┤") for line in lines)  # the top label is near the peak (2,400 * 1.05)

@@ -51,12 +51,15 @@ def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
     cols = max(4, width - label_w - 1)
     rows = max(2, height - 2)
     points = timeline.points
-    values = [timeline.context_window]
+    values: list[float] = []
     for p in points:
         if p.usage is not None:
             values.append(p.usage)
         values.extend(p.estimates.values())
-    top = max(values) * 1.05 if values else 1.0
+    peak = max(values, default=0)
+    # a session far below its window is drawn on its own scale, the window noted as off the chart
+    zoomed = 0 < peak * 3 < timeline.threshold
+    top = (peak if zoomed else max(peak, timeline.context_window)) * 1.05 or 1.0
     dots_w, dots_h = cols * 2, rows * 4
     cells: list[list[int]] = [[0] * cols for _ in range(rows)]
     styles: list[list[str | None]] = [[None] * cols for _ in range(rows)]
@@ -86,6 +89,8 @@ def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
         for r in range(rows):
             overlay[(r, x)] = ("┊" if c.replayed else "│", "#af87d7" if c.replayed else "#7f7f7f")
     for r_value, char, style in ((timeline.threshold, "┄", "#d7af5f"), (timeline.context_window, "─", "#e0616b")):
+        if zoomed:
+            break
         r = row_of(r_value)
         for x in range(cols):
             overlay.setdefault((r, x), (char, style))
@@ -105,13 +110,17 @@ def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
         if pts:
             legend.append("━ ", style=SERIES_STYLES.get(name, "white"))
             legend.append(("usage" if name == "usage" else name) + "  ")
-    legend.append("─ window ", style="#e0616b")
-    legend.append("┄ threshold ", style="#d7af5f")
+    if zoomed:
+        legend.append(f"window {_k(timeline.context_window)} / threshold {_k(timeline.threshold)} off scale ", style="#e0616b")
+    else:
+        legend.append("─ window ", style="#e0616b")
+        legend.append("┄ threshold ", style="#d7af5f")
     if timeline.compactions:
         legend.append("│ compaction", style="#7f7f7f")
     out.append(legend)
     label_rows = {row_of(top * f / 1.05): _k(top * f / 1.05) for f in (0.0, 0.5, 1.0)}
-    label_rows[row_of(timeline.context_window)] = _k(timeline.context_window)
+    if not zoomed:
+        label_rows[row_of(timeline.context_window)] = _k(timeline.context_window)
     for r in range(rows):
         text = Text(label_rows.get(r, "").rjust(label_w) + "┤", style="dim")
         for x in range(cols):
