@@ -5,6 +5,15 @@ URL, hex id, long number, host:port, e-mail, name in backticks), an error messag
 assistant decision. Extraction is rule-based and deterministic so an audit gives the
 same answer every time and tests can state the expected facts in advance.
 
+Where facts come from: instructions and requests from what a user typed (sentences
+with must / never / always / don't / only / prefer / avoid / make sure …; questions,
+polite openers and imperatives), decisions from assistant text ("I'll", "decided",
+"going with" …), identifiers from user and assistant text and from tool-call
+arguments (paths whole; other short arguments scanned; file contents and patches
+skipped), errors from failing tool results, failed commands, errored responses and
+error lines a user pasted. Tool-result bodies are not mined for identifiers: a file
+read would flood the report with names nobody asked the summary to keep.
+
 Matching rule (documented here because reports depend on it):
 - identifiers are retained when their normalized form (lower-cased, quotes/trailing
   punctuation stripped, a leading "./" dropped) occurs as a substring of the normalized
