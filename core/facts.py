@@ -23,7 +23,8 @@ Matching rule (documented here because reports depend on it):
 - every other kind is retained when (a) its normalized sentence occurs verbatim, or
   (b) the identifiers inside it are all visible, or (c) at least
   `CONTENT_OVERLAP` (0.6) of its content words appear together in one visible segment
-  (a line or sentence). Facts with fewer than three content words need all of them.
+  (a line or sentence) or in two adjacent segments of the same text. Facts with fewer
+  than three content words need all of them.
   Content words are lower-cased words of 3+ letters outside a stop-word list, lightly
   stemmed (a trailing "s", "es", "ed" or "ing" removed); negations ("not", "never",
   "no", "don't" ...) count as the content word "not" so a constraint and its opposite
@@ -47,6 +48,8 @@ FACT_KINDS: tuple[FactKind, ...] = ("instruction", "request", "identifier", "err
 IdentifierKind = Literal["path", "url", "hex", "number", "host_port", "email", "name"]
 
 CONTENT_OVERLAP = 0.6
+# how many best-hit segments are also tried together with a neighbour
+PAIRED_CANDIDATES = 16
 MAX_FACT_CHARS = 300
 
 
@@ -547,8 +550,9 @@ class VisibleText:
         self.text = "\n".join(normalize_text(t) for t in texts if t)
         self.cwd = cwd.rstrip("/").lower() + "/" if cwd and cwd.strip("/") else None
         self._segments: list[set[str]] = []
+        self._owner: list[int] = []  # which text each segment belongs to
         self._index: dict[str, list[int]] = {}
-        for text in texts:
+        for number, text in enumerate(texts):
             for line in (text or "").splitlines():
                 for part in _SENTENCE_END.split(line):
                     words = content_words(part)
@@ -556,6 +560,7 @@ class VisibleText:
                         continue
                     position = len(self._segments)
                     self._segments.append(words)
+                    self._owner.append(number)
                     for word in words:
                         self._index.setdefault(word, []).append(position)
 
@@ -571,7 +576,12 @@ class VisibleText:
         return bool(self.cwd and key.startswith(self.cwd) and len(key) > len(self.cwd) and key[len(self.cwd):] in self.text)
 
     def best_overlap(self, words: set[str]) -> float:
-        """The largest share of `words` that one visible segment holds."""
+        """The largest share of `words` that one visible segment, or two adjacent ones of the same text, hold.
+
+        Why two: a summary often splits one instruction over two sentences ("Take X off
+        the hot path. Buffer it in memory."). Only the segments with the most hits are
+        paired, which keeps this linear in practice.
+        """
         if not words:
             return 0.0
         hits: Counter[int] = Counter()
@@ -580,7 +590,12 @@ class VisibleText:
                 hits[position] += 1
         if not hits:
             return 0.0
-        return max(hits.values()) / len(words)
+        best = max(hits.values())
+        for position, _ in sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:PAIRED_CANDIDATES]:
+            for a, b in ((position - 1, position), (position, position + 1)):
+                if 0 <= a and b < len(self._segments) and self._owner[a] == self._owner[b]:
+                    best = max(best, len(words & (self._segments[a] | self._segments[b])))
+        return best / len(words)
 
 
 def match_fact(fact: Fact, visible: VisibleText) -> FactMatch:

@@ -236,3 +236,14 @@ def test_narrative_sentences_are_not_requests() -> None:
         "Ignore it, I'll delete it.",
         "Replay the incident against a local setup.",
     ]
+
+
+def test_a_request_split_over_two_summary_sentences_still_matches() -> None:
+    fact = Fact(kind="request", text="Take click counting off the hot path: buffer clicks in memory and flush in batches.", key="x")
+    split = "## Goal\nTake click counting off the redirect hot path. Buffer increments in memory and flush them in batches."
+    assert match_facts([fact], [split])[0].retained is True
+    # neither sentence alone holds 60% of the request's words
+    assert match_facts([fact], ["Take click counting off the redirect hot path."])[0].retained is False
+    # the same two sentences in different texts (summary vs a kept message) are not paired
+    apart = ["Take click counting off the redirect hot path.", "Buffer increments in memory and flush them in batches."]
+    assert match_facts([fact], apart)[0].retained is False
