@@ -441,9 +441,11 @@ class Store:
         """Insert `session.entries[start:]` in batches; returns how many were inserted."""
 
         def rows() -> Iterator[tuple]:
-            for seq in range(start, len(session.entries)):
-                entry = session.entries[seq]
+            entries, to_json, exclude, index_of = session.entries, _ENTRY_SERIALIZER.to_json, _NOT_IN_MODEL_JSON, path_index.get
+            for seq in range(start, len(entries)):
+                entry = entries[seq]
                 key = keys[seq]
+                message = entry.message
                 yield (
                     store_id,
                     key,
@@ -451,11 +453,11 @@ class Store:
                     entry.line,
                     entry.parentId,
                     entry.type,
-                    entry.role,
-                    path_index.get(key),
+                    message.role if message is not None else None,
+                    index_of(key),
                     entry.timestamp,
                     entry.raw_line,
-                    _ENTRY_SERIALIZER.to_json(entry, exclude=_NOT_IN_MODEL_JSON, warnings=False).decode(),
+                    to_json(entry, exclude=exclude, warnings=False).decode(),
                 )
 
         added = 0
