@@ -28,6 +28,7 @@ from core.models import Entry, Problem, Session
 from core.paths import default_db_path
 
 _ENTRY_BATCH = 2000
+_FREEZE_AT = 20_000
 _HASH_CHUNK = 1 << 20
 _PROBLEMS = TypeAdapter(list[Problem])
 # pydantic's own serializer and validator, called directly: 100k entries make the wrapper calls count
@@ -600,9 +601,11 @@ class Store:
                 "SELECT model_json, raw FROM entries WHERE session_id = ? ORDER BY seq", (session_id,)
             )
             entries = [_entry_from_row(model_json, raw) for model_json, raw in cursor]
-            # The session's objects live as long as the session: move them out of the
-            # collector's view, or the next full collection rescans millions of them.
-            gc.freeze()
+            if len(entries) >= _FREEZE_AT:
+                # A big session's objects live as long as the session: move them out of the
+                # collector's view, or the next full collection rescans millions of them (a
+                # second-long pause). Small sessions are left alone: freezing is process-wide.
+                gc.freeze()
         return Session.model_construct(
             id=session_id,
             format=row["format"],
