@@ -52,7 +52,9 @@ _register_commands()
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning every error into one line on stderr."""
     try:
-        cli.main(args=argv, prog_name="cutline", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="cutline", standalone_mode=False)
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
