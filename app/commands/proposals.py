@@ -59,6 +59,7 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
     from core.engine import compact
     from core.hooks import load_hooks_config
     from core.plan import plan
+    from core.prompts import build_prompt_text
     from core.review import save_proposal
     from core.settings import load_settings
     from core.summarizers import get_summarizer
@@ -71,6 +72,8 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
         "summarizer": summarizer, "model": model,
     }
     settings = load_settings(openclaw=openclaw_config, overrides={k: v for k, v in overrides.items() if v is not None})
+    # checked up front: otherwise a bad name fails only when the plan has something to summarize
+    build_prompt_text("history", "", prompt_name=settings.promptName)
     if settings.summarizer == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
         # without this the engine's fallback chain would store a proposal that only says "Summary unavailable"
         raise CutlineError("the anthropic summarizer needs ANTHROPIC_API_KEY in the environment")
@@ -81,6 +84,10 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
         the_plan = plan(path, settings, counter)
         writer = get_summarizer(settings.summarizer, model=settings.model if settings.summarizer == "anthropic" else None)
         proposal = asyncio.run(compact(the_plan, loaded, writer, settings, hooks=load_hooks_config()))
+        if proposal.degraded == "annotation":
+            # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
+            cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")
+            raise CutlineError(f"the {proposal.summarizer} summarizer failed ({cause}); no proposal stored")
         save_proposal(store, proposal, the_plan.model_dump_json())
     if as_json:
         click.echo(proposal.model_dump_json(indent=2))
