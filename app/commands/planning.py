@@ -21,18 +21,29 @@ _DB = click.option(
 
 def _open_session(store: Any, ref: str) -> Any:
     """The session `ref` names; a file is read once, imported (or refreshed) in the store, and used as read."""
+    return _open_counted(store, ref, None)[0]
+
+
+def _open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[str, int] | None]:
+    """The session `ref` names, and, for a file and a stored counter, its per-entry counts made while reading it.
+
+    Why: counting each entry in the same pass that reads and imports it, and caching the
+    counts in the import's transaction, spares a second walk over a big session.
+    """
     candidate = Path(ref).expanduser()
     if candidate.is_file():
-        from core.formats import read_session
+        count = None
+        if counter is not None and counter != "calibrated":
+            from core.tokens import entry_tokens, get_counter
 
-        resolved = candidate.resolve()
-        session = read_session(resolved)
-        if session.source_path is None:
-            session.source_path = str(resolved)
-        report = store.import_session(session)
-        session.id = report.session_id
-        return session
-    return store.load_session(store.resolve_session(ref))
+            instance = get_counter(counter)
+
+            def count(entry: Any) -> int:
+                return entry_tokens(entry, instance)
+
+        opened = store.import_and_read(candidate, count, counter or "chars4")
+        return opened.session, opened.counts
+    return store.load_session(store.resolve_session(ref)), None
 
 
 def _plan_text(result: Any) -> str:
@@ -88,8 +99,9 @@ def plan_cmd(session: str, keep_recent_tokens: int | None, reserve_tokens: int |
         "contextWindow": context_window, "mode": mode,
     })
     with gc_paused(), Store(db_path) as store:
-        loaded = _open_session(store, session)
-        counts = count_entries(store, loaded, counter)
+        loaded, counts = _open_counted(store, session, counter if counter == "chars4" else None)
+        if counts is None:
+            counts = count_entries(store, loaded, counter)
         path = loaded.active_path()
         result = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens)
     if as_json:

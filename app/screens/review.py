@@ -193,7 +193,7 @@ class ReviewScreen(Screen[None]):
     # -- status -------------------------------------------------------------
 
     def set_status(self, text: str) -> None:
-        self.query_one("#status-text", Static).update(Text(text))
+        self.query_one("#status-text", Static).update(Text(text), layout=False)
 
     # -- loading (thread) ---------------------------------------------------
 
@@ -487,6 +487,12 @@ class ReviewScreen(Screen[None]):
             return
         if self.plan.nothingToCompact or self.plan.alreadyCompacted:
             self.app.show_error("Nothing to compact", self.plan.explanation_text() or "The plan has nothing to summarize.")
+            return
+        if self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0:
+            self.app.show_error(
+                "Nothing to summarize",
+                f"keepRecentTokens {self.plan.keepRecentTokens:,} keeps the whole history; lower it (s, or [) to move the cut.",
+            )
             return
         self.flush_pending()
         self.running = True

@@ -20,7 +20,7 @@ from textual.worker import Worker
 
 from core.models import Entry
 
-from app.widgets.safe_text import one_line, visible
+from app.widgets.safe_text import one_line, short_path, visible
 
 if TYPE_CHECKING:
     from app.screens.review import Version
@@ -115,7 +115,7 @@ class HistoryScreen(ModalScreen[None]):
         with Vertical(id="history-dialog", classes="dialog"):
             yield Label("Compaction history", classes="dialog-title")
             with VerticalScroll(id="history-view"):
-                yield Static(self._render([], loading=True), id="history-body")
+                yield Static(self._history([], loading=True), id="history-body")
 
     def on_mount(self) -> None:
         self.query_one("#history-view").focus()
@@ -139,9 +139,9 @@ class HistoryScreen(ModalScreen[None]):
 
     @on(HistoryLoaded)
     def _loaded(self, message: HistoryLoaded) -> None:
-        self.query_one("#history-body", Static).update(self._render(message.proposals))
+        self.query_one("#history-body", Static).update(self._history(message.proposals))
 
-    def _render(self, proposals: list[dict[str, Any]], loading: bool = False) -> Group:
+    def _history(self, proposals: list[dict[str, Any]], loading: bool = False) -> Group:
         parts: list[Any] = [Rule("in the session file", style="dim")]
         compactions = [(i, e) for i, e in enumerate(self.path) if e.type == "compaction" and e.compaction is not None]
         if not compactions:
@@ -167,18 +167,23 @@ class HistoryScreen(ModalScreen[None]):
             parts.append(Text("No proposal yet.", style="dim"))
         else:
             table = Table(box=None, header_style="dim", expand=True)
-            for column in ("proposal", "created", "status", "summarizer", "tokens", "versions", "written to"):
-                table.add_column(column, overflow="ellipsis")
+            table.add_column("proposal", no_wrap=True, min_width=20)
+            table.add_column("created", no_wrap=True)
+            table.add_column("status", no_wrap=True)
+            table.add_column("summarizer", overflow="fold")
+            table.add_column("tokens", no_wrap=True)
+            table.add_column("versions", no_wrap=True)
+            table.add_column("written to", overflow="fold", ratio=1)
             colours = {"accepted": "green", "rejected": "red", "open": "yellow"}
             for row in proposals:
                 table.add_row(
                     Text(visible(str(row["id"]))),
-                    Text(visible(str(row["created_at"] or ""))[:19]),
+                    Text(visible(str(row["created_at"] or ""))[:16].replace("T", " ")),
                     Text(str(row["status"]), style=colours.get(row["status"], "")),
                     Text(visible(f"{row['summarizer'] or ''} {row['model'] or ''}".strip())),
                     f"{row['tokens_before'] or 0:,} → {row['tokens_after'] or 0:,}",
                     str(row["versions"]),
-                    Text(visible(str(row["written_to"] or "—"))),
+                    Text(short_path(row["written_to"]) if row["written_to"] else "—"),
                 )
             parts.append(table)
         return Group(*parts)

@@ -68,7 +68,7 @@ class BudgetGauge(Static):
 
     def show(self, budget: Budget | None) -> None:
         self.budget = budget
-        self.update(self._content())
+        self.update(self._content(), layout=False)  # fixed height: no layout pass needed
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", lambda: self.show(self.budget), init=False)
@@ -95,7 +95,7 @@ class BudgetGauge(Static):
 
     def on_resize(self) -> None:
         if self.budget is not None:
-            self.update(self._content())
+            self.update(self._content(), layout=False)
 
     def _content(self) -> Text:
         budget = self.budget

@@ -104,7 +104,8 @@ class SettingsPanel(VerticalScroll):
         except SettingsError as exc:
             error.update(str(exc))
             return
-        error.update("")
+        if error.content:
+            error.update("")
         self.settings = updated
         self.post_message(self.Changed(updated, self.counter))
 
