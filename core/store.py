@@ -11,18 +11,19 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from itertools import islice
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field, TypeAdapter
 from sqlite_utils import Database
 
 from core.errors import CutlineError, NotFoundError
+from core.formats.pi import entry_from_line
 from core.migrations import migrations
 from core.models import Entry, Problem, Session
 from core.paths import default_db_path
@@ -186,13 +187,79 @@ def entry_keys(entries: Sequence[Entry]) -> list[str]:
     stored for a byte-identical export, and the winner keeps the plain id that paths and
     token counts refer to.
     """
-    last = {entry.id: seq for seq, entry in enumerate(entries)}
-    keys = [entry.id if last[entry.id] == seq else f"{entry.id}~{seq}" for seq, entry in enumerate(entries)]
+    return _keys([entry.id for entry in entries])
+
+
+def _keys(ids: list[str]) -> list[str]:
+    """`entry_keys` of the entries with these ids, in order."""
+    last = {entry_id: seq for seq, entry_id in enumerate(ids)}
+    if len(last) == len(ids):
+        return ids
+    keys = [entry_id if last[entry_id] == seq else f"{entry_id}~{seq}" for seq, entry_id in enumerate(ids)]
     if len(last) != len(keys):
         taken = set(keys)
         if len(taken) != len(keys):
             raise CutlineError("entry ids collide with the keys given to repeated ids")
     return keys
+
+
+def _path_index(ids: list[str], parent_ids: list[str | None], leaf_id: str | None) -> dict[str, int]:
+    """Position on the active path of each entry id on it, as `Session.active_path` walks it (a repeated id's later record wins)."""
+    if not ids:
+        return {}
+    parent_of = dict(zip(ids, parent_ids))
+    node: str | None = leaf_id if leaf_id and leaf_id in parent_of else ids[-1]
+    path: list[str] = []
+    seen: set[str] = set()
+    while node is not None and node not in seen:
+        seen.add(node)
+        path.append(node)
+        parent = parent_of[node]
+        node = parent if parent and parent in parent_of else None
+    path.reverse()
+    return {entry_id: i for i, entry_id in enumerate(path)}
+
+
+def _model_json(entry: Entry) -> str:
+    """An entry serialized for the store, without its raw line (stored once, in its own column)."""
+    return _ENTRY_SERIALIZER.to_json(entry, exclude=_NOT_IN_MODEL_JSON, warnings=False).decode()
+
+
+def _entry_row(entry: Entry, payload: Entry | str) -> tuple:
+    """What the store keeps of an entry: id, parent, type, role, timestamp, line, raw line, and its model.
+
+    The model (`payload`) is the entry itself, serialized when inserted, or its serialized
+    form, or '' when the reader's fast path rebuilds it from the raw line alone.
+    """
+    message = entry.message
+    return (
+        entry.id,
+        entry.parentId,
+        entry.type,
+        message.role if message is not None else None,
+        entry.timestamp,
+        entry.line,
+        entry.raw_line,
+        payload,
+    )
+
+
+def _row_sink(rows: list[tuple]) -> Callable[[Entry, bool], None]:
+    """A reader sink that keeps each entry as a store row (see `_entry_row`), serialized right away."""
+    append = rows.append
+
+    def sink(entry: Entry, from_line: bool) -> None:
+        append(_entry_row(entry, "" if from_line else _model_json(entry)))
+
+    return sink
+
+
+class ImportedFile(NamedTuple):
+    """A session file read once and imported: the session as read (its id the store's), the report, and counts made on the way."""
+
+    session: Session
+    report: ImportReport
+    counts: dict[str, int] | None
 
 
 class Store:
@@ -276,13 +343,50 @@ class Store:
             return report
         from core.formats import read_session
 
-        # one pause of the collector across reading and storing: between the two, a full
-        # collection would walk every object of the just-read session once more
+        # the entries stream from the reader into light rows and are dropped as they go:
+        # memory stays near the file's text, not the ~8 KB per entry of a whole Session
+        rows: list[tuple] = []
         with _no_cyclic_gc():
-            session = read_session(resolved)
+            session = read_session(resolved, sink=_row_sink(rows), keep=False)
             if session.source_path is None:
                 session.source_path = str(resolved)
-            return self.import_session(session)
+            return self._import(session, rows)
+
+    def import_and_read(self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4") -> ImportedFile:
+        """Read a session file once, import (or refresh) it, and keep the session as read.
+
+        With `count`, every entry is counted during the same pass and the counts are cached
+        under `counter` in the import's transaction (only where the cache lacks them).
+        """
+        given = Path(path).expanduser()
+        try:
+            resolved = given.resolve(strict=True)
+        except (OSError, RuntimeError):
+            raise NotFoundError(f"{path}: no such file") from None
+        if not resolved.is_file():
+            raise NotFoundError(f"{path}: not a file")
+        from core.formats import read_session
+
+        rows: list[tuple] = []
+        counts: dict[str, int] | None = None
+        sink = _row_sink(rows)
+        if count is not None and self._unchanged_file(resolved) is not None:
+            count = None  # the counts were cached when it was imported: nothing to count
+        if count is not None:
+            counts = {}
+            store_row, tally = sink, counts
+
+            def sink(entry: Entry, from_line: bool) -> None:
+                store_row(entry, from_line)
+                tally[entry.id] = count(entry)
+
+        with _no_cyclic_gc():
+            session = read_session(resolved, sink=sink)
+            if session.source_path is None:
+                session.source_path = str(resolved)
+            report = self._import(session, rows, counts, counter)
+        session.id = report.session_id
+        return ImportedFile(session, report, counts)
 
     def _unchanged_file(self, path: Path) -> ImportReport | None:
         row = self._session_row_for_path(str(path))
@@ -298,17 +402,27 @@ class Store:
     def import_session(self, session: Session) -> ImportReport:
         """Store a session in one transaction: insert it, add what a grown file appended, or replace a changed one."""
         with _no_cyclic_gc():
-            keys = entry_keys(session.entries)
-            path_index = {entry.id: i for i, entry in enumerate(session.active_path())}
+            return self._import(session, [_entry_row(entry, entry) for entry in session.entries])
+
+    def _import(
+        self, session: Session, rows: list[tuple], counts: dict[str, int] | None = None, counter: str = "chars4"
+    ) -> ImportReport:
+        """Store a session's header facts and its entry rows (see `_entry_row`) in one transaction."""
+        with _no_cyclic_gc():
+            ids = [entry_row[0] for entry_row in rows]
+            keys = _keys(ids)
+            path_index = _path_index(ids, [entry_row[1] for entry_row in rows], session.leaf_id)
             # deciding what to do happens inside the write transaction, so two processes
             # importing the same file cannot both decide to insert it
             with self.transaction() as conn:
                 row = self._existing_row(session)
                 if row is not None and self._same_fingerprint(row, session):
+                    if counts:
+                        self._cache_counts(conn, row["id"], counter, counts)
                     return self._report(row, unchanged=True, problems=session.problems)
                 now = utc_now()
                 store_id = row["id"] if row is not None else self._new_store_id(session)
-                start = self._grown_from(row, session, keys) if row is not None else None
+                start = self._grown_from(row, session, keys, rows) if row is not None else None
                 if row is None:
                     self._insert_session_row(conn, store_id, session, now)
                 elif start is not None:
@@ -316,9 +430,11 @@ class Store:
                 else:
                     conn.execute("DELETE FROM entries WHERE session_id = ?", (store_id,))
                     conn.execute("DELETE FROM token_counts WHERE session_id = ?", (store_id,))
-                added = self._insert_entries(conn, store_id, session, keys, start or 0, path_index)
-                total = len(session.entries)
+                added = self._insert_entries(conn, store_id, rows, keys, start or 0, path_index)
+                total = len(rows)
                 self._update_session_row(conn, store_id, session, now, total)
+                if counts:
+                    self._cache_counts(conn, store_id, counter, counts)
             return ImportReport(
                 session_id=store_id,
                 name=display_name(session.name, session.source_path, store_id),
@@ -361,7 +477,20 @@ class Store:
             and row["source_size"] == session.source_size
         )
 
-    def _grown_from(self, row: dict[str, Any], session: Session, keys: list[str]) -> int | None:
+    @staticmethod
+    def _cache_counts(conn: sqlite3.Connection, store_id: str, counter: str, counts: dict[str, int]) -> None:
+        """Cache counts made while importing, unless every one is cached already."""
+        cached = conn.execute(
+            "SELECT count(*) FROM token_counts WHERE session_id = ? AND counter = ?", (store_id, counter)
+        ).fetchone()[0]
+        if cached == len(counts):
+            return
+        conn.executemany(
+            "INSERT OR REPLACE INTO token_counts (session_id, entry_id, counter, tokens) VALUES (?, ?, ?, ?)",
+            [(store_id, entry_id, counter, tokens) for entry_id, tokens in counts.items()],
+        )
+
+    def _grown_from(self, row: dict[str, Any], session: Session, keys: list[str], rows: list[tuple]) -> int | None:
         """How many leading entries a grown file shares with the stored session, or None when it changed otherwise."""
         old_size, new_size = row["source_size"], session.source_size
         if old_size is None or new_size is None or new_size <= old_size or not session.source_path:
@@ -377,7 +506,7 @@ class Store:
         if len(old) > len(keys) or [key for key, _ in old] != keys[: len(old)]:
             return None
         # an appended tail can only change the old last record if the old file did not end with a newline
-        if old and not row["trailing_newline"] and old[-1][1] != session.entries[len(old) - 1].raw_line:
+        if old and not row["trailing_newline"] and old[-1][1] != rows[len(old) - 1][6]:
             return None
         return len(old)
 
@@ -434,32 +563,21 @@ class Store:
         self,
         conn: sqlite3.Connection,
         store_id: str,
-        session: Session,
+        entry_rows: list[tuple],
         keys: list[str],
         start: int,
         path_index: dict[str, int],
     ) -> int:
-        """Insert `session.entries[start:]` in batches; returns how many were inserted."""
+        """Insert `entry_rows[start:]` in batches; returns how many were inserted."""
 
         def rows() -> Iterator[tuple]:
-            entries, to_json, exclude, index_of = session.entries, _ENTRY_SERIALIZER.to_json, _NOT_IN_MODEL_JSON, path_index.get
-            for seq in range(start, len(entries)):
-                entry = entries[seq]
+            index_of = path_index.get
+            for seq in range(start, len(entry_rows)):
+                _, parent_id, kind, role, timestamp, line, raw, payload = entry_rows[seq]
                 key = keys[seq]
-                message = entry.message
-                yield (
-                    store_id,
-                    key,
-                    seq,
-                    entry.line,
-                    entry.parentId,
-                    entry.type,
-                    message.role if message is not None else None,
-                    index_of(key),
-                    entry.timestamp,
-                    entry.raw_line,
-                    to_json(entry, exclude=exclude, warnings=False).decode(),
-                )
+                if type(payload) is not str:
+                    payload = _model_json(payload)
+                yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, payload)
 
         added = 0
         for batch in _batched(rows(), _ENTRY_BATCH):
@@ -598,9 +716,9 @@ class Store:
             if row is None:
                 raise NotFoundError(f"no stored session matches {ref!r}")
             cursor = self.conn.execute(
-                "SELECT model_json, raw FROM entries WHERE session_id = ? ORDER BY seq", (session_id,)
+                "SELECT model_json, raw, line FROM entries WHERE session_id = ? ORDER BY seq", (session_id,)
             )
-            entries = [_entry_from_row(model_json, raw) for model_json, raw in cursor]
+            entries = [_entry_from_row(model_json, raw, line) for model_json, raw, line in cursor]
             if len(entries) >= _FREEZE_AT:
                 # A big session's objects live as long as the session: move them out of the
                 # collector's view, or the next full collection rescans millions of them (a
@@ -745,7 +863,13 @@ def _compact_json(value: Any) -> str:
         return str(value)
 
 
-def _entry_from_row(model_json: str, raw: str) -> Entry:
+def _entry_from_row(model_json: str, raw: str, line: int | None) -> Entry:
+    if not model_json:
+        # stored without its model: the reader's own fast path rebuilds it from the line
+        entry = entry_from_line(raw, line or 0)
+        if entry is None:
+            raise CutlineError(f"stored entry at line {line} cannot be rebuilt from its line (re-import the file)")
+        return entry
     entry = _ENTRY_VALIDATOR.validate_json(model_json)
     # raw_line lives in its own column (stored once); set it the way validation would have
     entry.__dict__["raw_line"] = raw

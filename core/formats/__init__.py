@@ -11,19 +11,23 @@ from core.errors import FormatError
 from core.formats.claude_code import read_claude_code
 from core.formats.codex import read_codex
 from core.formats.jsonl import Lines, split_lines
-from core.formats.pi import append_compaction, export_pi, read_pi
+from core.formats.pi import EntrySink, append_compaction, entry_from_line, export_pi, read_pi
 from core.formats.sniff import sniff, sniff_bytes
-from core.models import Session
+from core.models import Entry, Session
 
-__all__ = ["append_compaction", "export_pi", "read_session", "sniff"]
+__all__ = ["EntrySink", "append_compaction", "entry_from_line", "export_pi", "read_session", "sniff"]
 
 
-def read_session(path: str | Path) -> Session:
+def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool = True) -> Session:
     """Read a session file of any supported format into the neutral model.
 
     Bad lines never raise: each becomes a `Problem` (file, line, what is wrong) and
     everything valid is still read. Raises FormatError only when nothing at all is
     readable (unreadable, empty, binary, not JSON Lines, or no known format).
+    `sink` receives every entry as it is read, with whether `entry_from_line` rebuilds it
+    from its line alone (pi's message lines); `keep=False` leaves `entries` empty, so
+    a pi file streams through in little more memory than its text (other formats are
+    read whole first).
     """
     path = Path(path)
     file = str(path)
@@ -32,22 +36,39 @@ def read_session(path: str | Path) -> Session:
     except OSError as exc:
         raise FormatError(f"{file}: cannot read ({exc.strerror or exc})") from None
     fmt = sniff_bytes(_head(data), file)
+    size, sha256 = len(data), hashlib.sha256(data).hexdigest()
+    count = 0
+
+    def counting(entry: Entry, from_line: bool) -> None:
+        nonlocal count
+        count += 1
+        if sink is not None:
+            sink(entry, from_line)
+
     # Many small objects are created and all stay alive: the cyclic collector would
     # rescan them again and again, which costs more than the parsing itself.
     enabled = gc.isenabled()
     gc.disable()
     try:
         lines = split_lines(data, file)
-        session = _READERS[fmt](lines, file, path.stem)
+        del data  # the lines hold the text now
+        if fmt == "pi":
+            session = read_pi(lines, file, path.stem, counting, keep)
+        else:
+            session = _READERS[fmt](lines, file, path.stem)
+            for entry in session.entries:
+                counting(entry, False)
+            if not keep:
+                session.entries = []
     finally:
         if enabled:
             gc.enable()
-    if not session.entries and not session.header_line:
+    if not count and not session.header_line:
         reasons = "; ".join(p.message for p in session.problems if p.severity == "error")[:300]
         raise FormatError(f"{file}: nothing readable ({reasons or 'no session records'})")
     session.source_path = file
-    session.source_size = len(data)
-    session.source_sha256 = hashlib.sha256(data).hexdigest()
+    session.source_size = size
+    session.source_sha256 = sha256
     return session
 
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import secrets
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,8 @@ _BASE_KEYS = frozenset({"type", "id", "parentId", "timestamp"})
 _DATA_TYPES = frozenset({"thinking_level_change", "model_change", "custom", "label", "session_info"})
 # message roles pi keeps in message entries (branch and compaction summaries are entries of their own)
 _PI_MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom"})
+# receives each entry as it is read, with whether `entry_from_line` rebuilds it from its line alone
+EntrySink = Callable[[Entry, bool], None]
 
 
 # ---------------------------------------------------------------------------
@@ -45,8 +48,13 @@ _PI_MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution
 # ---------------------------------------------------------------------------
 
 
-def read_pi(lines: Lines, file: str, stem: str) -> Session:
-    """A Session from the lines of a pi / OpenClaw JSONL file (problems collected, never raised)."""
+def read_pi(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, keep: bool = True) -> Session:
+    """A Session from the lines of a pi / OpenClaw JSONL file (problems collected, never raised).
+
+    Each entry is handed to `sink` (with whether `entry_from_line` rebuilds it) as soon as it
+    is read; with `keep=False` the session's entry list stays empty, so a caller that
+    streams the entries elsewhere never holds them all.
+    """
     problems = lines.problems
     first = _first_value(lines, file)
     header: dict[str, Any] = {}
@@ -87,16 +95,28 @@ def read_pi(lines: Lines, file: str, stem: str) -> Session:
         version = 1 if records and not any("id" in r.value for r in records) else None
     session_id = header.get("id") if isinstance(header.get("id"), str) else path_hash(os.path.abspath(file))
     if version is not None and version < 2:
-        entries = _read_legacy(records if records is not None else parse_records(lines, file, start, index), session_id, file, problems)
+        legacy = _read_legacy(records if records is not None else parse_records(lines, file, start, index), session_id, file, problems)
+        produced: Iterator[tuple[Entry, bool]] = ((entry, False) for entry in legacy)
     else:
-        entries = _read_entries(lines, start, records, session_id, file, problems)
-    leaf_id = next((e.id for e in reversed(entries) if e.sourceType != "session"), None)
+        produced = _iter_entries(lines, start, records, session_id, file, problems)
+    entries: list[Entry] = []
+    leaf_id: str | None = None
+    info: Entry | None = None  # the latest session_info entry
+    for entry, from_line in produced:
+        if sink is not None:
+            sink(entry, from_line)
+        if keep:
+            entries.append(entry)
+        if entry.sourceType != "session":
+            leaf_id = entry.id
+        if entry.type == "session_info":
+            info = entry
     return Session.model_construct(
         id=session_id,
         format="pi",
         version=version,
         source_path=None,
-        name=_session_name(entries) or stem,
+        name=_session_name([info] if info is not None else []) or stem,
         cwd=header.get("cwd") if isinstance(header.get("cwd"), str) else None,
         header=header,
         header_line=header_line,
@@ -143,37 +163,52 @@ def _read_legacy(records: list[Record], session_id: str, file: str, problems: li
     return entries
 
 
-def _read_entries(
-    lines: Lines, start: int, records: list[Record] | None, session_id: str, file: str, problems: list[Problem]
-) -> list[Entry]:
-    """Version 2/3 entries, keeping their ids.
+_FAST_PREFIX = '{"type":"message"'
+_validate_entry_json = Entry.__pydantic_validator__.validate_json
 
-    Message lines as pi writes them (`{"type":"message",...`) are parsed and validated
-    in one step by pydantic-core, the fast path for big files; anything it rejects
-    (string content, unknown blocks, hookMessage, bad JSON) takes the general path.
+
+def entry_from_line(text: str, number: int) -> Entry | None:
+    """The entry a message line as pi writes it (`{"type":"message",...`) stands for, or None when it needs the general path.
+
+    Why: pydantic-core parses and validates such a line in one step, the fast path for big
+    files; the store rebuilds these entries from their stored line the same way.
+    """
+    if not text.startswith(_FAST_PREFIX):
+        return None
+    try:
+        entry = _validate_entry_json(text)
+    except ValidationError:
+        return None
+    if not entry.id or entry.message is None:
+        return None
+    entry.line = number
+    entry.raw_line = text
+    entry.sourceType = "message"
+    return entry
+
+
+def _iter_entries(
+    lines: Lines, start: int, records: list[Record] | None, session_id: str, file: str, problems: list[Problem]
+) -> Iterator[tuple[Entry, bool]]:
+    """Version 2/3 entries, keeping their ids, one at a time, each with whether `entry_from_line` made it.
+
+    Message lines as pi writes them take the fast path (`entry_from_line`); anything it
+    rejects (string content, unknown blocks, hookMessage, bad JSON) takes the general path.
     """
     seen: set[str] = set()
     ids = StableIds(session_id, seen)  # generated ids avoid every id seen so far
-    entries: list[Entry] = []
-    validate_json = Entry.model_validate_json
     if records is None:
         items: list[tuple[int, str, Any]] = [(number, text, None) for number, text in lines.lines[start:]]
     else:
         items = [(r.line, r.text, r.value) for r in records]
     for number, text, value in items:
-        if value is None and text.startswith('{"type":"message"'):
-            try:
-                entry = validate_json(text)
-            except ValidationError:
-                entry = None
-            if entry is not None and entry.id and entry.message is not None:
-                entry.line = number
-                entry.raw_line = text
-                entry.sourceType = "message"
+        if value is None:
+            entry = entry_from_line(text, number)
+            if entry is not None:
                 if entry.id in seen:
                     _duplicate(entry.id, number, file, problems)
                 seen.add(entry.id)
-                entries.append(entry)
+                yield entry, True
                 continue
         if value is None:
             value = parse_line(number, text, lines, file)
@@ -184,12 +219,11 @@ def _read_entries(
                 continue
         record = Record(number, text, value, 0)
         if value.get("type") == "session":
-            entries.append(_stray_header(record, ids, file, problems))
+            yield _stray_header(record, ids, file, problems), False
             continue
         entry_id, parent_id = _ids_of(value, record, ids, seen, file, problems)
         shaped = _shape(value, entry_id, parent_id, record, file, problems, None)
-        entries.append(build_entry(shaped, file, problems))
-    return entries
+        yield build_entry(shaped, file, problems), False
 
 
 def _stray_header(record: Record, ids: StableIds, file: str, problems: list[Problem]) -> Entry:
