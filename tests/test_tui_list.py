@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from core.models import Entry, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from core.models import Entry, Message, TextBlock, ToolCallBlock
 from app.widgets.message_list import EIGHTHS, MessageList, PlanMarks, token_bar
 
 ROWS = 100_000

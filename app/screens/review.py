@@ -304,7 +304,7 @@ class ReviewScreen(Screen[None]):
         """Plan with the current settings and counter, and draw it."""
         from core.plan import plan
 
-        from app.widgets.plan_overlay import plan_budget, plan_marks
+        from app.widgets.plan_overlay import plan_marks
 
         if self._path_index is None:
             return
@@ -800,7 +800,7 @@ class ReviewScreen(Screen[None]):
     @on(Decided)
     def _decided(self, message: Decided) -> None:
         self.proposal_status = message.decision
-        self.notify(f"Proposal {message.decision}: {message.detail}", timeout=5)
+        self.notify(f"Proposal {message.decision}: {message.detail}", timeout=5, markup=False)
         self.set_status(f"proposal {message.decision}: {message.detail}")
         self._show_proposal()
         if message.decision == "accepted":

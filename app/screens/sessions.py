@@ -203,6 +203,6 @@ class SessionsScreen(Screen[None]):
     @on(SessionImported)
     def _imported(self, message: SessionImported) -> None:
         note = f" ({message.problems} problems reported)" if message.problems else ""
-        self.notify(f"Session {message.status}{note}", timeout=4)
+        self.notify(f"Session {message.status}{note}", timeout=4, markup=False)
         self.load()
         self.open_session(message.session_id)

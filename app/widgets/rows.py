@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from core.context import entry_message
-from core.models import Entry, ImageBlock, Message, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from core.models import Entry, Message, ThinkingBlock, ToolCallBlock, ToolResultBlock
 
 from app.widgets.safe_text import one_line
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -102,7 +103,7 @@ class SettingsPanel(VerticalScroll):
         try:
             updated = settings_from_dict({**self.settings.model_dump(exclude_unset=True), key: value})
         except SettingsError as exc:
-            error.update(str(exc))
+            error.update(Text(str(exc)))
             return
         if error.content:
             error.update("")
@@ -118,7 +119,7 @@ class SettingsPanel(VerticalScroll):
         try:
             value = int(text)
         except ValueError:
-            self.query_one("#setting-error", Static).update(f"{key}: must be a whole number")
+            self.query_one("#setting-error", Static).update(Text(f"{key}: must be a whole number"))
             return
         self._apply(key, value)
 
