@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -355,8 +356,10 @@ class Store:
     def import_and_read(self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4") -> ImportedFile:
         """Read a session file once, import (or refresh) it, and keep the session as read.
 
-        With `count`, every entry is counted during the same pass and the counts are cached
-        under `counter` in the import's transaction (only where the cache lacks them).
+        With `count`, every entry is counted while the import is written (SQLite releases
+        the GIL, so the writing thread and the counting overlap) and the counts are cached
+        under `counter` in the import's transaction (unless the cache has them all). An
+        unchanged file's counts are cached already: then nothing is counted (counts None).
         """
         given = Path(path).expanduser()
         try:
@@ -367,26 +370,45 @@ class Store:
             raise NotFoundError(f"{path}: not a file")
         from core.formats import read_session
 
-        rows: list[tuple] = []
-        counts: dict[str, int] | None = None
-        sink = _row_sink(rows)
         if count is not None and self._unchanged_file(resolved) is not None:
             count = None  # the counts were cached when it was imported: nothing to count
-        if count is not None:
-            counts = {}
-            store_row, tally = sink, counts
-
-            def sink(entry: Entry, from_line: bool) -> None:
-                store_row(entry, from_line)
-                tally[entry.id] = count(entry)
-
+        rows: list[tuple] = []
+        counts: dict[str, int] | None = None
         with _no_cyclic_gc():
-            session = read_session(resolved, sink=sink)
+            session = read_session(resolved, sink=_row_sink(rows))
             if session.source_path is None:
                 session.source_path = str(resolved)
-            report = self._import(session, rows, counts, counter)
+            if count is None:
+                report = self._import(session, rows)
+            else:
+                report, counts = self._import_while_counting(session, rows, count, counter)
         session.id = report.session_id
         return ImportedFile(session, report, counts)
+
+    def _import_while_counting(
+        self, session: Session, rows: list[tuple], count: Callable[[Entry], int], counter: str
+    ) -> tuple[ImportReport, dict[str, int] | None]:
+        """`_import` on a writing thread while this one counts the entries; the counts join its transaction."""
+        handoff: queue.Queue[dict[str, int] | None] = queue.Queue()
+        outcome: dict[str, Any] = {}
+
+        def write() -> None:
+            try:
+                outcome["report"] = self._import(session, rows, handoff.get, counter)
+            except BaseException as exc:  # noqa: BLE001 - re-raised on the calling thread
+                outcome["error"] = exc
+
+        writer = threading.Thread(target=write, name="cutline-import", daemon=True)
+        writer.start()
+        counts: dict[str, int] | None = None
+        try:
+            counts = {entry.id: count(entry) for entry in session.entries}
+        finally:
+            handoff.put(counts)  # None (nothing cached) when counting failed
+            writer.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["report"], counts
 
     def _unchanged_file(self, path: Path) -> ImportReport | None:
         row = self._session_row_for_path(str(path))
@@ -405,9 +427,17 @@ class Store:
             return self._import(session, [_entry_row(entry, entry) for entry in session.entries])
 
     def _import(
-        self, session: Session, rows: list[tuple], counts: dict[str, int] | None = None, counter: str = "chars4"
+        self,
+        session: Session,
+        rows: list[tuple],
+        counts: Callable[[], dict[str, int] | None] | None = None,
+        counter: str = "chars4",
     ) -> ImportReport:
-        """Store a session's header facts and its entry rows (see `_entry_row`) in one transaction."""
+        """Store a session's header facts and its entry rows (see `_entry_row`) in one transaction.
+
+        `counts`, when given, is called once the entries are written (it may wait for them
+        to be counted) and what it returns is cached under `counter` in the same transaction.
+        """
         with _no_cyclic_gc():
             ids = [entry_row[0] for entry_row in rows]
             keys = _keys(ids)
@@ -417,8 +447,7 @@ class Store:
             with self.transaction() as conn:
                 row = self._existing_row(session)
                 if row is not None and self._same_fingerprint(row, session):
-                    if counts:
-                        self._cache_counts(conn, row["id"], counter, counts)
+                    self._cache_counts(conn, row["id"], counter, counts() if counts is not None else None)
                     return self._report(row, unchanged=True, problems=session.problems)
                 now = utc_now()
                 store_id = row["id"] if row is not None else self._new_store_id(session)
@@ -433,8 +462,7 @@ class Store:
                 added = self._insert_entries(conn, store_id, rows, keys, start or 0, path_index)
                 total = len(rows)
                 self._update_session_row(conn, store_id, session, now, total)
-                if counts:
-                    self._cache_counts(conn, store_id, counter, counts)
+                self._cache_counts(conn, store_id, counter, counts() if counts is not None else None)
             return ImportReport(
                 session_id=store_id,
                 name=display_name(session.name, session.source_path, store_id),
@@ -478,8 +506,10 @@ class Store:
         )
 
     @staticmethod
-    def _cache_counts(conn: sqlite3.Connection, store_id: str, counter: str, counts: dict[str, int]) -> None:
+    def _cache_counts(conn: sqlite3.Connection, store_id: str, counter: str, counts: dict[str, int] | None) -> None:
         """Cache counts made while importing, unless every one is cached already."""
+        if not counts:
+            return
         cached = conn.execute(
             "SELECT count(*) FROM token_counts WHERE session_id = ? AND counter = ?", (store_id, counter)
         ).fetchone()[0]
