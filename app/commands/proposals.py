@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -83,6 +82,8 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
         path = loaded.active_path()
         the_plan = plan(path, settings, counter)
         writer = get_summarizer(settings.summarizer, model=settings.model if settings.summarizer == "anthropic" else None)
+        import asyncio  # here, not at the top: every command module loads when the CLI starts
+
         proposal = asyncio.run(compact(the_plan, loaded, writer, settings, hooks=load_hooks_config()))
         if proposal.degraded == "annotation":
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review

@@ -46,11 +46,17 @@ class Version:
 
 @dataclass
 class LoadResult:
+    """Everything the review screen needs, prepared off the UI thread."""
+
     session: Session
     path: list[Entry]
     tokens: dict[str, list[int]]
     settings: CompactionSettings
     calibration_ratio: float
+    path_index: Any
+    pairs: tuple[dict[int, int], dict[int, int]]
+    call_paths: dict[str, str]
+    outside: int
     proposal: Any = None
     proposal_status: str = "open"
     versions: list[Version] = field(default_factory=list)
@@ -139,7 +145,6 @@ class ReviewScreen(Screen[None]):
         self.ref = ref
         self.session: Session | None = None
         self.path: list[Entry] = []
-        self.index_of: dict[str, int] = {}
         self.tokens: dict[str, list[int]] = {}
         self.counter = "chars4"
         self.settings = CompactionSettings()
@@ -199,8 +204,12 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="review-load", exit_on_error=False, description="Loading the session")
     def load(self) -> None:
+        from core.plan import index_path
         from core.settings import load_settings
         from core.tokens import calibrate, count_entries
+
+        from app.widgets.plan_overlay import outside_end
+        from app.widgets.rows import pair_numbers
 
         store = self.app.store
         notice = ""
@@ -224,8 +233,18 @@ class ReviewScreen(Screen[None]):
         calibration = calibrate(session, chars4)
         settings = load_settings()
         proposal, status, versions = self._latest_proposal(store, session.id)
+        index_of = {e.id: i for i, e in enumerate(path)}
         self.post_message(
-            Loaded(LoadResult(session, path, tokens, settings, calibration.ratio, proposal, status, versions, notice))
+            Loaded(
+                LoadResult(
+                    session, path, tokens, settings, calibration.ratio,
+                    path_index=index_path(path, tokens["chars4"], "chars4"),
+                    pairs=pair_numbers(path),
+                    call_paths=call_paths(path),
+                    outside=outside_end(path, index_of),
+                    proposal=proposal, proposal_status=status, versions=versions, notice=notice,
+                )
+            )
         )
 
     def _latest_proposal(self, store: Any, session_id: str) -> tuple[Any, str, list[Version]]:
@@ -245,31 +264,27 @@ class ReviewScreen(Screen[None]):
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        from core.plan import index_path
-
-        from app.widgets.plan_overlay import outside_end
         from app.widgets.settings_panel import SettingsPanel
 
         result = message.result
         self.session = result.session
         self.path = result.path
-        self.index_of = {e.id: i for i, e in enumerate(self.path)}
         self.tokens = result.tokens
         self.calibration_ratio = result.calibration_ratio
         first_load = self.plan is None
         if first_load:
             self.settings = result.settings
-        self._outside = outside_end(self.path, self.index_of)
-        self._path_index = index_path(self.path, self.tokens[self.counter] if self.counter in self.tokens else self.tokens["chars4"],
-                                      self.counter if self.counter in self.tokens else "chars4")
-        if self.counter not in self.tokens:
-            self.counter = "chars4"
+        self._outside = result.outside
+        self.counter = "chars4"
+        self._path_index = result.path_index
         name = self.session.name or (Path(self.session.source_path).name if self.session.source_path else self.session.id)
         self.sub_title = f"{one_line(name, 60)} · {self.session.format} · {len(self.path):,} entries"
         detail = self.query_one(DetailPane)
-        detail.call_paths = self._call_paths()
+        detail.call_paths = result.call_paths
         message_list = self.query_one(MessageList)
-        message_list.set_entries(self.path, self.tokens[self.counter])
+        message_list.set_entries(self.path, self.tokens[self.counter], result.pairs)
+        if not first_load:
+            self._sync_settings_panel()
         if first_load:
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
@@ -285,18 +300,6 @@ class ReviewScreen(Screen[None]):
         if result.notice:
             status = f"{result.notice} · {status}"
         self.set_status(status)
-
-    def _call_paths(self) -> dict[str, str]:
-        paths: dict[str, str] = {}
-        for entry in self.path:
-            if entry.message is None:
-                continue
-            for call in entry.message.tool_calls():
-                args = call.arguments if isinstance(call.arguments, dict) else {}
-                value = args.get("path") or args.get("file_path")
-                if isinstance(value, str):
-                    paths[call.id] = value
-        return paths
 
     # -- planning (pure, on the main thread: milliseconds) -------------------
 
@@ -829,3 +832,17 @@ class ReviewScreen(Screen[None]):
             self.app.push_screen(AuditScreen(self.session.id, proposal_id=self.proposal.id))
         else:
             self.app.push_screen(AuditScreen(self.session.id))
+
+
+def call_paths(path: list[Entry]) -> dict[str, str]:
+    """Tool call id -> the file path it named, so a tool result can be highlighted as that file's language."""
+    paths: dict[str, str] = {}
+    for entry in path:
+        if entry.message is None:
+            continue
+        for call in entry.message.tool_calls():
+            args = call.arguments if isinstance(call.arguments, dict) else {}
+            value = args.get("path") or args.get("file_path")
+            if isinstance(value, str):
+                paths[call.id] = value
+    return paths

@@ -159,10 +159,18 @@ class MessageList(ScrollView, can_focus=True):
 
     # -- data ---------------------------------------------------------------
 
-    def set_entries(self, entries: Sequence[Entry], tokens: Sequence[int]) -> None:
-        """Show these entries with these token counts (same length); the cursor goes to the last entry."""
+    def set_entries(
+        self,
+        entries: Sequence[Entry],
+        tokens: Sequence[int],
+        pairs: tuple[dict[int, int], dict[int, int]] | None = None,
+    ) -> None:
+        """Show these entries with these token counts (same length); the cursor goes to the last entry.
+
+        `pairs` is `pair_numbers(entries)` when the caller computed it off the UI thread.
+        """
         self.entries = entries
-        self._pairs, self._partners = pair_numbers(entries)
+        self._pairs, self._partners = pairs if pairs is not None else pair_numbers(entries)
         self._rows.clear()
         self.set_tokens(tokens)
         self._update_virtual_size()
