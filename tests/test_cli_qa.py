@@ -73,3 +73,39 @@ def test_compact_rejects_a_bad_prompt_even_with_nothing_to_summarize(capsys, ses
     )
     assert code == 1 and out == ""
     assert err.startswith(message)
+
+
+def test_compact_accept_write_back_then_replan_and_stale_proposal(capsys, session: Path, tmp_path: Path):
+    """The whole flow on a file: the written entry is re-imported, the plan says "already compacted", a stale proposal is refused."""
+    db = str(tmp_path / "c.db")
+    code, out, _ = run(capsys, "compact", str(session), "--keep-recent-tokens", "300", "--json", "--db", db)
+    first = json.loads(out)["id"]
+    code, out, _ = run(capsys, "compact", str(session), "--keep-recent-tokens", "300", "--json", "--db", db)
+    second = json.loads(out)["id"]
+    code, out, err = run(capsys, "accept", first, "--write-back", "--json", "--db", db)
+    assert code == 0, err
+    decision = json.loads(out)
+    written = json.loads(session.read_text(encoding="utf-8").splitlines()[-1])
+    assert written["type"] == "compaction" and written["id"] == decision["entry_id"]
+    code, out, _ = run(capsys, "plan", str(session), "--json", "--db", db)
+    assert code == 0 and json.loads(out)["alreadyCompacted"] is True
+    code, out, err = run(capsys, "compact", str(session), "--db", db)
+    assert (code, out) == (1, "") and err == "cutline: the session already ends with a compaction: nothing to compact\n"
+    code, out, err = run(capsys, "accept", second, "--write-back", "--db", db)
+    assert code == 1 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"cutline: the session moved on since proposal {second} was made")
+    code, out, _ = run(capsys, "reject", second, "--db", db)
+    assert (code, out) == (0, f"rejected {second}\n")
+
+
+def test_plan_json_has_the_fields_issue_3_promises(capsys, session: Path, tmp_path: Path):
+    code, out, _ = run(capsys, "plan", str(session), "--keep-recent-tokens", "300", "--json", "--db", str(tmp_path / "c.db"))
+    plan = json.loads(out)
+    # figures checked by hand against `cutline plan` text and pi's planner on this generated session
+    assert (plan["firstKeptEntryId"], plan["firstKeptPathIndex"], plan["isSplitTurn"]) == ("e000000a", 9, True)
+    assert (plan["messagesToSummarize"], plan["turnPrefixMessages"], plan["tokensBefore"]) == (6, 3, 2900)
+    assert plan["shouldCompact"] is False
+    assert isinstance(plan["readFiles"], list) and isinstance(plan["modifiedFiles"], list)
+    steps = plan["explanation"]
+    assert steps and all(isinstance(step["text"], str) and step["text"] for step in steps)
+    assert steps[-1]["text"].endswith("keep path indices 9..13 (5 messages, 164 tokens)")
