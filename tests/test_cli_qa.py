@@ -109,3 +109,21 @@ def test_plan_json_has_the_fields_issue_3_promises(capsys, session: Path, tmp_pa
     steps = plan["explanation"]
     assert steps and all(isinstance(step["text"], str) and step["text"] for step in steps)
     assert steps[-1]["text"].endswith("keep path indices 9..13 (5 messages, 164 tokens)")
+
+
+def test_an_invalid_utf8_byte_keeps_the_entry_and_the_active_path(capsys, session: Path, tmp_path: Path):
+    """One bad byte in a message used to drop its line, cutting the active path there (pi keeps it, with U+FFFD)."""
+    db = str(tmp_path / "c.db")
+    lines = session.read_bytes().split(b"\n")
+    number = next(i for i, line in enumerate(lines) if b'"role": "assistant"' in line and b'"text": "' in line)
+    column = lines[number].index(b'"text": "') + len(b'"text": "')
+    lines[number] = lines[number][:column] + b"\xc3(" + lines[number][column + 1 :]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\n".join(lines))
+    code, out, err = run(capsys, "import", str(bad), "--db", db)
+    assert code == 0 and out.startswith("imported   bad ")
+    assert err == f"{bad}:{number + 1}: invalid UTF-8 (byte 0xc3 at column {column + 1}); read with U+FFFD in its place, as pi reads it\n"
+    code, out, _ = run(capsys, "plan", str(bad), "--keep-recent-tokens", "300", "--json", "--db", db)
+    plan = json.loads(out)
+    # the clean file's figures (14 path entries, cut at 9), checked against pi's planner
+    assert (plan["pathLength"], plan["firstKeptPathIndex"], plan["messagesToSummarize"]) == (14, 9, 6)

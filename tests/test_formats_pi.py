@@ -251,8 +251,12 @@ def test_invalid_utf8_line(tmp_path: Path) -> None:
     bad = b'{"type":"label","id":"x","label":"caf\xe9"}'
     path = write(tmp_path, "latin1.jsonl", HEADER.encode() + b"\n" + bad + b"\n" + USER.encode() + b"\n")
     session = read_session(path)
-    assert [str(p) for p in session.problems] == [f"{path}:2: invalid UTF-8 (byte 0xe9 at column 38); line skipped"]
-    assert [(e.id, e.line) for e in session.entries] == [("e1", 3)]
+    assert [str(p) for p in session.problems] == [
+        f"{path}:2: invalid UTF-8 (byte 0xe9 at column 38); read with U+FFFD in its place, as pi reads it"
+    ]
+    # pi (Node's UTF-8 decoding) keeps the entry with U+FFFD for the bad byte
+    assert [(e.id, e.line) for e in session.entries] == [("x", 2), ("e1", 3)]
+    assert session.entries[0].raw["label"] == "caf\ufffd"
 
 
 def test_json_that_is_not_an_object(tmp_path: Path) -> None:

@@ -23,7 +23,11 @@ class Record(NamedTuple):
 
 
 def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str | None]:
-    """Decode the file as UTF-8 line by line; an undecodable line becomes None and a problem."""
+    """Decode the file as UTF-8 line by line; bad bytes become U+FFFD, each bad line a problem.
+
+    pi reads its session file as UTF-8 text, which replaces bad bytes the same way: skipping
+    the line instead would drop an entry pi keeps and cut the active path at it.
+    """
     try:
         return data.decode("utf-8").split("\n")  # type: ignore[return-value]
     except UnicodeDecodeError:
@@ -37,10 +41,14 @@ def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str |
                 Problem(
                     file=file,
                     line=number,
-                    message=f"invalid UTF-8 (byte 0x{chunk[exc.start]:02x} at column {exc.start + 1}); line skipped",
+                    message=(
+                        f"invalid UTF-8 (byte 0x{chunk[exc.start]:02x} at column {exc.start + 1}); "
+                        "read with U+FFFD in its place, as pi reads it"
+                    ),
+                    severity="warning",
                 )
             )
-            out.append(None)
+            out.append(chunk.decode("utf-8", errors="replace"))
     return out
 
 
