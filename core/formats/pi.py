@@ -406,7 +406,8 @@ def export_pi(session: Session) -> str:
 
     A session read from a pi file comes back byte-identical to its source: header line,
     each entry's raw line, the source's newline and final newline. Lines that were
-    skipped when reading (malformed JSON, invalid UTF-8, blank lines) are not re-emitted.
+    skipped when reading (malformed JSON, blank lines) are not re-emitted, and a line with
+    invalid UTF-8 comes back with U+FFFD where the bad bytes were.
     Claude Code and Codex sessions become a pi v3 file of their active path (header,
     message entries, compaction entries), which pi's own reader accepts.
     """
