@@ -50,8 +50,13 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        lines = split_lines(data, file)
-        del data  # the lines hold the text now
+        try:
+            text: bytes | str = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data  # decoded line by line, each bad line a problem
+        del data  # only the text is needed from here on
+        lines = split_lines(text, file)
+        del text  # the lines hold it now
         if fmt == "pi":
             session = read_pi(lines, file, path.stem, counting, keep)
         else:

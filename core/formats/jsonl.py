@@ -65,11 +65,19 @@ class Lines(NamedTuple):
 INVALID = object()  # what parse_line returns for a line that is not JSON
 
 
-def split_lines(data: bytes, file: str) -> Lines:
-    """Decode and split `data` into lines (CRLF files lose the CR), reporting undecodable and blank lines."""
+def split_lines(data: bytes | str, file: str) -> Lines:
+    """Decode and split `data` into lines (CRLF files lose the CR), reporting undecodable and blank lines.
+
+    `data` may be the file's text already decoded as a whole (valid UTF-8), which lets a
+    caller drop the bytes before splitting (a big file is then held twice, not three times).
+    """
     problems: list[Problem] = []
-    decoded = _decode_lines(data, file, problems)
-    trailing_newline = data.endswith(b"\n")
+    if isinstance(data, str):
+        decoded: list[str | None] = data.split("\n")  # type: ignore[assignment]
+        trailing_newline = data.endswith("\n")
+    else:
+        decoded = _decode_lines(data, file, problems)
+        trailing_newline = data.endswith(b"\n")
     if trailing_newline:
         decoded.pop()
     first = decoded[0] if decoded else None
