@@ -300,6 +300,7 @@ class ReviewScreen(Screen[None]):
         if result.notice:
             status = f"{result.notice} · {status}"
         self.set_status(status)
+        self.refresh_bindings()  # run / edit / accept availability changed with the plan and proposal
 
     # -- planning (pure, on the main thread: milliseconds) -------------------
 

@@ -152,7 +152,7 @@ class MessageList(ScrollView, can_focus=True):
         self._pairs: dict[int, int] = {}
         self._partners: dict[int, int] = {}
         self._rows: LRUCache[int, Row] = LRUCache(4096)
-        self._strips: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(2048)
+        self._strips: LRUCache[tuple, Strip] = LRUCache(4096)
         self._styles: dict[str, Style] = {}
         self.lines_rendered = 0
         self.rows_built = 0
@@ -189,7 +189,7 @@ class MessageList(ScrollView, can_focus=True):
         """Draw another plan: the cut line moves, zones recolour."""
         old_cut = self.marks.first_kept if self.marks else None
         self.marks = marks
-        self._strips.clear()
+        # strips are keyed by zone, so only rows whose zone changed are drawn again
         self._update_virtual_size()
         if old_cut != (marks.first_kept if marks else None):
             self._scroll_cursor_into_view()
@@ -315,7 +315,11 @@ class MessageList(ScrollView, can_focus=True):
         index = self.entry_at(display_y)
         is_cursor = index is not None and index == self.cursor
         is_partner = index is not None and self._partners.get(self.cursor) == index
-        key = (-1 if index is None else index, width, is_cursor, is_partner)
+        if index is None:
+            key: tuple = (-1, width, self.marks.cut_label if self.marks else "")
+        else:
+            zone = self.marks.zone(index) if self.marks else "context"
+            key = (index, width, is_cursor, is_partner, zone)
         strip = self._strips.get(key)
         if strip is None:
             if index is None:
