@@ -637,7 +637,7 @@ class ReviewScreen(Screen[None]):
 
     def _update_saved_label(self) -> None:
         if self.pending_text is not None:
-            text = "editing… (saves as you type)"
+            text = "editing… (autosaved)"
         elif self.versions:
             last = self.versions[-1]
             text = f"v{last.n} {last.origin} · {len(self.versions)} versions"
