@@ -31,6 +31,8 @@ from core.paths import default_db_path
 
 _ENTRY_BATCH = 2000
 _FREEZE_AT = 20_000
+_BULK_ROWS = 10_000
+_BULK_CACHE_KIB = -65536  # negative: KiB, as SQLite's cache_size takes it
 _HASH_CHUNK = 1 << 20
 _PROBLEMS = TypeAdapter(list[Problem])
 # pydantic's own serializer and validator, called directly: 100k entries make the wrapper calls count
@@ -173,6 +175,24 @@ def _no_cyclic_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+@contextmanager
+def _bulk_cache(conn: sqlite3.Connection, rows: int) -> Iterator[None]:
+    """A larger page cache while many rows are inserted, back to the previous size afterwards.
+
+    Why: with the default 2 MB, index pages are spilled and read back over and over during a
+    100k-row insert; 64 MB makes it about a fifth faster, and is given back once it is done.
+    """
+    if rows < _BULK_ROWS:
+        yield
+        return
+    previous = conn.execute("PRAGMA cache_size").fetchone()[0]
+    conn.execute(f"PRAGMA cache_size = {_BULK_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA cache_size = {int(previous)}")
 
 
 def _batched(rows: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
@@ -382,6 +402,10 @@ class Store:
                 report = self._import(session, rows)
             else:
                 report, counts = self._import_while_counting(session, rows, count, counter)
+            if len(session.entries) >= _FREEZE_AT:
+                # as after a load: the session's objects outlive this call, and the first
+                # collection after the pause would otherwise walk all of them (about a second)
+                gc.freeze()
         session.id = report.session_id
         return ImportedFile(session, report, counts)
 
@@ -610,9 +634,10 @@ class Store:
                 yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, payload)
 
         added = 0
-        for batch in _batched(rows(), _ENTRY_BATCH):
-            self._insert_entry_rows(conn, batch)
-            added += len(batch)
+        with _bulk_cache(conn, len(entry_rows) - start):
+            for batch in _batched(rows(), _ENTRY_BATCH):
+                self._insert_entry_rows(conn, batch)
+                added += len(batch)
         return added
 
     def _insert_entry_rows(self, conn: sqlite3.Connection, batch: Sequence[tuple]) -> None:
