@@ -66,6 +66,7 @@ def test_cutline_sample_in_a_real_terminal(tmp_path: Path, cutline_home: Path) -
     # start a plain shell, fix the size, then run cutline in it: the app sees the final size from its first frame
     pane.tmux("new-session", "-d", "-s", "desk", "-x", "160", "-y", "45", "sh")
     pane.tmux("resize-window", "-t", "desk", "-x", "160", "-y", "45")
+    socket_file = pane.tmux("display-message", "-p", "#{socket_path}").strip()
     pane.keys(shell, "Enter")
     try:
         pane.wait_for("keep from")
@@ -89,3 +90,5 @@ def test_cutline_sample_in_a_real_terminal(tmp_path: Path, cutline_home: Path) -
         assert "Traceback" not in screen
     finally:
         subprocess.run([TMUX, "-L", pane.socket, "kill-server"], capture_output=True)
+        if socket_file:
+            Path(socket_file).unlink(missing_ok=True)
