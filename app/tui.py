@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from textual import events, on
 from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -90,6 +91,9 @@ class CutlineCommands(Provider):
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)
 
 
+DOWNLOAD_NAME = "cutline-download"
+
+
 class CutlineApp(App[None]):
     """The review desk: sessions screen, review screen, and their modals."""
 
@@ -164,6 +168,34 @@ class CutlineApp(App[None]):
         """Turn a failed worker into the error modal."""
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.show_error(title or f"{event.worker.description or event.worker.name} failed", event.worker.error)
+
+    # -- downloads ----------------------------------------------------------
+
+    def deliver_download(self, text: str, filename: str, mime_type: str) -> None:
+        """Offer `text` as a download: the browser's in web mode, a file in $CUTLINE_HOME/exports in a terminal."""
+        import io
+
+        from core.paths import exports_dir
+
+        self.deliver_text(
+            io.StringIO(text),
+            save_directory=None if self.is_web else exports_dir(),
+            save_filename=filename,
+            mime_type=mime_type,
+            encoding="utf-8",
+            name=DOWNLOAD_NAME,
+        )
+
+    @on(events.DeliveryComplete)
+    def _download_delivered(self, event: events.DeliveryComplete) -> None:
+        if event.name == DOWNLOAD_NAME:
+            where = "your browser's downloads" if event.path is None else str(event.path)
+            self.notify(f"Saved to {where}", title="Download", markup=False)
+
+    @on(events.DeliveryFailed)
+    def _download_failed(self, event: events.DeliveryFailed) -> None:
+        if event.name == DOWNLOAD_NAME:
+            self.show_error("Download failed", event.exception)
 
     # -- actions ------------------------------------------------------------
 

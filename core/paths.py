@@ -31,3 +31,10 @@ def backups_dir() -> Path:
     path = cutline_home() / "backups"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def exports_dir() -> Path:
+    """Where the desk saves downloads (exported sessions, timeline images) when run in a terminal."""
+    path = cutline_home() / "exports"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

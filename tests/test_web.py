@@ -163,7 +163,10 @@ def test_browser_shows_the_sessions_screen_then_the_review_screen(served: str, t
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
+        downloads = tmp_path / "downloads"
+        downloads.mkdir()
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_TERMINAL})
+        driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         driver.get(served)
 
         def screen_text() -> str:
@@ -187,5 +190,14 @@ def test_browser_shows_the_sessions_screen_then_the_review_screen(served: str, t
         driver.find_element(By.CSS_SELECTOR, "textarea").send_keys("\n")
         wait_for("keepRecentTokens")
         wait_for("entries on the active path")
+        # the exported session arrives as a browser download, byte for byte
+        driver.find_element(By.CSS_SELECTOR, "textarea").send_keys("E")
+        deadline = time.monotonic() + 60
+        done: list[Path] = []
+        while time.monotonic() < deadline and not done:
+            done = [p for p in downloads.iterdir() if p.suffix == ".jsonl"]
+            time.sleep(0.25)
+        assert done, f"no download arrived; the folder holds {list(downloads.iterdir())}"
+        assert done[0].read_bytes() == (SAMPLES / "pi-branched.jsonl").read_bytes()
     finally:
         driver.quit()

@@ -138,6 +138,8 @@ class ReviewScreen(Screen[None]):
         Binding("l", "focus_list", "List", show=False, id="review.list", tooltip="Focus the message list"),
         Binding("H", "history", "History", id="review.history", tooltip="Compaction history of this session"),
         Binding("A", "audit", "Audit", id="review.audit", tooltip="Audit what context a compaction lost"),
+        Binding("E", "export_session", "Export", show=False, id="review.export", tooltip="Download the session as a pi JSONL file"),
+        Binding("T", "export_timeline", "Timeline", show=False, id="review.timeline", tooltip="Download the context timeline as an SVG image"),
     ]
 
     def __init__(self, ref: str) -> None:
@@ -833,6 +835,37 @@ class ReviewScreen(Screen[None]):
             self.app.push_screen(AuditScreen(self.session.id, proposal_id=self.proposal.id))
         else:
             self.app.push_screen(AuditScreen(self.session.id))
+
+    # -- downloads (a browser download in web mode, a file in $CUTLINE_HOME/exports in a terminal)
+
+    def action_export_session(self) -> None:
+        if self.session is not None:
+            self._export_session(self.session)
+
+    def action_export_timeline(self) -> None:
+        if self.session is not None:
+            self._export_timeline(self.session, self.settings)
+
+    @work(thread=True, group="export", exit_on_error=False, description="Exporting the session")
+    def _export_session(self, session: Session) -> None:
+        from core.formats.pi import export_pi
+
+        text = export_pi(session)
+        self.app.call_from_thread(self.app.deliver_download, text, f"{download_stem(session)}.jsonl", "application/x-ndjson")
+
+    @work(thread=True, group="export", exit_on_error=False, description="Drawing the timeline")
+    def _export_timeline(self, session: Session, settings: CompactionSettings) -> None:
+        from core.timeline import build_timeline, render_svg
+
+        svg = render_svg(build_timeline(session, settings), title=f"cutline — {download_stem(session)}")
+        self.app.call_from_thread(self.app.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml")
+
+
+def download_stem(session: Session) -> str:
+    """A file-name-safe stem for a session's downloads."""
+    raw = session.name or (Path(session.source_path).stem if session.source_path else session.id)
+    stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in raw).strip("-.")
+    return stem or "session"
 
 
 def call_paths(path: list[Entry]) -> dict[str, str]:
