@@ -61,3 +61,19 @@ def test_unexpected_errors_show_no_traceback(scratch_command, capsys, monkeypatc
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert err.count("\n") == 1 and "internal error: KeyError" in err
+
+
+def test_a_mistyped_command_is_one_line_not_the_desk(capsys) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["frobnicate"])
+    assert raised.value.code == 1
+    err = capsys.readouterr().err
+    assert "no stored session matches 'frobnicate'" in err and "cutline --help" in err
+    assert err.count("\n") == 1
+
+
+def test_opening_a_directory_is_refused(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main([str(tmp_path)])
+    assert raised.value.code == 1
+    assert "is a directory" in capsys.readouterr().err
