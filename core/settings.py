@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from core.errors import SettingsError
 from core.paths import config_path
 
+# A current Sonnet: the SDK marks claude-sonnet-4-5 deprecated (end of life 2026-11-30).
+DEFAULT_MODEL = "claude-sonnet-5-5"
+
 Mode = Literal["pi", "safeguard", "first-and-tail", "system-and-summary"]
 MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 
@@ -84,7 +87,7 @@ class CompactionSettings(BaseModel):
     contextWindow: int = Field(default=200000, gt=0)
     # summarizing
     summarizer: str = "extractive"
-    model: str = "claude-sonnet-4-5"
+    model: str = DEFAULT_MODEL
     promptName: str = "pi-checkpoint"
     customInstructions: str | None = None
     parts: int = Field(default=2, ge=1)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
 from pydantic import BaseModel, Field
 
 from core.errors import CutlineError
+from core.settings import DEFAULT_MODEL
 from core.models import (
     Entry,
     ImageBlock,
@@ -293,7 +294,7 @@ class AnthropicCounter:
 
     name = "anthropic"
 
-    def __init__(self, model: str = "claude-sonnet-4-5", client: Any = None) -> None:
+    def __init__(self, model: str = DEFAULT_MODEL, client: Any = None) -> None:
         if client is None:
             key = os.environ.get("ANTHROPIC_API_KEY")
             if not key:

@@ -23,10 +23,9 @@ import httpx2
 from core.errors import SummarizerError
 from core.prompts import HISTORY_PROMPTS, SUMMARIZATION_SYSTEM_PROMPT, build_prompt_text, merge_conversation_text
 from core.serialize import serialize_conversation
+from core.settings import DEFAULT_MODEL
 from core.summarizers.base import Summarizer, SummaryRequest
 
-# A current Sonnet: the SDK marks claude-sonnet-4-5 deprecated (end of life 2026-11-30).
-DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_BACKOFF_BASE = 0.5
