@@ -145,6 +145,33 @@ def display_name(name: str | None, source_path: str | None, session_id: str) -> 
     return session_id[:8]
 
 
+def _candidate(row: dict[str, Any]) -> str:
+    """One session of an ambiguity error: its id, name and source file, so the user can pick it."""
+    name = display_name(row["name"], row["source_path"], row["id"])
+    return f"{row['id']} ({name}: {row['source_path']})" if row["source_path"] else f"{row['id']} ({name})"
+
+
+def unique_prefixes(ids: list[str], minimum: int = 8) -> dict[str, str]:
+    """The shortest prefix of each id (at least `minimum` chars) that starts no other id.
+
+    An id that is itself the start of another id (`X` and `X-1a2b3c4d`) gets its whole self:
+    `resolve_session` takes an exact id before prefixes, so that still names it alone.
+    """
+    ordered = sorted(set(ids))
+    shortest: dict[str, str] = {}
+    for i, session_id in enumerate(ordered):
+        shared = 0
+        for neighbour in ordered[max(i - 1, 0) : i] + ordered[i + 1 : i + 2]:
+            common = 0
+            for a, b in zip(session_id, neighbour):
+                if a != b:
+                    break
+                common += 1
+            shared = max(shared, common)
+        shortest[session_id] = session_id[: max(minimum, shared + 1)]
+    return shortest
+
+
 def file_sha256(path: Path, limit: int | None = None) -> str:
     """SHA-256 of a file's bytes, or of only its first `limit` bytes."""
     digest = hashlib.sha256()
@@ -722,6 +749,10 @@ class Store:
             for row in rows
         ]
 
+    def short_ids(self) -> dict[str, str]:
+        """Every stored session id mapped to its shortest unique prefix (at least 8 chars), for listing."""
+        return unique_prefixes([row["id"] for row in self._rows("SELECT id FROM sessions")])
+
     def resolve_session(self, ref: str) -> str:
         """The id of the session `ref` names: an exact id, a unique id prefix, a name, or its source file's path."""
         ref = ref.strip()
@@ -748,11 +779,11 @@ class Store:
             return by_name_prefix[0]["id"]
         for matches, how in ((by_prefix, "id prefix"), (by_name, "name"), (by_name_prefix, "name prefix")):
             if len(matches) > 1:
-                listed = ", ".join(
-                    f"{row['id']} ({display_name(row['name'], row['source_path'], row['id'])})" for row in sorted(matches, key=lambda r: r["id"])[:5]
+                listed = ", ".join(_candidate(row) for row in sorted(matches, key=lambda r: r["id"])[:10])
+                more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
+                raise AmbiguousSessionError(
+                    f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}; name one by its full id or its file path"
                 )
-                more = f" and {len(matches) - 5} more" if len(matches) > 5 else ""
-                raise AmbiguousSessionError(f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}")
         raise NotFoundError(f"no stored session matches {ref!r} (try `cutline ls`)")
 
     def session_info(self, ref: str) -> SessionInfo:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from core.formats import read_session
 from tests.fake_anthropic import fake_anthropic, server_error  # noqa: F401 - fixture
 from tests.golden_writeback.make_session import write_session
 
@@ -132,3 +133,51 @@ def test_an_invalid_utf8_byte_keeps_the_entry_and_the_active_path(capsys, sessio
     plan = json.loads(out)
     # the clean file's figures (14 path entries, cut at 9), checked against pi's planner
     assert (plan["pathLength"], plan["firstKeptPathIndex"], plan["messagesToSummarize"]) == (14, 9, 6)
+
+
+def test_ls_and_import_print_a_unique_id_prefix_for_one_session_imported_from_many_paths(capsys, session: Path, tmp_path: Path):
+    """Seven copies of one session used to show seven identical 12-char ids, and `show` on one said "matches 7 sessions"."""
+    db = str(tmp_path / "c.db")
+    copies = [session]
+    for n in range(3):
+        copy = tmp_path / f"copy{n}" / "session.jsonl"
+        copy.parent.mkdir()
+        copy.write_bytes(session.read_bytes())
+        copies.append(copy)
+    shown = []
+    for path in copies:
+        code, out, _ = run(capsys, "import", str(path), "--db", db)
+        assert code == 0
+        shown.append(out.split()[2])
+    code, out, _ = run(capsys, "ls", "--db", db)
+    listed = [line.split()[0] for line in out.splitlines()[1:]]
+    # an import prints the prefix unique at that moment: the last one is still unique afterwards
+    assert shown[0] == read_session(session).id[:8] and shown[-1] in listed and len(set(listed)) == 4
+    code, out, _ = run(capsys, "ls", "--json", "--db", db)
+    ids = [row["id"] for row in json.loads(out)]
+    for short in listed:
+        assert len(short) >= 8
+        # each printed id starts exactly one stored id (or is one), and `show` takes it
+        assert short in ids or sum(full.startswith(short) for full in ids) == 1
+        code, out, err = run(capsys, "show", short, "--json", "--db", db)
+        assert code == 0, err
+        assert json.loads(out)["info"]["id"].startswith(short)
+    code, out, err = run(capsys, "show", ids[0][:12], "--db", db)
+    assert code == 1 and out == "" and len(err.splitlines()) == 1
+    assert "matches 4 sessions: " in err and err.rstrip().endswith("name one by its full id or its file path")
+    for path in copies:
+        assert f": {path.resolve()})" in err
+
+
+def test_unique_prefixes_are_at_least_eight_chars_and_the_shortest_that_start_one_id_alone():
+    from core.store import unique_prefixes
+
+    ids = ["abcdef0123", "abcdef0199", "abcdef01", "abcdef01-77", "zz", "xyz12345678"]
+    assert unique_prefixes(ids) == {
+        "abcdef0123": "abcdef0123"[:9],
+        "abcdef0199": "abcdef019",
+        "abcdef01": "abcdef01",  # the start of abcdef01-77: only its exact self names it
+        "abcdef01-77": "abcdef01-",
+        "zz": "zz",
+        "xyz12345678": "xyz12345",
+    }

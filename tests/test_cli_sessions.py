@@ -47,7 +47,7 @@ def test_import_reports_each_file_then_ls_lists_it(runner: CliRunner, session_fi
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     session_id = read_session(session_file).id
-    assert lines[0].split() == ["imported", "work-session", session_id[:12], "120", "entries"]
+    assert lines[0].split() == ["imported", "work-session", session_id[:8], "120", "entries"]
     assert lines[1].startswith("imported") and "30 entries" in lines[1]
 
     again = runner.invoke(cli, ["import", str(session_file)])
@@ -58,7 +58,7 @@ def test_import_reports_each_file_then_ls_lists_it(runner: CliRunner, session_fi
     assert {row["name"]: row["entries"] for row in rows} == {"work-session": 120, "other": 30}
     table = runner.invoke(cli, ["ls"]).stdout.splitlines()
     assert table[0].split()[:3] == ["ID", "NAME", "FORMAT"]
-    assert any(line.startswith(session_id[:12]) and "work-session" in line and " 120 " in line for line in table[1:])
+    assert any(line.startswith(session_id[:8] + " ") and "work-session" in line and " 120 " in line for line in table[1:])
 
 
 def test_import_of_a_grown_file_says_so(runner: CliRunner, tmp_path: Path) -> None:

@@ -27,15 +27,15 @@ def _store(db_path: str | None) -> Any:
     return Store(db_path)
 
 
-def _import_line(report: Any) -> str:
-    """One line per imported file: what happened, which session, how many entries."""
+def _import_line(report: Any, short_id: str) -> str:
+    """One line per imported file: what happened, which session (its shortest unique id prefix), how many entries."""
     if report.grown:
         counts = f"+{report.added:,} entries ({report.total:,} in all)"
     elif report.replaced:
         counts = f"{report.total:,} entries (the file changed: re-imported)"
     else:
         counts = f"{report.total:,} entries"
-    return f"{report.status:<9}  {report.name}  {report.session_id[:12]}  {counts}"
+    return f"{report.status:<9}  {report.name}  {short_id}  {counts}"
 
 
 @click.command("import")
@@ -61,7 +61,7 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
                 click.echo(f"cutline: {file}: internal error: {type(exc).__name__}: {exc}", err=True)
                 continue
             imported += 1
-            click.echo(_import_line(report))
+            click.echo(_import_line(report, store.short_ids().get(report.session_id, report.session_id)))
             shown_as = {report.path: str(file)} if report.path else {}
             for problem in report.problems:
                 where = shown_as.get(problem.file, problem.file)
@@ -79,6 +79,7 @@ def ls_cmd(as_json: bool, db_path: str | None) -> None:
     """List the stored sessions, most recently updated first."""
     with _store(db_path) as store:
         sessions = store.list_sessions()
+        short_ids = store.short_ids()
     if as_json:
         from pydantic import TypeAdapter
 
@@ -93,7 +94,7 @@ def ls_cmd(as_json: bool, db_path: str | None) -> None:
     for info in sessions:
         rows.append(
             (
-                info.id[:12],
+                short_ids.get(info.id, info.id),
                 info.name if len(info.name) <= 40 else info.name[:39] + "…",
                 f"{info.format} v{info.version}" if info.version is not None else info.format,
                 f"{info.entries:,}",
