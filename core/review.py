@@ -22,7 +22,7 @@ from core.formats.entries import now_iso
 from core.formats.pi import append_compaction, compaction_line
 from core.paths import backups_dir
 from core.store import Store
-from core.tokens import js_length
+from core.jsjson import js_length
 from core.validation import Validation
 
 Origin = Literal["generated", "edited", "reverted"]

@@ -8,10 +8,9 @@ at a different place than pi cuts it and the serialized size would differ.
 from __future__ import annotations
 
 import json
-import re
-from decimal import Decimal
 from typing import Any, Literal
 
+from core.jsjson import js_key_order, js_length, js_slice, js_stringify
 from core.models import Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 
 # Wrappers pi puts around summaries when it turns them into user messages (messages.js).
@@ -32,107 +31,12 @@ PREVIEW_MAX_INPUT_CHARS = 100_000
 SerializeStyle = Literal["pi", "preview"]
 
 
-# ---------------------------------------------------------------------------
-# JavaScript string semantics
-# ---------------------------------------------------------------------------
-
-
-def js_len(text: str) -> int:
-    """Length of `text` in UTF-16 code units, as JavaScript's `.length` counts it."""
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
-
-
-def _js_slice_units(text: str, start: int, end: int | None = None) -> str:
-    """`text.slice(start, end)` in UTF-16 units; a surrogate pair cut in half becomes U+FFFD.
-
-    U+FFFD keeps the UTF-16 length pi would have while staying valid Unicode.
-    """
-    if text.isascii():
-        return text[start:end]
-    raw = text.encode("utf-16-le", "surrogatepass")
-    stop = len(raw) if end is None else 2 * end
-    piece = raw[2 * start : stop].decode("utf-16-le", "surrogatepass")
-    return re.sub("[\ud800-\udfff]", "\ufffd", piece)
-
-
 def truncate_for_summary(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str:
     """Keep the first `max_chars` characters and say how many were cut, as pi's truncateForSummary."""
-    length = js_len(text)
+    length = js_length(text)
     if length <= max_chars:
         return text
-    return f"{_js_slice_units(text, 0, max_chars)}\n\n[... {length - max_chars} more characters truncated]"
-
-
-def _js_number(value: float | int) -> str:
-    """Format a number the way JavaScript's JSON.stringify / Number#toString does."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int) and abs(value) < 2**53:
-        return str(value)
-    number = float(value)
-    if number != number or number in (float("inf"), float("-inf")):
-        return "null"
-    if number == 0:
-        return "0"
-    sign = "-" if number < 0 else ""
-    digits_tuple = Decimal(repr(abs(number))).normalize().as_tuple()
-    digits = "".join(str(d) for d in digits_tuple.digits)
-    exponent = int(digits_tuple.exponent)
-    k = len(digits)
-    n = k + exponent
-    if k <= n <= 21:
-        body = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        body = f"{digits[:n]}.{digits[n:]}"
-    elif -6 < n <= 0:
-        body = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        mantissa = digits if k == 1 else f"{digits[0]}.{digits[1:]}"
-        body = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
-    return sign + body
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
-
-
-def _js_string(text: str) -> str:
-    """A JSON string literal as JavaScript writes it (non-ASCII kept, lone surrogates escaped)."""
-    quoted = json.dumps(text, ensure_ascii=False)
-    if _LONE_SURROGATE.search(quoted):
-        quoted = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
-    return quoted
-
-
-def _js_key_order(obj: dict[str, Any]) -> list[str]:
-    """Keys in JavaScript property order: array-index keys ascending, then the rest as inserted."""
-    keys = [str(k) for k in obj]
-    index_keys = sorted(
-        (k for k in keys if _ARRAY_INDEX.fullmatch(k) and int(k) < 2**32 - 1), key=int
-    )
-    index_set = set(index_keys)
-    return index_keys + [k for k in keys if k not in index_set]
-
-
-def js_stringify(value: Any) -> str:
-    """`JSON.stringify(value)` with JavaScript's exact output (no spaces, JS number format)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return _js_number(value)
-    if isinstance(value, str):
-        return _js_string(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(js_stringify(v) for v in value) + "]"
-    if isinstance(value, dict):
-        by_key = {str(k): v for k, v in value.items()}
-        return "{" + ",".join(f"{_js_string(k)}:{js_stringify(by_key[k])}" for k in _js_key_order(by_key)) + "}"
-    return _js_string(str(value))
+    return f"{js_slice(text, 0, max_chars)}\n\n[... {length - max_chars} more characters truncated]"
 
 
 # ---------------------------------------------------------------------------
@@ -216,7 +120,7 @@ def format_tool_call(call: ToolCallBlock) -> str:
     if not isinstance(args, dict):
         return f"{call.name}({js_stringify(args)})"
     by_key = {str(k): v for k, v in args.items()}
-    rendered = ", ".join(f"{k}={js_stringify(by_key[k])}" for k in _js_key_order(by_key))
+    rendered = ", ".join(f"{k}={js_stringify(by_key[k])}" for k in js_key_order(by_key))
     return f"{call.name}({rendered})"
 
 
@@ -226,32 +130,32 @@ def _text_of(blocks: list[Any]) -> str:
 
 def preview_tool_result(text: str, head: int = PREVIEW_HEAD_CHARS, tail: int = PREVIEW_TAIL_CHARS) -> str:
     """First `head` and last `tail` characters of a tool result, the middle replaced by a marker."""
-    length = js_len(text)
+    length = js_length(text)
     if length <= head + tail:
         return text
     omitted = length - head - tail
     return (
-        f"{_js_slice_units(text, 0, head)}\n\n[... {omitted} characters omitted ...]\n\n"
-        f"{_js_slice_units(text, length - tail)}"
+        f"{js_slice(text, 0, head)}\n\n[... {omitted} characters omitted ...]\n\n"
+        f"{js_slice(text, length - tail)}"
     )
 
 
 def cap_middle(text: str, max_chars: int = PREVIEW_MAX_INPUT_CHARS) -> str:
     """Cut `text` to at most `max_chars` characters by removing its middle and saying how much went."""
-    length = js_len(text)
+    length = js_length(text)
     if length <= max_chars:
         return text
     # the marker's own length depends on the number it prints; size it for the worst case
     marker_template = "\n\n[... {} characters of the conversation omitted from the middle ...]\n\n"
-    marker_len = js_len(marker_template.format(length))
+    marker_len = js_length(marker_template.format(length))
     keep = max(max_chars - marker_len, 0)
     head = keep - keep // 2
     tail = keep // 2
     omitted = length - head - tail
     return (
-        _js_slice_units(text, 0, head)
+        js_slice(text, 0, head)
         + marker_template.format(omitted)
-        + (_js_slice_units(text, length - tail) if tail else "")
+        + (js_slice(text, length - tail) if tail else "")
     )
 
 

@@ -8,19 +8,17 @@ reproduced here rather than Python's `len` and `json.dumps` defaults.
 from __future__ import annotations
 
 import gc
-import json
 import math
 import os
-import re
 import statistics
 from contextlib import contextmanager
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
 
 from pydantic import BaseModel, Field
 
 from core.errors import CutlineError
+from core.jsjson import js_length, js_stringify
 from core.settings import DEFAULT_MODEL
 from core.models import (
     Entry,
@@ -45,98 +43,6 @@ IMAGE_TOKENS = IMAGE_CHARS // 4
 _DATA = Path(__file__).resolve().parent / "data"
 CL100K_FILE = _DATA / "cl100k_base.tiktoken"
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
-
-# ---------------------------------------------------------------------------
-# JavaScript string length and JSON.stringify
-# ---------------------------------------------------------------------------
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def js_length(text: str) -> int:
-    """Length of `text` as JavaScript's `.length` reports it (UTF-16 code units)."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def js_number(value: int | float) -> str:
-    """A number formatted as JavaScript's `Number.prototype.toString` would (JSON.stringify uses it)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        if -(2**53) <= value <= 2**53:
-            return str(value)
-        value = float(value)  # JSON.parse in JS rounds big integers to the nearest double
-    if math.isnan(value) or math.isinf(value):
-        return "null"
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    digits_tuple, exponent = Decimal(repr(abs(value))).as_tuple()[1:]
-    digits = "".join(str(d) for d in digits_tuple).lstrip("0")
-    trailing = len(digits) - len(digits.rstrip("0"))
-    digits = digits.rstrip("0")
-    exponent = int(exponent) + trailing
-    k = len(digits)
-    n = exponent + k  # value = 0.digits * 10**n
-    if k <= n <= 21:
-        body = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        body = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        body = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
-        body = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
-    return sign + body
-
-
-def _js_string(text: str) -> str:
-    encoded = json.dumps(text, ensure_ascii=False)
-    if not encoded.isascii() and _LONE_SURROGATE.search(encoded):
-        # a Python str holds astral characters as one code point, so any surrogate left
-        # is lone: JavaScript escapes those as \\udxxx where Python leaves them raw
-        encoded = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
-    return encoded
-
-
-# a number json.dumps may write differently from JavaScript: a float, NaN/Infinity, or an
-# integer long enough to pass 2**53; searched for after a value delimiter, so a match
-# inside a string only costs the exact (slower) path, never a wrong answer
-_MAYBE_JS_NUMBER = re.compile(r"[:,\[](?:-?\d+[.eE]|-?\d{16}|NaN|-?Infinity)")
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-
-
-def js_stringify(value: Any) -> str:
-    """`JSON.stringify(value)` as JavaScript produces it (no spaces, JS number formatting)."""
-    if isinstance(value, (dict, list)):
-        try:
-            text = _COMPACT.encode(value)
-        except (TypeError, ValueError):
-            return _js_stringify_exact(value)
-        if _MAYBE_JS_NUMBER.search(text) or (not text.isascii() and _LONE_SURROGATE.search(text)):
-            return _js_stringify_exact(value)
-        return text
-    return _js_stringify_exact(value)
-
-
-def _js_stringify_exact(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return js_number(value)
-    if isinstance(value, str):
-        return _js_string(value)
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{_js_string(str(k))}:{_js_stringify_exact(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_js_stringify_exact(v) for v in value) + "]"
-    return _js_string(str(value))
-
 
 # ---------------------------------------------------------------------------
 # What each counter measures

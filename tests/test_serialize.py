@@ -6,11 +6,11 @@ Expected strings are written by hand from pi 0.73.1's messages.js and compaction
 from __future__ import annotations
 
 from core.models import ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from core.jsjson import js_length as js_len
+from core.jsjson import js_stringify
 from core.serialize import (
     cap_middle,
     format_tool_call,
-    js_len,
-    js_stringify,
     serialize_conversation,
     to_llm,
     truncate_for_summary,

@@ -10,6 +10,7 @@ import pytest
 import core.tokens as tokens_mod
 from core.errors import CutlineError
 from core.models import Entry, Message, Session, Usage
+from core.jsjson import js_length, js_number, js_stringify
 from core.tokens import (
     AnthropicCounter,
     CalibratedCounter,
@@ -18,9 +19,6 @@ from core.tokens import (
     count_entries,
     error_summary,
     get_counter,
-    js_length,
-    js_number,
-    js_stringify,
     path_tokens,
 )
 
@@ -247,7 +245,7 @@ def test_count_entries_caches_and_counts_only_new_entries(tmp_path: Path) -> Non
 def test_stringify_fast_path_agrees_with_the_exact_path() -> None:
     import random
 
-    from core.tokens import _js_stringify_exact
+    from core.jsjson import js_stringify_exact as _js_stringify_exact
 
     rng = random.Random(5)
     atoms = [0, 1, -7, 2**53 + 1, 10**17, 1.0, -0.0, 0.5, 1e21, 1e-7, "a:1.5", "[1e5", ",NaN", "😀", "é", "\u0001", None, True]
@@ -308,3 +306,10 @@ def test_anthropic_counter_failure_is_one_line() -> None:
     client.messages = Failing()
     with pytest.raises(CutlineError, match="anthropic count_tokens failed: RuntimeError: connection refused"):
         AnthropicCounter(client=client).count(msg("user", [text("hi")]))
+
+
+def test_js_stringify_orders_integer_like_keys_first_like_javascript() -> None:
+    # JSON.stringify({b: 1, "2": 2, a: 3, "10": 4}) === '{"2":2,"10":4,"b":1,"a":3}'
+    value = {"b": 1, "2": 2, "a": 3, "10": 4}
+    assert js_stringify(value) == '{"2":2,"10":4,"b":1,"a":3}'
+    assert js_stringify({"x": [{"01": 1, "7": 2}]}) == '{"x":[{"7":2,"01":1}]}'

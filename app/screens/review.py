@@ -625,7 +625,7 @@ class ReviewScreen(Screen[None]):
             editor.focus()
 
     def _update_editor_tokens(self, text: str) -> None:
-        from core.tokens import js_length
+        from core.jsjson import js_length
 
         chars4 = math.ceil(js_length(text) / 4)
         label = Text()

@@ -1,0 +1,126 @@
+"""JavaScript's string length and JSON.stringify, exactly, because pi's figures are built on them.
+
+pi measures text with `.length` (UTF-16 code units) and tool arguments with
+`JSON.stringify`; matching pi to the entry means matching both to the character.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal
+from typing import Any
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def js_length(text: str) -> int:
+    """Length of `text` as JavaScript's `.length` reports it (UTF-16 code units)."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def js_slice(text: str, start: int, end: int | None = None) -> str:
+    """`text.slice(start, end)` in UTF-16 units; a surrogate pair cut in half becomes U+FFFD.
+
+    U+FFFD keeps the UTF-16 length pi would have while staying valid Unicode.
+    """
+    if text.isascii():
+        return text[start:end]
+    raw = text.encode("utf-16-le", "surrogatepass")
+    stop = len(raw) if end is None else 2 * end
+    piece = raw[2 * start : stop].decode("utf-16-le", "surrogatepass")
+    return _LONE_SURROGATE.sub("\ufffd", piece)
+
+
+def js_number(value: int | float) -> str:
+    """A number formatted as JavaScript's `Number.prototype.toString` would (JSON.stringify uses it)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if -(2**53) <= value <= 2**53:
+            return str(value)
+        value = float(value)  # JSON.parse in JS rounds big integers to the nearest double
+    if math.isnan(value) or math.isinf(value):
+        return "null"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    digits_tuple, exponent = Decimal(repr(abs(value))).as_tuple()[1:]
+    digits = "".join(str(d) for d in digits_tuple).lstrip("0")
+    trailing = len(digits) - len(digits.rstrip("0"))
+    digits = digits.rstrip("0")
+    exponent = int(exponent) + trailing
+    k = len(digits)
+    n = exponent + k  # value = 0.digits * 10**n
+    if k <= n <= 21:
+        body = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        body = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        body = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+        body = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + body
+
+
+def js_string(text: str) -> str:
+    """A JSON string literal as JavaScript writes it (non-ASCII kept, lone surrogates escaped)."""
+    encoded = json.dumps(text, ensure_ascii=False)
+    if not encoded.isascii() and _LONE_SURROGATE.search(encoded):
+        # a Python str holds astral characters as one code point, so any surrogate left
+        # is lone: JavaScript escapes those as \\udxxx where Python leaves them raw
+        encoded = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
+    return encoded
+
+
+def js_key_order(obj: dict[str, Any]) -> list[str]:
+    """Keys in JavaScript property order: array-index keys ascending, then the rest as inserted."""
+    keys = [str(k) for k in obj]
+    index_keys = sorted((k for k in keys if _ARRAY_INDEX.fullmatch(k) and int(k) < 2**32 - 1), key=int)
+    index_set = set(index_keys)
+    return index_keys + [k for k in keys if k not in index_set]
+
+
+# what json.dumps may write differently from JavaScript: a float, NaN/Infinity, an
+# integer long enough to pass 2**53, or an integer-like key (JavaScript orders those
+# first); searched for after a delimiter, so a match inside a string only costs the
+# exact (slower) path, never a wrong answer
+_MAYBE_DIFFERENT = re.compile(r'[:,\[](?:-?\d+[.eE]|-?\d{16}|NaN|-?Infinity)|[{,]"(?:0|[1-9]\d*)":')
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
+def js_stringify(value: Any) -> str:
+    """`JSON.stringify(value)` as JavaScript produces it (no spaces, JS number format, JS key order)."""
+    if isinstance(value, (dict, list)):
+        try:
+            text = _COMPACT.encode(value)
+        except (TypeError, ValueError):
+            return js_stringify_exact(value)
+        if _MAYBE_DIFFERENT.search(text) or (not text.isascii() and _LONE_SURROGATE.search(text)):
+            return js_stringify_exact(value)
+        return text
+    return js_stringify_exact(value)
+
+
+def js_stringify_exact(value: Any) -> str:
+    """The slow, always-exact path of `js_stringify` (the fast path defers to it when unsure)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number(value)
+    if isinstance(value, str):
+        return js_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(js_stringify_exact(v) for v in value) + "]"
+    if isinstance(value, dict):
+        by_key = {str(k): v for k, v in value.items()}
+        return "{" + ",".join(f"{js_string(k)}:{js_stringify_exact(by_key[k])}" for k in js_key_order(by_key)) + "}"
+    return js_string(str(value))
