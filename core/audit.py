@@ -228,17 +228,9 @@ def _strings(value: Any) -> list[str]:
 
 def path_to(session: Session, entry_id: str) -> list[Entry]:
     """Entries from the root to `entry_id` (following parents, so it works off the active branch too)."""
-    index = session.by_id()
-    node = index.get(entry_id)
-    if node is None:
+    path = session.path_to(entry_id)
+    if not path:
         raise NotFoundError(f"no entry {entry_id!r} in session {session.id}")
-    path: list[Entry] = []
-    seen: set[str] = set()
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        path.append(node)
-        node = index.get(node.parentId) if node.parentId else None
-    path.reverse()
     return path
 
 

@@ -279,11 +279,14 @@ class Session(BaseModel):
             return []
         index = self.by_id()
         leaf = index.get(self.leaf_id) if self.leaf_id else None
-        if leaf is None:
-            leaf = self.entries[-1]
+        return self.path_to((leaf or self.entries[-1]).id, index)
+
+    def path_to(self, entry_id: str, index: dict[str, Entry] | None = None) -> list[Entry]:
+        """Entries from the root to `entry_id`, following parents (empty when there is no such entry)."""
+        index = index if index is not None else self.by_id()
         path: list[Entry] = []
         seen: set[str] = set()
-        node: Entry | None = leaf
+        node = index.get(entry_id)
         while node is not None and node.id not in seen:
             seen.add(node.id)
             path.append(node)
