@@ -181,3 +181,29 @@ def test_unique_prefixes_are_at_least_eight_chars_and_the_shortest_that_start_on
         "zz": "zz",
         "xyz12345678": "xyz12345",
     }
+
+
+def test_show_rejects_a_negative_tail(capsys, session: Path, tmp_path: Path):
+    """`--tail -1` used to print "last 0 of N"."""
+    code, out, err = run(capsys, "show", str(session), "--tail", "-1", "--db", str(tmp_path / "c.db"))
+    assert code == 2 and out == "" and "-1 is not in the range x>=0" in err
+
+
+def test_show_imports_a_file_argument_on_the_fly_like_plan(capsys, session: Path, tmp_path: Path):
+    """`show FILE` used to say "no stored session matches" for a file not imported yet."""
+    db = str(tmp_path / "c.db")
+    code, out, err = run(capsys, "show", str(session), "--tail", "2", "--db", db)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1] == f"file:        {session.resolve()}"
+    assert lines[-3] == "active path (last 2 of 14):" and len(lines[-2:]) == 2
+    code, out, _ = run(capsys, "ls", "--json", "--db", db)
+    assert [row["source_path"] for row in json.loads(out)] == [str(session.resolve())]
+
+
+@pytest.mark.parametrize("command", ["show", "plan", "audit", "proposals"])
+def test_a_directory_argument_is_said_to_be_a_directory(capsys, tmp_path: Path, command: str):
+    (tmp_path / "adir").mkdir()
+    code, out, err = run(capsys, command, str(tmp_path / "adir"), "--db", str(tmp_path / "c.db"))
+    assert (code, out) == (1, "")
+    assert err == f"cutline: {tmp_path / 'adir'}: is a directory (give a session file or a stored session)\n"

@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from app.commands._refs import session_id_for
+
 from core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
@@ -24,14 +26,6 @@ def _store(db_path: str | None) -> Any:
     from core.store import Store
 
     return Store(db_path)
-
-
-def _session_id(store: Any, ref: str) -> str:
-    """A stored session's id; a session file is imported on the fly (again only if it changed)."""
-    candidate = Path(ref).expanduser()
-    if candidate.is_file():
-        return store.import_file(candidate).session_id
-    return store.resolve_session(ref)
 
 
 def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
@@ -75,12 +69,12 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
     from core.review import resolve_proposal
 
     if Path(ref).expanduser().is_file():
-        session_id = _session_id(store, ref)
+        session_id = session_id_for(store, ref)
         return audit_compaction(store.load_session(session_id), None, settings)
     if ":" in ref:
         session_ref, _, entry_id = ref.rpartition(":")
         try:
-            session_id = _session_id(store, session_ref)
+            session_id = session_id_for(store, session_ref)
         except NotFoundError:
             session_id = None
         if session_id is not None:
@@ -161,7 +155,7 @@ def audit_cmd(session: str, compaction_id: str | None, proposal_id: str | None, 
         raise click.UsageError("give --compaction or --proposal, not both")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
     with _store(db_path) as store:
-        session_id = _session_id(store, session)
+        session_id = session_id_for(store, session)
         if proposal_id:
             report = _proposal_audit(store, proposal_id)
             if report.session_id != session_id:
@@ -197,7 +191,7 @@ def timeline_cmd(session: str, output: str | None, counters: tuple[str, ...], ke
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
     names = list(counters) or list(_COUNTERS)
     with _store(db_path) as store:
-        loaded = store.load_session(_session_id(store, session))
+        loaded = store.load_session(session_id_for(store, session))
     result = None
     if do_replay:
         timeline, result = timeline_with_replay(loaded, settings, names, summary_tokens=summary_tokens)

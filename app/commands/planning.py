@@ -7,43 +7,17 @@ CLI starts, and `cutline plan` must start fast.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import click
+
+from app.commands._refs import open_counted, open_session
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
 _DB = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
 )
-
-
-def _open_session(store: Any, ref: str) -> Any:
-    """The session `ref` names; a file is read once, imported (or refreshed) in the store, and used as read."""
-    return _open_counted(store, ref, None)[0]
-
-
-def _open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[str, int] | None]:
-    """The session `ref` names, and, for a file and a stored counter, its per-entry counts made while reading it.
-
-    Why: counting each entry in the same pass that reads and imports it, and caching the
-    counts in the import's transaction, spares a second walk over a big session.
-    """
-    candidate = Path(ref).expanduser()
-    if candidate.is_file():
-        count = None
-        if counter is not None and counter != "calibrated":
-            from core.tokens import entry_tokens, get_counter
-
-            instance = get_counter(counter)
-
-            def count(entry: Any) -> int:
-                return entry_tokens(entry, instance)
-
-        opened = store.import_and_read(candidate, count, counter or "chars4")
-        return opened.session, opened.counts
-    return store.load_session(store.resolve_session(ref)), None
 
 
 def _plan_text(result: Any) -> str:
@@ -99,7 +73,7 @@ def plan_cmd(session: str, keep_recent_tokens: int | None, reserve_tokens: int |
         "contextWindow": context_window, "mode": mode,
     })
     with gc_paused(), Store(db_path) as store:
-        loaded, counts = _open_counted(store, session, counter if counter == "chars4" else None)
+        loaded, counts = open_counted(store, session, counter if counter == "chars4" else None)
         if counts is None:
             counts = count_entries(store, loaded, counter)
         path = loaded.active_path()
@@ -128,7 +102,7 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
     from core.tokens import gc_paused, token_report
 
     with gc_paused(), Store(db_path) as store:
-        loaded = _open_session(store, session)
+        loaded = open_session(store, session)
         report = token_report(store, loaded, list(counters) if counters else None)
     if as_json:
         click.echo(report.model_dump_json(indent=2))

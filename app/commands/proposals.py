@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import click
+
+from app.commands._refs import session_id_for
 
 from core.errors import CutlineError
 
@@ -19,14 +20,6 @@ def _store(db_path: str | None):
     from core.store import Store
 
     return Store(db_path)
-
-
-def _session_id(store, ref: str) -> str:
-    """A stored session's id; a file that is not stored yet (or grew) is imported first."""
-    candidate = Path(ref).expanduser()
-    if candidate.is_file():
-        return store.import_file(candidate).session_id
-    return store.resolve_session(ref)
 
 
 @click.command("compact")
@@ -77,7 +70,7 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
         # without this the engine's fallback chain would store a proposal that only says "Summary unavailable"
         raise CutlineError("the anthropic summarizer needs ANTHROPIC_API_KEY in the environment")
     with _store(db_path) as store:
-        session_id = _session_id(store, session)
+        session_id = session_id_for(store, session)
         loaded = store.load_session(session_id)
         path = loaded.active_path()
         the_plan = plan(path, settings, counter)
@@ -146,7 +139,7 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     from core.review import list_proposals
 
     with _store(db_path) as store:
-        rows = list_proposals(store, _session_id(store, session))
+        rows = list_proposals(store, session_id_for(store, session))
     if as_json:
         click.echo(json.dumps([r.model_dump() for r in rows], indent=2))
         return

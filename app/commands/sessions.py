@@ -151,13 +151,15 @@ def _overview_text(overview: Any, tail: int | None) -> str:
 
 @click.command("show")
 @click.argument("session")
-@click.option("--tail", type=int, default=None, help="List only the last N entries of the active path.")
+@click.option("--tail", type=click.IntRange(min=0), default=None, help="List only the last N entries of the active path.")
 @click.option("--json", "as_json", is_flag=True, help="Print the overview as JSON.")
 @_DB
 def show_cmd(session: str, tail: int | None, as_json: bool, db_path: str | None) -> None:
-    """Show a stored SESSION (id, id prefix, name or file path): header, counts, compactions and the active path."""
+    """Show SESSION (a session file, imported on the fly, or a stored id, id prefix or name): header, counts, compactions and the active path."""
+    from app.commands._refs import session_id_for
+
     with _store(db_path) as store:
-        overview = store.overview(session)
+        overview = store.overview(session_id_for(store, session))
     if as_json:
         click.echo(overview.model_dump_json(indent=2))
         return

@@ -1,0 +1,60 @@
+"""Turning a command's FILE_OR_SESSION argument into a stored session: one rule for every command.
+
+A file is imported on the fly (again only if it changed); anything else names a stored
+session (id, id prefix, name or file path). Only pathlib is imported at module level so
+the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.errors import CutlineError, NotFoundError
+
+
+def _resolve_stored(store: Any, ref: str) -> str:
+    """A stored session's id; a directory that names no stored session is said to be one."""
+    try:
+        return store.resolve_session(ref)
+    except NotFoundError as exc:
+        from core.store import AmbiguousSessionError
+
+        if not isinstance(exc, AmbiguousSessionError) and Path(ref).expanduser().is_dir():
+            raise CutlineError(f"{ref}: is a directory (give a session file or a stored session)") from None
+        raise
+
+
+def session_id_for(store: Any, ref: str) -> str:
+    """The stored session id `ref` names; a session file is imported first (again only if it changed)."""
+    candidate = Path(ref).expanduser()
+    if candidate.is_file():
+        return store.import_file(candidate).session_id
+    return _resolve_stored(store, ref)
+
+
+def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[str, int] | None]:
+    """The session `ref` names, and, for a file and a stored counter, its per-entry counts made while reading it.
+
+    Why: counting each entry in the same pass that reads and imports it, and caching the
+    counts in the import's transaction, spares a second walk over a big session.
+    """
+    candidate = Path(ref).expanduser()
+    if candidate.is_file():
+        count = None
+        if counter is not None and counter != "calibrated":
+            from core.tokens import entry_tokens, get_counter
+
+            instance = get_counter(counter)
+
+            def count(entry: Any) -> int:
+                return entry_tokens(entry, instance)
+
+        opened = store.import_and_read(candidate, count, counter or "chars4")
+        return opened.session, opened.counts
+    return store.load_session(_resolve_stored(store, ref)), None
+
+
+def open_session(store: Any, ref: str) -> Any:
+    """The session `ref` names; a file is read once, imported (or refreshed) in the store, and used as read."""
+    return open_counted(store, ref, None)[0]
