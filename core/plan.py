@@ -23,7 +23,16 @@ from core.context import (
 )
 from core.models import Entry, Message, TextBlock, ToolResultBlock
 from core.settings import CompactionSettings
-from core.triggers import history_share, reserve_for, resolve_context_window, should_compact
+from core.triggers import (
+    CONTEXT_WINDOW_HARD_MIN_TOKENS,
+    CONTEXT_WINDOW_WARN_BELOW_TOKENS,
+    ContextWindow,
+    guard_context_window,
+    history_share,
+    reserve_for,
+    resolve_context_window,
+    should_compact,
+)
 
 # roles pi accepts as the first kept message (never a toolResult: it must follow its call)
 _CUT_ROLES = frozenset({"bashExecution", "custom", "branchSummary", "compactionSummary", "user", "assistant"})
@@ -107,6 +116,7 @@ class CompactionPlan(BaseModel):
     lastUserRequest: str | None = None
     historyBudgetTokens: int | None = None
     historyExceedsShare: bool | None = None
+    windowGuard: ContextWindow | None = Field(default=None, description="OpenClaw's context-window guard on contextWindow")
     entryTokens: list[int] = Field(default_factory=list)
     explanation: list[ExplanationStep] = Field(default_factory=list)
 
@@ -926,10 +936,37 @@ def plan(
     settings = settings or CompactionSettings()
     index = path if isinstance(path, PathIndex) else index_path(path, tokens, counter)
     if settings.mode == "first-and-tail":
-        return _first_and_tail_plan(index, settings, entry_tokens)
-    if settings.mode == "system-and-summary":
-        return _system_and_summary_plan(index, settings, entry_tokens)
-    return _pi_plan(index, settings, entry_tokens)
+        result = _first_and_tail_plan(index, settings, entry_tokens)
+    elif settings.mode == "system-and-summary":
+        result = _system_and_summary_plan(index, settings, entry_tokens)
+    else:
+        result = _pi_plan(index, settings, entry_tokens)
+    return _with_window_guard(result)
+
+
+def _with_window_guard(result: CompactionPlan) -> CompactionPlan:
+    """Attach OpenClaw's context-window guard; a window it warns about or blocks gets an explanation step too."""
+    source = result.contextWindowSource if result.contextWindowSource in ("config", "model", "default") else "default"
+    guard = guard_context_window(result.contextWindow, source)  # type: ignore[arg-type]
+    result.windowGuard = guard
+    if guard.shouldBlock:
+        verdict = (
+            f"below the hard minimum of {_n(CONTEXT_WINDOW_HARD_MIN_TOKENS)} tokens: OpenClaw's window guard blocks it "
+            f"(block below {_n(CONTEXT_WINDOW_HARD_MIN_TOKENS)}, warn below {_n(CONTEXT_WINDOW_WARN_BELOW_TOKENS)})"
+        )
+    elif guard.shouldWarn:
+        verdict = (
+            f"below {_n(CONTEXT_WINDOW_WARN_BELOW_TOKENS)} tokens: OpenClaw's window guard warns that it is small "
+            f"(block below {_n(CONTEXT_WINDOW_HARD_MIN_TOKENS)}, warn below {_n(CONTEXT_WINDOW_WARN_BELOW_TOKENS)})"
+        )
+    else:
+        return result
+    result.explanation.insert(0, ExplanationStep(
+        step="window-guard",
+        text=f"context window {_n(guard.tokens)} ({guard.source}) is {verdict}",
+        data={"contextWindow": guard.tokens, "shouldWarn": guard.shouldWarn, "shouldBlock": guard.shouldBlock},
+    ))
+    return result
 
 
 def plan_session(store: Any, session: Any, settings: CompactionSettings | None = None, counter: str = "chars4") -> CompactionPlan:

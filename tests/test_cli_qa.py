@@ -207,3 +207,23 @@ def test_a_directory_argument_is_said_to_be_a_directory(capsys, tmp_path: Path, 
     code, out, err = run(capsys, command, str(tmp_path / "adir"), "--db", str(tmp_path / "c.db"))
     assert (code, out) == (1, "")
     assert err == f"cutline: {tmp_path / 'adir'}: is a directory (give a session file or a stored session)\n"
+
+
+@pytest.mark.parametrize(
+    ("window", "warn", "block", "verdict"),
+    [(1, True, True, "BLOCKED (below 16,000 tokens)"), (20000, True, False, "warning (below 32,000 tokens)"), (32000, False, False, None)],
+)
+def test_plan_reports_the_context_window_guard(capsys, session: Path, tmp_path: Path, window, warn, block, verdict):
+    """`plan --context-window 1` used to say nothing of OpenClaw's guard (block below 16000, warn below 32000)."""
+    db = str(tmp_path / "c.db")
+    code, out, _ = run(capsys, "plan", str(session), "--context-window", str(window), "--json", "--db", db)
+    data = json.loads(out)
+    assert data["windowGuard"] == {"tokens": window, "source": "config", "shouldWarn": warn, "shouldBlock": block}
+    guard_steps = [step for step in data["explanation"] if step["step"] == "window-guard"]
+    code, out, _ = run(capsys, "plan", str(session), "--context-window", str(window), "--db", db)
+    if verdict is None:
+        assert guard_steps == [] and "window guard" not in out
+        return
+    assert len(guard_steps) == 1 and guard_steps[0]["text"].startswith(f"context window {window:,} (config) is below ")
+    assert f"window guard: context window {window:,} {verdict}" in out
+    assert "  - " + guard_steps[0]["text"] in out

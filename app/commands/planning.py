@@ -38,6 +38,10 @@ def _plan_text(result: Any) -> str:
         + (f" + turn prefix {result.turnPrefixMessages} ({result.turnPrefixTokens:,})" if result.isSplitTurn else "")
         + f" · keep {result.keptMessages} ({result.keptTokens:,})"
     )
+    guard = result.windowGuard
+    if guard is not None and (guard.shouldBlock or guard.shouldWarn):
+        verdict = "BLOCKED (below 16,000 tokens)" if guard.shouldBlock else "warning (below 32,000 tokens)"
+        lines.append(f"window guard: context window {guard.tokens:,} {verdict}; OpenClaw blocks below 16,000 and warns below 32,000")
     if result.readOnlyFiles:
         lines.append("read files: " + ", ".join(result.readOnlyFiles))
     if result.modifiedFiles:
