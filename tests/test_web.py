@@ -183,7 +183,7 @@ def test_browser_shows_the_sessions_screen_then_the_review_screen(served: str, t
             raise AssertionError(f"{needle!r} never appeared; the page showed: {screen_text()[-2000:]!r}")
 
         wait_for("cutline — sessions")
-        wait_for("pi-branched")
+        wait_for("1 of 1 sessions")  # the imported sample is listed
         driver.save_screenshot(str(tmp_path / "sessions.png"))
         # keys go to the terminal's input element
         driver.find_element(By.TAG_NAME, "body").click()
