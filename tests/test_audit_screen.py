@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.widgets import OptionList, Static
+from textual.worker import WorkerFailed
 
 from app.screens.audit import AuditScreen, TimelinePlot, plot_lines
 from core.settings import CompactionSettings
@@ -86,8 +87,14 @@ async def test_screen_shows_retention_lost_facts_and_source(store_path: Path) ->
 async def test_screen_reports_a_bad_target_without_crashing(store_path: Path) -> None:
     app = AuditTestApp(AuditScreen(store_path, "audit-demo", "u1"))
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        # wait_for_complete re-raises a failed worker's error to the waiter (the app itself keeps running:
+        # the worker has exit_on_error=False); a worker already finished and removed raises nothing
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerFailed as failed:
+            assert "entry u1 is a message entry, not a compaction" in str(failed)
         await pilot.pause()
+        assert app.is_running and app.return_code is None
         assert "audit failed: entry u1 is a message entry, not a compaction" in str(app.screen.query_one("#audit-title", Static).render())
 
 
