@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import textwrap
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -767,6 +768,21 @@ class KindComparison(BaseModel):
     b: KindRetention
 
 
+_COLUMN = 34
+
+
+def _side_by_side(label: str, left: str, right: str) -> list[str]:
+    """One row of the comparison table; a cell longer than its column wraps onto more lines instead of pushing the next one."""
+    a = textwrap.wrap(left, _COLUMN) or [""]
+    b = textwrap.wrap(right, _COLUMN) or [""]
+    lines = []
+    for n in range(max(len(a), len(b))):
+        cell_a = a[n] if n < len(a) else ""
+        cell_b = b[n] if n < len(b) else ""
+        lines.append(f"{label if n == 0 else '':<12} {cell_a:<{_COLUMN}} {cell_b:<{_COLUMN}}".rstrip())
+    return lines
+
+
 class Comparison(BaseModel):
     """Two compactions or proposals side by side: summaries diffed, retention per kind, tokens after."""
 
@@ -792,17 +808,17 @@ class Comparison(BaseModel):
         def score(r: KindRetention) -> str:
             return f"{r.kept}/{r.total}" + (f" ({r.score:.0%})" if r.score is not None else "")
 
-        rows = [f"{'':<12} {'A ' + self.a_target + ' ' + self.a_id:<34} {'B ' + self.b_target + ' ' + self.b_id:<34}"]
+        rows = _side_by_side("", f"A {self.a_target} {self.a_id}", f"B {self.b_target} {self.b_id}")
         for k in self.retention:
-            rows.append(f"{k.kind:<12} {score(k.a):<34} {score(k.b):<34}")
+            rows += _side_by_side(k.kind, score(k.a), score(k.b))
         after_a = f"{self.a_tokens_after:,}" if self.a_tokens_after is not None else "?"
         after_b = f"{self.b_tokens_after:,}" if self.b_tokens_after is not None else "?"
-        rows.append(f"{'tokens after':<12} {after_a:<34} {after_b:<34}")
-        rows.append(f"{'summary':<12} {str(self.a_summary_chars) + ' chars':<34} {str(self.b_summary_chars) + ' chars':<34}")
+        rows += _side_by_side("tokens after", after_a, after_b)
+        rows += _side_by_side("summary", f"{self.a_summary_chars} chars", f"{self.b_summary_chars} chars")
         for n in range(max(len(self.a_warnings), len(self.b_warnings))):
             left = self.a_warnings[n] if n < len(self.a_warnings) else ""
             right = self.b_warnings[n] if n < len(self.b_warnings) else ""
-            rows.append(f"{'warnings' if n == 0 else '':<12} {left:<34} {right:<34}")
+            rows += _side_by_side("warnings" if n == 0 else "", left, right)
         rows.append(f"summaries {self.summary_similarity:.0%} similar")
         for label, facts in (("lost only in A", self.lost_only_in_a), ("lost only in B", self.lost_only_in_b)):
             if facts:

@@ -275,3 +275,22 @@ def test_reproducing_ranges_match_pi_on_golden_sessions(name: str, compaction: s
     assert report.first_kept_entry_id == first_kept
     assert report.why.reproducing_ranges == ranges
     assert report.why.reproduced is True
+
+
+def test_compare_table_wraps_a_long_warning_within_its_column() -> None:
+    """"last-exchange-summarized (recovered)" (36 chars) used to push the B column out of line."""
+    from core.audit import Comparison
+
+    result = Comparison(
+        a_id="c1", b_id="c2", a_target="compaction", b_target="compaction", summary_similarity=0.5,
+        a_summary_chars=10, b_summary_chars=20,
+        a_warnings=["last-exchange-summarized (recovered)", "tool-failures-vanished"], b_warnings=["latest-request-not-visible"],
+    )
+    lines = result.text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("warnings"))
+    assert lines[start : start + 3] == [
+        "warnings     last-exchange-summarized           latest-request-not-visible",
+        "             (recovered)",
+        "             tool-failures-vanished",
+    ]
+    assert all(len(line) <= 12 + 1 + 34 + 1 + 34 for line in lines if not line.startswith("summaries"))
