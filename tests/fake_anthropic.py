@@ -75,6 +75,12 @@ def malformed() -> list[Step]:
     return [Step(status=200, body=b"{this is not json", headers={"content-type": "application/json"})]
 
 
+class _Server(ThreadingHTTPServer):
+    # the stdlib listen backlog is 5: a burst of concurrent calls beyond it waits for a
+    # SYN retransmit (about 1 s), which would be measured as the client's slowness
+    request_queue_size = 128
+
+
 class FakeAnthropic:
     """The server and its script; `base_url` is what the SDK should be pointed at."""
 
@@ -87,7 +93,7 @@ class FakeAnthropic:
         self._stopping = threading.Event()
         self.in_flight = 0
         self.max_in_flight = 0
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server = _Server(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-anthropic", daemon=True
