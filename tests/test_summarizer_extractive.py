@@ -293,3 +293,27 @@ def test_failure_resolved_by_a_later_run_of_the_same_program_and_fillers_left_ou
     assert "- `bash` `CI=1 pytest -v 2>&1 | tail -50` failed, later succeeded: E KeyError: 'region'" in section(
         summary, "## Critical Context"
     )
+
+
+def test_a_users_condition_or_permission_is_a_constraint_not_work_in_progress() -> None:
+    """The job-search rule "inside-IR35 roles are allowed if the rate is £600 or more" used to land under In Progress."""
+    summary = summarize_extractive(SummaryRequest(messages=[
+        user("Run the job search from search-prompt.txt. Rates up to £700/day are fine."),
+        assistant("Searching LinkedIn first."),
+        user("Good start. But inside-IR35 roles are allowed if the rate is £600 or more — the prompt says so. "
+             "And search 'Azure .NET 8 contract' too."),
+        assistant("On it."),
+    ]))
+    assert section(summary, "## Constraints & Preferences") == [
+        "- Rates up to £700/day are fine.",
+        "- But inside-IR35 roles are allowed if the rate is £600 or more — the prompt says so.",
+    ]
+    assert section(summary, "### In Progress") == ["- [ ] Good start. And search 'Azure .NET 8 contract' too."]
+
+
+def test_a_latest_message_that_is_only_a_rule_stays_in_progress_too() -> None:
+    summary = summarize_extractive(SummaryRequest(messages=[
+        user("Draft the release notes for 2.4."), assistant("Drafting."), user("Deploys are allowed only if CI is green."),
+    ]))
+    assert section(summary, "## Constraints & Preferences") == ["- Deploys are allowed only if CI is green."]
+    assert section(summary, "### In Progress") == ["- [ ] Deploys are allowed only if CI is green."]

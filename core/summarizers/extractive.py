@@ -115,6 +115,13 @@ _MAX_ARG_CHARS = 160
 _MAX_RESOLVE_STEPS = 3
 # a later user message without a request adds its first sentence to the goal only if it says this much
 _MIN_GOAL_WORDS = 3
+# a user's condition or permission is a rule too, though core.facts' instruction words miss
+# some ("inside-IR35 roles are allowed if the rate is £600 or more")
+_CONDITION = re.compile(
+    r"\b(allowed|permitted|acceptable|only if|unless|as long as|provided that|at least|at most|no more than|"
+    r"no less than|up to|or more|or less|must|mustn't|must not|not allowed)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -286,6 +293,20 @@ def _latest_request(text: str) -> list[str]:
     return _request_items(text)
 
 
+def _conditions(text: str) -> list[str]:
+    """The sentences of a user message that state a condition or permission: rules, not requests."""
+    return [sentence for sentence in sentences(text) if _CONDITION.search(sentence)]
+
+
+def _latest_work(text: str) -> list[str]:
+    """The last user message as work in progress: its condition sentences left out (they are rules), unless that is all it says."""
+    rules = set(_conditions(text))
+    if not rules:
+        return _latest_request(text)
+    rest = " ".join(sentence for sentence in sentences(text) if sentence not in rules)
+    return _latest_request(rest) if rest.strip() else _latest_request(text)
+
+
 # ---------------------------------------------------------------------------
 # Building items
 # ---------------------------------------------------------------------------
@@ -302,7 +323,7 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             for request in _requests_only(text):
                 out.add("goal", request, P_REQUEST + min(index, 9))
     if users and not turn_prefix:
-        for request in _latest_request(users[-1]):
+        for request in _latest_work(users[-1]):
             out.add("in_progress", request, P_LATEST_REQUEST)
 
     facts: list[Fact] = []
@@ -315,6 +336,11 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             facts.append(fact)
             if fact.kind == "identifier":
                 identifier_roles.setdefault(fact.key, message.role)
+        if message.role == "user":
+            ruled = {f.key for f in facts if f.kind == "instruction"}
+            for rule in _conditions(_own_text(message)):
+                if normalize_sentence(rule) not in ruled:
+                    facts.append(Fact(kind="instruction", text=rule, key=normalize_sentence(rule)))
 
     last_assistant = next((m for m in reversed(messages) if m.role == "assistant" and _own_text(m).strip()), None)
     plans = (
