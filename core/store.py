@@ -168,7 +168,10 @@ def unique_prefixes(ids: list[str], minimum: int = 8) -> dict[str, str]:
                     break
                 common += 1
             shared = max(shared, common)
-        shortest[session_id] = session_id[: max(minimum, shared + 1)]
+        width = max(minimum, shared + 1)
+        if session_id[width - 1 : width] == "-" and width < len(session_id):
+            width += 1  # "X-" reads as cut off: show one character of the part after the dash
+        shortest[session_id] = session_id[:width]
     return shortest
 
 

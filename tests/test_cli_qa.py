@@ -177,7 +177,7 @@ def test_unique_prefixes_are_at_least_eight_chars_and_the_shortest_that_start_on
         "abcdef0123": "abcdef0123"[:9],
         "abcdef0199": "abcdef019",
         "abcdef01": "abcdef01",  # the start of abcdef01-77: only its exact self names it
-        "abcdef01-77": "abcdef01-",
+        "abcdef01-77": "abcdef01-7",  # not "abcdef01-", which reads as cut off
         "zz": "zz",
         "xyz12345678": "xyz12345",
     }
