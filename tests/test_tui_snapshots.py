@@ -15,6 +15,7 @@ from textual.worker import WorkerFailed
 
 import core.engine
 import core.review
+from core.errors import NotFoundError
 from core.store import Store
 from core.summarizers.base import Summarizer, SummaryRequest
 from tests.test_tui_support import test_app, write_session
@@ -139,7 +140,14 @@ def test_accept_confirmation(snap_compare, tmp_path: Path, ledger: Path) -> None
 
 
 def test_error_modal(snap_compare, tmp_path: Path, ledger: Path) -> None:
-    assert snap_compare(test_app(tmp_path / "store.db", "no-such-session"), run_before=_settle, terminal_size=SIZE)
+    # opened over a settled screen, so the snapshot does not depend on how fast a worker fails
+    # (tests/test_tui.py covers a failing worker opening it)
+    async def before(pilot) -> None:
+        await _settle(pilot)
+        pilot.app.show_error("Loading the session failed", NotFoundError("no stored session matches 'no-such-session' (try `cutline ls`)"))
+        await _settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=SIZE)
 
 
 def test_help_screen(snap_compare, tmp_path: Path, ledger: Path) -> None:
