@@ -595,27 +595,10 @@ class Store:
         return len(old)
 
     def _insert_session_row(self, conn: sqlite3.Connection, store_id: str, session: Session, now: str) -> None:
+        """A new session's row; `_update_session_row` fills in the rest in the same transaction."""
         conn.execute(
-            "INSERT INTO sessions (id, name, format, version, source_path, source_size, source_sha256, header_line,"
-            " newline, trailing_newline, leaf_id, cwd, imported_at, updated_at, entry_count, problems_json, header_json)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', ?)",
-            (
-                store_id,
-                session.name,
-                session.format,
-                session.version,
-                session.source_path,
-                session.source_size,
-                session.source_sha256,
-                session.header_line,
-                session.newline,
-                int(session.trailing_newline),
-                session.leaf_id,
-                session.cwd,
-                now,
-                now,
-                json.dumps(session.header),
-            ),
+            "INSERT INTO sessions (id, format, imported_at, updated_at) VALUES (?, ?, ?, ?)",
+            (store_id, session.format, now, now),
         )
 
     def _update_session_row(self, conn: sqlite3.Connection, store_id: str, session: Session, now: str, total: int) -> None:
