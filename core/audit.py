@@ -37,7 +37,7 @@ from core.last_turn import SECTION_HEADING, message_text
 from core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from core.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
 from core.settings import CompactionSettings
-from core.tokens import path_tokens, usage_samples
+from core.tokens import least_squares, path_tokens, usage_samples
 from core.validation import validate_context
 
 USAGE_RATIO_WARNING = 1.2
@@ -387,18 +387,6 @@ def _last_exchange_warnings(cut: _Cut, before: list[int], summarized_ids: set[st
     return warnings
 
 
-def _fit(points: list[tuple[int, int]]) -> tuple[float, float] | None:
-    """Least-squares slope and intercept of real against estimate, None when the estimates do not vary."""
-    n = len(points)
-    mean_x = sum(x for x, _ in points) / n
-    mean_y = sum(y for _, y in points) / n
-    var = sum((x - mean_x) ** 2 for x, _ in points)
-    if var <= 0:
-        return None
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / var
-    return slope, mean_y - slope * mean_x
-
-
 def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWarning | None:
     """Warn when the recorded usage grows clearly faster than the chars4 estimate of the same context.
 
@@ -411,7 +399,7 @@ def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWa
     if not samples:
         return None
     last = samples[-1]
-    fitted = _fit([(s.estimate, s.real) for s in samples]) if len(samples) >= 3 else None
+    fitted = least_squares([(s.estimate, s.real) for s in samples])
     if fitted is not None and fitted[0] > 0:
         ratio, overhead = fitted
         how = (

@@ -313,6 +313,17 @@ class ImportedFile(NamedTuple):
     counts: dict[str, int] | None
 
 
+def _existing_file(path: Path | str) -> Path:
+    """The resolved path of an existing regular file, or a one-line NotFoundError."""
+    try:
+        resolved = Path(path).expanduser().resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise NotFoundError(f"{path}: no such file") from None
+    if not resolved.is_file():
+        raise NotFoundError(f"{path}: not a file")
+    return resolved
+
+
 class Store:
     """cutline's database: open it, import sessions, read them back fast."""
 
@@ -382,13 +393,7 @@ class Store:
 
     def import_file(self, path: Path | str) -> ImportReport:
         """Read a session file and import it; an unchanged file is recognized without parsing it."""
-        given = Path(path).expanduser()
-        try:
-            resolved = given.resolve(strict=True)
-        except (OSError, RuntimeError):
-            raise NotFoundError(f"{path}: no such file") from None
-        if not resolved.is_file():
-            raise NotFoundError(f"{path}: not a file")
+        resolved = _existing_file(path)
         report = self._unchanged_file(resolved)
         if report is not None:
             return report
@@ -411,13 +416,7 @@ class Store:
         under `counter` in the import's transaction (unless the cache has them all). An
         unchanged file's counts are cached already: then nothing is counted (counts None).
         """
-        given = Path(path).expanduser()
-        try:
-            resolved = given.resolve(strict=True)
-        except (OSError, RuntimeError):
-            raise NotFoundError(f"{path}: no such file") from None
-        if not resolved.is_file():
-            raise NotFoundError(f"{path}: not a file")
+        resolved = _existing_file(path)
         from core.formats import read_session
 
         if count is not None and self._unchanged_file(resolved) is not None:

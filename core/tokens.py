@@ -428,7 +428,8 @@ def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
     return samples
 
 
-def _least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | None:
+def least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Slope and intercept of y against x; None with fewer than three points or x that does not vary."""
     n = len(points)
     if n < 3:
         return None
@@ -443,7 +444,7 @@ def _least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | N
 
 def _affine_fit(usable: list[UsageSample]) -> tuple[float, float] | None:
     points = [(float(s.estimate), float(s.real)) for s in usable]
-    fit = _least_squares(points)
+    fit = least_squares(points)
     if fit is None:
         return None
     slope, intercept = fit
@@ -451,7 +452,7 @@ def _affine_fit(usable: list[UsageSample]) -> tuple[float, float] | None:
     limit = 3 * statistics.median(residuals)
     if limit > 0:
         kept = [p for p, r in zip(points, residuals) if r <= limit]
-        fit = _least_squares(kept) or fit
+        fit = least_squares(kept) or fit
         slope, intercept = fit
     if slope <= 0 or intercept < 0:
         return None

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from core.errors import FormatError
-from core.models import SessionFormat
+from core.models import EntryType, SessionFormat
 
-PI_ENTRY_TYPES = frozenset(
-    {
-        "message",
-        "thinking_level_change",
-        "model_change",
-        "compaction",
-        "branch_summary",
-        "custom",
-        "custom_message",
-        "label",
-        "session_info",
-    }
-)
+# every pi entry type the model knows; "other" is ours, for records of no known type
+PI_ENTRY_TYPES = frozenset(get_args(EntryType)) - {"other"}
 CLAUDE_CODE_TYPES = frozenset(
     {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress", "attachment"}
 )
