@@ -9,9 +9,8 @@ import sys
 
 import click
 
-from core.errors import CutlineError
-
-import app.commands as _commands_pkg
+import cutline.app.commands as _commands_pkg
+from cutline.core.errors import CutlineError
 
 
 class _CutlineGroup(click.Group):
@@ -41,7 +40,7 @@ def cli(ctx: click.Context) -> None:
 
 def _register_commands() -> None:
     for info in sorted(pkgutil.iter_modules(_commands_pkg.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"app.commands.{info.name}")
+        module = importlib.import_module(f"cutline.app.commands.{info.name}")
         for command in getattr(module, "COMMANDS", []):
             cli.add_command(command)
 
@@ -69,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("cutline: interrupted", err=True)
         sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
+    except Exception as exc:
         if os.environ.get("CUTLINE_DEBUG"):
             raise
         click.echo(f"cutline: internal error: {type(exc).__name__}: {exc} (set CUTLINE_DEBUG=1 for details)", err=True)

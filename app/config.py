@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from core.errors import SettingsError
-from core.paths import config_path
+from cutline.core.errors import SettingsError
+from cutline.core.paths import config_path
 
 THEMES = ("cutline-dark", "cutline-light")
 
@@ -35,10 +35,10 @@ def load_tui_config(path: Path | None = None) -> TuiConfig:
         raise SettingsError(f"{path}: cannot read config: {exc}") from None
     keys = data.get("keys", {})
     if not isinstance(keys, dict):
-        raise SettingsError(f"{path}: [keys] must be a table of binding id = \"key\"")
+        raise SettingsError(f'{path}: [keys] must be a table of binding id = "key"')
     for binding_id, value in keys.items():
         if not isinstance(value, str) or not value.strip():
-            raise SettingsError(f"{path}: keys.{binding_id} must be a non-empty string of keys, e.g. \"ctrl+r\"")
+            raise SettingsError(f'{path}: keys.{binding_id} must be a non-empty string of keys, e.g. "ctrl+r"')
     tui = data.get("tui", {})
     theme = tui.get("theme", "cutline-dark") if isinstance(tui, dict) else "cutline-dark"
     if theme not in THEMES:

@@ -7,10 +7,11 @@ clock and turn cursor blinking off so screenshots are stable.
 from __future__ import annotations
 
 import threading
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import App
@@ -19,10 +20,10 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from app.config import TuiConfig, load_tui_config
+from cutline.app.config import TuiConfig, load_tui_config
 
 if TYPE_CHECKING:
-    from core.store import Store
+    from cutline.core.store import Store
 
 Clock = Callable[[], datetime]
 AUTOSAVE_SECONDS = 0.6  # edits are saved this long after the last keystroke
@@ -59,7 +60,7 @@ LIGHT = Theme(
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class CutlineCommands(Provider):
@@ -130,18 +131,18 @@ class CutlineApp(App[None]):
         self.theme = self.config.theme
 
     @property
-    def store(self) -> "Store":
+    def store(self) -> Store:
         """The session store, opened on first use (from a worker thread: opening runs migrations)."""
         with self._store_lock:
             if self._store is None:
-                from core.store import Store
+                from cutline.core.store import Store
 
                 self._store = Store(self.store_path)
             return self._store
 
     def on_mount(self) -> None:
-        from app.screens.review import ReviewScreen
-        from app.screens.sessions import SessionsScreen
+        from cutline.app.screens.review import ReviewScreen
+        from cutline.app.screens.sessions import SessionsScreen
 
         if self.config.keys:
             self.set_keymap(self.config.keys)
@@ -153,8 +154,8 @@ class CutlineApp(App[None]):
 
     def show_error(self, title: str, error: BaseException | str) -> None:
         """Open the error modal; the app keeps running."""
-        from app.screens.modals import ErrorScreen
-        from core.errors import CutlineError
+        from cutline.app.screens.modals import ErrorScreen
+        from cutline.core.errors import CutlineError
 
         if isinstance(error, CutlineError):
             message = str(error)
@@ -175,7 +176,7 @@ class CutlineApp(App[None]):
         """Offer `text` as a download: the browser's in web mode, a file in $CUTLINE_HOME/exports in a terminal."""
         import io
 
-        from core.paths import exports_dir
+        from cutline.core.paths import exports_dir
 
         self.deliver_text(
             io.StringIO(text),
@@ -203,7 +204,7 @@ class CutlineApp(App[None]):
         self.theme = "cutline-light" if self.theme == "cutline-dark" else "cutline-dark"
 
     def action_help(self) -> None:
-        from app.screens.modals import HelpScreen
+        from cutline.app.screens.modals import HelpScreen
 
         rows: list[tuple[str, str, str]] = []
         seen: set[tuple[str, str]] = set()

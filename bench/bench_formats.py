@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen_large_session import generate  # noqa: E402
+from gen_large_session import generate
 
-from core.formats import read_session  # noqa: E402
+from cutline.core.agents import read_session
 
 
 def main() -> None:
@@ -50,7 +50,9 @@ def main() -> None:
         print(f"json.loads per line: {best_base:.2f} s")
         print(f"json.loads, no GC:   {best_nogc:.2f} s")
         print(f"read_session:        {best_read:.2f} s")
-        print(f"ratio: {best_read / best_base:.2f}x vs json.loads, {best_read / best_nogc:.2f}x vs json.loads without GC")
+        print(
+            f"ratio: {best_read / best_base:.2f}x vs json.loads, {best_read / best_nogc:.2f}x vs json.loads without GC"
+        )
 
 
 if __name__ == "__main__":

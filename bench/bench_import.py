@@ -39,7 +39,7 @@ def _cpu() -> float:
 class _Timer:
     """Wall and CPU seconds of a block; CPU time is steadier on a shared machine."""
 
-    def __enter__(self) -> "_Timer":
+    def __enter__(self) -> _Timer:
         self.wall, self.cpu = time.perf_counter(), _cpu()
         return self
 
@@ -71,16 +71,15 @@ def child_baseline(file: Path, db_path: Path) -> dict[str, float]:
 
 
 def child_import(file: Path, db_path: Path) -> dict[str, float]:
-    from core.store import Store
+    from cutline.core.store import Store
 
-    with _Timer() as timer:
-        with Store(db_path) as store:
-            report = store.import_file(file)
+    with _Timer() as timer, Store(db_path) as store:
+        report = store.import_file(file)
     return timer.result(report.total)
 
 
 def child_read(file: Path, db_path: Path) -> dict[str, float]:
-    from core.formats import read_session
+    from cutline.core.agents import read_session
 
     with _Timer() as timer:
         session = read_session(file)
@@ -89,18 +88,17 @@ def child_read(file: Path, db_path: Path) -> dict[str, float]:
 
 def child_store(file: Path, db_path: Path) -> dict[str, float]:
     """The store's own share: writing an already-read session."""
-    from core.formats import read_session
-    from core.store import Store
+    from cutline.core.agents import read_session
+    from cutline.core.store import Store
 
     session = read_session(file)
-    with _Timer() as timer:
-        with Store(db_path) as store:
-            report = store.import_session(session)
+    with _Timer() as timer, Store(db_path) as store:
+        report = store.import_session(session)
     return timer.result(report.total)
 
 
 def child_load(file: Path, db_path: Path) -> dict[str, float]:
-    from core.store import Store
+    from cutline.core.store import Store
 
     with Store(db_path) as store:
         session_id = store.list_sessions()[0].id
@@ -110,11 +108,10 @@ def child_load(file: Path, db_path: Path) -> dict[str, float]:
 
 
 def child_reimport(file: Path, db_path: Path) -> dict[str, float]:
-    from core.store import Store
+    from cutline.core.store import Store
 
-    with Store(db_path) as store:
-        with _Timer() as timer:
-            report = store.import_file(file)
+    with Store(db_path) as store, _Timer() as timer:
+        report = store.import_file(file)
     assert report.unchanged, "the re-import of an unchanged file should change nothing"
     return timer.result(report.total)
 
@@ -189,9 +186,13 @@ def main() -> None:
         wall = results[kind]["seconds"] / base["seconds"]
         cpu = results[kind]["cpu"] / base["cpu"]
         print(f"{label} / baseline: {wall:.2f}x wall, {cpu:.2f}x cpu")
-    print(f"target: import <= 2x the baseline, peak RSS < 500 MB (import peak {results['import']['peak_rss_mb']:.0f} MB)")
-    print(f"load_session: {results['load']['seconds']:.2f} s for {int(results['load']['rows'])} entries"
-          f" ({results['load']['seconds'] / base['seconds']:.2f}x the baseline)")
+    print(
+        f"target: import <= 2x the baseline, peak RSS < 500 MB (import peak {results['import']['peak_rss_mb']:.0f} MB)"
+    )
+    print(
+        f"load_session: {results['load']['seconds']:.2f} s for {int(results['load']['rows'])} entries"
+        f" ({results['load']['seconds'] / base['seconds']:.2f}x the baseline)"
+    )
     print(f"unchanged re-import: {results['reimport']['seconds']:.2f} s; store size {db_size:.0f} MB")
 
 

@@ -47,10 +47,10 @@ def _oracle(file: Path, keeps: tuple[int, ...]) -> tuple[dict | None, float | No
 
 
 def in_process(file: Path, repeat: int, oracle: dict | None) -> None:
-    from core.formats import read_session
-    from core.plan import index_path, plan
-    from core.settings import CompactionSettings
-    from core.tokens import path_tokens
+    from cutline.core.agents import read_session
+    from cutline.core.config.settings import CompactionSettings
+    from cutline.core.engine.plan import index_path, plan
+    from cutline.core.tokens import path_tokens
 
     session = read_session(file)
     path = session.active_path()
@@ -64,7 +64,9 @@ def in_process(file: Path, repeat: int, oracle: dict | None) -> None:
         builds.append(time.perf_counter() - start)
     build_ms = statistics.median(builds) * 1000
     print(f"  index build (once per path): {build_ms:9.1f} ms")
-    print(f"  {'keep':>7} {'plan from index':>16} {'index + plan':>13} {'pi prepareCompaction':>21} {'pi / ours':>10}  parity")
+    print(
+        f"  {'keep':>7} {'plan from index':>16} {'index + plan':>13} {'pi prepareCompaction':>21} {'pi / ours':>10}  parity"
+    )
     for keep in KEEPS:
         settings = CompactionSettings(keepRecentTokens=keep)
         plan(index, settings)  # first plan also resolves the previous compaction's boundary once

@@ -18,14 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.chunking import split_by_token_share  # noqa: E402
-from core.engine import _Run, compact  # noqa: E402
-from core.models import Entry, Message, Session, TextBlock  # noqa: E402
-from core.plan import plan  # noqa: E402
-from core.settings import CompactionSettings  # noqa: E402
-from core.summarizers.anthropic import AnthropicSummarizer  # noqa: E402
-from core.tokens import chars4_tokens  # noqa: E402
-from tests.fake_anthropic import FakeAnthropic  # noqa: E402
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.chunking import split_by_token_share
+from cutline.core.engine.compact import _Run, compact
+from cutline.core.engine.plan import plan
+from cutline.core.models import Entry, Message, Session, TextBlock
+from cutline.core.summarizers.anthropic import AnthropicSummarizer
+from cutline.core.tokens import chars4_tokens
+from tests.fake_anthropic import FakeAnthropic
 
 
 def session(parts: int) -> Session:
@@ -37,7 +37,9 @@ def session(parts: int) -> Session:
         texts += [("user", f"request {i}: " + "u" * 380), ("assistant", f"answer {i}: " + "a" * 380)]
     texts.append(("user", "latest request " + "x" * 40))
     for n, (role, text) in enumerate(texts):
-        entry = Entry(id=f"{n:08x}", parentId=parent, type="message", message=Message(role=role, content=[TextBlock(text=text)]))
+        entry = Entry(
+            id=f"{n:08x}", parentId=parent, type="message", message=Message(role=role, content=[TextBlock(text=text)])
+        )
         entries.append(entry)
         parent = entry.id
     return Session(id="bench", format="pi", version=3, entries=entries)
@@ -62,13 +64,18 @@ def main() -> None:
     try:
         writer = AnthropicSummarizer(model="claude-bench", base_url=server.base_url, timeout=30)
         # window 12,000: one chunk may hold 704 tokens, so ~3,200 tokens must be staged; each part fits one call
-        settings = CompactionSettings(mode="safeguard", parts=args.parts, contextWindow=12_000, keepRecentTokens=5,
-                                      lastTurnInjection=False)
+        settings = CompactionSettings(
+            mode="safeguard", parts=args.parts, contextWindow=12_000, keepRecentTokens=5, lastTurnInjection=False
+        )
         the_session = session(args.parts)
         the_plan = plan(the_session.active_path(), settings)
         # one untimed call first: the SDK's first request pays for lazy imports and the TLS context
         warm = _Run(writer, settings, None, settings.contextWindow)
-        asyncio.run(warm.call("warm-up", warm.history_request([Message(role="user", content=[TextBlock(text="hi")])], None, None)))
+        asyncio.run(
+            warm.call(
+                "warm-up", warm.history_request([Message(role="user", content=[TextBlock(text="hi")])], None, None)
+            )
+        )
         server.requests.clear()
 
         runs = []
@@ -91,10 +98,14 @@ def main() -> None:
         server.stop()
 
     print(f"staged summarization, {args.parts} parts, {args.latency:g} s per call (fake Messages API)")
-    print(f"  concurrent (cutline):      {ours:6.2f} s  best of {', '.join(f'{r:.2f}' for r in runs)}; "
-          f"{ours_requests} requests, peak {peak} in flight, degraded={proposal.degraded}")
+    print(
+        f"  concurrent (cutline):      {ours:6.2f} s  best of {', '.join(f'{r:.2f}' for r in runs)}; "
+        f"{ours_requests} requests, peak {peak} in flight, degraded={proposal.degraded}"
+    )
     print(f"  sequential (OpenClaw way): {theirs:6.2f} s  {theirs_requests} requests")
-    print(f"  round trips: concurrent 2 (parts, then merge) = {2 * args.latency:g} s minimum; sequential {args.parts + 1}")
+    print(
+        f"  round trips: concurrent 2 (parts, then merge) = {2 * args.latency:g} s minimum; sequential {args.parts + 1}"
+    )
     print(f"  speed-up: {theirs / ours:.1f}x   target <= 2.5 s: {'met' if ours <= 2.5 else 'MISSED'}")
 
 

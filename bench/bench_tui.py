@@ -36,8 +36,8 @@ def _rss_mb() -> float:
 
 def prepare(file: Path, home: Path) -> str:
     os.environ["CUTLINE_HOME"] = str(home)
-    from core.store import Store
-    from core.tokens import count_entries
+    from cutline.core.store import Store
+    from cutline.core.tokens import count_entries
 
     with Store() as store:
         report = store.import_file(file)
@@ -46,9 +46,9 @@ def prepare(file: Path, home: Path) -> str:
 
 
 def child_baseline(session_id: str) -> dict:
-    from core.plan import index_path, plan
-    from core.settings import CompactionSettings
-    from core.store import Store
+    from cutline.core.config.settings import CompactionSettings
+    from cutline.core.engine.plan import index_path, plan
+    from cutline.core.store import Store
 
     start = time.perf_counter()
     with Store() as store:
@@ -65,17 +65,22 @@ def child_baseline(session_id: str) -> dict:
         t = time.perf_counter()
         plan(index, CompactionSettings(keepRecentTokens=keep), "chars4", entry_tokens=False)
         replans.append(time.perf_counter() - t)
-    return {"load_s": loaded - start, "first_plan_s": planned - start, "replan_s": statistics.median(replans),
-            "entries": len(path), "rss_mb": _rss_mb()}
+    return {
+        "load_s": loaded - start,
+        "first_plan_s": planned - start,
+        "replan_s": statistics.median(replans),
+        "entries": len(path),
+        "rss_mb": _rss_mb(),
+    }
 
 
 def child_desk(session_id: str, changes: int) -> dict:
     from textual.widgets import Input
 
-    from app.config import TuiConfig
-    from app.screens.review import ReviewScreen
-    from app.tui import create_app
-    from app.widgets.message_list import MessageList
+    from cutline.app.config import TuiConfig
+    from cutline.app.screens.review import ReviewScreen
+    from cutline.app.tui import create_app
+    from cutline.app.widgets.message_list import MessageList
 
     result: dict = {}
 
@@ -120,7 +125,10 @@ def _child(mode: str, session_id: str, home: Path, changes: int) -> dict:
     env = {**os.environ, "CUTLINE_HOME": str(home)}
     out = subprocess.run(
         [sys.executable, __file__, "--child", mode, "--session", session_id, "--changes", str(changes)],
-        env=env, capture_output=True, text=True, cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     if out.returncode:
         sys.exit(f"{mode} child failed:\n{out.stderr[-3000:]}")
@@ -155,12 +163,20 @@ def main() -> None:
         )
         desk = _child("desk", session_id, home, args.changes)
     print(f"entries on the active path: {base['entries']:,}")
-    print(f"baseline  load {base['load_s']:.3f} s · load+plan {base['first_plan_s']:.3f} s · "
-          f"re-plan {base['replan_s'] * 1000:.2f} ms · RSS {base['rss_mb']:.0f} MB")
-    print(f"desk      first paint {desk['first_paint_s']:.3f} s ({desk['first_paint_s'] / base['first_plan_s']:.2f}x load+plan; target ≤ 1 s)")
-    print(f"desk      settings change → cut moved on screen {desk['settings_change_s'] * 1000:.1f} ms median, "
-          f"{desk['settings_change_max_s'] * 1000:.1f} ms max, cut moved {desk['cut_moved']}/{args.changes} ({desk['settings_change_s'] / base['replan_s']:.0f}x a bare re-plan; target ≤ 50 ms)")
-    print(f"desk      RSS {desk['rss_mb']:.0f} MB ({desk['rss_mb'] / base['rss_mb']:.2f}x the data alone; target ≤ 300 MB)")
+    print(
+        f"baseline  load {base['load_s']:.3f} s · load+plan {base['first_plan_s']:.3f} s · "
+        f"re-plan {base['replan_s'] * 1000:.2f} ms · RSS {base['rss_mb']:.0f} MB"
+    )
+    print(
+        f"desk      first paint {desk['first_paint_s']:.3f} s ({desk['first_paint_s'] / base['first_plan_s']:.2f}x load+plan; target ≤ 1 s)"
+    )
+    print(
+        f"desk      settings change → cut moved on screen {desk['settings_change_s'] * 1000:.1f} ms median, "
+        f"{desk['settings_change_max_s'] * 1000:.1f} ms max, cut moved {desk['cut_moved']}/{args.changes} ({desk['settings_change_s'] / base['replan_s']:.0f}x a bare re-plan; target ≤ 50 ms)"
+    )
+    print(
+        f"desk      RSS {desk['rss_mb']:.0f} MB ({desk['rss_mb'] / base['rss_mb']:.2f}x the data alone; target ≤ 300 MB)"
+    )
 
 
 if __name__ == "__main__":

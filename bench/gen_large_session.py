@@ -14,20 +14,119 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 DEFAULT_PATH = Path("/tmp/cutline-100k.jsonl")
 
-_WORDS = (
-    "the a to of and in for is on that with this it be as are by from at or an not we can "
-    "function module test error value result file path config session entry token cache store "
-    "import export parse read write update delete create return check handle build run fix "
-    "should would could need want make sure keep move add remove change use call pass fail "
-    "compaction summary context window budget cut point message assistant user tool branch leaf "
-    "database query index migration schema row column table transaction commit rollback retry "
-    "request response timeout header body status stream chunk buffer offset limit batch queue"
-).split()
+_WORDS = [
+    "the",
+    "a",
+    "to",
+    "of",
+    "and",
+    "in",
+    "for",
+    "is",
+    "on",
+    "that",
+    "with",
+    "this",
+    "it",
+    "be",
+    "as",
+    "are",
+    "by",
+    "from",
+    "at",
+    "or",
+    "an",
+    "not",
+    "we",
+    "can",
+    "function",
+    "module",
+    "test",
+    "error",
+    "value",
+    "result",
+    "file",
+    "path",
+    "config",
+    "session",
+    "entry",
+    "token",
+    "cache",
+    "store",
+    "import",
+    "export",
+    "parse",
+    "read",
+    "write",
+    "update",
+    "delete",
+    "create",
+    "return",
+    "check",
+    "handle",
+    "build",
+    "run",
+    "fix",
+    "should",
+    "would",
+    "could",
+    "need",
+    "want",
+    "make",
+    "sure",
+    "keep",
+    "move",
+    "add",
+    "remove",
+    "change",
+    "use",
+    "call",
+    "pass",
+    "fail",
+    "compaction",
+    "summary",
+    "context",
+    "window",
+    "budget",
+    "cut",
+    "point",
+    "message",
+    "assistant",
+    "user",
+    "tool",
+    "branch",
+    "leaf",
+    "database",
+    "query",
+    "index",
+    "migration",
+    "schema",
+    "row",
+    "column",
+    "table",
+    "transaction",
+    "commit",
+    "rollback",
+    "retry",
+    "request",
+    "response",
+    "timeout",
+    "header",
+    "body",
+    "status",
+    "stream",
+    "chunk",
+    "buffer",
+    "offset",
+    "limit",
+    "batch",
+    "queue",
+]
 _NAMES = ["store", "planner", "reader", "engine", "review", "tokens", "context", "audit", "chunking", "triggers"]
 _EXTS = [".py", ".ts", ".md", ".toml", ".json"]
 _TOOLS = ["read", "bash", "edit", "write", "grep", "ls"]
@@ -92,7 +191,7 @@ class _Writer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.ids: set[str] = set()
-        self.clock = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
+        self.clock = datetime(2026, 3, 2, 9, 0, 0, tzinfo=UTC)
         self.leaf: str | None = None
         self.count = 0
         self.context_tokens = 3000
@@ -149,9 +248,15 @@ def _tool_call(rng: random.Random, text: _Text) -> tuple[str, dict[str, object]]
     if tool == "read":
         return tool, {"path": path}
     if tool == "bash":
-        return tool, {"command": rng.choice(["pytest -q", "git status", "ruff check .", "ls -la src", "python -m build"])}
+        return tool, {
+            "command": rng.choice(["pytest -q", "git status", "ruff check .", "ls -la src", "python -m build"])
+        }
     if tool == "edit":
-        return tool, {"path": path, "oldText": text.code(rng.randint(40, 200)), "newText": text.code(rng.randint(40, 240))}
+        return tool, {
+            "path": path,
+            "oldText": text.code(rng.randint(40, 200)),
+            "newText": text.code(rng.randint(40, 240)),
+        }
     if tool == "write":
         return tool, {"path": path, "content": text.code(rng.randint(150, 1100))}
     if tool == "grep":
@@ -183,7 +288,13 @@ def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
     lines: list[str] = []
     emit = lines.append
 
-    header = {"type": "session", "version": 3, "id": session_id, "timestamp": writer.tick(0)[0], "cwd": "/home/dev/project"}
+    header = {
+        "type": "session",
+        "version": 3,
+        "id": session_id,
+        "timestamp": writer.tick(0)[0],
+        "cwd": "/home/dev/project",
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         out.write(json.dumps(header, separators=(",", ":"), ensure_ascii=False) + "\n")
@@ -205,7 +316,10 @@ def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
                         summary="## Goal\n" + text.prose(rng.randint(1500, 4000)),
                         firstKeptEntryId=kept,
                         tokensBefore=tokens_before,
-                        details={"readFiles": [f"src/{n}.py" for n in _NAMES[:4]], "modifiedFiles": [f"src/{_NAMES[0]}.py"]},
+                        details={
+                            "readFiles": [f"src/{n}.py" for n in _NAMES[:4]],
+                            "modifiedFiles": [f"src/{_NAMES[0]}.py"],
+                        },
                     )[1]
                 )
                 # what stays: the summary plus the kept recent turns (pi keeps ~20000 tokens)
@@ -218,7 +332,9 @@ def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
             user_text = text.prose(rng.randint(40, 900))
             _, ms = writer.tick(0)
             entry_id, line = writer.entry(
-                "message", rng.uniform(10, 300), message={"role": "user", "content": [{"type": "text", "text": user_text}], "timestamp": ms}
+                "message",
+                rng.uniform(10, 300),
+                message={"role": "user", "content": [{"type": "text", "text": user_text}], "timestamp": ms},
             )
             turn_starts.append(entry_id)
             emit(line)
@@ -229,7 +345,13 @@ def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
                 final = step > 0 and rng.random() < 0.15
                 content: list[dict[str, object]] = []
                 if rng.random() < 0.6:
-                    content.append({"type": "thinking", "thinking": text.prose(rng.randint(60, 600)), "thinkingSignature": f"sig{rng.getrandbits(64):016x}"})
+                    content.append(
+                        {
+                            "type": "thinking",
+                            "thinking": text.prose(rng.randint(60, 600)),
+                            "thinkingSignature": f"sig{rng.getrandbits(64):016x}",
+                        }
+                    )
                 content.append({"type": "text", "text": text.prose(rng.randint(30, 380))})
                 calls: list[tuple[str, str]] = []
                 if not final:

@@ -85,7 +85,7 @@ def resolve_hook(reference: str) -> Callable[..., Any]:
         raise ValueError(f"hook {reference!r} is not of the form module:function")
     try:
         target: Any = importlib.import_module(module_name)
-    except Exception as exc:  # noqa: BLE001 - any import failure is the hook's fault
+    except Exception as exc:
         raise ValueError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
     for part in attr_path.split("."):
         if not hasattr(target, part):
@@ -112,7 +112,7 @@ def _load(event: HookEventName, config: HooksConfig) -> list[_Loaded]:
                 if not callable(func):
                     raise ValueError(f"{point.value} is not callable")
                 loaded.append(_Loaded(name=point.value, func=func))
-            except Exception as exc:  # noqa: BLE001 - a broken plugin must not break compaction
+            except Exception as exc:
                 loaded.append(_Loaded(name=point.value, error=f"{type(exc).__name__}: {exc}"))
     return loaded
 
@@ -134,11 +134,11 @@ async def _run_one(event: HookEventName, hook: _Loaded, payload: dict[str, Any],
     started = time.perf_counter()
     try:
         await asyncio.wait_for(_call(hook.func, dict(payload)), timeout=timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         error = f"timed out after {timeout:g} s"
     except asyncio.CancelledError:
         raise
-    except Exception as exc:  # noqa: BLE001 - void hooks never block
+    except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"
     else:
         return HookOutcome(event=event, hook=hook.name, ok=True, seconds=time.perf_counter() - started)
@@ -166,8 +166,8 @@ def load_hooks_config(path: str | Path | None = None) -> HooksConfig:
     """The `[hooks]` table of cutline's TOML config (`before_compaction`, `after_compaction`, ...); defaults when absent."""
     import tomllib
 
-    from core.errors import SettingsError
-    from core.paths import config_path
+    from cutline.core.errors import SettingsError
+    from cutline.core.paths import config_path
 
     file = Path(path) if path is not None else config_path()
     if not file.exists():

@@ -10,7 +10,7 @@ byte-for-byte the same, and unknown fields survive.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -58,7 +58,7 @@ class ToolResultBlock(_Block):
 
 
 Block = Annotated[
-    Union[TextBlock, ThinkingBlock, ToolCallBlock, ImageBlock, ToolResultBlock],
+    TextBlock | ThinkingBlock | ToolCallBlock | ImageBlock | ToolResultBlock,
     Field(discriminator="type"),
 ]
 

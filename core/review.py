@@ -16,14 +16,14 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from core.engine import Proposal, validate_proposal
-from core.errors import CutlineError, NotFoundError
-from core.formats.entries import now_iso
-from core.formats.pi import append_compaction, compaction_line
-from core.paths import backups_dir
-from core.store import Store
-from core.jsjson import js_length
-from core.validation import Validation
+from cutline.core.agents.entries import now_iso
+from cutline.core.agents.pi.format import append_compaction, compaction_line
+from cutline.core.engine.compact import Proposal, validate_proposal
+from cutline.core.engine.validation import Validation
+from cutline.core.errors import CutlineError, NotFoundError
+from cutline.core.paths import backups_dir
+from cutline.core.store import Store
+from cutline.core.tokens.jsjson import js_length
 
 Origin = Literal["generated", "edited", "reverted"]
 
@@ -77,7 +77,7 @@ class ProposalInfo(BaseModel):
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _tokens(text: str) -> int:
@@ -121,7 +121,9 @@ def resolve_proposal(store: Store, ref: str) -> str:
     ref = ref.strip()
     if not ref:
         raise NotFoundError("no proposal given")
-    rows = store.conn.execute("SELECT id FROM proposals WHERE id LIKE ? ORDER BY id", (ref.replace("%", "") + "%",)).fetchall()
+    rows = store.conn.execute(
+        "SELECT id FROM proposals WHERE id LIKE ? ORDER BY id", (ref.replace("%", "") + "%",)
+    ).fetchall()
     ids = [r[0] for r in rows]
     if ref in ids:
         return ref
@@ -155,7 +157,8 @@ def versions(store: Store, ref: str) -> list[SummaryVersion]:
     """Every summary version of a proposal, oldest first."""
     proposal_id = resolve_proposal(store, ref)
     cursor = store.conn.execute(
-        "SELECT n, created_at, origin, text, tokens FROM summary_versions WHERE proposal_id = ? ORDER BY n", (proposal_id,)
+        "SELECT n, created_at, origin, text, tokens FROM summary_versions WHERE proposal_id = ? ORDER BY n",
+        (proposal_id,),
     )
     return [
         SummaryVersion(proposal_id=proposal_id, n=n, created_at=created, origin=origin, text=text, tokens=tokens)
@@ -189,7 +192,9 @@ def add_version(store: Store, ref: str, text: str, origin: Origin = "edited") ->
             "INSERT INTO summary_versions (proposal_id, n, created_at, origin, text, tokens) VALUES (?, ?, ?, ?, ?, ?)",
             (proposal_id, n, created, origin, text, _tokens(text)),
         )
-    return SummaryVersion(proposal_id=proposal_id, n=n, created_at=created, origin=origin, text=text, tokens=_tokens(text))
+    return SummaryVersion(
+        proposal_id=proposal_id, n=n, created_at=created, origin=origin, text=text, tokens=_tokens(text)
+    )
 
 
 def revert(store: Store, ref: str, n: int) -> SummaryVersion:
@@ -238,7 +243,8 @@ def _open_or_refuse(store: Store, proposal_id: str) -> None:
 def _record_decision(store: Store, decision: Decision) -> None:
     with store.transaction() as conn:
         updated = conn.execute(
-            "UPDATE proposals SET status = ? WHERE id = ? AND status = 'open'", (decision.decision, decision.proposal_id)
+            "UPDATE proposals SET status = ? WHERE id = ? AND status = 'open'",
+            (decision.decision, decision.proposal_id),
         ).rowcount
         if updated != 1:
             raise ProposalDecided(f"proposal {decision.proposal_id} was decided by someone else meanwhile")
@@ -287,7 +293,9 @@ def accept(
     if write_back:
         session = store.load_session(proposal.session_id)
         if session.format != "pi":
-            raise CutlineError(f"write-back is only for pi / OpenClaw sessions (this one is {session.format}); accept without it")
+            raise CutlineError(
+                f"write-back is only for pi / OpenClaw sessions (this one is {session.format}); accept without it"
+            )
         if not session.source_path:
             raise CutlineError("the session has no source file to write back to")
         leaf = session.active_path()[-1].id if session.entries else None
@@ -346,8 +354,17 @@ def list_proposals(store: Store, session_ref: str) -> list[ProposalInfo]:
     )
     return [
         ProposalInfo(
-            id=pid, session_id=sid, created_at=created, status=status, summarizer=summarizer, model=model,
-            tokens_before=before, tokens_after=after, valid=bool(valid), mode=mode, versions=count,
+            id=pid,
+            session_id=sid,
+            created_at=created,
+            status=status,
+            summarizer=summarizer,
+            model=model,
+            tokens_before=before,
+            tokens_after=after,
+            valid=bool(valid),
+            mode=mode,
+            versions=count,
         )
         for pid, sid, created, status, summarizer, model, before, after, valid, mode, count in cursor.fetchall()
     ]

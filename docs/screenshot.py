@@ -11,15 +11,15 @@ import asyncio
 import os
 import shutil
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 async def main() -> None:
-    from app.config import TuiConfig
-    from app.tui import create_app
+    from cutline.app.config import TuiConfig
+    from cutline.app.tui import create_app
 
     with tempfile.TemporaryDirectory(prefix="cutline-shot-") as tmp:
         os.environ["CUTLINE_HOME"] = tmp
@@ -29,7 +29,7 @@ async def main() -> None:
         app = create_app(
             Path(tmp) / "cutline.db",
             str(session),
-            clock=lambda: datetime(2026, 1, 6, 9, 30, tzinfo=timezone.utc),
+            clock=lambda: datetime(2026, 1, 6, 9, 30, tzinfo=UTC),
             cursor_blink=False,
             config=TuiConfig(),
         )

@@ -14,9 +14,16 @@ sys.path.insert(0, str(HERE))
 from _gen import claude_code, codex, coding, compactions, displaced, jobsearch, misc  # noqa: E402
 
 FILES = [
-    "pi-coding-session.jsonl", "pi-job-search.jsonl", "pi-displaced-last-exchange.jsonl", "pi-one-compaction.jsonl",
-    "pi-two-compactions.jsonl", "pi-branched.jsonl", "pi-v1-legacy.jsonl", "pi-v2-hookmessage.jsonl",
-    "claude-code-compacted.jsonl", "codex-rollout-compacted.jsonl",
+    "pi-coding-session.jsonl",
+    "pi-job-search.jsonl",
+    "pi-displaced-last-exchange.jsonl",
+    "pi-one-compaction.jsonl",
+    "pi-two-compactions.jsonl",
+    "pi-branched.jsonl",
+    "pi-v1-legacy.jsonl",
+    "pi-v2-hookmessage.jsonl",
+    "claude-code-compacted.jsonl",
+    "codex-rollout-compacted.jsonl",
 ]
 
 

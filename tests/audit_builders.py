@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.models import CompactionRecord, Entry, Message, Session, TextBlock, ToolCallBlock, Usage
+from cutline.core.models import CompactionRecord, Entry, Message, Session, TextBlock, ToolCallBlock, Usage
 
 
 class SessionBuilder:
@@ -24,7 +24,13 @@ class SessionBuilder:
     def user(self, text: str, **kw: Any) -> Entry:
         return self._add(type="message", message=Message(role="user", content=[TextBlock(text=text)]), **kw)
 
-    def assistant(self, text: str = "", calls: list[tuple[str, str, dict[str, Any]]] | None = None, usage: int | None = None, **kw: Any) -> Entry:
+    def assistant(
+        self,
+        text: str = "",
+        calls: list[tuple[str, str, dict[str, Any]]] | None = None,
+        usage: int | None = None,
+        **kw: Any,
+    ) -> Entry:
         content: list[Any] = [TextBlock(text=text)] if text else []
         content += [ToolCallBlock(id=cid, name=name, arguments=args) for cid, name, args in calls or []]
         message = Message(
@@ -36,7 +42,9 @@ class SessionBuilder:
         return self._add(type="message", message=message, **kw)
 
     def result(self, call_id: str, text: str, error: bool = False, name: str = "bash", **kw: Any) -> Entry:
-        message = Message(role="toolResult", toolCallId=call_id, toolName=name, isError=error, content=[TextBlock(text=text)])
+        message = Message(
+            role="toolResult", toolCallId=call_id, toolName=name, isError=error, content=[TextBlock(text=text)]
+        )
         return self._add(type="message", message=message, **kw)
 
     def compaction(self, summary: str, first_kept: str | None, tokens_before: int = 0, **kw: Any) -> Entry:

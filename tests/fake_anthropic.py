@@ -57,7 +57,9 @@ def slow(delay: float) -> list[Step]:
 
 def rate_limited_then_success(retry_after: str = "0") -> list[Step]:
     return [
-        Step(status=429, body=error_body(429, "rate_limit_error", "Rate limited"), headers={"retry-after": retry_after}),
+        Step(
+            status=429, body=error_body(429, "rate_limit_error", "Rate limited"), headers={"retry-after": retry_after}
+        ),
         Step(),
     ]
 
@@ -147,7 +149,7 @@ class FakeAnthropic:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            def log_message(self, format: str, *args: Any) -> None:
                 return
 
             def _send(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
@@ -162,7 +164,7 @@ class FakeAnthropic:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout or cancellation)
 
-            def do_POST(self) -> None:  # noqa: N802 - stdlib name
+            def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 try:
@@ -196,7 +198,9 @@ class FakeAnthropic:
                 elif step.body is not None:
                     payload = json.dumps(step.body).encode()
                 else:
-                    payload = json.dumps(fake._message(body, step.text if step.text is not None else fake.reply)).encode()
+                    payload = json.dumps(
+                        fake._message(body, step.text if step.text is not None else fake.reply)
+                    ).encode()
                 self._send(step.status, payload, dict(step.headers))
 
         return Handler

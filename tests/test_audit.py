@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.audit import audit_compaction, reproducing_ranges
-from core.errors import CutlineError, NotFoundError
-from core.plan import index_path
-from core.settings import CompactionSettings
+from cutline.core.audit.report import audit_compaction, reproducing_ranges
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.plan import index_path
+from cutline.core.errors import CutlineError, NotFoundError
 from tests.audit_builders import SessionBuilder, sized
 
 
@@ -24,7 +24,9 @@ def _setup_session() -> SessionBuilder:
 
 def test_lost_facts_known_in_advance() -> None:
     b = _setup_session()
-    b.compaction("## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha", "u3", id="c1")
+    b.compaction(
+        "## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha", "u3", id="c1"
+    )
     report = audit_compaction(b.session(), "c1")
     assert report.summarized_entry_ids == ["u1", "a1", "t1", "a2"]
     assert report.kept_entry_ids == ["u3", "a3"]
@@ -108,7 +110,9 @@ def test_previous_summary_dropped_by_update() -> None:
     b.assistant("Added.", id="a2")
     b.user("Ship it.", id="u3")
     b.assistant("Shipped.", id="a3")
-    b.compaction("## Constraints & Preferences\n- Keep memory under 2 GB\n## Progress\n- Added a progress bar", "u3", id="c2")
+    b.compaction(
+        "## Constraints & Preferences\n- Keep memory under 2 GB\n## Progress\n- Added a progress bar", "u3", id="c2"
+    )
     report = audit_compaction(b.session(), "c2")
     dropped = {(f.kind, f.text, f.source_entry_id) for f in report.lost if f.origin == "previous_summary"}
     assert dropped == {
@@ -180,7 +184,10 @@ def test_whole_history_compaction_keeps_nothing() -> None:
     b.compaction("Deployed the app.", None, tokens_before=150000, id="c1")
     report = audit_compaction(b.session("claude_code"), "c1")
     assert report.kept_entry_ids == []
-    assert [f.text for f in report.lost] == ["Deploy to https://staging.example.com today.", "https://staging.example.com"]
+    assert [f.text for f in report.lost] == [
+        "Deploy to https://staging.example.com today.",
+        "https://staging.example.com",
+    ]
     assert "Claude Code compactions replace the whole history" in report.why.text
     assert report.why.reproduced is None
 
@@ -223,20 +230,30 @@ def test_reproducing_ranges_after_a_previous_compaction() -> None:
 
 
 def test_compare_two_summaries_of_one_cut() -> None:
-    from core.audit import compare
+    from cutline.core.audit.report import compare
 
     def audit(summary: str):
         b = _setup_session()
         b.compaction(summary, "u3", id="c1")
         return audit_compaction(b.session(), "c1")
 
-    good = audit("Never use sudo. Set up ~/work/alpha. We use poetry for dependencies.\nError: bash: poetry: command not found")
+    good = audit(
+        "Never use sudo. Set up ~/work/alpha. We use poetry for dependencies.\nError: bash: poetry: command not found"
+    )
     poor = audit("Set up ~/work/alpha.")
     result = compare(good, poor)
     assert [(k.kind, k.a.kept, k.b.kept) for k in result.retention] == [
-        ("instruction", 1, 0), ("request", 1, 1), ("identifier", 1, 1), ("error", 1, 0), ("decision", 1, 0),
+        ("instruction", 1, 0),
+        ("request", 1, 1),
+        ("identifier", 1, 1),
+        ("error", 1, 0),
+        ("decision", 1, 0),
     ]
-    assert [f.text for f in result.lost_only_in_b] == ["Never use sudo.", "I'll use poetry for dependencies.", "bash: poetry: command not found"]
+    assert [f.text for f in result.lost_only_in_b] == [
+        "Never use sudo.",
+        "I'll use poetry for dependencies.",
+        "bash: poetry: command not found",
+    ]
     assert [f.text for f in result.lost_only_in_a] == []
     assert "-Never use sudo. Set up ~/work/alpha. We use poetry for dependencies." in result.summary_diff
     assert result.b_warnings == ["tool-failures-vanished"] and result.a_warnings == []
@@ -265,10 +282,12 @@ def test_first_kept_entry_missing_from_the_path() -> None:
         ("hook-compaction", "00000019", "00000011", [(1481, 1585)]),
     ],
 )
-def test_reproducing_ranges_match_pi_on_golden_sessions(name: str, compaction: str, first_kept: str, ranges: list) -> None:
+def test_reproducing_ranges_match_pi_on_golden_sessions(
+    name: str, compaction: str, first_kept: str, ranges: list
+) -> None:
     from pathlib import Path
 
-    from core.formats import read_session
+    from cutline.core.agents import read_session
 
     session = read_session(Path(__file__).parent / "golden" / "sessions" / f"{name}.jsonl")
     report = audit_compaction(session, compaction)
@@ -278,13 +297,19 @@ def test_reproducing_ranges_match_pi_on_golden_sessions(name: str, compaction: s
 
 
 def test_compare_table_wraps_a_long_warning_within_its_column() -> None:
-    """"last-exchange-summarized (recovered)" (36 chars) used to push the B column out of line."""
-    from core.audit import Comparison
+    """ "last-exchange-summarized (recovered)" (36 chars) used to push the B column out of line."""
+    from cutline.core.audit.report import Comparison
 
     result = Comparison(
-        a_id="c1", b_id="c2", a_target="compaction", b_target="compaction", summary_similarity=0.5,
-        a_summary_chars=10, b_summary_chars=20,
-        a_warnings=["last-exchange-summarized (recovered)", "tool-failures-vanished"], b_warnings=["latest-request-not-visible"],
+        a_id="c1",
+        b_id="c2",
+        a_target="compaction",
+        b_target="compaction",
+        summary_similarity=0.5,
+        a_summary_chars=10,
+        b_summary_chars=20,
+        a_warnings=["last-exchange-summarized (recovered)", "tool-failures-vanished"],
+        b_warnings=["latest-request-not-visible"],
     )
     lines = result.text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("warnings"))

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
-from core.engine import compact
-from core.plan import plan
-from core.review import add_version, save_proposal
-from core.settings import CompactionSettings
-from core.store import Store
-from core.summarizers import get_summarizer
+from cutline.app.cli import main
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import compact
+from cutline.core.engine.plan import plan
+from cutline.core.review import add_version, save_proposal
+from cutline.core.store import Store
+from cutline.core.summarizers import get_summarizer
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -29,7 +29,15 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def _line(entry_id: str, parent: str | None, body: dict) -> str:
-    return json.dumps({"type": "message", "id": entry_id, "parentId": parent, "timestamp": "2026-01-01T00:00:00.000Z", "message": body})
+    return json.dumps(
+        {
+            "type": "message",
+            "id": entry_id,
+            "parentId": parent,
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "message": body,
+        }
+    )
 
 
 def _user(entry_id: str, parent: str | None, text: str) -> str:
@@ -38,22 +46,50 @@ def _user(entry_id: str, parent: str | None, text: str) -> str:
 
 def _assistant(entry_id: str, parent: str, text: str, total: int) -> str:
     usage = {"input": total, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": total}
-    return _line(entry_id, parent, {"role": "assistant", "content": [{"type": "text", "text": text}], "usage": usage, "stopReason": "stop", "model": "claude-sonnet-4-5", "timestamp": 2})
+    return _line(
+        entry_id,
+        parent,
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": text}],
+            "usage": usage,
+            "stopReason": "stop",
+            "model": "claude-sonnet-4-5",
+            "timestamp": 2,
+        },
+    )
 
 
 def _compaction(entry_id: str, parent: str, summary: str, first_kept: str) -> str:
-    return json.dumps({"type": "compaction", "id": entry_id, "parentId": parent, "timestamp": "2026-01-01T00:00:01.000Z", "summary": summary, "firstKeptEntryId": first_kept, "tokensBefore": 5000})
+    return json.dumps(
+        {
+            "type": "compaction",
+            "id": entry_id,
+            "parentId": parent,
+            "timestamp": "2026-01-01T00:00:01.000Z",
+            "summary": summary,
+            "firstKeptEntryId": first_kept,
+            "tokensBefore": 5000,
+        }
+    )
 
 
 @pytest.fixture
 def session_file(tmp_path: Path) -> Path:
     lines = [
-        json.dumps({"type": "session", "version": 3, "id": "cli-audit", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/tmp"}),
+        json.dumps(
+            {"type": "session", "version": 3, "id": "cli-audit", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/tmp"}
+        ),
         _user("u1", None, "Never deploy on Fridays. Please migrate the billing tables."),
         _assistant("a1", "u1", "I'll use alembic for the migration of db/billing.sql.", 900),
         _user("u2", "a1", "Now add the index."),
         _assistant("a2", "u2", "Index added.", 1400),
-        _compaction("c1", "a2", "## Constraints & Preferences\n- Never deploy on Fridays\n## Goal\n- migrate the billing tables", "u2"),
+        _compaction(
+            "c1",
+            "a2",
+            "## Constraints & Preferences\n- Never deploy on Fridays\n## Goal\n- migrate the billing tables",
+            "u2",
+        ),
         _user("u3", "c1", "Ship it to https://billing.example.com today."),
         _assistant("a3", "u3", "Shipped.", 1600),
         _compaction("c2", "a3", "## Goal\n- Billing migrated and shipped", "u3"),
@@ -90,7 +126,9 @@ def test_audit_of_a_proposal_uses_its_latest_version(capsys: pytest.CaptureFixtu
         session = store.load_session(session_id)
         session.entries = [e for e in session.entries if e.id != "c2"]
         settings = CompactionSettings(keepRecentTokens=5)
-        proposal = asyncio.run(compact(plan(session.active_path(), settings), session, get_summarizer("extractive"), settings))
+        proposal = asyncio.run(
+            compact(plan(session.active_path(), settings), session, get_summarizer("extractive"), settings)
+        )
         save_proposal(store, proposal)
         add_version(store, proposal.id, "nothing useful")
     code, out, err = run(capsys, "audit", str(session_file), "--proposal", proposal.id, "--json")
@@ -98,11 +136,13 @@ def test_audit_of_a_proposal_uses_its_latest_version(capsys: pytest.CaptureFixtu
     data = json.loads(out)
     assert data["target"] == "proposal" and data["id"] == proposal.id
     # the edited version ("nothing useful") is audited: the earlier summary's constraint is gone
-    assert ("instruction", "Never deploy on Fridays", "c1") in {(f["kind"], f["text"], f["sourceEntryId"]) for f in data["lost"]}
+    assert ("instruction", "Never deploy on Fridays", "c1") in {
+        (f["kind"], f["text"], f["sourceEntryId"]) for f in data["lost"]
+    }
     assert data["firstKeptEntryId"] == "u3" and data["keptEntries"] == 2
     # the generated version keeps it (the extractive summarizer carries the previous summary over)
     with Store() as store:
-        from core.audit import audit_proposal
+        from cutline.core.audit.report import audit_proposal
 
         generated = audit_proposal(store.load_session(session_id), proposal)
     assert all(f.text != "Never deploy on Fridays" for f in generated.lost)
@@ -110,7 +150,14 @@ def test_audit_of_a_proposal_uses_its_latest_version(capsys: pytest.CaptureFixtu
 
 def test_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, session_file: Path) -> None:
     plain = tmp_path / "plain.jsonl"
-    plain.write_text(json.dumps({"type": "session", "version": 3, "id": "plain", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}) + "\n" + _user("u1", None, "hi") + "\n")
+    plain.write_text(
+        json.dumps(
+            {"type": "session", "version": 3, "id": "plain", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}
+        )
+        + "\n"
+        + _user("u1", None, "hi")
+        + "\n"
+    )
     for args, expected in (
         (("audit", str(plain)), "holds no compaction"),
         (("audit", str(session_file), "--compaction", "u1"), "not a compaction"),
@@ -124,11 +171,27 @@ def test_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
         assert err.count("\n") == 1
 
 
-def test_timeline_writes_svg_and_replays(capsys: pytest.CaptureFixture[str], tmp_path: Path, session_file: Path) -> None:
+def test_timeline_writes_svg_and_replays(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, session_file: Path
+) -> None:
     target = tmp_path / "t.svg"
     code, out, err = run(
-        capsys, "timeline", str(session_file), "-o", str(target), "--counter", "chars4",
-        "--context-window", "1200", "--reserve-tokens", "100", "--keep-recent-tokens", "10", "--replay", "--summary-tokens", "5",
+        capsys,
+        "timeline",
+        str(session_file),
+        "-o",
+        str(target),
+        "--counter",
+        "chars4",
+        "--context-window",
+        "1200",
+        "--reserve-tokens",
+        "100",
+        "--keep-recent-tokens",
+        "10",
+        "--replay",
+        "--summary-tokens",
+        "5",
     )
     assert code == 0, err
     root = ET.fromstring(target.read_text())

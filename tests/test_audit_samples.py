@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.audit import audit_compaction, audit_proposal
-from core.engine import compact
-from core.formats import read_session
-from core.plan import plan
-from core.settings import CompactionSettings
-from core.summarizers import get_summarizer
+from cutline.core.agents import read_session
+from cutline.core.audit.report import audit_compaction, audit_proposal
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import compact
+from cutline.core.engine.plan import plan
+from cutline.core.summarizers import get_summarizer
 
 
 async def _proposal(session, last_turn: bool):

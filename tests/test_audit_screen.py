@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -9,22 +10,29 @@ from textual.app import App
 from textual.widgets import OptionList, Static
 from textual.worker import WorkerFailed
 
-from app.screens.audit import AuditScreen, TimelinePlot, plot_lines
-from core.settings import CompactionSettings
-from core.store import Store
-from core.timeline import build_timeline
+from cutline.app.screens.audit import AuditScreen, TimelinePlot, plot_lines
+from cutline.core.audit.timeline import build_timeline
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.store import Store
 from tests.audit_builders import SessionBuilder, sized
 
 
 def _session():
     b = SessionBuilder("audit-demo")
     b.user("Never use sudo. Please set up the project in ~/work/alpha.", id="u1")
-    b.assistant("I'll use poetry for dependencies.", calls=[("c1", "bash", {"command": "poetry install"})], usage=1200, id="a1")
+    b.assistant(
+        "I'll use poetry for dependencies.", calls=[("c1", "bash", {"command": "poetry install"})], usage=1200, id="a1"
+    )
     b.result("c1", "bash: poetry: command not found", error=True, id="t1")
     b.assistant("Poetry is missing, so we decided to go with pipx.", usage=1500, id="a2")
     b.user(sized("Now run the tests in tests/unit.", 200), id="u3")
     b.assistant(sized("All 12 tests pass.", 100), usage=2400, id="a3")
-    b.compaction("## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha", "u3", tokens_before=2400, id="c1")
+    b.compaction(
+        "## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha",
+        "u3",
+        tokens_before=2400,
+        id="c1",
+    )
     b.user("Add a changelog entry.", id="u4")
     b.assistant("Added.", usage=900, id="a4")
     b.user("Ship version 2.", id="u5")
@@ -95,7 +103,9 @@ async def test_screen_reports_a_bad_target_without_crashing(store_path: Path) ->
             assert "entry u1 is a message entry, not a compaction" in str(failed)
         await pilot.pause()
         assert app.is_running and app.return_code is None
-        assert "audit failed: entry u1 is a message entry, not a compaction" in str(app.screen.query_one("#audit-title", Static).render())
+        assert "audit failed: entry u1 is a message entry, not a compaction" in str(
+            app.screen.query_one("#audit-title", Static).render()
+        )
 
 
 def test_plot_marks_window_threshold_compactions_and_series() -> None:
@@ -120,7 +130,9 @@ def test_snapshot(store_path: Path, snap_compare) -> None:
 
 
 async def test_replay_key_draws_the_replayed_context(store_path: Path, cutline_home: Path) -> None:
-    (cutline_home / "config.toml").write_text("[compaction]\ncontextWindow = 2000\nreserveTokens = 100\nkeepRecentTokens = 10\n")
+    (cutline_home / "config.toml").write_text(
+        "[compaction]\ncontextWindow = 2000\nreserveTokens = 100\nkeepRecentTokens = 10\n"
+    )
     app = AuditTestApp(AuditScreen(store_path, "audit-demo", "c1"))
     async with app.run_test(size=(140, 48)) as pilot:
         await app.workers.wait_for_complete()
@@ -137,11 +149,11 @@ async def test_replay_key_draws_the_replayed_context(store_path: Path, cutline_h
 
 
 async def test_inside_the_desk_the_screen_uses_the_apps_store(store_path: Path) -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    from app.tui import create_app
+    from cutline.app.tui import create_app
 
-    app = create_app(store_path, clock=lambda: datetime(2026, 1, 1, tzinfo=timezone.utc), cursor_blink=False)
+    app = create_app(store_path, clock=lambda: datetime(2026, 1, 1, tzinfo=UTC), cursor_blink=False)
     async with app.run_test(size=(140, 48)) as pilot:
         await app.workers.wait_for_complete()
         await app.push_screen(AuditScreen("audit-demo", compaction_entry_id="c2"))

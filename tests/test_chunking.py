@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.chunking import (
+from cutline.core.engine.chunking import (
     MISSING_RESULT_TEXT,
     adaptive_chunk_ratio,
     chunk_by_max_tokens,
@@ -13,7 +13,7 @@ from core.chunking import (
     repair_tool_pairing,
     split_by_token_share,
 )
-from core.models import Message, TextBlock, ToolCallBlock
+from cutline.core.models import Message, TextBlock, ToolCallBlock
 
 
 def length(message: Message) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 import pytest
 
-from app.cli import cli, main
-from core.errors import CutlineError
+from cutline.app.cli import cli, main
+from cutline.core.errors import CutlineError
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Regression tests for bugs found by using the whole CLI as a user would (through `app.cli.main`, errors included)."""
+"""Regression tests for bugs found by using the whole CLI as a user would (through `cutline.app.cli.main`, errors included)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
-from core.formats import read_session
+from cutline.app.cli import main
+from cutline.core.agents import read_session
 from tests.fake_anthropic import fake_anthropic, server_error  # noqa: F401 - fixture
 from tests.golden_writeback.make_session import write_session
 
@@ -32,14 +32,29 @@ def session(tmp_path: Path) -> Path:
 
 
 def test_compact_with_a_failing_api_is_one_line_error_and_stores_nothing(
-    capsys, session: Path, tmp_path: Path, fake_anthropic, monkeypatch  # noqa: F811 - fixture
+    capsys,
+    session: Path,
+    tmp_path: Path,
+    fake_anthropic,
+    monkeypatch,  # noqa: F811 - fixture
 ):
     """Three 500s used to give exit 0 and a stored "Summary unavailable due to size limits." proposal."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-qa")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.base_url)
     fake_anthropic.script(server_error(30))
     db = str(tmp_path / "c.db")
-    code, out, err = run(capsys, "compact", str(session), "--summarizer", "anthropic", "--keep-recent-tokens", "300", "--json", "--db", db)
+    code, out, err = run(
+        capsys,
+        "compact",
+        str(session),
+        "--summarizer",
+        "anthropic",
+        "--keep-recent-tokens",
+        "300",
+        "--json",
+        "--db",
+        db,
+    )
     assert code == 1 and out == ""
     assert len(err.strip().splitlines()) == 1
     # the split turn's prefix and the history are summarized concurrently: either failure may be named
@@ -53,11 +68,26 @@ def test_compact_with_a_failing_api_is_one_line_error_and_stores_nothing(
 
 
 def test_compact_with_the_api_answering_makes_a_proposal(
-    capsys, session: Path, tmp_path: Path, fake_anthropic, monkeypatch  # noqa: F811 - fixture
+    capsys,
+    session: Path,
+    tmp_path: Path,
+    fake_anthropic,
+    monkeypatch,  # noqa: F811 - fixture
 ):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-qa")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.base_url)
-    code, out, _ = run(capsys, "compact", str(session), "--summarizer", "anthropic", "--keep-recent-tokens", "300", "--json", "--db", str(tmp_path / "c.db"))
+    code, out, _ = run(
+        capsys,
+        "compact",
+        str(session),
+        "--summarizer",
+        "anthropic",
+        "--keep-recent-tokens",
+        "300",
+        "--json",
+        "--db",
+        str(tmp_path / "c.db"),
+    )
     assert code == 0
     proposal = json.loads(out)
     assert proposal["summary"].startswith("## Goal\n- fake summary") and proposal["degraded"] == "none"
@@ -72,10 +102,20 @@ def test_compact_with_the_api_answering_makes_a_proposal(
         ("merge", "cutline: prompt 'merge' cannot be used for a history summary"),
     ],
 )
-def test_compact_rejects_a_bad_prompt_even_with_nothing_to_summarize(capsys, session: Path, tmp_path: Path, prompt, message):
+def test_compact_rejects_a_bad_prompt_even_with_nothing_to_summarize(
+    capsys, session: Path, tmp_path: Path, prompt, message
+):
     """A huge keepRecentTokens leaves nothing to summarize; the bad --prompt used to be ignored silently."""
     code, out, err = run(
-        capsys, "compact", str(session), "--keep-recent-tokens", "100000000", "--prompt", prompt, "--db", str(tmp_path / "c.db")
+        capsys,
+        "compact",
+        str(session),
+        "--keep-recent-tokens",
+        "100000000",
+        "--prompt",
+        prompt,
+        "--db",
+        str(tmp_path / "c.db"),
     )
     assert code == 1 and out == ""
     assert err.startswith(message)
@@ -105,7 +145,9 @@ def test_compact_accept_write_back_then_replan_and_stale_proposal(capsys, sessio
 
 
 def test_plan_json_has_the_fields_issue_3_promises(capsys, session: Path, tmp_path: Path):
-    code, out, _ = run(capsys, "plan", str(session), "--keep-recent-tokens", "300", "--json", "--db", str(tmp_path / "c.db"))
+    code, out, _ = run(
+        capsys, "plan", str(session), "--keep-recent-tokens", "300", "--json", "--db", str(tmp_path / "c.db")
+    )
     plan = json.loads(out)
     # figures checked by hand against `cutline plan` text and pi's planner on this generated session
     assert (plan["firstKeptEntryId"], plan["firstKeptPathIndex"], plan["isSplitTurn"]) == ("e000000a", 9, True)
@@ -128,14 +170,19 @@ def test_an_invalid_utf8_byte_keeps_the_entry_and_the_active_path(capsys, sessio
     bad.write_bytes(b"\n".join(lines))
     code, out, err = run(capsys, "import", str(bad), "--db", db)
     assert code == 0 and out.startswith("imported   bad ")
-    assert err == f"{bad}:{number + 1}: invalid UTF-8 (byte 0xc3 at column {column + 1}); read with U+FFFD in its place, as pi reads it\n"
+    assert (
+        err
+        == f"{bad}:{number + 1}: invalid UTF-8 (byte 0xc3 at column {column + 1}); read with U+FFFD in its place, as pi reads it\n"
+    )
     code, out, _ = run(capsys, "plan", str(bad), "--keep-recent-tokens", "300", "--json", "--db", db)
     plan = json.loads(out)
     # the clean file's figures (14 path entries, cut at 9), checked against pi's planner
     assert (plan["pathLength"], plan["firstKeptPathIndex"], plan["messagesToSummarize"]) == (14, 9, 6)
 
 
-def test_ls_and_import_print_a_unique_id_prefix_for_one_session_imported_from_many_paths(capsys, session: Path, tmp_path: Path):
+def test_ls_and_import_print_a_unique_id_prefix_for_one_session_imported_from_many_paths(
+    capsys, session: Path, tmp_path: Path
+):
     """Seven copies of one session used to show seven identical 12-char ids, and `show` on one said "matches 7 sessions"."""
     db = str(tmp_path / "c.db")
     copies = [session]
@@ -170,7 +217,7 @@ def test_ls_and_import_print_a_unique_id_prefix_for_one_session_imported_from_ma
 
 
 def test_unique_prefixes_are_at_least_eight_chars_and_the_shortest_that_start_one_id_alone():
-    from core.store import unique_prefixes
+    from cutline.core.store import unique_prefixes
 
     ids = ["abcdef0123", "abcdef0199", "abcdef01", "abcdef01-77", "zz", "xyz12345678"]
     assert unique_prefixes(ids) == {
@@ -211,7 +258,11 @@ def test_a_directory_argument_is_said_to_be_a_directory(capsys, tmp_path: Path, 
 
 @pytest.mark.parametrize(
     ("window", "warn", "block", "verdict"),
-    [(1, True, True, "BLOCKED (below 16,000 tokens)"), (20000, True, False, "warning (below 32,000 tokens)"), (32000, False, False, None)],
+    [
+        (1, True, True, "BLOCKED (below 16,000 tokens)"),
+        (20000, True, False, "warning (below 32,000 tokens)"),
+        (32000, False, False, None),
+    ],
 )
 def test_plan_reports_the_context_window_guard(capsys, session: Path, tmp_path: Path, window, warn, block, verdict):
     """`plan --context-window 1` used to say nothing of OpenClaw's guard (block below 16000, warn below 32000)."""

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from app.cli import cli
-from core.formats import read_session
+from cutline.app.cli import cli
+from cutline.core.agents import read_session
 from tests.test_store import generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +22,7 @@ PI_SAMPLES = sorted(p for p in (ROOT / "sample_sessions").glob("pi-*.jsonl"))
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     """The `cutline` program as a user runs it (errors become one line, never a traceback)."""
     return subprocess.run(
-        [sys.executable, "-c", "from app.cli import main; main()", *args],
+        [sys.executable, "-c", "from cutline.app.cli import main; main()", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -58,7 +58,9 @@ def test_import_reports_each_file_then_ls_lists_it(runner: CliRunner, session_fi
     assert {row["name"]: row["entries"] for row in rows} == {"work-session": 120, "other": 30}
     table = runner.invoke(cli, ["ls"]).stdout.splitlines()
     assert table[0].split()[:3] == ["ID", "NAME", "FORMAT"]
-    assert any(line.startswith(session_id[:8] + " ") and "work-session" in line and " 120 " in line for line in table[1:])
+    assert any(
+        line.startswith(session_id[:8] + " ") and "work-session" in line and " 120 " in line for line in table[1:]
+    )
 
 
 def test_import_of_a_grown_file_says_so(runner: CliRunner, tmp_path: Path) -> None:
@@ -72,7 +74,9 @@ def test_import_of_a_grown_file_says_so(runner: CliRunner, tmp_path: Path) -> No
     assert result.stdout.split()[0] == "grown" and "+30 entries (80 in all)" in result.stdout
 
 
-def test_problems_are_printed_as_file_line_message_and_good_files_still_count(session_file: Path, tmp_path: Path) -> None:
+def test_problems_are_printed_as_file_line_message_and_good_files_still_count(
+    session_file: Path, tmp_path: Path
+) -> None:
     lines = session_file.read_text().splitlines()
     lines.insert(4, '{"type":"message", this is not json')
     damaged = tmp_path / "damaged.jsonl"
@@ -144,7 +148,9 @@ def test_export_of_every_pi_sample_is_byte_identical(runner: CliRunner, sample: 
     assert out.read_bytes() == sample.read_bytes()
 
 
-def test_export_of_a_generated_session_is_byte_identical_and_atomic(runner: CliRunner, session_file: Path, tmp_path: Path) -> None:
+def test_export_of_a_generated_session_is_byte_identical_and_atomic(
+    runner: CliRunner, session_file: Path, tmp_path: Path
+) -> None:
     assert runner.invoke(cli, ["import", str(session_file)]).exit_code == 0
     out = tmp_path / "out" / "copy.jsonl"
     out.parent.mkdir()

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core import review
-from core.store import Store
+from cutline.core import review
+from cutline.core.store import Store
 from tests.conftest import ROOT, SAMPLES
 
 EDITS_PER_APP = 6
@@ -57,7 +57,16 @@ def test_two_app_processes_editing_one_proposal_lose_no_version(cutline_home: Pa
     session_file = tmp_path / "pi-branched.jsonl"
     shutil.copyfile(SAMPLES / "pi-branched.jsonl", session_file)
     made = subprocess.run(
-        [sys.executable, "-m", "app.cli", "compact", str(session_file), "--keep-recent-tokens", "2000", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "cutline.app.cli",
+            "compact",
+            str(session_file),
+            "--keep-recent-tokens",
+            "2000",
+            "--json",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -22,7 +22,7 @@ TMUX = shutil.which("tmux")
 
 def _cutline_command() -> list[str]:
     script = Path(sys.executable).with_name("cutline")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cutline.app.cli"]
 
 
 class Pane:
@@ -35,7 +35,9 @@ class Pane:
     def tmux(self, *args: str) -> str:
         # the test process may carry COLUMNS/LINES from an earlier terminal query; the pane must size itself
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-        return subprocess.run([TMUX, "-L", self.socket, *args], check=True, capture_output=True, text=True, env=env).stdout
+        return subprocess.run(
+            [TMUX, "-L", self.socket, *args], check=True, capture_output=True, text=True, env=env
+        ).stdout
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name)

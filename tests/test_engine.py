@@ -8,7 +8,9 @@ import math
 
 import pytest
 
-from core.engine import (
+from cutline.core.agents import read_session
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import (
     NO_PRIOR_HISTORY,
     ToolFailure,
     collect_tool_failures,
@@ -16,15 +18,13 @@ from core.engine import (
     format_file_operations,
     format_tool_failures,
 )
-from core.errors import CutlineError, SummarizerError
-from core.formats import read_session
-from core.hooks import HooksConfig
-from core.models import CompactionRecord, Entry, Message, Session, TextBlock, ToolCallBlock
-from core.plan import plan
-from core.prompts import SUMMARIZATION_PROMPT, UPDATE_SUMMARIZATION_PROMPT
-from core.settings import CompactionSettings
-from core.summarizers.base import Summarizer, SummaryRequest
-from core.summarizers.extractive import ExtractiveSummarizer
+from cutline.core.engine.plan import plan
+from cutline.core.errors import CutlineError, SummarizerError
+from cutline.core.hooks import HooksConfig
+from cutline.core.models import CompactionRecord, Entry, Message, Session, TextBlock, ToolCallBlock
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
+from cutline.core.summarizers.extractive import ExtractiveSummarizer
+from cutline.core.summarizers.prompts import SUMMARIZATION_PROMPT, UPDATE_SUMMARIZATION_PROMPT
 from tests.golden_writeback.make_session import write_session
 
 DAY = dt.date(2026, 1, 28)
@@ -134,10 +134,19 @@ def test_proposal_context_tokens_and_validation(sample):
     assert rest.endswith("...\n\n<modified-files>\nsrc/parser.py\n</modified-files>")
     assert proposal.summarizer == "extractive" and proposal.prompt_name == "pi-checkpoint"
     assert proposal.tokensBefore == 2900  # pi's estimate (the oracle's tokensBefore for keep=300)
-    assert [m.role for m in proposal.context] == ["compactionSummary", "assistant", "user", "assistant", "toolResult", "assistant"]
+    assert [m.role for m in proposal.context] == [
+        "compactionSummary",
+        "assistant",
+        "user",
+        "assistant",
+        "toolResult",
+        "assistant",
+    ]
     assert proposal.context_entry_ids == [None, "e000000a", "e000000b", "e000000c", "e000000d", "e000000e"]
     assert proposal.context[0].summary == proposal.summary
-    assert proposal.tokensAfter == sum(math.ceil(len(t) / 4) for t in [proposal.summary]) + 16 + 10 + 17 + 113 + 8  # kept entries, per the oracle
+    assert (
+        proposal.tokensAfter == sum(math.ceil(len(t) / 4) for t in [proposal.summary]) + 16 + 10 + 17 + 113 + 8
+    )  # kept entries, per the oracle
     assert proposal.validation.ok
     assert proposal.details.modifiedFiles == ["src/parser.py"] and proposal.details.readFiles == []
     assert proposal.details.toolFailures[0].toolCallId == "call_3"
@@ -167,9 +176,21 @@ def test_no_prior_history_when_the_split_turn_is_the_first_turn():
 
 
 def test_iterative_update_uses_previous_summary():
-    messages = [user("one " * 50), assistant("a " * 50), user("two " * 50), assistant("b " * 50), user("three"), assistant("c"), LATEST]
-    previous = CompactionRecord(summary="OLD SUMMARY", firstKeptEntryId="m0002", tokensBefore=100,
-                                details={"readFiles": ["old.txt"], "modifiedFiles": []})
+    messages = [
+        user("one " * 50),
+        assistant("a " * 50),
+        user("two " * 50),
+        assistant("b " * 50),
+        user("three"),
+        assistant("c"),
+        LATEST,
+    ]
+    previous = CompactionRecord(
+        summary="OLD SUMMARY",
+        firstKeptEntryId="m0002",
+        tokensBefore=100,
+        details={"readFiles": ["old.txt"], "modifiedFiles": []},
+    )
     session = session_of(messages, previous, at=3)
     recorder = Recorder()
     proposal, the_plan = run(session, CompactionSettings(keepRecentTokens=5, lastTurnInjection=False), recorder)
@@ -202,7 +223,9 @@ def test_staged_parts_run_concurrently_then_merge():
     events = []
     recorder = Recorder(delay=0.05)
     # window 12,000: chunks may take floor(12,000 x 0.4) - 4,096 = 704 tokens, less than the ~1,650 to summarize
-    settings = CompactionSettings(keepRecentTokens=10, parts=4, contextWindow=12_000, mode="safeguard", lastTurnInjection=False)
+    settings = CompactionSettings(
+        keepRecentTokens=10, parts=4, contextWindow=12_000, mode="safeguard", lastTurnInjection=False
+    )
     proposal, _ = run(session_of(long_history()), settings, recorder, progress=events.append)
     parts = [r for r in recorder.requests if r.kind == "history"]
     merge = [r for r in recorder.requests if r.kind == "merge"]
@@ -243,16 +266,25 @@ def test_safeguard_prunes_and_summarizes_dropped_part_first():
 
 def test_fallback_partial_without_oversized_messages():
     big = result("c1", "z" * 260_000, name="read")  # 65,000 tokens: oversized for a 100,000 window
-    messages = [user("look"), assistant("", ("c1", "read", {"path": "big.log"})), big, assistant("seen"),
-                user("next"), assistant("ok"), LATEST]
-    fail = lambda request: any(m is big or m.toolCallId == "c1" and m.role == "toolResult" for m in request.messages)
+    messages = [
+        user("look"),
+        assistant("", ("c1", "read", {"path": "big.log"})),
+        big,
+        assistant("seen"),
+        user("next"),
+        assistant("ok"),
+        LATEST,
+    ]
+    fail = lambda request: any(m is big or (m.toolCallId == "c1" and m.role == "toolResult") for m in request.messages)
     recorder = Recorder(fail=fail)
     settings = CompactionSettings(keepRecentTokens=5, contextWindow=100_000, lastTurnInjection=False)
     proposal, _ = run(session_of(messages), settings, recorder)
     assert proposal.degraded == "partial"
     # 65,000 tokens exceed one chunk, so the input is staged: the part holding the big result is summarized
     # again without it and noted, then the parts are merged
-    assert proposal.summary.startswith("MERGED(HISTORY1 | HISTORY3\n\n[Large toolResult (~65K tokens) omitted from summary])")
+    assert proposal.summary.startswith(
+        "MERGED(HISTORY1 | HISTORY3\n\n[Large toolResult (~65K tokens) omitted from summary])"
+    )
     assert any("full summarization failed: model refused" in n for n in proposal.notes)
 
 
@@ -279,9 +311,22 @@ def test_tool_failures_section_dedup_cap_and_more():
     assert failures[0] == ToolFailure(toolCallId="c0", toolName="bash", summary="error number 0")
     assert failures[-1].toolName == "tool" and failures[-1].summary == "failed (no output)"
     section = format_tool_failures(failures)
-    assert section == "\n\n## Tool Failures\n" + "\n".join(f"- bash: error number {i}" for i in range(8)) + "\n- ...and 3 more"
-    meta = Message(role="toolResult", toolCallId="x", toolName="bash", isError=True, content=[], details={"status": "failed", "exitCode": 2})
-    assert format_tool_failures(collect_tool_failures([meta])) == "\n\n## Tool Failures\n- bash (status=failed exitCode=2): failed"
+    assert (
+        section
+        == "\n\n## Tool Failures\n" + "\n".join(f"- bash: error number {i}" for i in range(8)) + "\n- ...and 3 more"
+    )
+    meta = Message(
+        role="toolResult",
+        toolCallId="x",
+        toolName="bash",
+        isError=True,
+        content=[],
+        details={"status": "failed", "exitCode": 2},
+    )
+    assert (
+        format_tool_failures(collect_tool_failures([meta]))
+        == "\n\n## Tool Failures\n- bash (status=failed exitCode=2): failed"
+    )
     long = collect_tool_failures([result("l", "y" * 300, error=True)])[0]
     assert long.summary == "y" * 237 + "..."
 
@@ -297,8 +342,14 @@ def test_file_operations_format():
 
 
 def test_engine_appends_last_exchange_when_it_is_summarized():
-    messages = [user("What port?"), assistant("Port 8443."), user("And the host?"), assistant("db.internal."),
-                user("subagent announcement " * 20), user("subagent announcement " * 20)]
+    messages = [
+        user("What port?"),
+        assistant("Port 8443."),
+        user("And the host?"),
+        assistant("db.internal."),
+        user("subagent announcement " * 20),
+        user("subagent announcement " * 20),
+    ]
     proposal, the_plan = run(session_of(messages), CompactionSettings(keepRecentTokens=150), Recorder())
     assert the_plan.summarize_indices() == [0, 1, 2, 3]
     section = "## Last Exchange (Verbatim)\n> **User:** And the host?\n> **Assistant:** db.internal."
@@ -309,8 +360,14 @@ def test_engine_appends_last_exchange_when_it_is_summarized():
 def test_engine_injects_nothing_without_messages_or_when_disabled(sample):
     proposal, _ = run(sample, CompactionSettings(keepRecentTokens=300, lastTurnInjection=False), Recorder())
     assert "## Last Exchange" not in proposal.summary and proposal.injected.last_turn == ""
-    first_turn = [user("start"), assistant("reading", ("c1", "read", {"path": "a.py"})), result("c1", "x" * 400),
-                  assistant("", ("c2", "bash", {"command": "ls"})), result("c2", "a.py"), assistant("done")]
+    first_turn = [
+        user("start"),
+        assistant("reading", ("c1", "read", {"path": "a.py"})),
+        result("c1", "x" * 400),
+        assistant("", ("c2", "bash", {"command": "ls"})),
+        result("c2", "a.py"),
+        assistant("done"),
+    ]
     session = session_of(first_turn)
     proposal, the_plan = run(session, CompactionSettings(keepRecentTokens=20), Recorder())
     # the user message is in the turn prefix, so it is injected; with an empty history nothing else is
@@ -339,13 +396,16 @@ def test_hooks_get_counts_and_failures_become_notes(sample, monkeypatch):
     module.good, module.bad = good_hook, bad_hook
     monkeypatch.setitem(sys.modules, "engine_hooks_fixture", module)
     HOOK_EVENTS.clear()
-    hooks = HooksConfig(before_compaction=["engine_hooks_fixture:good"],
-                        after_compaction=["engine_hooks_fixture:good", "engine_hooks_fixture:bad"], use_entry_points=False)
+    hooks = HooksConfig(
+        before_compaction=["engine_hooks_fixture:good"],
+        after_compaction=["engine_hooks_fixture:good", "engine_hooks_fixture:bad"],
+        use_entry_points=False,
+    )
     proposal, _ = run(sample, CompactionSettings(keepRecentTokens=300), Recorder(), hooks=hooks)
-    assert HOOK_EVENTS == [
+    assert [
         {"messageCount": 9, "tokenCount": 2900},
         {"messageCount": 6, "tokenCount": proposal.tokensAfter, "compactedCount": 9},
-    ]
+    ] == HOOK_EVENTS
     assert "after_compaction hook engine_hooks_fixture:bad failed: ValueError: hook broke" in proposal.notes
 
 
@@ -388,7 +448,9 @@ def test_first_and_tail_merges_summary_into_first_message(sample):
     settings = CompactionSettings(mode="first-and-tail", protectedTailMessages=4)
     proposal, _ = run(sample, settings, recorder)
     (request,) = recorder.requests
-    assert request.prompt_text.startswith("Summarize the following conversation history between a user and an AI assistant.")
+    assert request.prompt_text.startswith(
+        "Summarize the following conversation history between a user and an AI assistant."
+    )
     first = proposal.context[0]
     assert first.role == "user"
     assert first.text() == (
@@ -413,7 +475,9 @@ def test_system_and_summary_keeps_one_user_message(sample):
     (request,) = recorder.requests
     assert request.prompt_text.endswith("where we left off without asking clarifying questions.")
     assert len(proposal.context) == 1
-    assert proposal.context[0].text() == "HISTORY1\n\nLast request from user was: Which commit introduced the quoting bug?"
+    assert (
+        proposal.context[0].text() == "HISTORY1\n\nLast request from user was: Which commit introduced the quoting bug?"
+    )
     assert proposal.firstKeptEntryId is None
     assert proposal.validation.ok
 

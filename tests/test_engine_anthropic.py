@@ -6,12 +6,12 @@ import asyncio
 
 import pytest
 
-from core.engine import compact
-from core.formats import read_session
-from core.plan import plan
-from core.prompts import SUMMARIZATION_SYSTEM_PROMPT, TURN_PREFIX_SUMMARIZATION_PROMPT
-from core.settings import CompactionSettings
-from core.summarizers.anthropic import AnthropicSummarizer
+from cutline.core.agents import read_session
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import compact
+from cutline.core.engine.plan import plan
+from cutline.core.summarizers.anthropic import AnthropicSummarizer
+from cutline.core.summarizers.prompts import SUMMARIZATION_SYSTEM_PROMPT, TURN_PREFIX_SUMMARIZATION_PROMPT
 from tests.fake_anthropic import FakeAnthropic, Step, error_body, fake_anthropic  # noqa: F401 - fixture
 from tests.golden_writeback.make_session import write_session
 
@@ -23,7 +23,9 @@ def session(tmp_path, monkeypatch):
 
 
 def summarizer(server: FakeAnthropic) -> AnthropicSummarizer:
-    return AnthropicSummarizer(model="claude-test", base_url=server.base_url, timeout=5, backoff_base=0.01, backoff_max=0.02)
+    return AnthropicSummarizer(
+        model="claude-test", base_url=server.base_url, timeout=5, backoff_base=0.01, backoff_max=0.02
+    )
 
 
 def test_split_turn_sends_two_requests_and_merges_replies(fake_anthropic, session):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.facts import (
+from cutline.core.audit.facts import (
     Fact,
     content_words,
     extract_facts,
@@ -12,7 +12,7 @@ from core.facts import (
     normalize_identifier,
     summary_facts,
 )
-from core.models import Entry, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.models import Entry, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 
 def _user(text: str) -> Message:
@@ -73,7 +73,10 @@ def test_each_identifier_kind_is_found_and_lookalikes_are_not() -> None:
 def test_assistant_decisions_and_tool_call_paths() -> None:
     message = _assistant(
         "I looked at the code. I'll use SQLite for the cache. We decided to go with FastAPI.",
-        [ToolCallBlock(id="c1", name="read", arguments={"path": "app/server.py"}), ToolCallBlock(id="c2", name="bash", arguments={"command": "curl http://localhost:3000/health"})],
+        [
+            ToolCallBlock(id="c1", name="read", arguments={"path": "app/server.py"}),
+            ToolCallBlock(id="c2", name="bash", arguments={"command": "curl http://localhost:3000/health"}),
+        ],
     )
     kinds = _kinds(message_facts(message, "a1"))
     assert kinds["decision"] == ["I'll use SQLite for the cache.", "We decided to go with FastAPI."]
@@ -84,18 +87,39 @@ def test_assistant_decisions_and_tool_call_paths() -> None:
 
 
 def test_failing_tool_results_become_error_facts() -> None:
-    pi_result = Message(role="toolResult", toolCallId="c1", toolName="bash", isError=True, content=[TextBlock(text="running tests\nModuleNotFoundError: No module named 'yaml'\n")])
-    ok_result = Message(role="toolResult", toolCallId="c2", toolName="bash", isError=False, content=[TextBlock(text="Error: this is just output")])
-    claude_result = Message(role="user", content=[ToolResultBlock(toolCallId="c3", isError=True, content=[TextBlock(text="File does not exist: /tmp/x.txt")])])
+    pi_result = Message(
+        role="toolResult",
+        toolCallId="c1",
+        toolName="bash",
+        isError=True,
+        content=[TextBlock(text="running tests\nModuleNotFoundError: No module named 'yaml'\n")],
+    )
+    ok_result = Message(
+        role="toolResult",
+        toolCallId="c2",
+        toolName="bash",
+        isError=False,
+        content=[TextBlock(text="Error: this is just output")],
+    )
+    claude_result = Message(
+        role="user",
+        content=[
+            ToolResultBlock(toolCallId="c3", isError=True, content=[TextBlock(text="File does not exist: /tmp/x.txt")])
+        ],
+    )
     bash = Message(role="bashExecution", command="make build", output="make: *** [build] Error 2", exitCode=2)
-    assert [f.text for f in message_facts(pi_result) if f.kind == "error"] == ["ModuleNotFoundError: No module named 'yaml'"]
+    assert [f.text for f in message_facts(pi_result) if f.kind == "error"] == [
+        "ModuleNotFoundError: No module named 'yaml'"
+    ]
     assert [f for f in message_facts(ok_result) if f.kind == "error"] == []
     assert [f.text for f in message_facts(claude_result) if f.kind == "error"] == ["File does not exist: /tmp/x.txt"]
     assert [f.text for f in message_facts(bash) if f.kind == "error"] == ["make: *** [build] Error 2"]
 
 
 def test_pasted_error_in_user_text() -> None:
-    facts = message_facts(_user("It crashes with:\n```\nTraceback (most recent call last):\nValueError: bad value 42\n```"), "u9")
+    facts = message_facts(
+        _user("It crashes with:\n```\nTraceback (most recent call last):\nValueError: bad value 42\n```"), "u9"
+    )
     assert [f.text for f in facts if f.kind == "error"] == ["ValueError: bad value 42"]
 
 
@@ -115,15 +139,28 @@ def test_identifier_matching_is_exact_after_normalization() -> None:
         Fact(kind="identifier", text="./src/App.py", key=normalize_identifier("./src/App.py"), identifier_kind="path"),
         Fact(kind="identifier", text="48213377", key="48213377", identifier_kind="number"),
         Fact(kind="identifier", text="a3f9c2d1", key="a3f9c2d1", identifier_kind="hex"),
-        Fact(kind="identifier", text="https://x.io/a/", key=normalize_identifier("https://x.io/a/"), identifier_kind="url"),
+        Fact(
+            kind="identifier",
+            text="https://x.io/a/",
+            key=normalize_identifier("https://x.io/a/"),
+            identifier_kind="url",
+        ),
     ]
-    verdicts = match_facts(facts, ["Edited `src/app.py`; order 482133771 shipped; commit a3f9c2d1e5; docs at https://x.io/a"])
+    verdicts = match_facts(
+        facts, ["Edited `src/app.py`; order 482133771 shipped; commit a3f9c2d1e5; docs at https://x.io/a"]
+    )
     assert [v.retained for v in verdicts] == [True, False, False, True]
 
 
 def test_sentence_matching_by_overlap_both_directions() -> None:
-    instruction = Fact(kind="instruction", text="Never push to the main branch directly.", key="never push to the main branch directly")
-    request = Fact(kind="request", text="Please migrate the billing tables to Postgres.", key="please migrate the billing tables to postgres")
+    instruction = Fact(
+        kind="instruction", text="Never push to the main branch directly.", key="never push to the main branch directly"
+    )
+    request = Fact(
+        kind="request",
+        text="Please migrate the billing tables to Postgres.",
+        key="please migrate the billing tables to postgres",
+    )
     summary_keeps = "## Constraints & Preferences\n- Do not push directly to main branch\n## Goal\n- Migrate billing tables to Postgres"
     summary_drops = "## Goal\n- Improve the login page\n## Progress\n- Pushed a fix for the main menu"
     kept = match_facts([instruction, request], [summary_keeps])
@@ -133,7 +170,9 @@ def test_sentence_matching_by_overlap_both_directions() -> None:
 
 
 def test_words_spread_over_segments_do_not_match() -> None:
-    fact = Fact(kind="decision", text="I'll cache the parsed tokens in Redis.", key="i'll cache the parsed tokens in redis")
+    fact = Fact(
+        kind="decision", text="I'll cache the parsed tokens in Redis.", key="i'll cache the parsed tokens in redis"
+    )
     spread = "We parsed the file.\nTokens are counted later.\nRedis is not installed.\nThe cache is cold."
     assert match_facts([fact], [spread])[0].retained is False
     assert match_facts([fact], ["Decision: cache parsed tokens in Redis"])[0].retained is True
@@ -184,8 +223,19 @@ def test_tool_call_arguments_name_identifiers_but_file_contents_do_not() -> None
     message = _assistant(
         "",
         [
-            ToolCallBlock(id="c1", name="sessions_spawn", arguments={"task": "Check `integration/payments` for run sub_85fed2c4", "files": ["tests/conftest.py", "ci.yml"]}),
-            ToolCallBlock(id="c2", name="write", arguments={"path": "notes.md", "content": "see /etc/hosts and https://example.org"}),
+            ToolCallBlock(
+                id="c1",
+                name="sessions_spawn",
+                arguments={
+                    "task": "Check `integration/payments` for run sub_85fed2c4",
+                    "files": ["tests/conftest.py", "ci.yml"],
+                },
+            ),
+            ToolCallBlock(
+                id="c2",
+                name="write",
+                arguments={"path": "notes.md", "content": "see /etc/hosts and https://example.org"},
+            ),
         ],
     )
     identifiers = [f.text for f in message_facts(message, "a1") if f.kind == "identifier"]
@@ -193,15 +243,17 @@ def test_tool_call_arguments_name_identifiers_but_file_contents_do_not() -> None
 
 
 def test_error_line_prefers_verdicts_and_exceptions() -> None:
-    from core.facts import error_text
+    from cutline.core.audit.facts import error_text
 
     pytest_output = (
         "F..\n=== FAILURES ===\n    assert r.status_code == 200\nE       assert 404 == 200\n"
         "E        +  where 404 = <Response [404 Not Found]>.status_code\n\ntests/test_export.py:7: AssertionError\n"
         "FAILED tests/test_export.py::test_export_route_not_shadowed - assert 404 == 200\n1 failed, 2 passed"
     )
-    assert error_text(pytest_output) == "FAILED tests/test_export.py::test_export_route_not_shadowed - assert 404 == 200"
-    traceback = 'Traceback (most recent call last):\n  File "a.py", line 3, in <module>\nKeyError: \'id\''
+    assert (
+        error_text(pytest_output) == "FAILED tests/test_export.py::test_export_route_not_shadowed - assert 404 == 200"
+    )
+    traceback = "Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\nKeyError: 'id'"
     assert error_text(traceback) == "KeyError: 'id'"
     assert error_text("warning: unused\nerror[E0382]: borrow of moved value") == "error[E0382]: borrow of moved value"
     assert error_text("permission denied while opening /etc/shadow") == "permission denied while opening /etc/shadow"
@@ -210,14 +262,30 @@ def test_error_line_prefers_verdicts_and_exceptions() -> None:
 
 def test_claude_code_style_tool_result_error_yields_one_fact() -> None:
     message = Message(
-        role="toolResult", toolName="Bash", toolCallId="t", isError=True,
-        content=[ToolResultBlock(toolCallId="t", isError=True, content=[TextBlock(text="ls: cannot access 'x': No such file or directory")])],
+        role="toolResult",
+        toolName="Bash",
+        toolCallId="t",
+        isError=True,
+        content=[
+            ToolResultBlock(
+                toolCallId="t",
+                isError=True,
+                content=[TextBlock(text="ls: cannot access 'x': No such file or directory")],
+            )
+        ],
     )
-    assert [f.text for f in message_facts(message) if f.kind == "error"] == ["ls: cannot access 'x': No such file or directory"]
+    assert [f.text for f in message_facts(message) if f.kind == "error"] == [
+        "ls: cannot access 'x': No such file or directory"
+    ]
 
 
 def test_absolute_path_under_cwd_matches_its_relative_form() -> None:
-    fact = Fact(kind="identifier", text="/home/dana/src/snip/src/snip/app.py", key="/home/dana/src/snip/src/snip/app.py", identifier_kind="path")
+    fact = Fact(
+        kind="identifier",
+        text="/home/dana/src/snip/src/snip/app.py",
+        key="/home/dana/src/snip/src/snip/app.py",
+        identifier_kind="path",
+    )
     assert match_facts([fact], ["edited src/snip/app.py"], cwd="/home/dana/src/snip")[0].retained is True
     assert match_facts([fact], ["edited src/snip/app.py"])[0].retained is False
     assert match_facts([fact], ["edited snip/app.py"], cwd="/home/dana/src/snip")[0].retained is False
@@ -239,8 +307,14 @@ def test_narrative_sentences_are_not_requests() -> None:
 
 
 def test_a_request_split_over_two_summary_sentences_still_matches() -> None:
-    fact = Fact(kind="request", text="Take click counting off the hot path: buffer clicks in memory and flush in batches.", key="x")
-    split = "## Goal\nTake click counting off the redirect hot path. Buffer increments in memory and flush them in batches."
+    fact = Fact(
+        kind="request",
+        text="Take click counting off the hot path: buffer clicks in memory and flush in batches.",
+        key="x",
+    )
+    split = (
+        "## Goal\nTake click counting off the redirect hot path. Buffer increments in memory and flush them in batches."
+    )
     assert match_facts([fact], [split])[0].retained is True
     # neither sentence alone holds 60% of the request's words
     assert match_facts([fact], ["Take click counting off the redirect hot path."])[0].retained is False

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import WriteBackRefused
-from core.formats import append_compaction, read_session
-from core.models import CompactionRecord
+from cutline.core.agents import append_compaction, read_session
+from cutline.core.errors import WriteBackRefused
+from cutline.core.models import CompactionRecord
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 
@@ -48,7 +48,12 @@ def test_appends_one_line_and_backs_up(session_file: Path, tmp_path: Path) -> No
     assert session_file.read_bytes() == original + EXPECTED_LINE.encode("utf-8") + b"\n"
     copies = list(backups.iterdir())
     assert len(copies) == 1 and copies[0].read_bytes() == original
-    assert (entry.id, entry.parentId, entry.type, entry.raw_line) == ("c0ffee01", "a000000e", "compaction", EXPECTED_LINE)
+    assert (entry.id, entry.parentId, entry.type, entry.raw_line) == (
+        "c0ffee01",
+        "a000000e",
+        "compaction",
+        EXPECTED_LINE,
+    )
     assert entry.line == 16 and entry.compaction == record()
     # the session object is not changed; re-reading shows the new leaf
     assert session.leaf_id == "a000000e"
@@ -62,7 +67,12 @@ def test_optional_fields_follow_pi_order(session_file: Path, tmp_path: Path) -> 
     session = read_session(session_file)
     full = CompactionRecord(summary="s", firstKeptEntryId=None, tokensBefore=7, fromHook=True, tokensAfter=3)
     entry = append_compaction(
-        session_file, session, full, backup_dir=tmp_path / "b", entry_id="c0ffee02", timestamp="2026-02-02T10:00:00.000Z"
+        session_file,
+        session,
+        full,
+        backup_dir=tmp_path / "b",
+        entry_id="c0ffee02",
+        timestamp="2026-02-02T10:00:00.000Z",
     )
     assert entry.raw_line == (
         '{"type":"compaction","id":"c0ffee02","parentId":"a000000e","timestamp":"2026-02-02T10:00:00.000Z",'

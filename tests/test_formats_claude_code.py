@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.formats import export_pi, read_session
-from core.models import TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.agents import export_pi, read_session
+from cutline.core.models import TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 FILE = FIXTURES / "claude-code-small.jsonl"
@@ -82,7 +82,12 @@ def test_messages_blocks_usage_and_tool_results() -> None:
     # input 5, output 90, cache creation 300, cache read 1200
     assert (usage.input, usage.output, usage.cacheWrite, usage.cacheRead, usage.totalTokens) == (5, 90, 300, 1200, 1595)
     single = entries[uuid(5)].message
-    assert (single.role, single.toolCallId, single.toolName, single.isError) == ("toolResult", "toolu_01", "Read", False)
+    assert (single.role, single.toolCallId, single.toolName, single.isError) == (
+        "toolResult",
+        "toolu_01",
+        "Read",
+        False,
+    )
     assert single.content[0].content == [TextBlock(text="class Cart:\n    pass\n")]
     double = entries[uuid(7)].message
     assert double.role == "toolResult" and double.toolCallId is None

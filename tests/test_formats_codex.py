@@ -6,8 +6,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from core.formats import export_pi, read_session
-from core.models import ImageBlock, TextBlock, ThinkingBlock, ToolCallBlock
+from cutline.core.agents import export_pi, read_session
+from cutline.core.models import ImageBlock, TextBlock, ThinkingBlock, ToolCallBlock
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 FILE = FIXTURES / "codex-small.jsonl"
@@ -50,7 +50,12 @@ def test_response_items() -> None:
     assert (call.id, call.name) == ("call_A1", "shell")
     assert call.arguments == {"command": ["bash", "-lc", "cat app/health.py"], "workdir": "/home/dev/api"}
     output = lines[10].message
-    assert (output.role, output.toolCallId, output.toolName, output.isError) == ("toolResult", "call_A1", "shell", False)
+    assert (output.role, output.toolCallId, output.toolName, output.isError) == (
+        "toolResult",
+        "call_A1",
+        "shell",
+        False,
+    )
     assert output.text().startswith('{"output":"def health()')
     patch = lines[11].message.content[0]
     assert (patch.id, patch.name) == ("call_A2", "apply_patch")
@@ -63,7 +68,13 @@ def test_token_count_usage_goes_to_latest_assistant_message() -> None:
     lines = by_line(read_session(FILE))
     first = lines[8].message.usage  # the function_call that ended the first response
     # input_tokens 5000 of which 3000 cached
-    assert (first.input, first.cacheRead, first.output, first.cacheWrite, first.totalTokens) == (2000, 3000, 120, 0, 5120)
+    assert (first.input, first.cacheRead, first.output, first.cacheWrite, first.totalTokens) == (
+        2000,
+        3000,
+        120,
+        0,
+        5120,
+    )
     assert lines[7].message.usage is None
     second = lines[13].message.usage
     assert (second.input, second.cacheRead, second.output, second.totalTokens) == (1000, 5000, 80, 6080)
@@ -87,10 +98,37 @@ def test_compacted_record() -> None:
 def test_outputs_images_and_unknown_items(tmp_path: Path) -> None:
     rows = [
         {"timestamp": "2026-03-01T08:00:00.000Z", "type": "session_meta", "payload": {"id": "x", "cwd": "/"}},
-        {"timestamp": "2026-03-01T08:00:01.000Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "look"}, {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0"}]}},
-        {"timestamp": "2026-03-01T08:00:02.000Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "not json", "call_id": "c1"}},
-        {"timestamp": "2026-03-01T08:00:03.000Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": {"content": "boom", "success": False}}},
-        {"timestamp": "2026-03-01T08:00:04.000Z", "type": "response_item", "payload": {"type": "teleport", "where": "mars"}},
+        {
+            "timestamp": "2026-03-01T08:00:01.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "look"},
+                    {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0"},
+                ],
+            },
+        },
+        {
+            "timestamp": "2026-03-01T08:00:02.000Z",
+            "type": "response_item",
+            "payload": {"type": "function_call", "name": "shell", "arguments": "not json", "call_id": "c1"},
+        },
+        {
+            "timestamp": "2026-03-01T08:00:03.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "function_call_output",
+                "call_id": "c1",
+                "output": {"content": "boom", "success": False},
+            },
+        },
+        {
+            "timestamp": "2026-03-01T08:00:04.000Z",
+            "type": "response_item",
+            "payload": {"type": "teleport", "where": "mars"},
+        },
         {"timestamp": "2026-03-01T08:00:05.000Z", "type": "weather", "payload": {"sunny": True}},
     ]
     path = tmp_path / "rollout.jsonl"
@@ -111,7 +149,12 @@ def test_outputs_images_and_unknown_items(tmp_path: Path) -> None:
 def test_export_to_pi() -> None:
     lines = [json.loads(line) for line in export_pi(read_session(FILE)).splitlines()]
     header, body = lines[0], lines[1:]
-    assert (header["type"], header["version"], header["id"], header["cwd"]) == ("session", 3, SESSION_ID, "/home/dev/api")
+    assert (header["type"], header["version"], header["id"], header["cwd"]) == (
+        "session",
+        3,
+        SESSION_ID,
+        "/home/dev/api",
+    )
     # system-role (developer) messages and event/turn_context records have no pi counterpart
     assert [(e["type"], e.get("message", {}).get("role")) for e in body] == [
         ("message", "user"),
@@ -143,7 +186,7 @@ def test_early_rollout_without_envelopes(tmp_path: Path) -> None:
     ]
     path = tmp_path / "rollout-early.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    from core.formats import sniff
+    from cutline.core.agents import sniff
 
     assert sniff(path) == "codex"
     session = read_session(path)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from core.formats import export_pi, read_session
-from core.models import (
+from cutline.core.agents import export_pi, read_session
+from cutline.core.models import (
     ImageBlock,
     Session,
     TextBlock,
@@ -64,9 +64,20 @@ def test_v3_tree_matches_pi_reader() -> None:
     assert active == [0, 1, 2, 3, 4, 11, 12, 13]
     assert session.leaf_id == "a000000e"
     assert [e.type for e in session.entries] == [
-        "model_change", "thinking_level_change", "message", "message", "message", "message",
-        "custom_message", "custom", "label", "compaction", "message", "message",
-        "branch_summary", "session_info",
+        "model_change",
+        "thinking_level_change",
+        "message",
+        "message",
+        "message",
+        "message",
+        "custom_message",
+        "custom",
+        "label",
+        "compaction",
+        "message",
+        "message",
+        "branch_summary",
+        "session_info",
     ]
     assert [e.line for e in session.entries] == list(range(2, 16))
 
@@ -84,7 +95,12 @@ def test_v3_entry_contents() -> None:
     assert assistant.usage.totalTokens == 1280 and assistant.usage.input == 1200
     assert assistant.stopReason == "toolUse" and assistant.model == "claude-sonnet-4-5"
     result = entries["a0000005"].message
-    assert (result.role, result.toolCallId, result.toolName, result.isError) == ("toolResult", "toolu_01", "read", False)
+    assert (result.role, result.toolCallId, result.toolName, result.isError) == (
+        "toolResult",
+        "toolu_01",
+        "read",
+        False,
+    )
     bash = entries["a0000006"].message
     assert (bash.role, bash.command, bash.output, bash.exitCode) == ("bashExecution", "pytest -q", "1 failed", 1)
     custom = entries["a0000007"]
@@ -307,7 +323,9 @@ def test_entry_without_id_gets_a_stable_one(tmp_path: Path) -> None:
 
 
 def test_non_standard_json_constants_are_malformed(tmp_path: Path) -> None:
-    nan = '{"type":"label","id":"e3","parentId":"e2","timestamp":"2026-01-01T00:00:03.000Z","targetId":"e1","label":NaN}'
+    nan = (
+        '{"type":"label","id":"e3","parentId":"e2","timestamp":"2026-01-01T00:00:03.000Z","targetId":"e1","label":NaN}'
+    )
     path = write(tmp_path, "nan.jsonl", f"{HEADER}\n{USER}\n{ASSISTANT}\n{nan}\n")
     session = read_session(path)
     # pi's JSON.parse rejects NaN, so the line is skipped as pi would skip it
@@ -340,7 +358,7 @@ def test_entries_without_source_lines_are_rebuilt_faithfully() -> None:
 
 
 def test_stable_ids_step_past_collisions() -> None:
-    from core.formats.entries import StableIds
+    from cutline.core.agents.entries import StableIds
 
     first = hashlib.sha256(b"seed:7").hexdigest()[:8]
     second = hashlib.sha256(b"seed:7:1").hexdigest()[:8]

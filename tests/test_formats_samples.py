@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.formats import export_pi, read_session, sniff
+from cutline.core.agents import export_pi, read_session, sniff
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions"
 NAMES = {
@@ -62,7 +62,9 @@ def test_v1_legacy_sample_migrates() -> None:
 def test_v2_hookmessage_sample() -> None:
     session = read_session(sample("pi-v2-hookmessage.jsonl"))
     assert session.version == 2
-    assert any(e.raw_line.find('"hookMessage"') >= 0 and e.message.role == "custom" for e in session.entries if e.message)
+    assert any(
+        e.raw_line.find('"hookMessage"') >= 0 and e.message.role == "custom" for e in session.entries if e.message
+    )
 
 
 def test_branched_sample_has_branches() -> None:

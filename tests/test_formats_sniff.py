@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import FormatError
-from core.formats import read_session, sniff
+from cutline.core.agents import read_session, sniff
+from cutline.core.errors import FormatError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 
@@ -75,7 +75,9 @@ def test_json_of_no_known_shape(tmp_path: Path) -> None:
     path.write_text('{"name":"a","value":1}\n{"name":"b","value":2}\n')
     assert error_of(path) == f"{path}: JSON of no known session format (first record has no 'type'; keys: name, value)"
     path.write_text('{"type":"order","total":3}\n')
-    assert error_of(path) == f"{path}: JSON of no known session format (first record has type 'order'; keys: total, type)"
+    assert (
+        error_of(path) == f"{path}: JSON of no known session format (first record has type 'order'; keys: total, type)"
+    )
 
 
 def test_missing_file(tmp_path: Path) -> None:

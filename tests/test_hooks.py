@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from core.hooks import AfterCompactionEvent, BeforeCompactionEvent, HooksConfig, resolve_hook, run_hooks
+from cutline.core.hooks import AfterCompactionEvent, BeforeCompactionEvent, HooksConfig, resolve_hook, run_hooks
 
 CALLS: list[tuple[str, dict]] = []
 
@@ -49,7 +49,12 @@ async def test_sync_and_async_hooks_receive_the_event():
 
 async def test_failures_are_reported_not_raised():
     config = HooksConfig(
-        after_compaction=["cutline_hooks_fixture:explode", "no_such_module_xyz:fn", "cutline_hooks_fixture:record", "bad"],
+        after_compaction=[
+            "cutline_hooks_fixture:explode",
+            "no_such_module_xyz:fn",
+            "cutline_hooks_fixture:record",
+            "bad",
+        ],
         use_entry_points=False,
     )
     event = AfterCompactionEvent(messageCount=10, tokenCount=900, compactedCount=7)
@@ -82,7 +87,11 @@ async def test_hooks_run_concurrently_and_slow_hook_times_out(monkeypatch):
     monkeypatch.setitem(sys.modules, "cutline_test_hooks_mod", module)
     # waiter only finishes if opener runs while it is waiting: they must run at the same time
     config = HooksConfig(
-        before_compaction=["cutline_test_hooks_mod:waiter", "cutline_test_hooks_mod:opener", "cutline_test_hooks_mod:hang"],
+        before_compaction=[
+            "cutline_test_hooks_mod:waiter",
+            "cutline_test_hooks_mod:opener",
+            "cutline_test_hooks_mod:hang",
+        ],
         use_entry_points=False,
         timeout_seconds=0.5,
     )
@@ -104,7 +113,7 @@ async def test_no_config_runs_nothing():
 async def test_entry_point_hooks_registered_under_the_event_name(monkeypatch):
     from importlib.metadata import EntryPoint
 
-    import core.hooks as hooks_module
+    import cutline.core.hooks as hooks_module
 
     points = [
         EntryPoint(name="before_compaction", value="cutline_hooks_fixture:record", group="cutline.hooks"),
@@ -122,7 +131,7 @@ async def test_entry_point_hooks_registered_under_the_event_name(monkeypatch):
 
 
 def test_hooks_config_from_toml(tmp_path):
-    from core.hooks import load_hooks_config
+    from cutline.core.hooks import load_hooks_config
 
     config = tmp_path / "config.toml"
     config.write_text('[hooks]\nbefore_compaction = ["pkg.mod:fn"]\ntimeout_seconds = 2.5\n')

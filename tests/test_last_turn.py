@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from core.last_turn import LastTurn, append_last_turn, extract_last_turn, format_last_turn_section, last_turn_section
-from core.models import ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock
+from cutline.core.engine.last_turn import (
+    LastTurn,
+    append_last_turn,
+    extract_last_turn,
+    format_last_turn_section,
+    last_turn_section,
+)
+from cutline.core.models import ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock
 
 
 def user(text: str) -> Message:
@@ -60,10 +66,7 @@ def test_extract_without_user_message_has_no_user():
 def test_format_produces_markdown():
     section = format_last_turn_section(LastTurn(user="Deploy it\nplease", assistant="Deployed to prod."))
     assert section == (
-        "## Last Exchange (Verbatim)\n"
-        "> **User:** Deploy it\n"
-        "> please\n"
-        "> **Assistant:** Deployed to prod."
+        "## Last Exchange (Verbatim)\n> **User:** Deploy it\n> please\n> **Assistant:** Deployed to prod."
     )
 
 
@@ -72,19 +75,13 @@ def test_format_truncates_at_token_cap():
     section = format_last_turn_section(LastTurn(user="u" * 30, assistant="a" * 30), max_tokens=5)
     # 5 tokens = 20 characters shared: 10 for each text
     assert section == (
-        "## Last Exchange (Verbatim)\n"
-        f"> **User:** {'u' * 10}[...truncated]\n"
-        f"> **Assistant:** {'a' * 10}[...truncated]"
+        f"## Last Exchange (Verbatim)\n> **User:** {'u' * 10}[...truncated]\n> **Assistant:** {'a' * 10}[...truncated]"
     )
 
 
 def test_format_gives_unused_share_to_the_longer_text():
     section = format_last_turn_section(LastTurn(user="short", assistant="b" * 40), max_tokens=5)
-    assert section == (
-        "## Last Exchange (Verbatim)\n"
-        "> **User:** short\n"
-        f"> **Assistant:** {'b' * 15}[...truncated]"
-    )
+    assert section == (f"## Last Exchange (Verbatim)\n> **User:** short\n> **Assistant:** {'b' * 15}[...truncated]")
 
 
 # 6
@@ -100,10 +97,7 @@ def test_format_user_only():
 def test_append_adds_section_after_summary():
     summarized = [user("What is the port?"), assistant(TextBlock(text="It is 8443."))]
     assert append_last_turn("## Goal\nx", summarized) == (
-        "## Goal\nx\n\n"
-        "## Last Exchange (Verbatim)\n"
-        "> **User:** What is the port?\n"
-        "> **Assistant:** It is 8443."
+        "## Goal\nx\n\n## Last Exchange (Verbatim)\n> **User:** What is the port?\n> **Assistant:** It is 8443."
     )
 
 

@@ -21,7 +21,7 @@ def test_core_sources_never_import_textual_or_app() -> None:
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
             for name in names:
-                if name.split(".")[0] in {"textual", "app", "rich"}:
+                if name.split(".")[0] in {"textual", "rich"} or name.startswith("cutline.app"):
                     offenders.append(f"{path.relative_to(ROOT)}: {name}")
     assert offenders == []
 
@@ -31,11 +31,11 @@ def test_core_imports_with_textual_blocked() -> None:
         "import sys, importlib, pkgutil\n"
         "class Block:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in ('textual', 'app'):\n"
+        "        if name.split('.')[0] == 'textual' or name.startswith('cutline.app'):\n"
         "            raise ImportError('blocked ' + name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        "import core\n"
-        "for m in pkgutil.walk_packages(core.__path__, 'core.'):\n"
+        "import cutline.core as core\n"
+        "for m in pkgutil.walk_packages(core.__path__, 'cutline.core.'):\n"
         "    importlib.import_module(m.name)\n"
         "print('ok')\n"
     )

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from core.context import build_context, estimate_context_tokens
-from core.formats import read_session
-from core.models import Entry, Message, Usage
-from core.plan import clean_history, index_path, plan
-from core.settings import CompactionSettings
+from cutline.core.agents import read_session
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.context import build_context, estimate_context_tokens
+from cutline.core.engine.plan import clean_history, index_path, plan
+from cutline.core.models import Entry, Message, Usage
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "sessions"
 
@@ -58,7 +58,9 @@ def test_plan_spans_cover_the_window_and_tokens_add_up() -> None:
     assert covered == list(range(result.boundaryStart, len(path)))
     assert len(result.entryTokens) == len(path)
     producers = [i for i in covered if path[i].type in ("message", "custom_message", "branch_summary")]
-    assert result.summarizedTokens + result.turnPrefixTokens + result.keptTokens == sum(result.entryTokens[i] for i in producers)
+    assert result.summarizedTokens + result.turnPrefixTokens + result.keptTokens == sum(
+        result.entryTokens[i] for i in producers
+    )
     # previous compaction's details (not fromHook) join the file lists
     assert "pkg/old-read.ts" in result.readFiles and "pkg/old-mod.ts" in result.editedFiles
     assert result.modifiedFiles == sorted(set(result.editedFiles) | set(result.writtenFiles))
@@ -126,7 +128,13 @@ def job_search(first_protected_is_tool_result: bool = False) -> list[Message]:
     n = 0
     while len(messages) < 25:
         n += 1
-        messages.append(m("assistant", "I'll search now...", content=[{"type": "text", "text": "I'll search now..."}, call(f"c{n}", job=n)]))
+        messages.append(
+            m(
+                "assistant",
+                "I'll search now...",
+                content=[{"type": "text", "text": "I'll search now..."}, call(f"c{n}", job=n)],
+            )
+        )
         messages.append(m("toolResult", "job description " * 1900, toolCallId=f"c{n}", toolName="linkedin_job_detail"))
     messages = messages[:25]
     if not first_protected_is_tool_result:
@@ -163,8 +171,16 @@ def test_first_and_tail_single_round_does_not_trigger() -> None:
 
 
 def test_first_and_tail_needs_two_messages_in_the_zone() -> None:
-    messages = [m("user", "x" * 400_000), m("assistant", "a"), m("user", "b"), m("assistant", "c"),
-                m("user", "d"), m("assistant", "e"), m("user", "f"), m("assistant", "g")]
+    messages = [
+        m("user", "x" * 400_000),
+        m("assistant", "a"),
+        m("user", "b"),
+        m("assistant", "c"),
+        m("user", "d"),
+        m("assistant", "e"),
+        m("user", "f"),
+        m("assistant", "g"),
+    ]
     result = plan(as_path(messages), CompactionSettings(mode="first-and-tail"))
     assert result.tokensBefore > 80000
     assert result.nothingToCompact and not result.shouldCompact  # zone is message 1 only
@@ -175,8 +191,12 @@ def test_first_and_tail_needs_two_messages_in_the_zone() -> None:
 def test_first_and_tail_trigger_is_strictly_greater() -> None:
     messages = job_search()
     total = plan(as_path(messages), CompactionSettings(mode="first-and-tail")).tokensBefore
-    assert not plan(as_path(messages), CompactionSettings(mode="first-and-tail", compactionThresholdTokens=total)).shouldCompact
-    assert plan(as_path(messages), CompactionSettings(mode="first-and-tail", compactionThresholdTokens=total - 1)).shouldCompact
+    assert not plan(
+        as_path(messages), CompactionSettings(mode="first-and-tail", compactionThresholdTokens=total)
+    ).shouldCompact
+    assert plan(
+        as_path(messages), CompactionSettings(mode="first-and-tail", compactionThresholdTokens=total - 1)
+    ).shouldCompact
 
 
 # -- system-and-summary (context-compaction-go.md) ------------------------------------------------
@@ -198,7 +218,17 @@ def go_history() -> list[Message]:
 def test_clean_history_fills_missing_results_and_never_ends_on_a_tool_message() -> None:
     cleaned = clean_history(go_history()[1:])
     roles = [x.role for x in cleaned]
-    assert roles == ["user", "assistant", "toolResult", "toolResult", "assistant", "user", "assistant", "toolResult", "assistant"]
+    assert roles == [
+        "user",
+        "assistant",
+        "toolResult",
+        "toolResult",
+        "assistant",
+        "user",
+        "assistant",
+        "toolResult",
+        "assistant",
+    ]
     filled = cleaned[3]
     assert filled.toolCallId == "t2" and filled.text() == "Tool no response" and filled.toolName == "grep"
     assert cleaned[-1].text() == "Understood."

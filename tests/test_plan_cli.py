@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from cutline.app.cli import main
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -28,7 +28,14 @@ def test_plan_json_matches_pi_and_imports_the_file(capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "plan", str(source), "--keep-recent-tokens", "5000", "--json")
     assert code == 0
     data = json.loads(out)
-    for key in ("firstKeptEntryId", "firstKeptPathIndex", "isSplitTurn", "tokensBefore", "messagesToSummarize", "turnPrefixMessages"):
+    for key in (
+        "firstKeptEntryId",
+        "firstKeptPathIndex",
+        "isSplitTurn",
+        "tokensBefore",
+        "messagesToSummarize",
+        "turnPrefixMessages",
+    ):
         assert data[key] == expected[key], key
     assert data["readFiles"] == expected["readFiles"]
     assert "entryTokens" not in data and data["explanation"] and data["shouldCompact"] is False
@@ -38,7 +45,9 @@ def test_plan_json_matches_pi_and_imports_the_file(capsys: pytest.CaptureFixture
 
 
 def test_plan_text_explains(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "plan", str(GOLDEN / "sessions" / "special-cut-points.jsonl"), "--keep-recent-tokens", "5000")
+    code, out, _ = run(
+        capsys, "plan", str(GOLDEN / "sessions" / "special-cut-points.jsonl"), "--keep-recent-tokens", "5000"
+    )
     assert code == 0
     assert "cut: keep from path index 76" in out and "split turn from 74" in out
     assert "moved back over 1 label entry" in out
@@ -86,7 +95,7 @@ def test_plan_never_imports_the_ui() -> None:
 
     code = (
         "import sys\n"
-        "from app.cli import main\n"
+        "from cutline.app.cli import main\n"
         "try:\n"
         f"    main(['plan', {str(GOLDEN / 'sessions' / 'images.jsonl')!r}, '--json'])\n"
         "except SystemExit:\n"

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from core.context import build_context, context_indices, entry_message, estimate_context_tokens, sum_context_tokens
-from core.models import CompactionRecord, Entry, Message, Usage
-from core.plan import plan
-from core.settings import CompactionSettings
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.context import (
+    build_context,
+    context_indices,
+    entry_message,
+    estimate_context_tokens,
+    sum_context_tokens,
+)
+from cutline.core.engine.plan import plan
+from cutline.core.models import CompactionRecord, Entry, Message, Usage
 
 
 def m(role: str, text: str = "", **kw) -> Message:

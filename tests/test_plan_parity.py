@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from core.context import build_context
-from core.formats import read_session
-from core.plan import index_path, plan
-from core.settings import CompactionSettings
-from core.tokens import path_tokens
+from cutline.core.agents import read_session
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.context import build_context
+from cutline.core.engine.plan import index_path, plan
+from cutline.core.tokens import path_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = sorted((ROOT / "tests" / "golden").glob("*.golden.json"))
@@ -29,7 +29,9 @@ def _load(golden: Path) -> tuple[dict, list]:
     if not source.exists():
         pytest.skip(f"{data['source']} not present")
     if hashlib.sha256(source.read_bytes()).hexdigest() != data["sourceSha256"]:
-        pytest.fail(f"{data['source']} changed since its golden was made: run tests/golden/make_goldens.sh (needs node)")
+        pytest.fail(
+            f"{data['source']} changed since its golden was made: run tests/golden/make_goldens.sh (needs node)"
+        )
     session = read_session(source)
     return data, session.active_path()
 

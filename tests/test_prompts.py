@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import CutlineError
-from core.prompts import (
+from cutline.core.errors import CutlineError
+from cutline.core.summarizers.prompts import (
     PROMPTS,
     SUMMARIZATION_SYSTEM_PROMPT,
     build_prompt_text,
@@ -29,7 +29,9 @@ def test_every_design_prompt_is_available_by_name() -> None:
         "The messages above are NEW conversation messages to incorporate into the existing summary"
     )
     assert get_prompt("pi-turn-prefix").startswith("This is the PREFIX of a turn that was too large to keep.")
-    assert get_prompt("merge").startswith("Merge these partial summaries into a single cohesive summary.\n\nMUST PRESERVE:")
+    assert get_prompt("merge").startswith(
+        "Merge these partial summaries into a single cohesive summary.\n\nMUST PRESERVE:"
+    )
     assert "5. Active Work and Last Actions (CRITICAL)" in get_prompt("go-7-section")
     assert get_prompt("narrative").endswith("Format as a concise narrative summary.")
     assert SUMMARIZATION_SYSTEM_PROMPT.endswith("ONLY output the structured summary.")
@@ -81,7 +83,12 @@ def test_merge_uses_openclaw_instructions_as_focus() -> None:
 
 def test_other_named_prompts() -> None:
     go = build_prompt_text("history", "[User]: hi", prompt_name="go-7-section", custom_instructions="be brief")
-    assert go == "<conversation>\n[User]: hi\n</conversation>\n\n" + get_prompt("go-7-section") + "\n\nAdditional focus: be brief"
+    assert (
+        go
+        == "<conversation>\n[User]: hi\n</conversation>\n\n"
+        + get_prompt("go-7-section")
+        + "\n\nAdditional focus: be brief"
+    )
     narrative = build_prompt_text("history", "[User]: hi", prompt_name="narrative")
     assert narrative == get_prompt("narrative") + "\n\n<conversation>\n[User]: hi\n</conversation>"
     with pytest.raises(CutlineError):

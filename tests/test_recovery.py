@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from core.recovery import (
+from cutline.core.config.settings import MemoryFlushSettings, PostCompactionSettings
+from cutline.core.engine.recovery import (
     build_memory_flush_turn,
     build_post_compaction_turn,
     should_run_post_compaction,
 )
-from core.settings import MemoryFlushSettings, PostCompactionSettings
 
 DAY = dt.date(2026, 1, 28)
 
@@ -35,11 +35,14 @@ def test_custom_flush_prompt_replaces_every_placeholder_and_blank_falls_back():
 
 def test_post_compaction_turn():
     settings = PostCompactionSettings(
-        enabled=True, prompt="Compaction completed. Read memory/YYYY-MM-DD.md. If you find a BANANA_KEY marker, report it."
+        enabled=True,
+        prompt="Compaction completed. Read memory/YYYY-MM-DD.md. If you find a BANANA_KEY marker, report it.",
     )
     message = build_post_compaction_turn(settings, DAY)
     assert message.role == "user"
-    assert message.text() == "Compaction completed. Read memory/2026-01-28.md. If you find a BANANA_KEY marker, report it."
+    assert (
+        message.text() == "Compaction completed. Read memory/2026-01-28.md. If you find a BANANA_KEY marker, report it."
+    )
     assert build_post_compaction_turn(PostCompactionSettings(enabled=True), DAY).text() == (
         "Compaction completed. Read memory/2026-01-28.md to recover context."
     )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.models import CompactionRecord, Entry
-from core.replay import DEFAULT_SUMMARY_TOKENS, replay, timeline_with_replay
-from core.settings import CompactionSettings
+from cutline.core.audit.replay import DEFAULT_SUMMARY_TOKENS, replay, timeline_with_replay
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.models import CompactionRecord, Entry
 from tests.audit_builders import SessionBuilder, sized
 
 
@@ -26,7 +26,12 @@ def test_fires_where_worked_out_by_hand() -> None:
     result = replay(_turns(10).session(), SETTINGS, summary_tokens=100)
     assert [c.turn for c in result.compactions] == [4, 6, 8, 10]
     first = result.compactions[0]
-    assert (first.tokens_before, first.tokens_after, first.first_kept_entry_id, first.is_split_turn) == (800, 400, "a3", True)
+    assert (first.tokens_before, first.tokens_after, first.first_kept_entry_id, first.is_split_turn) == (
+        800,
+        400,
+        "a3",
+        True,
+    )
     assert [c.first_kept_entry_id for c in result.compactions] == ["a3", "a5", "a7", "a9"]
     assert result.text() == (
         "with keepRecentTokens 250 (window 1,000, reserve 300, chars4) compactions would fire at turns 4, 6, 8, 10 (4 in all)"
@@ -51,7 +56,11 @@ def test_no_compaction_when_under_threshold() -> None:
 
 def test_transcript_compactions_are_left_out_of_the_replay() -> None:
     b = _turns(3)
-    b.entries.append(Entry(id="c0", parentId="a3", type="compaction", compaction=CompactionRecord(summary="s", firstKeptEntryId="u3")))
+    b.entries.append(
+        Entry(
+            id="c0", parentId="a3", type="compaction", compaction=CompactionRecord(summary="s", firstKeptEntryId="u3")
+        )
+    )
     b.user(sized("Question 4", 100), id="u4")
     b.assistant(sized("Answer 4", 100), id="a4")
     result = replay(b.session(), SETTINGS, summary_tokens=100)

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core import review
-from core.engine import compact
-from core.errors import CutlineError
-from core.models import Message, TextBlock
-from core.plan import plan
-from core.settings import CompactionSettings
-from core.store import Store
+from cutline.core import review
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import compact
+from cutline.core.engine.plan import plan
+from cutline.core.errors import CutlineError
+from cutline.core.models import Message, TextBlock
+from cutline.core.store import Store
 from tests.golden_writeback.make_session import write_session
 from tests.golden_writeback.writeback import FixedSummarizer
 
@@ -61,7 +61,9 @@ def _add_versions(db: str, proposal_id: str, count: int) -> None:
 def test_two_processes_adding_versions_never_share_a_number(made, tmp_path):
     store, proposal, _ = made
     context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_add_versions, args=(str(tmp_path / "cutline.db"), proposal.id, 15)) for _ in range(2)]
+    workers = [
+        context.Process(target=_add_versions, args=(str(tmp_path / "cutline.db"), proposal.id, 15)) for _ in range(2)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -131,7 +133,7 @@ def test_unknown_proposal(made):
 
 
 def test_cli_compact_accept_proposals(tmp_path: Path):
-    from app.cli import cli
+    from cutline.app.cli import cli
 
     path = write_session(tmp_path / "session.jsonl")
     db = str(tmp_path / "cli.db")
@@ -151,9 +153,11 @@ def test_cli_compact_accept_proposals(tmp_path: Path):
 
 
 def test_cli_compact_with_anthropic_needs_a_key(tmp_path: Path):
-    from app.cli import cli
+    from cutline.app.cli import cli
 
     path = write_session(tmp_path / "session.jsonl")
-    result = CliRunner().invoke(cli, ["compact", str(path), "--summarizer", "anthropic", "--db", str(tmp_path / "c.db")])
+    result = CliRunner().invoke(
+        cli, ["compact", str(path), "--summarizer", "anthropic", "--db", str(tmp_path / "c.db")]
+    )
     assert result.exit_code != 0
     assert str(result.exception) == "the anthropic summarizer needs ANTHROPIC_API_KEY in the environment"

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.context import build_context
-from core.formats import read_session
-from core.paths import backups_dir
-from core.plan import plan
-from core.settings import CompactionSettings
+from cutline.core.agents import read_session
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.context import build_context
+from cutline.core.engine.plan import plan
+from cutline.core.paths import backups_dir
 from tests.golden_writeback.writeback import ENTRY_ID, append_later_message, write_back
 
 GOLDEN = Path(__file__).parent / "golden_writeback"

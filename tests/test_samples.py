@@ -17,8 +17,14 @@ import pytest
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions"
 PI_FILES = [
-    "pi-coding-session.jsonl", "pi-job-search.jsonl", "pi-displaced-last-exchange.jsonl", "pi-one-compaction.jsonl",
-    "pi-two-compactions.jsonl", "pi-branched.jsonl", "pi-v1-legacy.jsonl", "pi-v2-hookmessage.jsonl",
+    "pi-coding-session.jsonl",
+    "pi-job-search.jsonl",
+    "pi-displaced-last-exchange.jsonl",
+    "pi-one-compaction.jsonl",
+    "pi-two-compactions.jsonl",
+    "pi-branched.jsonl",
+    "pi-v1-legacy.jsonl",
+    "pi-v2-hookmessage.jsonl",
 ]
 ALL_FILES = PI_FILES + ["claude-code-compacted.jsonl", "codex-rollout-compacted.jsonl"]
 
@@ -35,8 +41,11 @@ def chars4(msg: dict) -> int:
     """pi's estimateTokens: ceil(chars / 4) by role."""
     role, content, chars = msg.get("role"), msg.get("content"), 0
     if role == "user":
-        chars = js_len(content) if isinstance(content, str) else sum(
-            js_len(b.get("text", "")) for b in content if b["type"] == "text")
+        chars = (
+            js_len(content)
+            if isinstance(content, str)
+            else sum(js_len(b.get("text", "")) for b in content if b["type"] == "text")
+        )
     elif role == "assistant":
         for b in content:
             if b["type"] == "text":
@@ -44,7 +53,9 @@ def chars4(msg: dict) -> int:
             elif b["type"] == "thinking":
                 chars += js_len(b["thinking"])
             elif b["type"] == "toolCall":
-                chars += js_len(b["name"]) + js_len(json.dumps(b["arguments"], ensure_ascii=False, separators=(",", ":")))
+                chars += js_len(b["name"]) + js_len(
+                    json.dumps(b["arguments"], ensure_ascii=False, separators=(",", ":"))
+                )
     elif role in ("toolResult", "custom", "hookMessage"):
         if isinstance(content, str):
             chars = js_len(content)
@@ -68,8 +79,12 @@ def active_path(entries: list[dict]) -> list[dict]:
 def cut_index(path: list[dict], keep: int) -> int:
     """pi's findCutPoint (no previous compaction): index of the first kept entry."""
     ok_roles = {"user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"}
-    cuts = [i for i, e in enumerate(path) if (e["type"] == "message" and e["message"]["role"] in ok_roles)
-            or e["type"] in ("branch_summary", "custom_message")]
+    cuts = [
+        i
+        for i, e in enumerate(path)
+        if (e["type"] == "message" and e["message"]["role"] in ok_roles)
+        or e["type"] in ("branch_summary", "custom_message")
+    ]
     acc, cut = 0, cuts[0]
     for i in range(len(path) - 1, -1, -1):
         if path[i]["type"] != "message":
@@ -116,8 +131,10 @@ def test_file_is_compact_jsonl(name: str) -> None:
 
 
 def test_js_stringify_matches_node_number_format() -> None:
-    assert js_stringify({"a": [0.0, 9e-06, 3e-07, 0.000372, 12.0, 1.234e-05]}) == \
-        '{"a":[0,0.000009,3e-7,0.000372,12,0.00001234]}'  # node: String(9e-6) === "0.000009"
+    assert (
+        js_stringify({"a": [0.0, 9e-06, 3e-07, 0.000372, 12.0, 1.234e-05]})
+        == '{"a":[0,0.000009,3e-7,0.000372,12,0.00001234]}'
+    )  # node: String(9e-6) === "0.000009"
 
 
 @pytest.mark.parametrize("name", [n for n in PI_FILES if n != "pi-v1-legacy.jsonl"])
@@ -159,7 +176,7 @@ def test_pi_turns_are_well_formed(name: str) -> None:
     for i, m in enumerate(msgs):
         if m["role"] == "assistant" and m["stopReason"] == "toolUse":
             ids = [b["id"] for b in m["content"] if b["type"] == "toolCall"]
-            following = [x.get("toolCallId") for x in msgs[i + 1:i + 1 + len(ids)]]
+            following = [x.get("toolCallId") for x in msgs[i + 1 : i + 1 + len(ids)]]
             assert following == ids, f"message {i}"
     assert msgs[-1]["role"] == "assistant" and msgs[-1]["stopReason"] == "stop"
 
@@ -188,8 +205,12 @@ def test_coding_session_is_big_and_varied() -> None:
     assert any(b["type"] == "thinking" for m in msgs if m["role"] == "assistant" for b in m["content"])
     types = Counter(e["type"] for e in lines[1:])
     assert types["model_change"] >= 1 and types["thinking_level_change"] >= 1
-    assert {b["name"] for m in msgs if m["role"] == "assistant" for b in m["content"] if b["type"] == "toolCall"} \
-        >= {"read", "write", "edit", "bash"}
+    assert {b["name"] for m in msgs if m["role"] == "assistant" for b in m["content"] if b["type"] == "toolCall"} >= {
+        "read",
+        "write",
+        "edit",
+        "bash",
+    }
 
 
 def test_coding_session_usage_tracks_the_context() -> None:
@@ -231,27 +252,53 @@ def test_job_search_criteria_are_summarized_at_20k() -> None:
     path = active_path(load("pi-job-search.jsonl")[1:])
     first = next(e for e in path if e["type"] == "message" and e["message"]["role"] == "user")
     assert first["message"]["content"][0]["text"] == "Execute the job search prompt from search-prompt.txt"
-    criteria = next(i for i, e in enumerate(path) if e["type"] == "message" and e["message"]["role"] == "toolResult"
-                    and "Scoring rubric" in e["message"]["content"][0]["text"])
-    next_user = next(i for i, e in enumerate(path) if i > criteria and e["type"] == "message"
-                     and e["message"]["role"] == "user")
+    criteria = next(
+        i
+        for i, e in enumerate(path)
+        if e["type"] == "message"
+        and e["message"]["role"] == "toolResult"
+        and "Scoring rubric" in e["message"]["content"][0]["text"]
+    )
+    next_user = next(
+        i for i, e in enumerate(path) if i > criteria and e["type"] == "message" and e["message"]["role"] == "user"
+    )
     assert cut_index(path, 20_000) > next_user
-    big = [e for e in path if e["type"] == "message" and e["message"]["role"] == "toolResult"
-           and e["message"]["toolName"] in ("linkedin_job_detail", "gmail_read")]
+    big = [
+        e
+        for e in path
+        if e["type"] == "message"
+        and e["message"]["role"] == "toolResult"
+        and e["message"]["toolName"] in ("linkedin_job_detail", "gmail_read")
+    ]
     assert len(big) >= 8 and all(len(e["message"]["content"][0]["text"]) >= 8000 for e in big)
-    assert any(e["type"] == "message" and e["message"]["role"] == "assistant"
-               and any(b["type"] == "toolCall" and b["name"] == "write"
-                       and b["arguments"]["path"].startswith("todays-jobs-") for b in e["message"]["content"])
-               for e in path[-4:])
+    assert any(
+        e["type"] == "message"
+        and e["message"]["role"] == "assistant"
+        and any(
+            b["type"] == "toolCall" and b["name"] == "write" and b["arguments"]["path"].startswith("todays-jobs-")
+            for b in e["message"]["content"]
+        )
+        for e in path[-4:]
+    )
 
 
 def test_compaction_samples() -> None:
     one = [e for e in load("pi-one-compaction.jsonl")[1:] if e["type"] == "compaction"]
     assert len(one) == 1
     summary = one[0]["summary"]
-    for heading in ("## Goal", "## Constraints & Preferences", "## Progress", "### Done", "### In Progress",
-                    "### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context", "<read-files>",
-                    "<modified-files>"):
+    for heading in (
+        "## Goal",
+        "## Constraints & Preferences",
+        "## Progress",
+        "### Done",
+        "### In Progress",
+        "### Blocked",
+        "## Key Decisions",
+        "## Next Steps",
+        "## Critical Context",
+        "<read-files>",
+        "<modified-files>",
+    ):
         assert heading in summary
     assert one[0]["details"]["modifiedFiles"] and one[0]["tokensBefore"] > 0
     first, second = [e for e in load("pi-two-compactions.jsonl")[1:] if e["type"] == "compaction"]
@@ -305,12 +352,22 @@ def test_claude_code_transcript() -> None:
     after = conv[conv.index(boundary) + 1]
     assert after["isCompactSummary"] is True and after["parentUuid"] == boundary["uuid"]
     assert any(r["isSidechain"] for r in conv) and any(r.get("isMeta") for r in conv)
-    users = Counter(r["parentUuid"] for r in conv if r["type"] == "user" and not r["isSidechain"]
-                    and isinstance(r["message"]["content"], str))
+    users = Counter(
+        r["parentUuid"]
+        for r in conv
+        if r["type"] == "user" and not r["isSidechain"] and isinstance(r["message"]["content"], str)
+    )
     assert max(users.values()) >= 2  # a rewind: two prompts answering the same parent
-    uses = {b["id"] for r in conv if r["type"] == "assistant" for b in r["message"]["content"] if b["type"] == "tool_use"}
-    results = [b["tool_use_id"] for r in conv if r["type"] == "user" and isinstance(r["message"]["content"], list)
-               for b in r["message"]["content"] if b.get("type") == "tool_result"]
+    uses = {
+        b["id"] for r in conv if r["type"] == "assistant" for b in r["message"]["content"] if b["type"] == "tool_use"
+    }
+    results = [
+        b["tool_use_id"]
+        for r in conv
+        if r["type"] == "user" and isinstance(r["message"]["content"], list)
+        for b in r["message"]["content"]
+        if b.get("type") == "tool_result"
+    ]
     assert results and set(results) <= uses
     assert any(r["message"]["usage"]["cache_read_input_tokens"] > 0 for r in conv if r["type"] == "assistant")
 
@@ -319,8 +376,17 @@ def test_codex_rollout() -> None:
     lines = load("codex-rollout-compacted.jsonl")
     assert lines[0]["type"] == "session_meta" and lines[0]["payload"]["cwd"]
     kinds = Counter(line["payload"].get("type") for line in lines if line["type"] in ("response_item", "event_msg"))
-    for kind in ("message", "reasoning", "function_call", "function_call_output", "custom_tool_call",
-                 "custom_tool_call_output", "user_message", "agent_message", "token_count"):
+    for kind in (
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "user_message",
+        "agent_message",
+        "token_count",
+    ):
         assert kinds[kind] > 0, kind
     calls = set()
     for line in lines:
@@ -330,15 +396,21 @@ def test_codex_rollout() -> None:
         if line["type"] == "response_item" and p["type"] in ("function_call_output", "custom_tool_call_output"):
             assert p["call_id"] in calls
             json.loads(p["output"])
-    roles = {line["payload"]["role"] for line in lines
-             if line["type"] == "response_item" and line["payload"]["type"] == "message"}
+    roles = {
+        line["payload"]["role"]
+        for line in lines
+        if line["type"] == "response_item" and line["payload"]["type"] == "message"
+    }
     assert roles == {"developer", "user", "assistant"}
     compacted = [line for line in lines if line["type"] == "compacted"]
     assert len(compacted) == 1
     payload = compacted[0]["payload"]
     assert payload["message"] and payload["replacement_history"][-1]["content"][0]["text"].endswith(payload["message"])
-    counts = [line["payload"]["info"]["total_token_usage"]["total_tokens"] for line in lines
-              if line["type"] == "event_msg" and line["payload"]["type"] == "token_count"]
+    counts = [
+        line["payload"]["info"]["total_token_usage"]["total_tokens"]
+        for line in lines
+        if line["type"] == "event_msg" and line["payload"]["type"] == "token_count"
+    ]
     assert counts == sorted(counts)
 
 

@@ -5,16 +5,16 @@ Expected strings are written by hand from pi 0.73.1's messages.js and compaction
 
 from __future__ import annotations
 
-from core.models import ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
-from core.jsjson import js_length as js_len
-from core.jsjson import js_stringify
-from core.serialize import (
+from cutline.core.models import ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.summarizers.serialize import (
     cap_middle,
     format_tool_call,
     serialize_conversation,
     to_llm,
     truncate_for_summary,
 )
+from cutline.core.tokens.jsjson import js_length as js_len
+from cutline.core.tokens.jsjson import js_stringify
 
 
 def user(text: str) -> Message:
@@ -47,7 +47,9 @@ def test_user_assistant_and_tool_result_labels() -> None:
 def test_text_blocks_join_rules() -> None:
     # user and tool-result text blocks are joined with nothing, assistant ones with a newline
     messages = [
-        Message(role="user", content=[TextBlock(text="a"), ImageBlock(data="x", mimeType="image/png"), TextBlock(text="b")]),
+        Message(
+            role="user", content=[TextBlock(text="a"), ImageBlock(data="x", mimeType="image/png"), TextBlock(text="b")]
+        ),
         Message(role="assistant", content=[TextBlock(text="c"), TextBlock(text="d")]),
         Message(role="toolResult", toolCallId="t", content=[TextBlock(text="e"), TextBlock(text="f")]),
     ]
@@ -66,7 +68,9 @@ def test_empty_parts_are_left_out() -> None:
 
 def test_tool_result_truncated_at_2000_with_pis_marker() -> None:
     text = "x" * 2000
-    assert serialize_conversation([Message(role="toolResult", content=[TextBlock(text=text)])]) == "[Tool result]: " + text
+    assert (
+        serialize_conversation([Message(role="toolResult", content=[TextBlock(text=text)])]) == "[Tool result]: " + text
+    )
     longer = "y" * 2500
     assert serialize_conversation([Message(role="toolResult", content=[TextBlock(text=longer)])]) == (
         "[Tool result]: " + "y" * 2000 + "\n\n[... 500 more characters truncated]"
@@ -104,7 +108,14 @@ def test_bash_execution_becomes_user_text() -> None:
         {"role": "bashExecution", "command": "sleep 9", "output": "", "exitCode": None, "cancelled": True}
     )
     truncated = Message.model_validate(
-        {"role": "bashExecution", "command": "cat big", "output": "...", "exitCode": 0, "truncated": True, "fullOutputPath": "/tmp/out.txt"}
+        {
+            "role": "bashExecution",
+            "command": "cat big",
+            "output": "...",
+            "exitCode": 0,
+            "truncated": True,
+            "fullOutputPath": "/tmp/out.txt",
+        }
     )
     excluded = Message.model_validate(
         {"role": "bashExecution", "command": "secret", "output": "x", "exitCode": 0, "excludeFromContext": True}
@@ -186,10 +197,10 @@ def test_serialized_length_matches_pi_on_the_golden_sessions() -> None:
     import json
     from pathlib import Path
 
-    from core.context import entry_message
-    from core.formats import read_session
-    from core.plan import plan
-    from core.settings import CompactionSettings
+    from cutline.core.agents import read_session
+    from cutline.core.config.settings import CompactionSettings
+    from cutline.core.engine.context import entry_message
+    from cutline.core.engine.plan import plan
 
     root = Path(__file__).resolve().parent.parent
     compared = 0

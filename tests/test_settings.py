@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import SettingsError
-from core.settings import CompactionSettings, json5_to_json, load_settings, settings_from_dict
+from cutline.core.config.settings import CompactionSettings, json5_to_json, load_settings, settings_from_dict
+from cutline.core.errors import SettingsError
 
 OPENCLAW_EXAMPLE = """{
   // the seed's example (openclaw-compaction-system.md), JSON5 with comments and trailing commas
@@ -42,7 +42,12 @@ def test_defaults_mirror_pi_openclaw_and_the_seeds() -> None:
     assert s.memoryFlush.prompt.startswith("Pre-compaction memory flush. Store durable memories now")
     assert s.memoryFlush.systemPrompt.endswith("You may reply, but usually NO_REPLY is correct.")
     assert not s.postCompaction.enabled
-    assert (s.protectedTailMessages, s.compactionThresholdTokens, s.threshold, s.contextWindow) == (6, 80000, 200000, 200000)
+    assert (s.protectedTailMessages, s.compactionThresholdTokens, s.threshold, s.contextWindow) == (
+        6,
+        80000,
+        200000,
+        200000,
+    )
     assert (s.summarizer, s.parts, s.maxChunkTokens, s.previewStyle) == ("extractive", 2, None, False)
 
 
@@ -50,7 +55,10 @@ def test_json5_conversion() -> None:
     data = json.loads(json5_to_json(OPENCLAW_EXAMPLE))
     assert data["agents"]["defaults"]["compaction"]["reserveTokensFloor"] == 24000
     assert data["memory"]["postCompaction"]["prompt"] == 'Compaction completed. Read memory/ "today".'
-    assert json.loads(json5_to_json('{"url": "http://x//y", /* c */ "a": [1, 2,],}')) == {"url": "http://x//y", "a": [1, 2]}
+    assert json.loads(json5_to_json('{"url": "http://x//y", /* c */ "a": [1, 2,],}')) == {
+        "url": "http://x//y",
+        "a": [1, 2],
+    }
 
 
 def test_load_openclaw_config(tmp_path: Path) -> None:
@@ -72,7 +80,7 @@ def test_openclaw_default_mode_means_pi(tmp_path: Path) -> None:
 
 def test_load_cutline_toml_then_overrides(cutline_home: Path) -> None:
     (cutline_home / "config.toml").write_text(
-        "[compaction]\nmode = \"first-and-tail\"\nkeepRecentTokens = 5000\n[compaction.memoryFlush]\nsoftThresholdTokens = 100\n"
+        '[compaction]\nmode = "first-and-tail"\nkeepRecentTokens = 5000\n[compaction.memoryFlush]\nsoftThresholdTokens = 100\n'
     )
     s = load_settings()
     assert s.mode == "first-and-tail" and s.keepRecentTokens == 5000 and s.memoryFlush.softThresholdTokens == 100

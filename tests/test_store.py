@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from core.errors import CutlineError, NotFoundError
-from core.formats import read_session
-from core.migrations import migrations
-from core.models import Entry, Message, Session, TextBlock
-from core.store import AmbiguousSessionError, Store, entry_keys
+from cutline.core.agents import read_session
+from cutline.core.errors import CutlineError, NotFoundError
+from cutline.core.models import Entry, Message, Session, TextBlock
+from cutline.core.store import AmbiguousSessionError, Store, entry_keys
+from cutline.core.store.migrations import migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_sessions").glob("*.jsonl"))
@@ -82,14 +82,39 @@ def test_entries_table_has_the_agreed_keys_and_indexes(store: Store) -> None:
     assert ("session_id", "seq") in indexed and ("session_id", "path_index") in indexed
     assert store.db["token_counts"].pks == ["session_id", "counter", "entry_id"]
     assert set(store.db["proposals"].columns_dict) == {
-        "id", "session_id", "created_at", "status", "summarizer", "model", "prompt_name", "settings_json",
-        "plan_json", "proposal_json", "tokens_before", "tokens_after", "first_kept_entry_id", "valid",
+        "id",
+        "session_id",
+        "created_at",
+        "status",
+        "summarizer",
+        "model",
+        "prompt_name",
+        "settings_json",
+        "plan_json",
+        "proposal_json",
+        "tokens_before",
+        "tokens_after",
+        "first_kept_entry_id",
+        "valid",
     }
     assert set(store.db["decisions"].columns_dict) == {
-        "id", "proposal_id", "session_id", "decision", "decided_at", "written_to", "entry_id", "note",
+        "id",
+        "proposal_id",
+        "session_id",
+        "decision",
+        "decided_at",
+        "written_to",
+        "entry_id",
+        "note",
     }
     assert set(store.db["summary_versions"].columns_dict) == {
-        "id", "proposal_id", "n", "created_at", "origin", "text", "tokens",
+        "id",
+        "proposal_id",
+        "n",
+        "created_at",
+        "origin",
+        "text",
+        "tokens",
     }
 
 
@@ -100,7 +125,13 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
     assert [m.name for m in migrations.applied(old)] == ["m001_initial"]
     assert "header_json" not in old["sessions"].columns_dict
     old["sessions"].insert(
-        {"id": "old-1", "name": "before", "format": "pi", "imported_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+        {
+            "id": "old-1",
+            "name": "before",
+            "format": "pi",
+            "imported_at": "2026-01-01T00:00:00Z",
+            "updated_at": "2026-01-01T00:00:00Z",
+        }
     )
     old.close()
 
@@ -154,7 +185,12 @@ def test_generated_session_round_trips_with_stored_columns(store: Store, session
     for (entry_id, seq, line, parent, kind, role, timestamp, raw), text in zip(rows, lines[1:]):
         record = json.loads(text)
         assert raw == text
-        assert (entry_id, parent, kind, timestamp) == (record["id"], record["parentId"], record["type"], record["timestamp"])
+        assert (entry_id, parent, kind, timestamp) == (
+            record["id"],
+            record["parentId"],
+            record["type"],
+            record["timestamp"],
+        )
         assert role == record.get("message", {}).get("role")
         assert line == seq + 2  # the header is line 1
     header = store.db["sessions"].get(report.session_id)
@@ -163,13 +199,17 @@ def test_generated_session_round_trips_with_stored_columns(store: Store, session
     assert header["source_size"] == session_file.stat().st_size
 
 
-def test_list_sessions_reports_counts_tokens_compactions_and_decisions(store: Store, session_file: Path, tmp_path: Path) -> None:
+def test_list_sessions_reports_counts_tokens_compactions_and_decisions(
+    store: Store, session_file: Path, tmp_path: Path
+) -> None:
     big = store.import_file(generate(tmp_path / "big.jsonl", 9000, seed=5))
     small = store.import_file(session_file)
     infos = {info.id: info for info in store.list_sessions()}
     assert set(infos) == {big.session_id, small.session_id}
     big_info = infos[big.session_id]
-    compactions = sum(1 for line in (tmp_path / "big.jsonl").read_text().splitlines() if '"type":"compaction"' in line[:30])
+    compactions = sum(
+        1 for line in (tmp_path / "big.jsonl").read_text().splitlines() if '"type":"compaction"' in line[:30]
+    )
     assert compactions >= 1 and big_info.compactions == compactions
     assert big_info.entries == 9000 and big_info.name == "big" and big_info.format == "pi" and big_info.version == 3
     assert big_info.tokens is None  # nothing counted yet
@@ -184,8 +224,18 @@ def test_list_sessions_reports_counts_tokens_compactions_and_decisions(store: St
     store.save_token_counts(small.session_id, "tiktoken", {entry_id: 7 for entry_id in path_ids})
     store.db["decisions"].insert_all(
         [
-            {"proposal_id": "p1", "session_id": small.session_id, "decision": "rejected", "decided_at": "2026-01-01T00:00:00Z"},
-            {"proposal_id": "p2", "session_id": small.session_id, "decision": "accepted", "decided_at": "2026-01-02T00:00:00Z"},
+            {
+                "proposal_id": "p1",
+                "session_id": small.session_id,
+                "decision": "rejected",
+                "decided_at": "2026-01-01T00:00:00Z",
+            },
+            {
+                "proposal_id": "p2",
+                "session_id": small.session_id,
+                "decision": "accepted",
+                "decided_at": "2026-01-02T00:00:00Z",
+            },
         ]
     )
     info = {i.id: i for i in store.list_sessions()}[small.session_id]
@@ -227,7 +277,9 @@ def test_resolve_by_id_prefix_name_and_path(store: Store, tmp_path: Path) -> Non
 def test_ambiguous_references_name_the_candidates(store: Store) -> None:
     for suffix in ("1", "2"):
         store.import_session(_tiny_session(f"abc{suffix}", name="same"))
-    with pytest.raises(AmbiguousSessionError, match=r"id prefix 'abc' matches 2 sessions: abc1 \(same\), abc2 \(same\)"):
+    with pytest.raises(
+        AmbiguousSessionError, match=r"id prefix 'abc' matches 2 sessions: abc1 \(same\), abc2 \(same\)"
+    ):
         store.resolve_session("abc")
     with pytest.raises(AmbiguousSessionError, match="name 'same' matches 2 sessions"):
         store.resolve_session("same")
@@ -290,7 +342,9 @@ def test_grown_file_adds_only_the_new_entries(store: Store, tmp_path: Path) -> N
     growing.write_text("".join(lines[:601]), encoding="utf-8")  # header + 600 entries
     first = store.import_file(growing)
     assert first.total == 600
-    old_rowids = store.conn.execute("SELECT id, rowid FROM entries WHERE session_id = ?", (first.session_id,)).fetchall()
+    old_rowids = store.conn.execute(
+        "SELECT id, rowid FROM entries WHERE session_id = ?", (first.session_id,)
+    ).fetchall()
     store.save_token_counts(first.session_id, "chars4", {entry_id: 1 for entry_id, _ in old_rowids})
 
     with open(growing, "a", encoding="utf-8") as handle:
@@ -299,7 +353,9 @@ def test_grown_file_adds_only_the_new_entries(store: Store, tmp_path: Path) -> N
     assert (grown.grown, grown.replaced, grown.unchanged) == (True, False, False)
     assert (grown.added, grown.total) == (300, 900)
     # the old rows were not rewritten, and their cached counts survive
-    kept = dict(store.conn.execute("SELECT id, rowid FROM entries WHERE session_id = ?", (first.session_id,)).fetchall())
+    kept = dict(
+        store.conn.execute("SELECT id, rowid FROM entries WHERE session_id = ?", (first.session_id,)).fetchall()
+    )
     assert all(kept[entry_id] == rowid for entry_id, rowid in old_rowids)
     assert len(store.token_counts(first.session_id, "chars4")) == 600
     expected = _read_as_stored(growing, first.session_id)
@@ -317,7 +373,10 @@ def test_grown_file_with_a_new_branch_moves_the_active_path(store: Store, tmp_pa
     # a rewind: a new user message whose parent is entry 50, so entries 51..199 leave the path
     branch_parent = json.loads(lines[50])["id"]
     record = {
-        "type": "message", "id": "feedbeef", "parentId": branch_parent, "timestamp": "2026-04-01T00:00:00.000Z",
+        "type": "message",
+        "id": "feedbeef",
+        "parentId": branch_parent,
+        "timestamp": "2026-04-01T00:00:00.000Z",
         "message": {"role": "user", "content": [{"type": "text", "text": "let us try again"}], "timestamp": 1},
     }
     with open(path, "a", encoding="utf-8") as handle:
@@ -359,7 +418,9 @@ def test_a_file_changed_in_the_middle_is_reimported_fully(store: Store, session_
 def test_a_longer_file_whose_old_bytes_changed_is_not_treated_as_grown(store: Store, session_file: Path) -> None:
     first = store.import_file(session_file)
     text = session_file.read_text(encoding="utf-8")
-    session_file.write_text(text.replace('"cwd":"/home/dev/project"', '"cwd":"/home/dev/other"') + text.splitlines(True)[-1])
+    session_file.write_text(
+        text.replace('"cwd":"/home/dev/project"', '"cwd":"/home/dev/other"') + text.splitlines(True)[-1]
+    )
     report = store.import_file(session_file)
     assert report.replaced and not report.grown
     assert store.load_session(first.session_id).cwd == "/home/dev/other"
@@ -375,7 +436,9 @@ def test_sessions_without_a_file_are_replaced_on_reimport(store: Store) -> None:
 # -- transactions ------------------------------------------------------------------
 
 
-def test_a_failed_import_leaves_nothing_behind(store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_import_leaves_nothing_behind(
+    store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = []
 
     def failing(self: Store, conn: sqlite3.Connection, batch: list[tuple]) -> None:
@@ -388,7 +451,7 @@ def test_a_failed_import_leaves_nothing_behind(store: Store, session_file: Path,
             )
             raise OSError("disk full")
 
-    monkeypatch.setattr("core.store._ENTRY_BATCH", 100)
+    monkeypatch.setattr("cutline.core.store._ENTRY_BATCH", 100)
     monkeypatch.setattr(Store, "_insert_entry_rows", failing)
     with pytest.raises(OSError):
         store.import_file(session_file)
@@ -396,7 +459,9 @@ def test_a_failed_import_leaves_nothing_behind(store: Store, session_file: Path,
     assert store.conn.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
 
 
-def test_a_failed_replace_keeps_the_previous_version(store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_replace_keeps_the_previous_version(
+    store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = store.import_file(session_file)
     before = table_snapshot(store)
     session_file.write_text(session_file.read_text().replace("a", "A", 1))

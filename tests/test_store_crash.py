@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from core.store import Store
+from cutline.core.store import Store
 from tests.test_store import generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 _CHILD = """
 import sys, time
 sys.path.insert(0, {root!r})
-import core.store
-from core.store import Store
+import cutline.core.store
+from cutline.core.store import Store
 
-core.store._ENTRY_BATCH = 500
+cutline.core.store._ENTRY_BATCH = 500
 insert = Store._insert_entry_rows
 
 def announcing(self, conn, batch):

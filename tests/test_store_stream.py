@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.formats import read_session
-from core.store import Store
-from core.tokens import count_entries, entry_tokens, get_counter
+from cutline.core.agents import read_session
+from cutline.core.store import Store
+from cutline.core.tokens import count_entries, entry_tokens, get_counter
 from tests.test_store import SAMPLES, generate
 
 
@@ -34,11 +34,21 @@ def test_a_streamed_import_loads_back_equal_to_the_file_as_read(store: Store, sa
 def test_pi_message_lines_are_stored_without_a_model_and_the_rest_with_one(store: Store, tmp_path: Path) -> None:
     path = tmp_path / "odd.jsonl"
     header = {"type": "session", "version": 3, "id": "odd-1", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/w"}
-    plain = {"type": "message", "id": "m1", "parentId": None, "timestamp": "2025-01-01T00:00:01.000Z",
-             "message": {"role": "user", "content": [{"type": "text", "text": "hello"}], "timestamp": 1}}
+    plain = {
+        "type": "message",
+        "id": "m1",
+        "parentId": None,
+        "timestamp": "2025-01-01T00:00:01.000Z",
+        "message": {"role": "user", "content": [{"type": "text", "text": "hello"}], "timestamp": 1},
+    }
     # string content: pydantic rejects it as written, so the general path shapes it
-    shaped = {"type": "message", "id": "m2", "parentId": "m1", "timestamp": "2025-01-01T00:00:02.000Z",
-              "message": {"role": "user", "content": "as a string", "timestamp": 2}}
+    shaped = {
+        "type": "message",
+        "id": "m2",
+        "parentId": "m1",
+        "timestamp": "2025-01-01T00:00:02.000Z",
+        "message": {"role": "user", "content": "as a string", "timestamp": 2},
+    }
     label = {"type": "label", "id": "l1", "parentId": "m2", "timestamp": "2025-01-01T00:00:03.000Z", "label": "x"}
     path.write_text("".join(json.dumps(v, separators=(",", ":")) + "\n" for v in (header, plain, shaped, label)))
     report = store.import_file(path)

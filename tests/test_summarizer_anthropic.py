@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from core.errors import SummarizerError
-from core.summarizers import get_summarizer
-from core.summarizers.anthropic import AnthropicSummarizer
-from core.summarizers.base import SummaryRequest
+from cutline.core.errors import SummarizerError
+from cutline.core.summarizers import get_summarizer
+from cutline.core.summarizers.anthropic import AnthropicSummarizer
+from cutline.core.summarizers.base import SummaryRequest
 from tests.fake_anthropic import (
     FakeAnthropic,
     Step,
@@ -36,12 +36,15 @@ def make(server: FakeAnthropic, **options: object) -> AnthropicSummarizer:
     return AnthropicSummarizer(**settings)  # type: ignore[arg-type]
 
 
-REQUEST = SummaryRequest(system_prompt="You summarize.", prompt_text="<conversation>\n[User]: hi\n</conversation>", max_tokens=13107)
+REQUEST = SummaryRequest(
+    system_prompt="You summarize.", prompt_text="<conversation>\n[User]: hi\n</conversation>", max_tokens=13107
+)
 
 
 def key_sent(server: FakeAnthropic) -> bool:
     return all(
-        KEY in r.headers.get("x-api-key", "") or KEY in r.headers.get("authorization", "") for r in server.message_requests()
+        KEY in r.headers.get("x-api-key", "") or KEY in r.headers.get("authorization", "")
+        for r in server.message_requests()
     )
 
 
@@ -59,8 +62,16 @@ async def test_success_sends_model_max_tokens_system_and_prompt(fake_anthropic: 
 
 async def test_text_blocks_are_joined_with_newlines(fake_anthropic: FakeAnthropic, api_key: str) -> None:
     body = {
-        "id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "end_turn",
-        "content": [{"type": "thinking", "thinking": "hmm", "signature": "s"}, {"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "stop_reason": "end_turn",
+        "content": [
+            {"type": "thinking", "thinking": "hmm", "signature": "s"},
+            {"type": "text", "text": "one"},
+            {"type": "text", "text": "two"},
+        ],
         "usage": {"input_tokens": 1, "output_tokens": 1},
     }
     fake_anthropic.script([Step(body=body)])
@@ -112,7 +123,14 @@ async def test_response_without_text_is_malformed(fake_anthropic: FakeAnthropic,
 
 async def test_key_never_leaks_into_errors_or_repr(fake_anthropic: FakeAnthropic, api_key: str) -> None:
     # a server that echoes the key in its error message must not get it into our text
-    fake_anthropic.script([Step(status=401, body={"type": "error", "error": {"type": "authentication_error", "message": f"bad key {KEY}"}})])
+    fake_anthropic.script(
+        [
+            Step(
+                status=401,
+                body={"type": "error", "error": {"type": "authentication_error", "message": f"bad key {KEY}"}},
+            )
+        ]
+    )
     summarizer = make(fake_anthropic)
     with pytest.raises(SummarizerError) as caught:
         await summarizer.summarize(REQUEST)
@@ -130,7 +148,9 @@ async def test_no_key_is_a_clear_error(fake_anthropic: FakeAnthropic) -> None:
     assert fake_anthropic.requests == []
 
 
-async def test_base_url_from_environment(fake_anthropic: FakeAnthropic, api_key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_base_url_from_environment(
+    fake_anthropic: FakeAnthropic, api_key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.base_url)
     summarizer = get_summarizer("anthropic", model="claude-env", timeout=2.0, backoff_base=0.01)
     assert await summarizer.summarize(REQUEST) == fake_anthropic.reply
@@ -180,7 +200,7 @@ def test_count_tokens_endpoint_answers() -> None:
 
 
 def test_unknown_summarizer_and_bad_option() -> None:
-    from core.errors import CutlineError
+    from cutline.core.errors import CutlineError
 
     with pytest.raises(CutlineError, match="unknown summarizer 'gpt'"):
         get_summarizer("gpt")
@@ -190,13 +210,15 @@ def test_unknown_summarizer_and_bad_option() -> None:
 
 
 async def test_request_without_prompt_text_gets_pis_prompt(fake_anthropic: FakeAnthropic, api_key: str) -> None:
-    from core.models import Message, TextBlock
-    from core.prompts import SUMMARIZATION_SYSTEM_PROMPT, get_prompt
+    from cutline.core.models import Message, TextBlock
+    from cutline.core.summarizers.prompts import SUMMARIZATION_SYSTEM_PROMPT, get_prompt
 
     request = SummaryRequest(messages=[Message(role="user", content=[TextBlock(text="hello")])], max_tokens=50)
     await make(fake_anthropic).summarize(request)
     [sent] = fake_anthropic.message_requests()
     assert sent.body["system"] == SUMMARIZATION_SYSTEM_PROMPT
-    assert sent.body["messages"][0]["content"] == "<conversation>\n[User]: hello\n</conversation>\n\n" + get_prompt("pi-checkpoint")
+    assert sent.body["messages"][0]["content"] == "<conversation>\n[User]: hello\n</conversation>\n\n" + get_prompt(
+        "pi-checkpoint"
+    )
     with pytest.raises(SummarizerError, match="nothing to summarize"):
         await make(fake_anthropic).summarize(SummaryRequest())

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
-from core.summarizers.base import SummaryRequest
-from core.summarizers.extractive import ExtractiveSummarizer, parse_summary, summarize_extractive
+from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.summarizers.base import SummaryRequest
+from cutline.core.summarizers.extractive import ExtractiveSummarizer, parse_summary, summarize_extractive
 
 
 def user(text: str) -> Message:
@@ -117,21 +117,36 @@ def test_failure_that_later_succeeded_is_not_blocking() -> None:
     ]
     summary = summarize_extractive(SummaryRequest(messages=messages))
     assert section(summary, "### Blocked") == ["- (none)"]
-    assert "- `bash` `npm test` failed, later succeeded: TypeError: x is undefined" in section(summary, "## Critical Context")
+    assert "- `bash` `npm test` failed, later succeeded: TypeError: x is undefined" in section(
+        summary, "## Critical Context"
+    )
 
 
 def test_claude_code_tool_results_and_edits() -> None:
     messages = [
         user("Rename the helper in src/util.py"),
-        assistant("", ToolCallBlock(id="toolu_1", name="Edit", arguments={"file_path": "/repo/src/util.py", "old_string": "a", "new_string": "b"})),
+        assistant(
+            "",
+            ToolCallBlock(
+                id="toolu_1",
+                name="Edit",
+                arguments={"file_path": "/repo/src/util.py", "old_string": "a", "new_string": "b"},
+            ),
+        ),
         Message(
             role="user",
-            content=[ToolResultBlock(toolCallId="toolu_1", isError=True, content=[TextBlock(text="String to replace not found in file.")])],
+            content=[
+                ToolResultBlock(
+                    toolCallId="toolu_1", isError=True, content=[TextBlock(text="String to replace not found in file.")]
+                )
+            ],
         ),
     ]
     summary = summarize_extractive(SummaryRequest(messages=messages))
     assert section(summary, "### Done") == ["- [x] Modified `/repo/src/util.py`"]
-    assert section(summary, "### Blocked") == ["- `Edit` `/repo/src/util.py` failed: String to replace not found in file."]
+    assert section(summary, "### Blocked") == [
+        "- `Edit` `/repo/src/util.py` failed: String to replace not found in file."
+    ]
     # the tool-result record is not a user request
     assert section(summary, "### In Progress") == ["- [ ] Rename the helper in src/util.py"]
 
@@ -184,7 +199,9 @@ def test_custom_instructions_listed_and_prioritised() -> None:
     plain = section(summarize_extractive(SummaryRequest(messages=messages, max_tokens=140)), "## Critical Context")
     # without a focus the oldest identifiers go first
     assert "- Name: `payment-gateway`" not in plain and "- Name: `other-thing`" not in plain
-    summary = summarize_extractive(SummaryRequest(messages=messages, custom_instructions="payment gateway", max_tokens=140))
+    summary = summarize_extractive(
+        SummaryRequest(messages=messages, custom_instructions="payment gateway", max_tokens=140)
+    )
     assert len(summary) <= 140 * 4
     context = section(summary, "## Critical Context")
     assert "- Focus requested: payment gateway" in context
@@ -223,7 +240,9 @@ docs/api.md
 </read-files>"""
     messages = [
         user("Now add rate limiting. Never break /v1 clients."),
-        assistant("", ToolCallBlock(id="e", name="edit", arguments={"path": "api/limits.py", "oldText": "a", "newText": "b"})),
+        assistant(
+            "", ToolCallBlock(id="e", name="edit", arguments={"path": "api/limits.py", "oldText": "a", "newText": "b"})
+        ),
         result("e", "ok", name="edit"),
     ]
     summary = summarize_extractive(SummaryRequest(kind="update", messages=messages, previous_summary=previous))
@@ -231,7 +250,11 @@ docs/api.md
     # the same rule from both sources appears once
     assert section(summary, "## Constraints & Preferences") == ["- Never break /v1 clients"]
     # the earlier in-progress item is done now that the user moved on
-    assert section(summary, "### Done") == ["- [x] Drafted the schema", "- [x] Write the migration", "- [x] Modified `api/limits.py`"]
+    assert section(summary, "### Done") == [
+        "- [x] Drafted the schema",
+        "- [x] Write the migration",
+        "- [x] Modified `api/limits.py`",
+    ]
     assert section(summary, "### In Progress") == ["- [ ] Now add rate limiting. Never break /v1 clients."]
     assert section(summary, "## Key Decisions") == ["- **Use UUIDs**: stable across shards"]
     assert section(summary, "## Critical Context") == ["- Staging at staging.example.com:8443"]
@@ -241,7 +264,10 @@ docs/api.md
 def test_turn_prefix_uses_pis_turn_sections() -> None:
     messages = [
         user("Refactor the parser in src/parse.rs and keep the public API. Don't touch tests."),
-        assistant("I'll split it into modules.", ToolCallBlock(id="w", name="write", arguments={"path": "src/parse/mod.rs", "content": "x"})),
+        assistant(
+            "I'll split it into modules.",
+            ToolCallBlock(id="w", name="write", arguments={"path": "src/parse/mod.rs", "content": "x"}),
+        ),
         result("w", "ok", name="write"),
     ]
     summary = summarize_extractive(SummaryRequest(kind="turn_prefix", messages=messages))
@@ -257,8 +283,12 @@ def test_turn_prefix_uses_pis_turn_sections() -> None:
 
 
 def test_merge_combines_partial_summaries_section_wise() -> None:
-    first = "## Goal\n- Port the CLI\n\n## Progress\n### In Progress\n- [ ] Port `init`\n\n## Next Steps\n1. Port `build`"
-    second = "## Goal\n- Port the CLI\n\n## Progress\n### In Progress\n- [ ] Port `build`\n\n## Next Steps\n1. Release 0.2"
+    first = (
+        "## Goal\n- Port the CLI\n\n## Progress\n### In Progress\n- [ ] Port `init`\n\n## Next Steps\n1. Port `build`"
+    )
+    second = (
+        "## Goal\n- Port the CLI\n\n## Progress\n### In Progress\n- [ ] Port `build`\n\n## Next Steps\n1. Release 0.2"
+    )
     summary = summarize_extractive(SummaryRequest(kind="merge", partial_summaries=[first, second]))
     assert section(summary, "## Goal") == ["- Port the CLI"]
     assert section(summary, "### Done") == ["- [x] Port `init`"]
@@ -297,13 +327,19 @@ def test_failure_resolved_by_a_later_run_of_the_same_program_and_fillers_left_ou
 
 def test_a_users_condition_or_permission_is_a_constraint_not_work_in_progress() -> None:
     """The job-search rule "inside-IR35 roles are allowed if the rate is £600 or more" used to land under In Progress."""
-    summary = summarize_extractive(SummaryRequest(messages=[
-        user("Run the job search from search-prompt.txt. Rates up to £700/day are fine."),
-        assistant("Searching LinkedIn first."),
-        user("Good start. But inside-IR35 roles are allowed if the rate is £600 or more — the prompt says so. "
-             "And search 'Azure .NET 8 contract' too."),
-        assistant("On it."),
-    ]))
+    summary = summarize_extractive(
+        SummaryRequest(
+            messages=[
+                user("Run the job search from search-prompt.txt. Rates up to £700/day are fine."),
+                assistant("Searching LinkedIn first."),
+                user(
+                    "Good start. But inside-IR35 roles are allowed if the rate is £600 or more — the prompt says so. "
+                    "And search 'Azure .NET 8 contract' too."
+                ),
+                assistant("On it."),
+            ]
+        )
+    )
     assert section(summary, "## Constraints & Preferences") == [
         "- Rates up to £700/day are fine.",
         "- But inside-IR35 roles are allowed if the rate is £600 or more — the prompt says so.",
@@ -312,8 +348,14 @@ def test_a_users_condition_or_permission_is_a_constraint_not_work_in_progress() 
 
 
 def test_a_latest_message_that_is_only_a_rule_stays_in_progress_too() -> None:
-    summary = summarize_extractive(SummaryRequest(messages=[
-        user("Draft the release notes for 2.4."), assistant("Drafting."), user("Deploys are allowed only if CI is green."),
-    ]))
+    summary = summarize_extractive(
+        SummaryRequest(
+            messages=[
+                user("Draft the release notes for 2.4."),
+                assistant("Drafting."),
+                user("Deploys are allowed only if CI is green."),
+            ]
+        )
+    )
     assert section(summary, "## Constraints & Preferences") == ["- Deploys are allowed only if CI is green."]
     assert section(summary, "### In Progress") == ["- [ ] Deploys are allowed only if CI is green."]

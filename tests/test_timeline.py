@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from core.settings import CompactionSettings
-from core.timeline import build_timeline, context_before, render_svg
+from cutline.core.audit.timeline import build_timeline, context_before, render_svg
+from cutline.core.config.settings import CompactionSettings
 from tests.audit_builders import SessionBuilder, sized
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -57,7 +57,9 @@ def test_calibrated_counter_scales_chars4_by_the_usage_ratio() -> None:
 
 def test_svg_draws_series_window_threshold_and_compactions() -> None:
     session = _session()
-    timeline = build_timeline(session, CompactionSettings(contextWindow=1000, reserveTokens=200), ["chars4", "tiktoken"])
+    timeline = build_timeline(
+        session, CompactionSettings(contextWindow=1000, reserveTokens=200), ["chars4", "tiktoken"]
+    )
     svg = render_svg(timeline)
     root = ET.fromstring(svg)
     polylines = root.findall(f"{SVG}polyline")

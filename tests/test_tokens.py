@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import core.tokens as tokens_mod
-from core.errors import CutlineError
-from core.models import Entry, Message, Session, Usage
-from core.jsjson import js_length, js_number, js_stringify
-from core.tokens import (
+import cutline.core.tokens as tokens_mod
+from cutline.core.errors import CutlineError
+from cutline.core.models import Entry, Message, Session, Usage
+from cutline.core.tokens import (
     AnthropicCounter,
     CalibratedCounter,
     calibrate,
@@ -21,6 +20,7 @@ from core.tokens import (
     get_counter,
     path_tokens,
 )
+from cutline.core.tokens.jsjson import js_length, js_number, js_stringify
 
 
 def msg(role: str, content: list | None = None, **kw) -> Message:
@@ -32,8 +32,13 @@ def text(t: str) -> dict:
 
 
 def entry(i: int, message: Message, parent: int | None = None, **kw) -> Entry:
-    return Entry(id=f"e{i}", parentId=f"e{parent}" if parent is not None else (f"e{i - 1}" if i else None),
-                 type="message", message=message, **kw)
+    return Entry(
+        id=f"e{i}",
+        parentId=f"e{parent}" if parent is not None else (f"e{i - 1}" if i else None),
+        type="message",
+        message=message,
+        **kw,
+    )
 
 
 # -- JavaScript lengths and JSON.stringify (expected values printed by node 20) ------------
@@ -52,11 +57,24 @@ def test_js_length_counts_utf16_code_units() -> None:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        (1.0, "1"), (0.1, "0.1"), (1e21, "1e+21"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"), (0.000001, "0.000001"),
-        (1e20, "100000000000000000000"), (-0.0, "0"), (100.0, "100"), (1e16, "10000000000000000"),
-        (12345678901234567890, "12345678901234567000"), (-1e-10, "-1e-10"), (5e-324, "5e-324"),
-        (1.7976931348623157e308, "1.7976931348623157e+308"), (0.1 + 0.2, "0.30000000000000004"),
-        (float("nan"), "null"), (float("inf"), "null"), (42, "42"),
+        (1.0, "1"),
+        (0.1, "0.1"),
+        (1e21, "1e+21"),
+        (1e-7, "1e-7"),
+        (1.5e-7, "1.5e-7"),
+        (0.000001, "0.000001"),
+        (1e20, "100000000000000000000"),
+        (-0.0, "0"),
+        (100.0, "100"),
+        (1e16, "10000000000000000"),
+        (12345678901234567890, "12345678901234567000"),
+        (-1e-10, "-1e-10"),
+        (5e-324, "5e-324"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (float("nan"), "null"),
+        (float("inf"), "null"),
+        (42, "42"),
     ],
 )
 def test_js_number_matches_node(value: float, expected: str) -> None:
@@ -64,8 +82,10 @@ def test_js_number_matches_node(value: float, expected: str) -> None:
 
 
 def test_js_stringify_has_no_spaces_and_js_numbers() -> None:
-    assert js_stringify({"a": 1.0, "b": [1e21, "x"], "c": None, "d": True}) == '{"a":1,"b":[1e+21,"x"],"c":null,"d":true}'
-    assert js_stringify({"k": "é😀\n\"\\"}) == '{"k":"é😀\\n\\"\\\\"}'
+    assert (
+        js_stringify({"a": 1.0, "b": [1e21, "x"], "c": None, "d": True}) == '{"a":1,"b":[1e+21,"x"],"c":null,"d":true}'
+    )
+    assert js_stringify({"k": 'é😀\n"\\'}) == '{"k":"é😀\\n\\"\\\\"}'
     # node: JSON.stringify("\ud800x\u0001\u2028é😀").length === 19
     assert js_length(js_stringify("\ud800x\u0001\u2028é😀")) == 19
     assert js_stringify("\u0001") == '"\\u0001"'
@@ -100,20 +120,26 @@ def test_chars4_bash_and_summaries() -> None:
 
 
 def test_chars4_claude_code_tool_results_inside_user_messages_count_like_tool_results() -> None:
-    block = {"type": "toolResult", "toolCallId": "t", "content": [text("x" * 40), {"type": "image", "data": "", "mimeType": ""}]}
+    block = {
+        "type": "toolResult",
+        "toolCallId": "t",
+        "content": [text("x" * 40), {"type": "image", "data": "", "mimeType": ""}],
+    }
     assert chars4_tokens(msg("user", [block])) == (40 + 4800) // 4
 
 
 # -- tiktoken with no network -------------------------------------------------------------
 
 
-def test_tiktoken_loads_bundled_vocabulary_with_sockets_blocked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_tiktoken_loads_bundled_vocabulary_with_sockets_blocked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("network access attempted")
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # nothing cached: must read core/data
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # nothing cached: must read core/tokens/data
     monkeypatch.setattr(tokens_mod, "_ENCODING", None)
     counter = get_counter("tiktoken")
     assert counter.name == "tiktoken"
@@ -212,7 +238,7 @@ class CountingCounter:
 
 
 def test_count_entries_caches_and_counts_only_new_entries(tmp_path: Path) -> None:
-    from core.store import Store
+    from cutline.core.store import Store
 
     source = tmp_path / "s.jsonl"
     lines = ['{"type":"session","version":3,"id":"abc","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}']
@@ -245,10 +271,29 @@ def test_count_entries_caches_and_counts_only_new_entries(tmp_path: Path) -> Non
 def test_stringify_fast_path_agrees_with_the_exact_path() -> None:
     import random
 
-    from core.jsjson import js_stringify_exact as _js_stringify_exact
+    from cutline.core.tokens.jsjson import js_stringify_exact as _js_stringify_exact
 
     rng = random.Random(5)
-    atoms = [0, 1, -7, 2**53 + 1, 10**17, 1.0, -0.0, 0.5, 1e21, 1e-7, "a:1.5", "[1e5", ",NaN", "😀", "é", "\u0001", None, True]
+    atoms = [
+        0,
+        1,
+        -7,
+        2**53 + 1,
+        10**17,
+        1.0,
+        -0.0,
+        0.5,
+        1e21,
+        1e-7,
+        "a:1.5",
+        "[1e5",
+        ",NaN",
+        "😀",
+        "é",
+        "\u0001",
+        None,
+        True,
+    ]
 
     def value(depth: int) -> object:
         if depth > 2 or rng.random() < 0.4:

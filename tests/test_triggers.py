@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.models import Entry, Message
-from core.settings import CompactionSettings
-from core.triggers import (
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.triggers import (
     context_window_for_model,
     effective_reserve_tokens,
     guard_context_window,
@@ -19,6 +18,7 @@ from core.triggers import (
     should_compact,
     should_run_memory_flush,
 )
+from cutline.core.models import Entry, Message
 
 
 def test_should_compact_is_strictly_greater() -> None:
@@ -80,7 +80,9 @@ def test_overflow_errors_are_recognized(text: str) -> None:
     assert is_context_overflow_error(text)
 
 
-@pytest.mark.parametrize("text", ["", None, "rate limit exceeded", "overloaded_error", "413 too large: tokens per minute (TPM)"])
+@pytest.mark.parametrize(
+    "text", ["", None, "rate limit exceeded", "overloaded_error", "413 too large: tokens per minute (TPM)"]
+)
 def test_other_errors_are_not_overflow(text: str | None) -> None:
     assert not is_context_overflow_error(text)
 

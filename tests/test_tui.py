@@ -13,10 +13,10 @@ from rich.console import Console
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerFailed
 
-from app.screens.modals import ConfirmScreen, ErrorScreen
-from app.screens.review import ReviewScreen
-from app.screens.sessions import SessionsScreen
-from app.widgets.message_list import MessageList
+from cutline.app.screens.modals import ConfirmScreen, ErrorScreen
+from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.sessions import SessionsScreen
+from cutline.app.widgets.message_list import MessageList
 from tests.conftest import SAMPLES
 from tests.test_tui_support import MARKUP_TEXT, test_app, write_session
 
@@ -242,7 +242,7 @@ async def test_errors_open_a_modal_and_the_app_keeps_running(tmp_path: Path) -> 
 
 
 async def test_sessions_screen_filters_as_you_type_and_opens(tmp_path: Path) -> None:
-    from core.store import Store
+    from cutline.core.store import Store
 
     store_path = tmp_path / "store.db"
     with Store(store_path) as store:
@@ -278,7 +278,9 @@ async def test_keys_are_remappable_from_config(tmp_path: Path) -> None:
         assert screen.settings.keepRecentTokens == 21000, "the old key no longer applies"
 
 
-async def test_import_prompt_completes_paths_and_opens_the_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_import_prompt_completes_paths_and_opens_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_session(tmp_path / "ledger-import.jsonl")
     monkeypatch.chdir(tmp_path)
     app = test_app(tmp_path / "store.db")
@@ -300,7 +302,7 @@ async def test_import_prompt_completes_paths_and_opens_the_session(tmp_path: Pat
 async def test_palette_and_help_list_the_actions(tmp_path: Path) -> None:
     from textual.command import CommandPalette
 
-    from app.screens.modals import HelpScreen
+    from cutline.app.screens.modals import HelpScreen
 
     session = write_session(tmp_path / "ledger.jsonl")
     app = test_app(tmp_path / "store.db", str(session))
@@ -331,11 +333,13 @@ async def test_palette_and_help_list_the_actions(tmp_path: Path) -> None:
 
 
 def test_tui_config_reads_keys_and_rejects_bad_values(tmp_path: Path) -> None:
-    from app.config import load_tui_config
-    from core.errors import SettingsError
+    from cutline.app.config import load_tui_config
+    from cutline.core.errors import SettingsError
 
     config = tmp_path / "config.toml"
-    config.write_text('[compaction]\nkeepRecentTokens = 5000\n[keys]\n"review.run" = "R, f5"\n[tui]\ntheme = "cutline-light"\n')
+    config.write_text(
+        '[compaction]\nkeepRecentTokens = 5000\n[keys]\n"review.run" = "R, f5"\n[tui]\ntheme = "cutline-light"\n'
+    )
     loaded = load_tui_config(config)
     assert loaded.keys == {"review.run": "R,f5"} and loaded.theme == "cutline-light"
     config.write_text('[keys]\n"review.run" = 5\n')
@@ -371,8 +375,8 @@ async def test_switching_the_counter_recounts_and_replans(tmp_path: Path) -> Non
 async def test_a_run_can_be_cancelled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cutline_home: Path) -> None:
     import asyncio
 
-    import core.summarizers
-    from core.summarizers.base import Summarizer, SummaryRequest
+    import cutline.core.summarizers
+    from cutline.core.summarizers.base import Summarizer, SummaryRequest
 
     started = asyncio.Event()
 
@@ -384,7 +388,7 @@ async def test_a_run_can_be_cancelled(tmp_path: Path, monkeypatch: pytest.Monkey
             await asyncio.Event().wait()
             return ""
 
-    monkeypatch.setattr(core.summarizers, "get_summarizer", lambda name, **kw: Waiting())
+    monkeypatch.setattr(cutline.core.summarizers, "get_summarizer", lambda name, **kw: Waiting())
     keep_recent(cutline_home, 5000)
     session = write_session(tmp_path / "ledger.jsonl")
     app = test_app(tmp_path / "store.db", str(session))

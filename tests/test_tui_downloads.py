@@ -5,8 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from app.screens.review import ReviewScreen, download_stem
-from core.models import Session
+from cutline.app.screens.review import ReviewScreen, download_stem
+from cutline.core.models import Session
 from tests.test_tui import SIZE, sample_copy, settle
 from tests.test_tui_support import test_app
 

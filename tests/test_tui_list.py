@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from core.models import Entry, Message, TextBlock, ToolCallBlock
-from app.widgets.message_list import EIGHTHS, MessageList, PlanMarks, token_bar
+from cutline.app.widgets.message_list import EIGHTHS, MessageList, PlanMarks, token_bar
+from cutline.core.models import Entry, Message, TextBlock, ToolCallBlock
 
 ROWS = 100_000
 HEIGHT = 30
@@ -18,9 +18,13 @@ def _entries(n: int) -> list[Entry]:
         if kind == 0:
             message = Message(role="user", content=[TextBlock(text=f"request {i}")])
         elif kind == 1:
-            message = Message(role="assistant", content=[ToolCallBlock(id=f"c{i}", name="read", arguments={"path": f"f{i}.py"})])
+            message = Message(
+                role="assistant", content=[ToolCallBlock(id=f"c{i}", name="read", arguments={"path": f"f{i}.py"})]
+            )
         else:
-            message = Message(role="toolResult", toolCallId=f"c{i - 1}", toolName="read", content=[TextBlock(text=f"body {i}")])
+            message = Message(
+                role="toolResult", toolCallId=f"c{i - 1}", toolName="read", content=[TextBlock(text=f"body {i}")]
+            )
         entries.append(Entry(id=f"{i:08x}", type="message", message=message))
     return entries
 

@@ -13,11 +13,11 @@ import pytest
 from textual.widgets import Input
 from textual.worker import WorkerFailed
 
-import core.engine
-import core.review
-from core.errors import NotFoundError
-from core.store import Store
-from core.summarizers.base import Summarizer, SummaryRequest
+import cutline.core.engine.compact
+import cutline.core.review
+from cutline.core.errors import NotFoundError
+from cutline.core.store import Store
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from tests.test_tui_support import test_app, write_session
 
 SIZE = (140, 40)
@@ -27,8 +27,8 @@ SIZE = (140, 40)
 def ledger(tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The fixed session, a config that keeps 5000 recent tokens (so the cut is on screen), and fixed ids."""
     (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    monkeypatch.setattr(core.engine, "new_proposal_id", lambda now=None: "019b8e2a5f00c0ffee42")
-    monkeypatch.setattr(core.review.secrets, "token_hex", lambda n=4: "5eed" * n)
+    monkeypatch.setattr(cutline.core.engine.compact, "new_proposal_id", lambda now=None: "019b8e2a5f00c0ffee42")
+    monkeypatch.setattr(cutline.core.review.secrets, "token_hex", lambda n=4: "5eed" * n)
     monkeypatch.chdir(tmp_path)  # paths are shown relative to the working directory
     return write_session(tmp_path / "ledger.jsonl")
 
@@ -91,9 +91,9 @@ class _Waiting(Summarizer):
 
 
 def test_running(snap_compare, tmp_path: Path, ledger: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import core.summarizers
+    import cutline.core.summarizers
 
-    monkeypatch.setattr(core.summarizers, "get_summarizer", lambda name, **kw: _Waiting())
+    monkeypatch.setattr(cutline.core.summarizers, "get_summarizer", lambda name, **kw: _Waiting())
 
     async def before(pilot) -> None:
         await _settle(pilot)
@@ -144,7 +144,10 @@ def test_error_modal(snap_compare, tmp_path: Path, ledger: Path) -> None:
     # (tests/test_tui.py covers a failing worker opening it)
     async def before(pilot) -> None:
         await _settle(pilot)
-        pilot.app.show_error("Loading the session failed", NotFoundError("no stored session matches 'no-such-session' (try `cutline ls`)"))
+        pilot.app.show_error(
+            "Loading the session failed",
+            NotFoundError("no stored session matches 'no-such-session' (try `cutline ls`)"),
+        )
         await _settle(pilot)
 
     assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=SIZE)

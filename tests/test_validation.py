@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
-from core.validation import validate_context
+from cutline.core.engine.validation import validate_context
+from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 
 def user(text: str = "hi") -> Message:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app.commands.serve import app_command, is_loopback
+from cutline.app.commands.serve import app_command, is_loopback
 from tests.conftest import ROOT, SAMPLES
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -72,7 +72,7 @@ def test_loopback_detection() -> None:
 
 def test_serve_refuses_a_public_address_without_the_flag(cutline_home: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "app.cli", "serve", "--host", "0.0.0.0", "--port", str(_free_port())],
+        [sys.executable, "-m", "cutline.app.cli", "serve", "--host", "0.0.0.0", "--port", str(_free_port())],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -87,7 +87,7 @@ def test_serve_refuses_a_public_address_without_the_flag(cutline_home: Path) -> 
 def test_serve_warns_when_binding_a_public_address(cutline_home: Path) -> None:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--host", "0.0.0.0", "--port", str(port), "--allow-remote"],
+        [sys.executable, "-m", "cutline.app.cli", "serve", "--host", "0.0.0.0", "--port", str(port), "--allow-remote"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -103,7 +103,7 @@ def test_serve_warns_when_binding_a_public_address(cutline_home: Path) -> None:
 
 def test_each_tab_runs_the_app_as_its_own_process() -> None:
     command = app_command("pi-branched")
-    assert command.endswith("-m app.cli open pi-branched")
+    assert command.endswith("-m cutline.app.cli open pi-branched")
     assert command.startswith(sys.executable)
 
 
@@ -111,7 +111,7 @@ def test_each_tab_runs_the_app_as_its_own_process() -> None:
 def served(cutline_home: Path) -> Iterator[str]:
     """A `cutline serve` on a free loopback port with one sample imported."""
     imported = subprocess.run(
-        [sys.executable, "-m", "app.cli", "import", str(SAMPLES / "pi-branched.jsonl")],
+        [sys.executable, "-m", "cutline.app.cli", "import", str(SAMPLES / "pi-branched.jsonl")],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -120,7 +120,7 @@ def served(cutline_home: Path) -> Iterator[str]:
     assert imported.returncode == 0, imported.stderr
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "cutline.app.cli", "serve", "--port", str(port)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -1,1 +1,1 @@
-"""CLI subcommands: every module here exposes `COMMANDS`, a list of click commands, picked up by app.cli."""
+"""CLI subcommands: every module here exposes `COMMANDS`, a list of click commands, picked up by cutline.app.cli."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.errors import CutlineError, NotFoundError
+from cutline.core.errors import CutlineError, NotFoundError
 
 
 def _resolve_stored(store: Any, ref: str) -> str:
@@ -18,7 +18,7 @@ def _resolve_stored(store: Any, ref: str) -> str:
     try:
         return store.resolve_session(ref)
     except NotFoundError as exc:
-        from core.store import AmbiguousSessionError
+        from cutline.core.store import AmbiguousSessionError
 
         if not isinstance(exc, AmbiguousSessionError) and Path(ref).expanduser().is_dir():
             raise CutlineError(f"{ref}: is a directory (give a session file or a stored session)") from None
@@ -43,7 +43,7 @@ def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[s
     if candidate.is_file():
         count = None
         if counter is not None and counter != "calibrated":
-            from core.tokens import entry_tokens, get_counter
+            from cutline.core.tokens import entry_tokens, get_counter
 
             instance = get_counter(counter)
 

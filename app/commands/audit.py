@@ -12,18 +12,21 @@ from typing import Any
 
 import click
 
-from app.commands._refs import session_id_for
-
-from core.errors import CutlineError, NotFoundError
+from cutline.app.commands._refs import session_id_for
+from cutline.core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
 _COUNTERS = ("chars4", "tiktoken", "calibrated")
 
 
 def _store(db_path: str | None) -> Any:
-    from core.store import Store
+    from cutline.core.store import Store
 
     return Store(db_path)
 
@@ -45,8 +48,8 @@ def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
 
 
 def _proposal_audit(store: Any, ref: str) -> Any:
-    from core.audit import audit_proposal
-    from core.review import latest_version, load_proposal
+    from cutline.core.audit.report import audit_proposal
+    from cutline.core.review import latest_version, load_proposal
 
     proposal = load_proposal(store, ref)
     session = store.load_session(proposal.session_id)
@@ -55,18 +58,24 @@ def _proposal_audit(store: Any, ref: str) -> Any:
     return audit_proposal(session, proposal, summary)
 
 
-def _settings(keep_recent_tokens: int | None = None, reserve_tokens: int | None = None, context_window: int | None = None) -> Any:
-    from core.settings import load_settings
+def _settings(
+    keep_recent_tokens: int | None = None, reserve_tokens: int | None = None, context_window: int | None = None
+) -> Any:
+    from cutline.core.config.settings import load_settings
 
     return load_settings(
-        overrides={"keepRecentTokens": keep_recent_tokens, "reserveTokens": reserve_tokens, "contextWindow": context_window}
+        overrides={
+            "keepRecentTokens": keep_recent_tokens,
+            "reserveTokens": reserve_tokens,
+            "contextWindow": context_window,
+        }
     )
 
 
 def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
     """Audit what `ref` names: a session file or session (its latest compaction), SESSION:ENTRY, a compaction id or a proposal id."""
-    from core.audit import audit_compaction
-    from core.review import resolve_proposal
+    from cutline.core.audit.report import audit_compaction
+    from cutline.core.review import resolve_proposal
 
     if Path(ref).expanduser().is_file():
         session_id = session_id_for(store, ref)
@@ -139,17 +148,29 @@ def report_text(report: Any) -> str:
 
 @click.command("audit")
 @click.argument("session")
-@click.option("--compaction", "compaction_id", default=None, help="Compaction entry id (default: the latest compaction).")
+@click.option(
+    "--compaction", "compaction_id", default=None, help="Compaction entry id (default: the latest compaction)."
+)
 @click.option("--proposal", "proposal_id", default=None, help="Audit a proposal made here instead.")
 @click.option("--keep-recent-tokens", type=int, default=None, help="Settings assumed when re-planning the cut.")
 @click.option("--reserve-tokens", type=int, default=None, help="Settings assumed when re-planning the cut.")
 @click.option("--context-window", type=int, default=None, help="Settings assumed when re-planning the cut.")
-@click.option("--json", "as_json", is_flag=True, help="Print lost facts, retention, warnings and the explanation as JSON.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print lost facts, retention, warnings and the explanation as JSON."
+)
 @_DB
-def audit_cmd(session: str, compaction_id: str | None, proposal_id: str | None, keep_recent_tokens: int | None,
-              reserve_tokens: int | None, context_window: int | None, as_json: bool, db_path: str | None) -> None:
+def audit_cmd(
+    session: str,
+    compaction_id: str | None,
+    proposal_id: str | None,
+    keep_recent_tokens: int | None,
+    reserve_tokens: int | None,
+    context_window: int | None,
+    as_json: bool,
+    db_path: str | None,
+) -> None:
     """What a compaction in SESSION (a stored session or a session file) lost, and why the cut fell there."""
-    from core.audit import audit_compaction
+    from cutline.core.audit.report import audit_compaction
 
     if compaction_id and proposal_id:
         raise click.UsageError("give --compaction or --proposal, not both")
@@ -159,7 +180,9 @@ def audit_cmd(session: str, compaction_id: str | None, proposal_id: str | None, 
         if proposal_id:
             report = _proposal_audit(store, proposal_id)
             if report.session_id != session_id:
-                raise CutlineError(f"proposal {report.target_id} belongs to session {report.session_id}, not {session_id}")
+                raise CutlineError(
+                    f"proposal {report.target_id} belongs to session {report.session_id}, not {session_id}"
+                )
         else:
             report = audit_compaction(store.load_session(session_id), compaction_id, settings)
     if as_json:
@@ -171,7 +194,13 @@ def audit_cmd(session: str, compaction_id: str | None, proposal_id: str | None, 
 @click.command("timeline")
 @click.argument("session")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the plot as an SVG file.")
-@click.option("--counter", "counters", type=click.Choice(_COUNTERS), multiple=True, help="Estimates to draw (repeatable; default chars4, tiktoken, calibrated).")
+@click.option(
+    "--counter",
+    "counters",
+    type=click.Choice(_COUNTERS),
+    multiple=True,
+    help="Estimates to draw (repeatable; default chars4, tiktoken, calibrated).",
+)
 @click.option("--keep-recent-tokens", type=int, default=None, help="keepRecentTokens for the replay.")
 @click.option("--reserve-tokens", type=int, default=None, help="reserveTokens (threshold = window - reserve).")
 @click.option("--context-window", type=int, default=None, help="The context window drawn and replayed against.")
@@ -179,12 +208,21 @@ def audit_cmd(session: str, compaction_id: str | None, proposal_id: str | None, 
 @click.option("--summary-tokens", type=int, default=None, help="Replay: assumed summary size (default 2000).")
 @click.option("--json", "as_json", is_flag=True, help="Print the timeline (and replay) as JSON.")
 @_DB
-def timeline_cmd(session: str, output: str | None, counters: tuple[str, ...], keep_recent_tokens: int | None,
-                 reserve_tokens: int | None, context_window: int | None, do_replay: bool, summary_tokens: int | None,
-                 as_json: bool, db_path: str | None) -> None:
+def timeline_cmd(
+    session: str,
+    output: str | None,
+    counters: tuple[str, ...],
+    keep_recent_tokens: int | None,
+    reserve_tokens: int | None,
+    context_window: int | None,
+    do_replay: bool,
+    summary_tokens: int | None,
+    as_json: bool,
+    db_path: str | None,
+) -> None:
     """Context size per model call in SESSION: recorded usage, each counter's estimate, compactions, window and threshold."""
-    from core.replay import timeline_with_replay
-    from core.timeline import build_timeline, render_svg
+    from cutline.core.audit.replay import timeline_with_replay
+    from cutline.core.audit.timeline import build_timeline, render_svg
 
     if output and not output.lower().endswith(".svg"):
         raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
@@ -237,7 +275,7 @@ def timeline_cmd(session: str, output: str | None, counters: tuple[str, ...], ke
 @_DB
 def compare_cmd(a: str, b: str, as_json: bool, db_path: str | None) -> None:
     """Two compactions or proposals side by side: A and B are proposal ids, compaction ids, SESSION:ENTRY, or sessions/files (latest compaction)."""
-    from core.audit import compare
+    from cutline.core.audit.report import compare
 
     settings = _settings()
     with _store(db_path) as store:

@@ -11,12 +11,16 @@ from typing import Any
 
 import click
 
-from app.commands._refs import open_counted, open_session
+from cutline.app.commands._refs import open_counted, open_session
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
 _DB = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
 
 
@@ -41,7 +45,9 @@ def _plan_text(result: Any) -> str:
     guard = result.windowGuard
     if guard is not None and (guard.shouldBlock or guard.shouldWarn):
         verdict = "BLOCKED (below 16,000 tokens)" if guard.shouldBlock else "warning (below 32,000 tokens)"
-        lines.append(f"window guard: context window {guard.tokens:,} {verdict}; OpenClaw blocks below 16,000 and warns below 32,000")
+        lines.append(
+            f"window guard: context window {guard.tokens:,} {verdict}; OpenClaw blocks below 16,000 and warns below 32,000"
+        )
     if result.readOnlyFiles:
         lines.append("read files: " + ", ".join(result.readOnlyFiles))
     if result.modifiedFiles:
@@ -56,26 +62,47 @@ def _plan_text(result: Any) -> str:
 @click.argument("session")
 @click.option("--keep-recent-tokens", type=int, default=None, help="pi's keepRecentTokens (default 20000).")
 @click.option("--reserve-tokens", type=int, default=None, help="pi's reserveTokens (default 16384).")
-@click.option("--context-window", type=int, default=None, help="Context window in tokens (default: the model's, else 200000).")
+@click.option(
+    "--context-window", type=int, default=None, help="Context window in tokens (default: the model's, else 200000)."
+)
 @click.option("--mode", type=click.Choice(_MODES), default=None, help="Compaction mode (default: settings, else pi).")
 @click.option("--counter", type=click.Choice(_COUNTERS), default="chars4", show_default=True, help="Token counter.")
-@click.option("--openclaw-config", type=click.Path(dir_okay=False, exists=True), default=None, help="Read compaction settings from an OpenClaw config.")
+@click.option(
+    "--openclaw-config",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="Read compaction settings from an OpenClaw config.",
+)
 @click.option("--entry-tokens", is_flag=True, help="With --json: include every path entry's token count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
 @_DB
-def plan_cmd(session: str, keep_recent_tokens: int | None, reserve_tokens: int | None, context_window: int | None,
-             mode: str | None, counter: str, openclaw_config: str | None, entry_tokens: bool, as_json: bool,
-             db_path: str | None) -> None:
+def plan_cmd(
+    session: str,
+    keep_recent_tokens: int | None,
+    reserve_tokens: int | None,
+    context_window: int | None,
+    mode: str | None,
+    counter: str,
+    openclaw_config: str | None,
+    entry_tokens: bool,
+    as_json: bool,
+    db_path: str | None,
+) -> None:
     """Show where a compaction of SESSION (a stored session or a session file) would cut now, and why."""
-    from core.plan import plan
-    from core.settings import load_settings
-    from core.store import Store
-    from core.tokens import count_entries, gc_paused
+    from cutline.core.config.settings import load_settings
+    from cutline.core.engine.plan import plan
+    from cutline.core.store import Store
+    from cutline.core.tokens import count_entries, gc_paused
 
-    settings = load_settings(openclaw=openclaw_config, overrides={
-        "keepRecentTokens": keep_recent_tokens, "reserveTokens": reserve_tokens,
-        "contextWindow": context_window, "mode": mode,
-    })
+    settings = load_settings(
+        openclaw=openclaw_config,
+        overrides={
+            "keepRecentTokens": keep_recent_tokens,
+            "reserveTokens": reserve_tokens,
+            "contextWindow": context_window,
+            "mode": mode,
+        },
+    )
     with gc_paused(), Store(db_path) as store:
         loaded, counts = open_counted(store, session, counter if counter == "chars4" else None)
         if counts is None:
@@ -96,14 +123,19 @@ def _percent(value: float | None) -> str:
 
 @click.command("tokens")
 @click.argument("session")
-@click.option("--counter", "counters", multiple=True, type=click.Choice(_COUNTERS),
-              help="Counters to use (repeatable; default chars4, tiktoken, calibrated, and anthropic when a key is set).")
+@click.option(
+    "--counter",
+    "counters",
+    multiple=True,
+    type=click.Choice(_COUNTERS),
+    help="Counters to use (repeatable; default chars4, tiktoken, calibrated, and anthropic when a key is set).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @_DB
 def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
     """Per-entry token counts of SESSION under each counter, and each counter's error against the API's usage records."""
-    from core.store import Store
-    from core.tokens import gc_paused, token_report
+    from cutline.core.store import Store
+    from cutline.core.tokens import gc_paused, token_report
 
     with gc_paused(), Store(db_path) as store:
         loaded = open_session(store, session)
@@ -113,12 +145,16 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
         return
     names = report.counters
     total = {name: sum(row[name] for row in report.entries) for name in names}
-    click.echo(f"{len(report.entries):,} entries on the active path; totals: "
-               + ", ".join(f"{name} {total[name]:,}" for name in names))
+    click.echo(
+        f"{len(report.entries):,} entries on the active path; totals: "
+        + ", ".join(f"{name} {total[name]:,}" for name in names)
+    )
     calibration = report.calibration
     if calibration.fitted:
-        click.echo(f"calibrated ({calibration.method} over {len(calibration.samples)} turns): "
-                   f"real ≈ {calibration.overhead:,.0f} + {calibration.ratio:.3f} × chars4")
+        click.echo(
+            f"calibrated ({calibration.method} over {len(calibration.samples)} turns): "
+            f"real ≈ {calibration.overhead:,.0f} + {calibration.ratio:.3f} × chars4"
+        )
     if not report.turns:
         click.echo("no assistant usage records: nothing to compare the counters against")
         return
@@ -127,7 +163,9 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
         click.echo(f"{row['pathIndex']:>6} {row['real']:>9,} " + " ".join(f"{row.get(name, 0):>11,}" for name in names))
     click.echo("\nrelative error against usage (median / p90):")
     for err in report.errors:
-        click.echo(f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)")
+        click.echo(
+            f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)"
+        )
 
 
 COMMANDS = [plan_cmd, tokens_cmd]

@@ -7,61 +7,119 @@ import os
 
 import click
 
-from app.commands._refs import session_id_for
-
-from core.errors import CutlineError
+from cutline.app.commands._refs import session_id_for
+from cutline.core.errors import CutlineError
 
 _DB = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
 
 
 def _store(db_path: str | None):
-    from core.store import Store
+    from cutline.core.store import Store
 
     return Store(db_path)
 
 
 @click.command("compact")
 @click.argument("session")
-@click.option("--summarizer", type=click.Choice(["extractive", "anthropic"]), default=None, help="Who writes the summary (default: settings, else extractive).")
+@click.option(
+    "--summarizer",
+    type=click.Choice(["extractive", "anthropic"]),
+    default=None,
+    help="Who writes the summary (default: settings, else extractive).",
+)
 @click.option("--model", default=None, help="Model for the anthropic summarizer.")
-@click.option("--mode", type=click.Choice(["pi", "safeguard", "first-and-tail", "system-and-summary"]), default=None, help="Compaction mode.")
+@click.option(
+    "--mode",
+    type=click.Choice(["pi", "safeguard", "first-and-tail", "system-and-summary"]),
+    default=None,
+    help="Compaction mode.",
+)
 @click.option("--keep-recent-tokens", type=int, default=None, help="pi's keepRecentTokens.")
 @click.option("--reserve-tokens", type=int, default=None, help="pi's reserveTokens (summary max_tokens = 0.8 of it).")
 @click.option("--context-window", type=int, default=None, help="The model's context window in tokens.")
 @click.option("--max-history-share", type=float, default=None, help="Safeguard: share of the window history may use.")
 @click.option("--parts", type=int, default=None, help="Staged summarization: number of token-share parts.")
-@click.option("--max-chunk-tokens", type=int, default=None, help="Staged summarization: split by this many tokens per part.")
+@click.option(
+    "--max-chunk-tokens", type=int, default=None, help="Staged summarization: split by this many tokens per part."
+)
 @click.option("--tail", "protected_tail", type=int, default=None, help="first-and-tail: messages kept at the end.")
 @click.option("--prompt", "prompt_name", default=None, help="History prompt: pi-checkpoint, go-7-section or narrative.")
-@click.option("--last-turn/--no-last-turn", "last_turn", default=None, help="Append the last exchange verbatim when it is summarized.")
-@click.option("--preview-style", is_flag=True, default=None, help="Serialize tool results as 500 + 200 character previews.")
-@click.option("--instructions", default=None, help="Custom instructions for the summary (\"Additional focus\").")
-@click.option("--counter", type=click.Choice(["chars4", "tiktoken"]), default="chars4", show_default=True, help="Token counter for the plan.")
-@click.option("--openclaw-config", type=click.Path(dir_okay=False, exists=True), default=None, help="Read compaction settings from an OpenClaw config.")
+@click.option(
+    "--last-turn/--no-last-turn",
+    "last_turn",
+    default=None,
+    help="Append the last exchange verbatim when it is summarized.",
+)
+@click.option(
+    "--preview-style", is_flag=True, default=None, help="Serialize tool results as 500 + 200 character previews."
+)
+@click.option("--instructions", default=None, help='Custom instructions for the summary ("Additional focus").')
+@click.option(
+    "--counter",
+    type=click.Choice(["chars4", "tiktoken"]),
+    default="chars4",
+    show_default=True,
+    help="Token counter for the plan.",
+)
+@click.option(
+    "--openclaw-config",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="Read compaction settings from an OpenClaw config.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the proposal as JSON.")
 @_DB
-def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: str | None, keep_recent_tokens: int | None,
-                reserve_tokens: int | None, context_window: int | None, max_history_share: float | None,
-                parts: int | None, max_chunk_tokens: int | None, protected_tail: int | None, prompt_name: str | None,
-                last_turn: bool | None, preview_style: bool | None, instructions: str | None, counter: str,
-                openclaw_config: str | None, as_json: bool, db_path: str | None) -> None:
+def compact_cmd(
+    session: str,
+    summarizer: str | None,
+    model: str | None,
+    mode: str | None,
+    keep_recent_tokens: int | None,
+    reserve_tokens: int | None,
+    context_window: int | None,
+    max_history_share: float | None,
+    parts: int | None,
+    max_chunk_tokens: int | None,
+    protected_tail: int | None,
+    prompt_name: str | None,
+    last_turn: bool | None,
+    preview_style: bool | None,
+    instructions: str | None,
+    counter: str,
+    openclaw_config: str | None,
+    as_json: bool,
+    db_path: str | None,
+) -> None:
     """Make a compaction proposal for SESSION (a stored session or a session file), store it and print it."""
-    from core.engine import compact
-    from core.hooks import load_hooks_config
-    from core.plan import plan
-    from core.prompts import build_prompt_text
-    from core.review import save_proposal
-    from core.settings import load_settings
-    from core.summarizers import get_summarizer
+    from cutline.core.config.settings import load_settings
+    from cutline.core.engine.compact import compact
+    from cutline.core.engine.plan import plan
+    from cutline.core.hooks import load_hooks_config
+    from cutline.core.review import save_proposal
+    from cutline.core.summarizers import get_summarizer
+    from cutline.core.summarizers.prompts import build_prompt_text
 
     overrides = {
-        "mode": mode, "keepRecentTokens": keep_recent_tokens, "reserveTokens": reserve_tokens,
-        "contextWindow": context_window, "maxHistoryShare": max_history_share, "parts": parts,
-        "maxChunkTokens": max_chunk_tokens, "protectedTailMessages": protected_tail, "promptName": prompt_name,
-        "lastTurnInjection": last_turn, "previewStyle": preview_style, "customInstructions": instructions,
-        "summarizer": summarizer, "model": model,
+        "mode": mode,
+        "keepRecentTokens": keep_recent_tokens,
+        "reserveTokens": reserve_tokens,
+        "contextWindow": context_window,
+        "maxHistoryShare": max_history_share,
+        "parts": parts,
+        "maxChunkTokens": max_chunk_tokens,
+        "protectedTailMessages": protected_tail,
+        "promptName": prompt_name,
+        "lastTurnInjection": last_turn,
+        "previewStyle": preview_style,
+        "customInstructions": instructions,
+        "summarizer": summarizer,
+        "model": model,
     }
     settings = load_settings(openclaw=openclaw_config, overrides={k: v for k, v in overrides.items() if v is not None})
     # checked up front: otherwise a bad name fails only when the plan has something to summarize
@@ -74,7 +132,9 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
         loaded = store.load_session(session_id)
         path = loaded.active_path()
         the_plan = plan(path, settings, counter)
-        writer = get_summarizer(settings.summarizer, model=settings.model if settings.summarizer == "anthropic" else None)
+        writer = get_summarizer(
+            settings.summarizer, model=settings.model if settings.summarizer == "anthropic" else None
+        )
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 
         proposal = asyncio.run(compact(the_plan, loaded, writer, settings, hooks=load_hooks_config()))
@@ -86,7 +146,9 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
     if as_json:
         click.echo(proposal.model_dump_json(indent=2))
         return
-    click.echo(f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  summarizer {proposal.summarizer}")
+    click.echo(
+        f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  summarizer {proposal.summarizer}"
+    )
     click.echo(
         f"tokens {proposal.tokensBefore} -> {proposal.tokensAfter} ({proposal.counter}); "
         f"summarized {proposal.summarizedCount} messages, first kept entry {proposal.firstKeptEntryId or '-'}"
@@ -106,7 +168,7 @@ def compact_cmd(session: str, summarizer: str | None, model: str | None, mode: s
 @_DB
 def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool, db_path: str | None) -> None:
     """Accept PROPOSAL's latest summary version (refused if invalid or already decided)."""
-    from core.review import accept
+    from cutline.core.review import accept
 
     with _store(db_path) as store:
         decision = accept(store, proposal, write_back=write_back, note=note)
@@ -123,7 +185,7 @@ def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool,
 @_DB
 def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
     """Reject PROPOSAL."""
-    from core.review import reject
+    from cutline.core.review import reject
 
     with _store(db_path) as store:
         decision = reject(store, proposal, note=note)
@@ -136,7 +198,7 @@ def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
 @_DB
 def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     """List SESSION's proposals, newest first."""
-    from core.review import list_proposals
+    from cutline.core.review import list_proposals
 
     with _store(db_path) as store:
         rows = list_proposals(store, session_id_for(store, session))

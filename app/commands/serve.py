@@ -29,7 +29,7 @@ def is_loopback(host: str) -> bool:
 
 def app_command(session: str | None) -> str:
     """The shell command textual-serve runs for every browser tab."""
-    parts = [sys.executable, "-m", "app.cli", "open"]
+    parts = [sys.executable, "-m", "cutline.app.cli", "open"]
     if session:
         parts.append(session)
     return shlex.join(parts)
@@ -47,7 +47,7 @@ def app_command(session: str | None) -> str:
 @click.argument("session_or_file", required=False)
 def serve_cmd(host: str, port: int, allow_remote: bool, public_url: str | None, session_or_file: str | None) -> None:
     """Serve the review desk in a browser (each tab gets its own app process)."""
-    from core.errors import CutlineError
+    from cutline.core.errors import CutlineError
 
     if not is_loopback(host):
         if not allow_remote:

@@ -14,15 +14,19 @@ from typing import Any
 
 import click
 
-from core.errors import CutlineError
+from cutline.core.errors import CutlineError
 
 _DB = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db)."
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
 
 
 def _store(db_path: str | None) -> Any:
-    from core.store import Store
+    from cutline.core.store import Store
 
     return Store(db_path)
 
@@ -55,7 +59,7 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
             except CutlineError as exc:
                 click.echo(f"cutline: {exc}", err=True)
                 continue
-            except Exception as exc:  # noqa: BLE001 - one bad file must not stop the others or show a traceback
+            except Exception as exc:
                 if os.environ.get("CUTLINE_DEBUG"):
                     raise
                 click.echo(f"cutline: {file}: internal error: {type(exc).__name__}: {exc}", err=True)
@@ -83,7 +87,7 @@ def ls_cmd(as_json: bool, db_path: str | None) -> None:
     if as_json:
         from pydantic import TypeAdapter
 
-        from core.store import SessionInfo
+        from cutline.core.store import SessionInfo
 
         click.echo(TypeAdapter(list[SessionInfo]).dump_json(sessions, indent=2).decode())
         return
@@ -121,7 +125,8 @@ def _overview_text(overview: Any, tail: int | None) -> str:
         f"entries:     {info.entries:,}   active path: {len(overview.path):,}"
         + (f"   chars4 tokens on the path: {overview.path_tokens:,}" if overview.path_tokens is not None else ""),
         "by type:     " + ", ".join(f"{name} {count:,}" for name, count in sorted(overview.counts_by_type.items())),
-        "by role:     " + (", ".join(f"{name} {count:,}" for name, count in sorted(overview.counts_by_role.items())) or "-"),
+        "by role:     "
+        + (", ".join(f"{name} {count:,}" for name, count in sorted(overview.counts_by_role.items())) or "-"),
         f"imported:    {info.imported_at}   updated: {info.updated_at}",
     ]
     if info.last_decision:
@@ -131,32 +136,44 @@ def _overview_text(overview: Any, tail: int | None) -> str:
     lines.append(f"compactions: {len(overview.compactions)}")
     for compaction in overview.compactions:
         where = f"path #{compaction.path_index}" if compaction.path_index is not None else "off the active path"
-        kept = f"keeps from {compaction.first_kept_entry_id}" if compaction.first_kept_entry_id else "keeps nothing before it"
+        kept = (
+            f"keeps from {compaction.first_kept_entry_id}"
+            if compaction.first_kept_entry_id
+            else "keeps nothing before it"
+        )
         lines.append(
             f"  {compaction.id}  {where}  {compaction.timestamp or '-'}  tokensBefore {compaction.tokens_before:,}"
             f"  {kept}  summary {compaction.summary_chars:,} chars"
         )
     path = overview.path if tail is None else overview.path[-tail:] if tail > 0 else []
     lines.append("")
-    heading = "active path" if len(path) == len(overview.path) else f"active path (last {len(path)} of {len(overview.path):,})"
+    heading = (
+        "active path"
+        if len(path) == len(overview.path)
+        else f"active path (last {len(path)} of {len(overview.path):,})"
+    )
     lines.append(f"{heading}:")
     index_width = len(str(len(overview.path)))
     for line in path:
         kind = line.role or line.type
         when = (line.timestamp or "")[:19].replace("T", " ")
         tokens = f"{line.tokens:>7,}" if line.tokens is not None else ""
-        lines.append(f"{line.index:>{index_width}}  {line.id[:12]:<12}  {kind:<21.21}  {when:<19}  {tokens}  {line.preview}".rstrip())
+        lines.append(
+            f"{line.index:>{index_width}}  {line.id[:12]:<12}  {kind:<21.21}  {when:<19}  {tokens}  {line.preview}".rstrip()
+        )
     return "\n".join(lines)
 
 
 @click.command("show")
 @click.argument("session")
-@click.option("--tail", type=click.IntRange(min=0), default=None, help="List only the last N entries of the active path.")
+@click.option(
+    "--tail", type=click.IntRange(min=0), default=None, help="List only the last N entries of the active path."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the overview as JSON.")
 @_DB
 def show_cmd(session: str, tail: int | None, as_json: bool, db_path: str | None) -> None:
     """Show SESSION (a session file, imported on the fly, or a stored id, id prefix or name): header, counts, compactions and the active path."""
-    from app.commands._refs import session_id_for
+    from cutline.app.commands._refs import session_id_for
 
     with _store(db_path) as store:
         overview = store.overview(session_id_for(store, session))
@@ -191,11 +208,17 @@ def write_atomically(path: Path, data: bytes) -> None:
 @click.command("export")
 @click.argument("session")
 @click.option("--format", "fmt", type=click.Choice(["pi"]), default="pi", show_default=True, help="Output format.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="File to write (`-` for stdout).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="File to write (`-` for stdout).",
+)
 @_DB
 def export_cmd(session: str, fmt: str, output: Path, db_path: str | None) -> None:
     """Write a stored SESSION out as a session file; a pi session comes back byte for byte."""
-    from core.formats.pi import export_pi
+    from cutline.core.agents.pi.format import export_pi
 
     with _store(db_path) as store:
         loaded = store.load_session(session)

@@ -7,12 +7,18 @@ import click
 
 @click.command("open")
 @click.argument("file_or_session", required=False)
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None, help="Store to use (default: $CUTLINE_HOME/cutline.db).")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
+)
 def open_cmd(file_or_session: str | None, db_path: str | None) -> None:
     """Open the review desk: the sessions screen, or the review screen of FILE_OR_SESSION (imported if needed)."""
     if file_or_session is not None:
         _check_ref(file_or_session, db_path)
-    from app.tui import create_app
+    from cutline.app.tui import create_app
 
     app = create_app(db_path, file_or_session)
     app.run()
@@ -27,8 +33,8 @@ def _check_ref(ref: str, db_path: str | None) -> None:
     """
     from pathlib import Path
 
-    from core.errors import CutlineError, NotFoundError
-    from core.store import Store
+    from cutline.core.errors import CutlineError, NotFoundError
+    from cutline.core.store import Store
 
     path = Path(ref).expanduser()
     if path.is_dir():

@@ -22,9 +22,15 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from app.widgets.safe_text import visible
+from cutline.app.widgets.safe_text import visible
 
-SERIES_STYLES = {"usage": "bold white", "chars4": "#5fafd7", "calibrated": "#ffaf5f", "tiktoken": "#87c97a", "replay": "#af87d7"}
+SERIES_STYLES = {
+    "usage": "bold white",
+    "chars4": "#5fafd7",
+    "calibrated": "#ffaf5f",
+    "tiktoken": "#87c97a",
+    "replay": "#af87d7",
+}
 KIND_TITLES = {
     "instruction": "Instructions & constraints",
     "request": "Requests",
@@ -94,8 +100,13 @@ def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
         r = row_of(r_value)
         for x in range(cols):
             overlay.setdefault((r, x), (char, style))
-    series: list[tuple[str, list[tuple[int, float]]]] = [("usage", [(i, p.usage) for i, p in enumerate(points) if p.usage is not None])]
-    series += [(name, [(i, p.estimates[name]) for i, p in enumerate(points) if name in p.estimates]) for name in timeline.counters]
+    series: list[tuple[str, list[tuple[int, float]]]] = [
+        ("usage", [(i, p.usage) for i, p in enumerate(points) if p.usage is not None])
+    ]
+    series += [
+        (name, [(i, p.estimates[name]) for i, p in enumerate(points) if name in p.estimates])
+        for name in timeline.counters
+    ]
     for name, pts in reversed(series):
         style = SERIES_STYLES.get(name, "white")
         dots = [to_dot(i, v) for i, v in pts]
@@ -111,7 +122,9 @@ def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
             legend.append("━ ", style=SERIES_STYLES.get(name, "white"))
             legend.append(("usage" if name == "usage" else name) + "  ")
     if zoomed:
-        legend.append(f"window {_k(timeline.context_window)} / threshold {_k(timeline.threshold)} off scale ", style="#e0616b")
+        legend.append(
+            f"window {_k(timeline.context_window)} / threshold {_k(timeline.threshold)} off scale ", style="#e0616b"
+        )
     else:
         legend.append("─ window ", style="#e0616b")
         legend.append("┄ threshold ", style="#d7af5f")
@@ -135,7 +148,7 @@ def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
         out.append(text)
     axis = Text(" " * label_w + "└" + "─" * cols, style="dim")
     out.append(axis)
-    return out[: height]
+    return out[:height]
 
 
 class TimelinePlot(Widget):
@@ -206,9 +219,27 @@ class AuditScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "back", "Back", id="audit.back", tooltip="Back to the previous screen"),
-        Binding("left_square_bracket", "previous_compaction", "Prev compaction", id="audit.previous", tooltip="Audit the previous compaction"),
-        Binding("right_square_bracket", "next_compaction", "Next compaction", id="audit.next", tooltip="Audit the next compaction"),
-        Binding("r", "replay", "Replay", id="audit.replay", tooltip="Replay auto-compaction with the configured settings on the timeline"),
+        Binding(
+            "left_square_bracket",
+            "previous_compaction",
+            "Prev compaction",
+            id="audit.previous",
+            tooltip="Audit the previous compaction",
+        ),
+        Binding(
+            "right_square_bracket",
+            "next_compaction",
+            "Next compaction",
+            id="audit.next",
+            tooltip="Audit the next compaction",
+        ),
+        Binding(
+            "r",
+            "replay",
+            "Replay",
+            id="audit.replay",
+            tooltip="Replay auto-compaction with the configured settings on the timeline",
+        ),
         Binding("l", "focus_lost", "Lost facts", show=False, id="audit.lost", tooltip="Focus the lost facts"),
     ]
 
@@ -264,7 +295,7 @@ class AuditScreen(Screen[None]):
 
     def _open_store(self) -> tuple[Any, bool]:
         """The store to read and whether this screen must close it."""
-        from core.store import Store
+        from cutline.core.store import Store
 
         source = self.store_source
         if source is None:
@@ -278,10 +309,10 @@ class AuditScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
     def load(self) -> None:
-        from core.audit import audit_compaction, audit_proposal
-        from core.review import latest_version, load_proposal
-        from core.settings import load_settings
-        from core.timeline import build_timeline
+        from cutline.core.audit.report import audit_compaction, audit_proposal
+        from cutline.core.audit.timeline import build_timeline
+        from cutline.core.config.settings import load_settings
+        from cutline.core.review import latest_version, load_proposal
 
         store, owned = self._open_store()
         try:
@@ -404,8 +435,8 @@ class AuditScreen(Screen[None]):
 
     def show_source(self, fact: Any) -> None:
         """Show the entry a fact came from, with the fact's text highlighted."""
-        from core.audit import visible_text
-        from core.context import entry_message
+        from cutline.core.audit.report import visible_text
+        from cutline.core.engine.context import entry_message
 
         source = self.query_one("#audit-source", Static)
         entry = self.data.session.by_id().get(fact.source_entry_id) if self.data and fact.source_entry_id else None
@@ -444,8 +475,8 @@ class AuditScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="audit-replay")
     def compute_replay(self, session: Any) -> None:
-        from core.replay import timeline_with_replay
-        from core.settings import load_settings
+        from cutline.core.audit.replay import timeline_with_replay
+        from cutline.core.config.settings import load_settings
 
         timeline, result = timeline_with_replay(session, load_settings(), ["chars4", "calibrated"])
         self.post_message(TimelineReady(timeline, result.text()))

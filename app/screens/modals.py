@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, DataTable, Input, Label, Static
 
-from app.widgets.safe_text import visible
+from cutline.app.widgets.safe_text import visible
 
 
 class ErrorScreen(ModalScreen[None]):
@@ -93,7 +93,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-dialog", classes="dialog"):
             yield Label("Keys", classes="dialog-title")
             yield Static(
-                Text("Remap any key in $CUTLINE_HOME/config.toml under [keys], e.g.  \"review.run\" = \"ctrl+r\""),
+                Text('Remap any key in $CUTLINE_HOME/config.toml under [keys], e.g.  "review.run" = "ctrl+r"'),
                 classes="dialog-intro",
             )
             table: DataTable[str] = DataTable(id="help-table", cursor_type="row", zebra_stripes=True)

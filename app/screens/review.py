@@ -20,15 +20,14 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, ProgressBar, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState
 
-from core.models import Entry, Session
-from core.settings import CompactionSettings
-
-from app.widgets.detail import DetailPane, EntryFacts
-from app.widgets.gauge import BudgetGauge
-from app.widgets.message_list import MessageList
-from app.widgets.proposal_view import ProposalView
-from app.widgets.safe_text import one_line, short_path
-from app.widgets.summary_editor import SummaryEditor
+from cutline.app.widgets.detail import DetailPane, EntryFacts
+from cutline.app.widgets.gauge import BudgetGauge
+from cutline.app.widgets.message_list import MessageList
+from cutline.app.widgets.proposal_view import ProposalView
+from cutline.app.widgets.safe_text import one_line, short_path
+from cutline.app.widgets.summary_editor import SummaryEditor
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.models import Entry, Session
 
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
 
@@ -131,15 +130,43 @@ class ReviewScreen(Screen[None]):
         Binding("v", "diff", "Diff", id="review.diff", tooltip="Diff two summary versions, revert to one"),
         Binding("s", "settings", "Settings", id="review.settings", tooltip="Show the settings panel"),
         Binding("c", "cycle_counter", "Counter", id="review.counter", tooltip="Switch the token counter"),
-        Binding("right_square_bracket", "keep_more", "Keep +1k", show=False, id="review.keep_more", tooltip="keepRecentTokens + 1000"),
-        Binding("left_square_bracket", "keep_less", "Keep −1k", show=False, id="review.keep_less", tooltip="keepRecentTokens − 1000"),
+        Binding(
+            "right_square_bracket",
+            "keep_more",
+            "Keep +1k",
+            show=False,
+            id="review.keep_more",
+            tooltip="keepRecentTokens + 1000",
+        ),
+        Binding(
+            "left_square_bracket",
+            "keep_less",
+            "Keep −1k",
+            show=False,
+            id="review.keep_less",
+            tooltip="keepRecentTokens − 1000",
+        ),
         Binding("d", "detail", "Entry", show=False, id="review.detail", tooltip="Show the selected entry"),
         Binding("o", "proposal", "Proposal", show=False, id="review.proposal", tooltip="Show the proposal"),
         Binding("l", "focus_list", "List", show=False, id="review.list", tooltip="Focus the message list"),
         Binding("H", "history", "History", id="review.history", tooltip="Compaction history of this session"),
         Binding("A", "audit", "Audit", id="review.audit", tooltip="Audit what context a compaction lost"),
-        Binding("E", "export_session", "Export", show=False, id="review.export", tooltip="Download the session as a pi JSONL file"),
-        Binding("T", "export_timeline", "Timeline", show=False, id="review.timeline", tooltip="Download the context timeline as an SVG image"),
+        Binding(
+            "E",
+            "export_session",
+            "Export",
+            show=False,
+            id="review.export",
+            tooltip="Download the session as a pi JSONL file",
+        ),
+        Binding(
+            "T",
+            "export_timeline",
+            "Timeline",
+            show=False,
+            id="review.timeline",
+            tooltip="Download the context timeline as an SVG image",
+        ),
     ]
 
     def __init__(self, ref: str) -> None:
@@ -184,12 +211,16 @@ class ReviewScreen(Screen[None]):
                         with Horizontal(id="editor-bar"):
                             yield Static("", id="editor-tokens")
                             yield Static("", id="editor-saved")
-                        editor = SummaryEditor("", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True)
+                        editor = SummaryEditor(
+                            "", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True
+                        )
                         editor.cursor_blink = self.app.cursor_blink
                         yield editor
         with Horizontal(id="status-bar"):
             yield Static("loading session…", id="status-text")
-            yield ProgressBar(id="run-progress", show_eta=False, clock=Clock(get_time=lambda: self.app.clock().timestamp()))
+            yield ProgressBar(
+                id="run-progress", show_eta=False, clock=Clock(get_time=lambda: self.app.clock().timestamp())
+            )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -206,12 +237,11 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="review-load", exit_on_error=False, description="Loading the session")
     def load(self) -> None:
-        from core.plan import index_path
-        from core.settings import load_settings
-        from core.tokens import calibrate, count_entries
-
-        from app.widgets.plan_overlay import outside_end
-        from app.widgets.rows import pair_numbers
+        from cutline.app.widgets.plan_overlay import outside_end
+        from cutline.app.widgets.rows import pair_numbers
+        from cutline.core.config.settings import load_settings
+        from cutline.core.engine.plan import index_path
+        from cutline.core.tokens import calibrate, count_entries
 
         store = self.app.store
         notice = ""
@@ -239,19 +269,26 @@ class ReviewScreen(Screen[None]):
         self.post_message(
             Loaded(
                 LoadResult(
-                    session, path, tokens, settings, calibration.ratio,
+                    session,
+                    path,
+                    tokens,
+                    settings,
+                    calibration.ratio,
                     path_index=index_path(path, tokens["chars4"], "chars4"),
                     pairs=pair_numbers(path),
                     call_paths=call_paths(path),
                     outside=outside_end(path, index_of),
-                    proposal=proposal, proposal_status=status, versions=versions, notice=notice,
+                    proposal=proposal,
+                    proposal_status=status,
+                    versions=versions,
+                    notice=notice,
                 )
             )
         )
 
     def _latest_proposal(self, store: Any, session_id: str) -> tuple[Any, str, list[Version]]:
         """The newest proposal of the session (any status), its status and its versions."""
-        from core import review
+        from cutline.core import review
 
         infos = review.list_proposals(store, session_id)
         if not infos:
@@ -262,11 +299,13 @@ class ReviewScreen(Screen[None]):
     @staticmethod
     def _version(row: Any) -> Version:
         get = row.get if isinstance(row, dict) else lambda k, d=None: getattr(row, k, d)
-        return Version(n=get("n"), origin=get("origin"), created_at=get("created_at", ""), text=get("text"), tokens=get("tokens"))
+        return Version(
+            n=get("n"), origin=get("origin"), created_at=get("created_at", ""), text=get("text"), tokens=get("tokens")
+        )
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        from app.widgets.settings_panel import SettingsPanel
+        from cutline.app.widgets.settings_panel import SettingsPanel
 
         result = message.result
         self.session = result.session
@@ -279,7 +318,9 @@ class ReviewScreen(Screen[None]):
         self._outside = result.outside
         self.counter = "chars4"
         self._path_index = result.path_index
-        name = self.session.name or (Path(self.session.source_path).name if self.session.source_path else self.session.id)
+        name = self.session.name or (
+            Path(self.session.source_path).name if self.session.source_path else self.session.id
+        )
         self.sub_title = f"{one_line(name, 60)} · {self.session.format} · {len(self.path):,} entries"
         detail = self.query_one(DetailPane)
         detail.call_paths = result.call_paths
@@ -308,9 +349,8 @@ class ReviewScreen(Screen[None]):
 
     def replan(self) -> None:
         """Plan with the current settings and counter, and draw it."""
-        from core.plan import plan
-
-        from app.widgets.plan_overlay import plan_marks
+        from cutline.app.widgets.plan_overlay import plan_marks
+        from cutline.core.engine.plan import plan
 
         if self._path_index is None:
             return
@@ -319,7 +359,7 @@ class ReviewScreen(Screen[None]):
         self._update_gauge()
 
     def _update_gauge(self) -> None:
-        from app.widgets.plan_overlay import plan_budget
+        from cutline.app.widgets.plan_overlay import plan_budget
 
         if self.plan is None:
             return
@@ -350,7 +390,7 @@ class ReviewScreen(Screen[None]):
                 counts[counter] = self.tokens[counter][index]
             else:
                 counts[counter] = self._entry_counts.get((index, counter))
-        from core.context import entry_message
+        from cutline.core.engine.context import entry_message
 
         message = entry_message(entry)
         self.query_one(DetailPane).show(entry, EntryFacts(zone=zone, tokens=counts), message)
@@ -359,7 +399,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="entry-counts", exit_on_error=False, description="Counting tokens")
     def count_entry(self, index: int) -> None:
-        from core.tokens import CalibratedCounter, entry_tokens, get_counter
+        from cutline.core.tokens import CalibratedCounter, entry_tokens, get_counter
 
         entry = self.path[index]
         chars4 = self.tokens["chars4"][index]
@@ -388,7 +428,7 @@ class ReviewScreen(Screen[None]):
             self.replan()
 
     def _sync_settings_panel(self) -> None:
-        from app.widgets.settings_panel import SettingsPanel
+        from cutline.app.widgets.settings_panel import SettingsPanel
 
         for panel in self.query(SettingsPanel):
             panel.set_values(self.settings, self.counter)
@@ -418,7 +458,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="session-counts", exit_on_error=False, description="Counting tokens")
     def count_session(self, counter: str) -> None:
-        from core.tokens import CalibratedCounter, count_entries
+        from cutline.core.tokens import CalibratedCounter, count_entries
 
         if counter == "calibrated":
             scaler = CalibratedCounter(self.calibration_ratio)
@@ -434,7 +474,7 @@ class ReviewScreen(Screen[None]):
         self._use_counter(message.counter)
 
     def _use_counter(self, counter: str) -> None:
-        from core.plan import index_path
+        from cutline.core.engine.plan import index_path
 
         self.counter = counter
         self._path_index = index_path(self.path, self.tokens[counter], counter)
@@ -470,7 +510,7 @@ class ReviewScreen(Screen[None]):
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
         else:
-            from app.screens.sessions import SessionsScreen
+            from cutline.app.screens.sessions import SessionsScreen
 
             self.app.switch_screen(SessionsScreen())
 
@@ -492,7 +532,9 @@ class ReviewScreen(Screen[None]):
         if self.running or self.plan is None or self.session is None:
             return
         if self.plan.nothingToCompact or self.plan.alreadyCompacted:
-            self.app.show_error("Nothing to compact", self.plan.explanation_text() or "The plan has nothing to summarize.")
+            self.app.show_error(
+                "Nothing to compact", self.plan.explanation_text() or "The plan has nothing to summarize."
+            )
             return
         if self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0:
             self.app.show_error(
@@ -514,8 +556,8 @@ class ReviewScreen(Screen[None]):
 
     @work(exclusive=True, group="compact", exit_on_error=False, description="Compaction")
     async def run_compaction(self, plan: Any, session: Session, settings: CompactionSettings) -> None:
-        from core.engine import compact
-        from core.summarizers import get_summarizer
+        from cutline.core.engine.compact import compact
+        from cutline.core.summarizers import get_summarizer
 
         summarizer = get_summarizer(settings.summarizer, model=settings.model)
 
@@ -553,9 +595,11 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="store-proposal", exit_on_error=False, description="Saving the proposal")
     def store_proposal(self, proposal: Any) -> None:
-        from core import review
+        from cutline.core import review
 
-        review.save_proposal(self.app.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None)
+        review.save_proposal(
+            self.app.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None
+        )
         versions = [self._version(v) for v in review.versions(self.app.store, proposal.id)]
         self.post_message(ProposalStored(proposal, versions))
 
@@ -625,7 +669,7 @@ class ReviewScreen(Screen[None]):
             editor.focus()
 
     def _update_editor_tokens(self, text: str) -> None:
-        from core.jsjson import js_length
+        from cutline.core.tokens.jsjson import js_length
 
         chars4 = math.ceil(js_length(text) / 4)
         label = Text()
@@ -669,7 +713,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, group="autosave", exit_on_error=False, description="Saving the summary")
     def save_version(self, proposal_id: str, text: str, origin: str) -> None:
-        from core import review
+        from cutline.core import review
 
         row = review.add_version(self.app.store, proposal_id, text, origin=origin)
         self.post_message(VersionSaved(self._version(row)))
@@ -692,7 +736,7 @@ class ReviewScreen(Screen[None]):
             self._autosave = None
         if self.pending_text is None or self.proposal is None:
             return
-        from core import review
+        from cutline.core import review
 
         row = review.add_version(self.app.store, self.proposal.id, self.pending_text, origin="edited")
         version = self._version(row)
@@ -702,7 +746,7 @@ class ReviewScreen(Screen[None]):
     # -- diff and revert ----------------------------------------------------
 
     def action_diff(self) -> None:
-        from app.screens.versions import DiffScreen
+        from cutline.app.screens.versions import DiffScreen
 
         if self.proposal is None:
             return
@@ -741,7 +785,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Preparing the write")
     def prepare_accept(self, proposal_id: str) -> None:
-        from core import review
+        from cutline.core import review
 
         proposal = review.load_proposal(self.app.store, proposal_id)
         text = review.latest_version(self.app.store, proposal_id).text
@@ -754,11 +798,13 @@ class ReviewScreen(Screen[None]):
         self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp)
 
     def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
-        from app.screens.modals import ConfirmScreen
+        from cutline.app.screens.modals import ConfirmScreen
 
         session = self.session
         if session is not None and session.format == "pi" and session.source_path:
-            intro = f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
+            intro = (
+                f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
+            )
             write_back = True
         else:
             fmt = session.format if session is not None else "unknown"
@@ -775,7 +821,7 @@ class ReviewScreen(Screen[None]):
         )
 
     def action_reject(self) -> None:
-        from app.screens.modals import ConfirmScreen
+        from cutline.app.screens.modals import ConfirmScreen
 
         if self.proposal is None or self.proposal_status != "open":
             return
@@ -787,17 +833,26 @@ class ReviewScreen(Screen[None]):
                 self.decide(proposal_id, "rejected")
 
         self.app.push_screen(
-            ConfirmScreen("Reject this proposal?", "The proposal and its versions stay in the store, marked rejected.", "Nothing is written to the session file.", "Reject"),
+            ConfirmScreen(
+                "Reject this proposal?",
+                "The proposal and its versions stay in the store, marked rejected.",
+                "Nothing is written to the session file.",
+                "Reject",
+            ),
             answered,
         )
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Recording the decision")
     def decide(self, proposal_id: str, decision: str, timestamp: str | None = None, write_back: bool = True) -> None:
-        from core import review
+        from cutline.core import review
 
         if decision == "accepted":
             result = review.accept(self.app.store, proposal_id, write_back=write_back, timestamp=timestamp)
-            detail = f"entry {result.entry_id} written to {result.written_to}" if result.written_to else "recorded in the store"
+            detail = (
+                f"entry {result.entry_id} written to {result.written_to}"
+                if result.written_to
+                else "recorded in the store"
+            )
         else:
             review.reject(self.app.store, proposal_id)
             detail = "rejected"
@@ -815,7 +870,7 @@ class ReviewScreen(Screen[None]):
     # -- history and audit --------------------------------------------------
 
     def action_history(self) -> None:
-        from app.screens.versions import HistoryScreen
+        from cutline.app.screens.versions import HistoryScreen
 
         if self.session is None:
             return
@@ -823,7 +878,7 @@ class ReviewScreen(Screen[None]):
 
     def action_audit(self) -> None:
         """Audit the compaction under the cursor, else the current proposal, else the latest compaction."""
-        from app.screens.audit import AuditScreen
+        from cutline.app.screens.audit import AuditScreen
 
         if self.session is None:
             return
@@ -848,17 +903,21 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, group="export", exit_on_error=False, description="Exporting the session")
     def _export_session(self, session: Session) -> None:
-        from core.formats.pi import export_pi
+        from cutline.core.agents.pi.format import export_pi
 
         text = export_pi(session)
-        self.app.call_from_thread(self.app.deliver_download, text, f"{download_stem(session)}.jsonl", "application/x-ndjson")
+        self.app.call_from_thread(
+            self.app.deliver_download, text, f"{download_stem(session)}.jsonl", "application/x-ndjson"
+        )
 
     @work(thread=True, group="export", exit_on_error=False, description="Drawing the timeline")
     def _export_timeline(self, session: Session, settings: CompactionSettings) -> None:
-        from core.timeline import build_timeline, render_svg
+        from cutline.core.audit.timeline import build_timeline, render_svg
 
         svg = render_svg(build_timeline(session, settings), title=f"cutline — {download_stem(session)}")
-        self.app.call_from_thread(self.app.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml")
+        self.app.call_from_thread(
+            self.app.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml"
+        )
 
 
 def download_stem(session: Session) -> str:

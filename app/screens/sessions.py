@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.text import Text
@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker
 
-from app.widgets.safe_text import one_line, short_path
+from cutline.app.widgets.safe_text import one_line, short_path
 
 
 def ago(moment: str | None, now: datetime) -> str:
@@ -27,7 +27,7 @@ def ago(moment: str | None, now: datetime) -> str:
     except ValueError:
         return moment
     if then.tzinfo is None:
-        then = then.replace(tzinfo=timezone.utc)
+        then = then.replace(tzinfo=UTC)
     seconds = max(0, int((now - then).total_seconds()))
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if seconds >= size:
@@ -123,7 +123,10 @@ class SessionsScreen(Screen[None]):
                 continue
             shown += 1
             name = Text(one_line(info.name, 60), style="bold")
-            decision = Text(info.last_decision or "—", style={"accepted": "green", "rejected": "red"}.get(info.last_decision or "", "dim"))
+            decision = Text(
+                info.last_decision or "—",
+                style={"accepted": "green", "rejected": "red"}.get(info.last_decision or "", "dim"),
+            )
             table.add_row(
                 name,
                 Text(info.format),
@@ -182,12 +185,12 @@ class SessionsScreen(Screen[None]):
         self.open_session(str(key))
 
     def open_session(self, session_id: str) -> None:
-        from app.screens.review import ReviewScreen
+        from cutline.app.screens.review import ReviewScreen
 
         self.app.push_screen(ReviewScreen(session_id))
 
     def action_import_file(self) -> None:
-        from app.screens.modals import PathPrompt
+        from cutline.app.screens.modals import PathPrompt
 
         def chosen(path: Path | None) -> None:
             if path is not None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.rule import Rule
@@ -18,12 +19,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Select, Static
 from textual.worker import Worker
 
-from core.models import Entry
-
-from app.widgets.safe_text import one_line, short_path, visible
+from cutline.app.widgets.safe_text import one_line, short_path, visible
+from cutline.core.models import Entry
 
 if TYPE_CHECKING:
-    from app.screens.review import Version
+    from cutline.app.screens.review import Version
 
 
 def diff_text(old: str, new: str, old_label: str, new_label: str) -> Text:
@@ -52,14 +52,16 @@ class DiffScreen(ModalScreen[int | None]):
 
     BINDINGS = [
         Binding("escape,q", "close", "Close", id="diff.close"),
-        Binding("r", "revert", "Revert to left", id="diff.revert", tooltip="Make the left-hand version the current summary"),
+        Binding(
+            "r", "revert", "Revert to left", id="diff.revert", tooltip="Make the left-hand version the current summary"
+        ),
     ]
 
-    def __init__(self, versions: Sequence["Version"]) -> None:
+    def __init__(self, versions: Sequence[Version]) -> None:
         super().__init__(classes="modal")
         self.versions = list(versions)
 
-    def _label(self, version: "Version") -> str:
+    def _label(self, version: Version) -> str:
         return f"v{version.n} {version.origin}"
 
     def compose(self) -> ComposeResult:
@@ -79,14 +81,16 @@ class DiffScreen(ModalScreen[int | None]):
         self._render_diff()
         self.query_one("#diff-view").focus()
 
-    def _version(self, n: Any) -> "Version":
+    def _version(self, n: Any) -> Version:
         return next(v for v in self.versions if v.n == n)
 
     @on(Select.Changed)
     def _render_diff(self) -> None:
         left = self._version(self.query_one("#diff-left", Select).value)
         right = self._version(self.query_one("#diff-right", Select).value)
-        self.query_one("#diff-body", Static).update(diff_text(left.text, right.text, self._label(left), self._label(right)))
+        self.query_one("#diff-body", Static).update(
+            diff_text(left.text, right.text, self._label(left), self._label(right))
+        )
 
     def action_revert(self) -> None:
         self.dismiss(self.query_one("#diff-left", Select).value)
@@ -123,7 +127,7 @@ class HistoryScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False, description="Loading the history")
     def load(self) -> None:
-        from core import review
+        from cutline.core import review
 
         store = self.app.store
         rows: list[dict[str, Any]] = []

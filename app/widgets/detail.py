@@ -16,9 +16,8 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core.models import Entry, ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
-
-from app.widgets.safe_text import visible
+from cutline.app.widgets.safe_text import visible
+from cutline.core.models import Entry, ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 
 SHOWN_CHARS = 20_000
 
@@ -44,10 +43,26 @@ def _lexer_for(path: str | None, text: str) -> str | None:
         return None
     ext = os.path.splitext(path)[1].lower()
     known = {
-        ".py": "python", ".js": "javascript", ".ts": "typescript", ".tsx": "tsx", ".json": "json",
-        ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".rs": "rust", ".go": "go", ".sh": "bash",
-        ".md": "markdown", ".html": "html", ".css": "css", ".sql": "sql", ".c": "c", ".h": "c",
-        ".java": "java", ".rb": "ruby", ".tcss": "css",
+        ".py": "python",
+        ".js": "javascript",
+        ".ts": "typescript",
+        ".tsx": "tsx",
+        ".json": "json",
+        ".toml": "toml",
+        ".yaml": "yaml",
+        ".yml": "yaml",
+        ".rs": "rust",
+        ".go": "go",
+        ".sh": "bash",
+        ".md": "markdown",
+        ".html": "html",
+        ".css": "css",
+        ".sql": "sql",
+        ".c": "c",
+        ".h": "c",
+        ".java": "java",
+        ".rb": "ruby",
+        ".tcss": "css",
     }
     return known.get(ext)
 
@@ -91,12 +106,19 @@ class DetailPane(VerticalScroll):
             head.append(f"  [{facts.zone}]", style="bold")
         parts.append(head)
         if message is not None and message.model:
-            parts.append(Text(visible(f"model {message.provider + '/' if message.provider else ''}{message.model}"), style="dim"))
+            parts.append(
+                Text(visible(f"model {message.provider + '/' if message.provider else ''}{message.model}"), style="dim")
+            )
         if entry.type == "compaction" and entry.compaction is not None:
             record = entry.compaction
-            parts.append(Text(visible(
-                f"first kept entry {record.firstKeptEntryId or '— (whole history replaced)'} · tokens before {record.tokensBefore:,}"
-            ), style="dim"))
+            parts.append(
+                Text(
+                    visible(
+                        f"first kept entry {record.firstKeptEntryId or '— (whole history replaced)'} · tokens before {record.tokensBefore:,}"
+                    ),
+                    style="dim",
+                )
+            )
             parts.append(Rule(style="dim"))
             parts.append(Markdown(_clip(record.summary or "(empty summary)")))
         elif message is not None:
@@ -133,8 +155,13 @@ class DetailPane(VerticalScroll):
     def _message_parts(self, message: Message) -> list[RenderableType]:
         parts: list[RenderableType] = []
         if message.role == "toolResult":
-            parts.append(Text(visible(f"result of {message.toolName or 'tool'} ({message.toolCallId or '?'})")
-                              + ("  ERROR" if message.isError else ""), style="bold red" if message.isError else "dim"))
+            parts.append(
+                Text(
+                    visible(f"result of {message.toolName or 'tool'} ({message.toolCallId or '?'})")
+                    + ("  ERROR" if message.isError else ""),
+                    style="bold red" if message.isError else "dim",
+                )
+            )
         if message.errorMessage:
             parts.append(Text(visible(f"error: {message.errorMessage}"), style="bold red"))
         if message.role == "bashExecution":
@@ -167,10 +194,19 @@ class DetailPane(VerticalScroll):
                     args = str(block.arguments)
                 parts.append(self._syntax(_clip(args), "json"))
             elif isinstance(block, ImageBlock):
-                parts.append(Text(visible(f"▣ image {block.mimeType or ''} ({len(block.data):,} base64 characters)"), style="bold cyan"))
+                parts.append(
+                    Text(
+                        visible(f"▣ image {block.mimeType or ''} ({len(block.data):,} base64 characters)"),
+                        style="bold cyan",
+                    )
+                )
             elif isinstance(block, ToolResultBlock):
-                parts.append(Text(visible(f"↳ result of {block.toolCallId}") + ("  ERROR" if block.isError else ""),
-                                  style="bold red" if block.isError else "bold"))
+                parts.append(
+                    Text(
+                        visible(f"↳ result of {block.toolCallId}") + ("  ERROR" if block.isError else ""),
+                        style="bold red" if block.isError else "bold",
+                    )
+                )
                 for inner in block.content:
                     if isinstance(inner, TextBlock):
                         parts.append(Text(_clip(inner.text)))

@@ -80,7 +80,7 @@ class BudgetGauge(Static):
         def solid(name: str, default: str) -> str:
             try:
                 colour = Color.parse(variables.get(name, default))
-            except Exception:  # noqa: BLE001 - a theme value we cannot parse falls back
+            except Exception:
                 colour = Color.parse(default)
             return (background + colour).hex if colour.a < 1 else colour.hex
 

@@ -9,8 +9,8 @@ earlier compactions as dividers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -24,9 +24,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from core.models import Entry
-
-from app.widgets.rows import PAIR_COLOURS, Row, entry_row, pair_numbers
+from cutline.app.widgets.rows import PAIR_COLOURS, Row, entry_row, pair_numbers
+from cutline.core.models import Entry
 
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 BAR_CELLS = 8
@@ -130,7 +129,7 @@ class MessageList(ScrollView, can_focus=True):
     class Highlighted(Message):
         """The cursor moved to another entry."""
 
-        def __init__(self, message_list: "MessageList", index: int) -> None:
+        def __init__(self, message_list: MessageList, index: int) -> None:
             self.message_list = message_list
             self.index = index
             super().__init__()
@@ -138,7 +137,7 @@ class MessageList(ScrollView, can_focus=True):
     class Selected(Message):
         """Enter was pressed on an entry."""
 
-        def __init__(self, message_list: "MessageList", index: int) -> None:
+        def __init__(self, message_list: MessageList, index: int) -> None:
             self.message_list = message_list
             self.index = index
             super().__init__()
@@ -391,7 +390,7 @@ class MessageList(ScrollView, can_focus=True):
             preview = f"━━ {preview} "
             add(set_cell_size(preview, preview_width), self._style("divider"))
         else:
-            if cell_len(preview) > preview_width and preview_width > 1:
+            if cell_len(preview) > preview_width > 1:
                 preview = set_cell_size(preview, preview_width - 1) + "…"
             add(set_cell_size(preview, preview_width), text_style if faded or zone == "outside" else None)
         add(" ")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from core.models import Entry
-from core.plan import CompactionPlan
-
-from app.widgets.gauge import Budget
-from app.widgets.message_list import ZONES, PlanMarks
+from cutline.app.widgets.gauge import Budget
+from cutline.app.widgets.message_list import ZONES, PlanMarks
+from cutline.core.engine.plan import CompactionPlan
+from cutline.core.models import Entry
 
 _CODE = {name: code for code, name in enumerate(ZONES)}
 
@@ -31,7 +30,11 @@ def plan_marks(plan: CompactionPlan, outside: int) -> PlanMarks:
     compacting = not (plan.nothingToCompact or plan.alreadyCompacted) and plan.firstKeptPathIndex is not None
     zones[: min(outside, n)] = bytes([_CODE["outside"]]) * min(outside, n)
     if compacting:
-        for name, spans in (("summarized", plan.summarizeSpans), ("prefix", plan.turnPrefixSpans), ("kept", plan.keptSpans)):
+        for name, spans in (
+            ("summarized", plan.summarizeSpans),
+            ("prefix", plan.turnPrefixSpans),
+            ("kept", plan.keptSpans),
+        ):
             code = _CODE[name]
             for span in spans:
                 start, stop = max(0, span.start), min(n, span.stop)

@@ -12,10 +12,10 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from app.widgets.safe_text import one_line, visible
+from cutline.app.widgets.safe_text import one_line, visible
 
 if TYPE_CHECKING:
-    from core.engine import Proposal
+    from cutline.core.engine.compact import Proposal
 
 CONTEXT_ROWS_SHOWN = 300
 
@@ -25,7 +25,9 @@ class ProposalView(VerticalScroll):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._body = Static(Text("No proposal yet. Press r to run a compaction with the current settings.", style="dim"))
+        self._body = Static(
+            Text("No proposal yet. Press r to run a compaction with the current settings.", style="dim")
+        )
 
     def compose(self):
         yield self._body
@@ -33,13 +35,15 @@ class ProposalView(VerticalScroll):
     def show_progress(self, lines: list[str]) -> None:
         self._body.update(Text("\n".join(visible(line) for line in lines)))
 
-    def show(self, proposal: "Proposal | None", summary: str | None = None, status: str = "") -> None:
+    def show(self, proposal: Proposal | None, summary: str | None = None, status: str = "") -> None:
         if proposal is None:
-            self._body.update(Text("No proposal yet. Press r to run a compaction with the current settings.", style="dim"))
+            self._body.update(
+                Text("No proposal yet. Press r to run a compaction with the current settings.", style="dim")
+            )
             return
         self._body.update(Group(*self._parts(proposal, summary if summary is not None else proposal.summary, status)))
 
-    def _parts(self, p: "Proposal", summary: str, status: str) -> list[RenderableType]:
+    def _parts(self, p: Proposal, summary: str, status: str) -> list[RenderableType]:
         parts: list[RenderableType] = []
         head = Text()
         head.append(f"proposal {p.id}", style="bold")
@@ -48,7 +52,9 @@ class ProposalView(VerticalScroll):
         parts.append(head)
         facts = Text(style="dim")
         facts.append(visible(f"{p.mode} · {p.summarizer}{' / ' + p.model if p.model else ''} · prompt {p.prompt_name}"))
-        facts.append(f"\n{p.tokensBefore:,} → {p.tokensAfter:,} tokens ({p.counter}) · summarized {p.summarizedCount:,} · kept {p.keptCount:,}")
+        facts.append(
+            f"\n{p.tokensBefore:,} → {p.tokensAfter:,} tokens ({p.counter}) · summarized {p.summarizedCount:,} · kept {p.keptCount:,}"
+        )
         facts.append(f" · first kept {p.firstKeptEntryId or '—'}")
         if p.degraded != "none":
             facts.append(f"\nfallback used: {p.degraded}", style="bold yellow")

@@ -7,13 +7,13 @@ visible entry) except for tool-call pairing, which needs one pass over the path.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from datetime import UTC
 
-from core.context import entry_message
-from core.models import Entry, Message, ThinkingBlock, ToolCallBlock, ToolResultBlock
-
-from app.widgets.safe_text import one_line
+from cutline.app.widgets.safe_text import one_line
+from cutline.core.engine.context import entry_message
+from cutline.core.models import Entry, Message, ThinkingBlock, ToolCallBlock, ToolResultBlock
 
 PAIR_COLOURS = 6
 
@@ -80,11 +80,11 @@ def pair_numbers(path: Sequence[Entry]) -> tuple[dict[int, int], dict[int, int]]
 def clock_time(timestamp: object) -> str:
     """HH:MM from an ISO timestamp or epoch milliseconds, as written in the session."""
     if isinstance(timestamp, (int, float)) and timestamp > 0:
-        from datetime import datetime, timezone
+        from datetime import datetime
 
         seconds = timestamp / 1000 if timestamp > 10**11 else timestamp
         try:
-            return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%H:%M")
+            return datetime.fromtimestamp(seconds, tz=UTC).strftime("%H:%M")
         except (OverflowError, OSError, ValueError):
             return ""
     if isinstance(timestamp, str) and "T" in timestamp:

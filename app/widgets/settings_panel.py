@@ -11,9 +11,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Select, Static, Switch, TextArea
 
-from core.errors import SettingsError
-from core.prompts import HISTORY_PROMPTS
-from core.settings import MODES, CompactionSettings, settings_from_dict
+from cutline.core.config.settings import MODES, CompactionSettings, settings_from_dict
+from cutline.core.errors import SettingsError
+from cutline.core.summarizers.prompts import HISTORY_PROMPTS
 
 COUNTERS = ("chars4", "tiktoken", "calibrated")
 SUMMARIZERS = ("extractive", "anthropic")
@@ -31,7 +31,9 @@ class SettingsPanel(VerticalScroll):
             self.counter = counter
             super().__init__()
 
-    def __init__(self, settings: CompactionSettings, counter: str = "chars4", *, cursor_blink: bool = True, id: str | None = None) -> None:
+    def __init__(
+        self, settings: CompactionSettings, counter: str = "chars4", *, cursor_blink: bool = True, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.settings = settings
         self.counter = counter
@@ -42,28 +44,57 @@ class SettingsPanel(VerticalScroll):
         return Horizontal(Label(label, classes="setting-label"), widget, classes="setting")
 
     def _int_input(self, key: str) -> Input:
-        field = Input(str(getattr(self.settings, key)), type="integer", id=f"setting-{key}", classes="setting-int", compact=True)
+        field = Input(
+            str(getattr(self.settings, key)), type="integer", id=f"setting-{key}", classes="setting-int", compact=True
+        )
         field.cursor_blink = self.cursor_blink
         return field
 
     def compose(self) -> ComposeResult:
         s = self.settings
         yield Static("A change re-plans at once; nothing is summarized until you run (r).", classes="setting-note")
-        yield self._row("mode", Select([(m, m) for m in MODES], value=s.mode, allow_blank=False, id="setting-mode", compact=True))
-        yield self._row("token counter", Select([(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter", compact=True))
+        yield self._row(
+            "mode", Select([(m, m) for m in MODES], value=s.mode, allow_blank=False, id="setting-mode", compact=True)
+        )
+        yield self._row(
+            "token counter",
+            Select(
+                [(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter", compact=True
+            ),
+        )
         yield self._row("keepRecentTokens", self._int_input("keepRecentTokens"))
         yield self._row("reserveTokens", self._int_input("reserveTokens"))
         yield self._row("contextWindow", self._int_input("contextWindow"))
         yield self._row("lastTurnInjection", Switch(value=s.lastTurnInjection, id="setting-lastTurnInjection"))
         yield self._row("lastTurnMaxTokens", self._int_input("lastTurnMaxTokens"))
-        yield self._row("summarizer", Select([(x, x) for x in SUMMARIZERS], value=s.summarizer if s.summarizer in SUMMARIZERS else "extractive", allow_blank=False, id="setting-summarizer", compact=True))
+        yield self._row(
+            "summarizer",
+            Select(
+                [(x, x) for x in SUMMARIZERS],
+                value=s.summarizer if s.summarizer in SUMMARIZERS else "extractive",
+                allow_blank=False,
+                id="setting-summarizer",
+                compact=True,
+            ),
+        )
         model = Input(s.model, id="setting-model", compact=True)
         model.cursor_blink = self.cursor_blink
         yield self._row("model", model)
         prompts = list(HISTORY_PROMPTS)
-        yield self._row("prompt", Select([(p, p) for p in prompts], value=s.promptName if s.promptName in prompts else prompts[0], allow_blank=False, id="setting-promptName", compact=True))
+        yield self._row(
+            "prompt",
+            Select(
+                [(p, p) for p in prompts],
+                value=s.promptName if s.promptName in prompts else prompts[0],
+                allow_blank=False,
+                id="setting-promptName",
+                compact=True,
+            ),
+        )
         yield Label("custom instructions", classes="setting-label")
-        area = TextArea(s.customInstructions or "", id="setting-instructions", soft_wrap=True, show_line_numbers=False, compact=True)
+        area = TextArea(
+            s.customInstructions or "", id="setting-instructions", soft_wrap=True, show_line_numbers=False, compact=True
+        )
         area.cursor_blink = self.cursor_blink
         yield area
         yield Static("", id="setting-error", classes="setting-error")

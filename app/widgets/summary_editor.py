@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import TextArea
 
-from app.widgets.safe_text import visible
+from cutline.app.widgets.safe_text import visible
 
 
 class SummaryEditor(TextArea):

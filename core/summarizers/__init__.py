@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.errors import CutlineError
-from core.summarizers.base import Summarizer, SummaryRequest
+from cutline.core.errors import CutlineError
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
 
 SUMMARIZERS = ("extractive", "anthropic")
 
@@ -17,14 +17,14 @@ def get_summarizer(name: str = "extractive", **kwargs: Any) -> Summarizer:
     """
     options = {k: v for k, v in kwargs.items() if v is not None}
     if name == "extractive":
-        from core.summarizers.extractive import ExtractiveSummarizer
+        from cutline.core.summarizers.extractive import ExtractiveSummarizer
 
         options.pop("model", None)
         if options:
             raise CutlineError(f"the extractive summarizer takes no options (got {', '.join(sorted(options))})")
         return ExtractiveSummarizer()
     if name == "anthropic":
-        from core.summarizers.anthropic import AnthropicSummarizer
+        from cutline.core.summarizers.anthropic import AnthropicSummarizer
 
         try:
             return AnthropicSummarizer(**options)

@@ -20,11 +20,16 @@ from typing import Any
 import anthropic
 import httpx2
 
-from core.errors import SummarizerError
-from core.prompts import HISTORY_PROMPTS, SUMMARIZATION_SYSTEM_PROMPT, build_prompt_text, merge_conversation_text
-from core.serialize import serialize_conversation
-from core.settings import DEFAULT_MODEL
-from core.summarizers.base import Summarizer, SummaryRequest
+from cutline.core.config.settings import DEFAULT_MODEL
+from cutline.core.errors import SummarizerError
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
+from cutline.core.summarizers.prompts import (
+    HISTORY_PROMPTS,
+    SUMMARIZATION_SYSTEM_PROMPT,
+    build_prompt_text,
+    merge_conversation_text,
+)
+from cutline.core.summarizers.serialize import serialize_conversation
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_MAX_RETRIES = 2
@@ -251,7 +256,9 @@ class AnthropicSummarizer(Summarizer):
         """One line saying what went wrong, after how many attempts; never the key."""
         tries = f" after {attempts} attempts" if attempts > 1 else ""
         if isinstance(error, anthropic.APITimeoutError):
-            return f"Anthropic API: timed out after {self.timeout:g}s" + (f" ({attempts} attempts)" if attempts > 1 else "")
+            return f"Anthropic API: timed out after {self.timeout:g}s" + (
+                f" ({attempts} attempts)" if attempts > 1 else ""
+            )
         if isinstance(error, anthropic.APIConnectionError):
             cause = error.__cause__
             detail = f": {_one_line(str(cause), key)}" if cause is not None and str(cause) else ""

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from core.models import Message
+from cutline.core.models import Message
 
 RequestKind = Literal["history", "update", "turn_prefix", "merge"]
 

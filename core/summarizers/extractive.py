@@ -1,7 +1,7 @@
 """The offline summarizer: fills pi's checkpoint sections with what the conversation said, verbatim.
 
 No model and no network: user requests and rules, files touched, tool failures,
-decisions and identifiers are picked out by the rules of `core.facts` and laid out in
+decisions and identifiers are picked out by the rules of `core.audit.facts` and laid out in
 pi's structured format. When the text would exceed the token budget (chars / 4), whole
 items are dropped, lowest priority first (oldest first among equals), so nothing is ever
 cut inside an identifier. The same request always gives the same text.
@@ -13,18 +13,18 @@ import json
 import re
 from dataclasses import dataclass
 
-from core.facts import (
+from cutline.core.audit.facts import (
     Fact,
     content_words,
     error_text,
     message_facts,
-    normalize_text,
     normalize_sentence,
+    normalize_text,
     sentences,
     summary_facts,
 )
-from core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
-from core.summarizers.base import Summarizer, SummaryRequest
+from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
 
 # ---------------------------------------------------------------------------
 # Layouts: pi's checkpoint sections and its turn-prefix sections
@@ -110,12 +110,14 @@ _PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "file")
 _COMMAND_KEYS = ("command", "cmd")
 _MAX_LATEST_REQUEST_CHARS = 600
 # a decision in the last assistant message that speaks of the future is a next step
-_PLAN = re.compile(r"\b(i'll|i will|we'll|we will|i'm going to|i am going to|next|then|plan is|plan to)\b", re.IGNORECASE)
+_PLAN = re.compile(
+    r"\b(i'll|i will|we'll|we will|i'm going to|i am going to|next|then|plan is|plan to)\b", re.IGNORECASE
+)
 _MAX_ARG_CHARS = 160
 _MAX_RESOLVE_STEPS = 3
 # a later user message without a request adds its first sentence to the goal only if it says this much
 _MIN_GOAL_WORDS = 3
-# a user's condition or permission is a rule too, though core.facts' instruction words miss
+# a user's condition or permission is a rule too, though core.audit.facts' instruction words miss
 # some ("inside-IR35 roles are allowed if the rate is £600 or more")
 _CONDITION = re.compile(
     r"\b(allowed|permitted|acceptable|only if|unless|as long as|provided that|at least|at most|no more than|"
@@ -270,7 +272,9 @@ def _user_messages(messages: list[Message]) -> list[str]:
 
 def _requests_only(text: str) -> list[str]:
     """The request sentences of a later user message, else its first sentence unless it is a mere reply ("Nice.")."""
-    requests = [f.text for f in message_facts(Message(role="user", content=[TextBlock(text=text)])) if f.kind == "request"]
+    requests = [
+        f.text for f in message_facts(Message(role="user", content=[TextBlock(text=text)])) if f.kind == "request"
+    ]
     if requests:
         return requests
     first = sentences(text)[:1]
@@ -385,16 +389,28 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
         else:
             later_success.add(key)
     for outcome in sorted(unresolved, key=lambda o: o.seq):
-        line = f"{_call_label(outcome.call)} failed: {outcome.error}" if outcome.error else f"{_call_label(outcome.call)} failed"
+        line = (
+            f"{_call_label(outcome.call)} failed: {outcome.error}"
+            if outcome.error
+            else f"{_call_label(outcome.call)} failed"
+        )
         out.add("context" if turn_prefix else "blocked", line, P_BLOCKED)
     for outcome in sorted(resolved, key=lambda o: o.seq):
         line = f"{_call_label(outcome.call)} failed, later succeeded: {outcome.error}".rstrip(": ")
         out.add("context", line, P_RESOLVED_FAILURE)
     for message in messages:
         if message.role == "bashExecution" and message.exitCode not in (None, 0):
-            out.add("context" if turn_prefix else "blocked", f"`{message.command}` exited with code {message.exitCode}", P_BLOCKED)
+            out.add(
+                "context" if turn_prefix else "blocked",
+                f"`{message.command}` exited with code {message.exitCode}",
+                P_BLOCKED,
+            )
         if message.role == "assistant" and message.stopReason == "error" and message.errorMessage:
-            out.add("context" if turn_prefix else "blocked", f"Assistant error: {error_text(message.errorMessage)}", P_BLOCKED)
+            out.add(
+                "context" if turn_prefix else "blocked",
+                f"Assistant error: {error_text(message.errorMessage)}",
+                P_BLOCKED,
+            )
         if message.role == "user":
             for fact in message_facts(message):
                 if fact.kind == "error":
@@ -415,9 +431,15 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             continue
         listed.add(fact.key)
         priority = P_USER_IDENTIFIER if identifier_roles.get(fact.key) == "user" else P_IDENTIFIER
-        label = {"path": "Path", "url": "URL", "hex": "Id", "number": "Number", "host_port": "Address", "email": "E-mail", "name": "Name"}.get(
-            fact.identifier_kind or "", "Identifier"
-        )
+        label = {
+            "path": "Path",
+            "url": "URL",
+            "hex": "Id",
+            "number": "Number",
+            "host_port": "Address",
+            "email": "E-mail",
+            "name": "Name",
+        }.get(fact.identifier_kind or "", "Identifier")
         out.add("context", f"{label}: `{fact.text}`" if "`" not in fact.text else f"{label}: {fact.text}", priority)
 
 
@@ -559,4 +581,3 @@ def summarize_extractive(request: SummaryRequest) -> str:
 def _has_progress(later_parts: list[str]) -> bool:
     """Whether a later partial summary has in-progress work or requests (so earlier work is done)."""
     return any(section in ("in_progress", "goal") for part in later_parts for section, _ in parse_summary(part))
-

@@ -16,10 +16,33 @@ import random
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "sessions"
-WORDS = (
-    "cut line context window summary token budget session entry assistant tool result file "
-    "parser reader writer compaction turn prefix kept verbatim estimate usage cache model"
-).split()
+WORDS = [
+    "cut",
+    "line",
+    "context",
+    "window",
+    "summary",
+    "token",
+    "budget",
+    "session",
+    "entry",
+    "assistant",
+    "tool",
+    "result",
+    "file",
+    "parser",
+    "reader",
+    "writer",
+    "compaction",
+    "turn",
+    "prefix",
+    "kept",
+    "verbatim",
+    "estimate",
+    "usage",
+    "cache",
+    "model",
+]
 
 
 class Builder:
@@ -29,7 +52,13 @@ class Builder:
         self.name = name
         self.rng = random.Random(seed)
         self.lines: list[dict] = [
-            {"type": "session", "version": 3, "id": f"0000-{name}", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/work/demo"}
+            {
+                "type": "session",
+                "version": 3,
+                "id": f"0000-{name}",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "cwd": "/work/demo",
+            }
         ]
         self.count = 0
         self.leaf: str | None = None
@@ -50,7 +79,9 @@ class Builder:
     def add(self, record: dict, parent: str | None = "leaf") -> str:
         entry_id = self._id()
         parent_id = self.leaf if parent == "leaf" else parent
-        self.lines.append({"type": record.pop("type"), "id": entry_id, "parentId": parent_id, "timestamp": self._ts(), **record})
+        self.lines.append(
+            {"type": record.pop("type"), "id": entry_id, "parentId": parent_id, "timestamp": self._ts(), **record}
+        )
         self.leaf = entry_id
         return entry_id
 
@@ -70,8 +101,15 @@ class Builder:
         return usage
 
     def assistant(self, blocks: list[dict], stop: str = "stop", usage: bool = True, **kw) -> str:
-        message = {"role": "assistant", "content": blocks, "api": "anthropic-messages", "provider": "anthropic",
-                   "model": "claude-sonnet-4-5", "stopReason": stop, **kw}
+        message = {
+            "role": "assistant",
+            "content": blocks,
+            "api": "anthropic-messages",
+            "provider": "anthropic",
+            "model": "claude-sonnet-4-5",
+            "stopReason": stop,
+            **kw,
+        }
         if usage:
             message["usage"] = self.usage(self.rng.randint(50, 800))
         return self.message(message)
@@ -80,15 +118,24 @@ class Builder:
         self.calls += 1
         return {"type": "toolCall", "id": f"toolu_{self.calls:04d}", "name": name, "arguments": arguments}
 
-    def result(self, call: dict, text: str | None = None, words: int = 200, error: bool = False, images: int = 0) -> str:
+    def result(
+        self, call: dict, text: str | None = None, words: int = 200, error: bool = False, images: int = 0
+    ) -> str:
         content = [{"type": "text", "text": text if text is not None else self.text(words)}]
         content += [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"} for _ in range(images)]
-        return self.message({"role": "toolResult", "toolCallId": call["id"], "toolName": call["name"],
-                             "content": content, "isError": error})
+        return self.message(
+            {
+                "role": "toolResult",
+                "toolCallId": call["id"],
+                "toolName": call["name"],
+                "content": content,
+                "isError": error,
+            }
+        )
 
     def tool_turn(self, name: str, arguments: dict, words: int = 200, think: bool = True, error: bool = False) -> None:
         call = self.call(name, arguments)
-        blocks = ([{"type": "thinking", "thinking": self.text(30), "thinkingSignature": "sig"}] if think else [])
+        blocks = [{"type": "thinking", "thinking": self.text(30), "thinkingSignature": "sig"}] if think else []
         blocks += [{"type": "text", "text": self.text(15)}, call]
         self.assistant(blocks, stop="toolUse")
         self.result(call, words=words, error=error)
@@ -148,11 +195,28 @@ def special_cut_points() -> Builder:
             b.add({"type": "branch_summary", "fromId": "00000002", "summary": b.text(120)})
         if i % 4 == 2:
             b.add({"type": "custom_message", "customType": "reminder", "content": b.text(90), "display": True})
-            b.add({"type": "custom_message", "customType": "blocks", "display": False,
-                   "content": [{"type": "text", "text": b.text(40)}, {"type": "image", "data": "AAAA", "mimeType": "image/png"}]})
+            b.add(
+                {
+                    "type": "custom_message",
+                    "customType": "blocks",
+                    "display": False,
+                    "content": [
+                        {"type": "text", "text": b.text(40)},
+                        {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+                    ],
+                }
+            )
         if i % 4 == 3:
-            b.message({"role": "bashExecution", "command": f"ls -la dir{i}", "output": b.text(150), "exitCode": 0,
-                       "cancelled": False, "truncated": False})
+            b.message(
+                {
+                    "role": "bashExecution",
+                    "command": f"ls -la dir{i}",
+                    "output": b.text(150),
+                    "exitCode": 0,
+                    "cancelled": False,
+                    "truncated": False,
+                }
+            )
             b.message({"role": "custom", "customType": "hook", "content": b.text(60), "display": True})
         b.add({"type": "label", "targetId": "00000003", "label": f"mark {i}"})
         b.add({"type": "model_change", "provider": "anthropic", "modelId": "claude-opus-4-1"})
@@ -174,8 +238,15 @@ def previous_compactions() -> Builder:
         b.tool_turn("read", {"path": f"pkg/a{i}.ts"}, words=250)
         b.tool_turn("edit", {"path": f"pkg/b{i}.ts", "oldText": "x", "newText": "y"}, words=120)
         b.reply(words=70)
-    b.add({"type": "compaction", "summary": "## Goal\n" + b.text(200), "firstKeptEntryId": ids[5], "tokensBefore": 21000,
-           "details": {"readFiles": ["pkg/old-read.ts", "pkg/a0.ts"], "modifiedFiles": ["pkg/old-mod.ts"]}})
+    b.add(
+        {
+            "type": "compaction",
+            "summary": "## Goal\n" + b.text(200),
+            "firstKeptEntryId": ids[5],
+            "tokensBefore": 21000,
+            "details": {"readFiles": ["pkg/old-read.ts", "pkg/a0.ts"], "modifiedFiles": ["pkg/old-mod.ts"]},
+        }
+    )
     for i in range(8, 14):
         b.user(words=80)
         b.tool_turn("write", {"path": f"pkg/w{i}.ts", "content": b.text(30)}, words=100)
@@ -192,8 +263,16 @@ def hook_compaction() -> Builder:
         ids.append(b.user(words=60))
         b.tool_turn("read", {"path": f"h/r{i}.go"}, words=300)
         b.reply(words=50)
-    b.add({"type": "compaction", "summary": b.text(150), "firstKeptEntryId": ids[4], "tokensBefore": 9000,
-           "details": {"readFiles": ["h/ignored.go"], "modifiedFiles": ["h/ignored2.go"]}, "fromHook": True})
+    b.add(
+        {
+            "type": "compaction",
+            "summary": b.text(150),
+            "firstKeptEntryId": ids[4],
+            "tokensBefore": 9000,
+            "details": {"readFiles": ["h/ignored.go"], "modifiedFiles": ["h/ignored2.go"]},
+            "fromHook": True,
+        }
+    )
     for i in range(6, 12):
         b.user(words=60)
         b.tool_turn("edit", {"path": f"h/e{i}.go", "oldText": "1", "newText": "2"}, words=300)
@@ -225,8 +304,15 @@ def already_compacted() -> Builder:
         ids.append(b.user(words=60))
         b.tool_turn("read", {"path": f"z/{i}.c"}, words=200)
         b.reply(words=40)
-    b.add({"type": "compaction", "summary": b.text(120), "firstKeptEntryId": ids[3], "tokensBefore": 7000,
-           "details": {"readFiles": ["z/0.c"], "modifiedFiles": []}})
+    b.add(
+        {
+            "type": "compaction",
+            "summary": b.text(120),
+            "firstKeptEntryId": ids[3],
+            "tokensBefore": 7000,
+            "details": {"readFiles": ["z/0.c"], "modifiedFiles": []},
+        }
+    )
     return b
 
 
@@ -237,15 +323,29 @@ def unicode_and_numbers() -> Builder:
     but the reader replaces it with U+FFFD (a documented warning), so nobody can match pi there.
     """
     b = Builder("unicode-numbers", 7)
-    emoji = "😀🎉👩‍💻🇫🇷 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠜎𠜱 e\u0301 ü ß 中文 ﷺ\u2028\t\"quoted\" \\ back"
-    numbers = {"float": 1.0, "half": 0.5, "big": 1e21, "small": 1e-7, "tiny": 5e-324, "neg": -0.0, "int": 12345678901234567890,
-               "sci": 1.5e-10, "pi": 3.141592653589793, "list": [1.0, 2.50, 100.0, 1e16, 123e-20], "nested": {"ok": True, "none": None},
-               "unicode_key_ключ": emoji, "ctrl": "\u0001\u001f\u007f"}
+    emoji = '😀🎉👩‍💻🇫🇷 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠜎𠜱 e\u0301 ü ß 中文 ﷺ\u2028\t"quoted" \\ back'
+    numbers = {
+        "float": 1.0,
+        "half": 0.5,
+        "big": 1e21,
+        "small": 1e-7,
+        "tiny": 5e-324,
+        "neg": -0.0,
+        "int": 12345678901234567890,
+        "sci": 1.5e-10,
+        "pi": 3.141592653589793,
+        "list": [1.0, 2.50, 100.0, 1e16, 123e-20],
+        "nested": {"ok": True, "none": None},
+        "unicode_key_ключ": emoji,
+        "ctrl": "\u0001\u001f\u007f",
+    }
     for i in range(10):
         # a lone surrogate in text is one UTF-16 unit for pi; readers may replace it with U+FFFD (also one)
         b.user(text=(emoji + " ") * (5 + i) + "\ud83d lone " + b.text(40))
         call = b.call("edit", {"path": f"ü/{i}-😀.txt", "oldText": emoji, "newText": "x", **numbers})
-        b.assistant([{"type": "thinking", "thinking": emoji * 3}, {"type": "text", "text": emoji}, call], stop="toolUse")
+        b.assistant(
+            [{"type": "thinking", "thinking": emoji * 3}, {"type": "text", "text": emoji}, call], stop="toolUse"
+        )
         b.result(call, text=(emoji * 20) + b.text(100))
         b.assistant([{"type": "text", "text": ("𝔘" * 50) + b.text(60)}])
     return b
@@ -255,13 +355,29 @@ def images() -> Builder:
     """Images: not counted in user messages, 4800 chars each in tool results and custom messages."""
     b = Builder("images", 8)
     for i in range(8):
-        b.message({"role": "user", "content": [{"type": "text", "text": b.text(30)},
-                                                {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]})
+        b.message(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": b.text(30)},
+                    {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                ],
+            }
+        )
         call = b.call("screenshot", {"display": i})
         b.assistant([{"type": "text", "text": b.text(20)}, call], stop="toolUse")
         b.result(call, words=30, images=1 + i % 3)
-        b.add({"type": "custom_message", "customType": "img", "display": True,
-               "content": [{"type": "text", "text": "see"}, {"type": "image", "data": "AAAA", "mimeType": "image/jpeg"}]})
+        b.add(
+            {
+                "type": "custom_message",
+                "customType": "img",
+                "display": True,
+                "content": [
+                    {"type": "text", "text": "see"},
+                    {"type": "image", "data": "AAAA", "mimeType": "image/jpeg"},
+                ],
+            }
+        )
         b.reply(words=40)
     return b
 
@@ -311,8 +427,19 @@ def only_tool_results() -> Builder:
     return b
 
 
-ALL = (split_turns, special_cut_points, previous_compactions, hook_compaction, missing_kept_entry, already_compacted,
-       unicode_and_numbers, images, branched, crossing_after_last_cut, only_tool_results)
+ALL = (
+    split_turns,
+    special_cut_points,
+    previous_compactions,
+    hook_compaction,
+    missing_kept_entry,
+    already_compacted,
+    unicode_and_numbers,
+    images,
+    branched,
+    crossing_after_last_cut,
+    only_tool_results,
+)
 
 
 def main() -> None:

@@ -14,47 +14,145 @@ def _ts(n: int) -> str:
 
 
 def _usage(total: int) -> dict:
-    return {"input": total - 50, "output": 50, "cacheRead": 0, "cacheWrite": 0, "totalTokens": total,
-            "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}
+    return {
+        "input": total - 50,
+        "output": 50,
+        "cacheRead": 0,
+        "cacheWrite": 0,
+        "totalTokens": total,
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+    }
 
 
 def session_lines() -> list[str]:
     """Header, then three turns: file reads and edits, a failing test run, and a last question."""
     messages = [
-        {"role": "user", "content": [{"type": "text", "text": "Please fix the failing parser tests in src/parser.py. Keep the public API unchanged."}]},
-        {"role": "assistant", "content": [
-            {"type": "text", "text": "I will read the parser first."},
-            {"type": "toolCall", "id": "call_1", "name": "read", "arguments": {"path": "src/parser.py"}}],
-         "stopReason": "toolUse", "usage": _usage(1200)},
-        {"role": "toolResult", "toolCallId": "call_1", "toolName": "read", "isError": False,
-         "content": [{"type": "text", "text": "def parse(text):\n    return text.split(',')\n" * 40}]},
-        {"role": "assistant", "content": [
-            {"type": "toolCall", "id": "call_2", "name": "edit", "arguments": {"path": "src/parser.py", "oldText": "split(',')", "newText": "split(';')"}}],
-         "stopReason": "toolUse", "usage": _usage(1900)},
-        {"role": "toolResult", "toolCallId": "call_2", "toolName": "edit", "isError": False,
-         "content": [{"type": "text", "text": "Edited src/parser.py"}]},
-        {"role": "assistant", "content": [{"type": "text", "text": "Edited the separator in src/parser.py."}],
-         "stopReason": "stop", "usage": _usage(2000)},
-        {"role": "user", "content": [{"type": "text", "text": "Now run the tests with pytest -q tests/test_parser.py and tell me what fails."}]},
-        {"role": "assistant", "content": [
-            {"type": "toolCall", "id": "call_3", "name": "bash", "arguments": {"command": "pytest -q tests/test_parser.py"}}],
-         "stopReason": "toolUse", "usage": _usage(2100)},
-        {"role": "toolResult", "toolCallId": "call_3", "toolName": "bash", "isError": True,
-         "content": [{"type": "text", "text": "FAILED tests/test_parser.py::test_quotes - AssertionError: expected 3 fields\n" * 20}]},
-        {"role": "assistant", "content": [{"type": "text", "text": "test_quotes fails: quoted fields are split. The port stays 8443."}],
-         "stopReason": "stop", "usage": _usage(2600)},
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Please fix the failing parser tests in src/parser.py. Keep the public API unchanged.",
+                }
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "I will read the parser first."},
+                {"type": "toolCall", "id": "call_1", "name": "read", "arguments": {"path": "src/parser.py"}},
+            ],
+            "stopReason": "toolUse",
+            "usage": _usage(1200),
+        },
+        {
+            "role": "toolResult",
+            "toolCallId": "call_1",
+            "toolName": "read",
+            "isError": False,
+            "content": [{"type": "text", "text": "def parse(text):\n    return text.split(',')\n" * 40}],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "toolCall",
+                    "id": "call_2",
+                    "name": "edit",
+                    "arguments": {"path": "src/parser.py", "oldText": "split(',')", "newText": "split(';')"},
+                }
+            ],
+            "stopReason": "toolUse",
+            "usage": _usage(1900),
+        },
+        {
+            "role": "toolResult",
+            "toolCallId": "call_2",
+            "toolName": "edit",
+            "isError": False,
+            "content": [{"type": "text", "text": "Edited src/parser.py"}],
+        },
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Edited the separator in src/parser.py."}],
+            "stopReason": "stop",
+            "usage": _usage(2000),
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Now run the tests with pytest -q tests/test_parser.py and tell me what fails.",
+                }
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "toolCall",
+                    "id": "call_3",
+                    "name": "bash",
+                    "arguments": {"command": "pytest -q tests/test_parser.py"},
+                }
+            ],
+            "stopReason": "toolUse",
+            "usage": _usage(2100),
+        },
+        {
+            "role": "toolResult",
+            "toolCallId": "call_3",
+            "toolName": "bash",
+            "isError": True,
+            "content": [
+                {
+                    "type": "text",
+                    "text": "FAILED tests/test_parser.py::test_quotes - AssertionError: expected 3 fields\n" * 20,
+                }
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "test_quotes fails: quoted fields are split. The port stays 8443."}],
+            "stopReason": "stop",
+            "usage": _usage(2600),
+        },
         {"role": "user", "content": [{"type": "text", "text": "Which commit introduced the quoting bug?"}]},
-        {"role": "assistant", "content": [
-            {"type": "text", "text": "Let me look at the history."},
-            {"type": "toolCall", "id": "call_4", "name": "bash", "arguments": {"command": "git log --oneline -5"}}],
-         "stopReason": "toolUse", "usage": _usage(2700)},
-        {"role": "toolResult", "toolCallId": "call_4", "toolName": "bash", "isError": False,
-         "content": [{"type": "text", "text": "abc1234 change separator\ndef5678 add quoting\n" * 10}]},
-        {"role": "assistant", "content": [{"type": "text", "text": "Commit def5678 added quoting."}],
-         "stopReason": "stop", "usage": _usage(2900)},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Let me look at the history."},
+                {"type": "toolCall", "id": "call_4", "name": "bash", "arguments": {"command": "git log --oneline -5"}},
+            ],
+            "stopReason": "toolUse",
+            "usage": _usage(2700),
+        },
+        {
+            "role": "toolResult",
+            "toolCallId": "call_4",
+            "toolName": "bash",
+            "isError": False,
+            "content": [{"type": "text", "text": "abc1234 change separator\ndef5678 add quoting\n" * 10}],
+        },
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Commit def5678 added quoting."}],
+            "stopReason": "stop",
+            "usage": _usage(2900),
+        },
     ]
-    lines = [json.dumps({"type": "session", "version": 3, "id": "0b1e7c1e-5e55-4c0d-9a11-000000000001",
-                         "timestamp": _ts(0), "cwd": "/work/project"})]
+    lines = [
+        json.dumps(
+            {
+                "type": "session",
+                "version": 3,
+                "id": "0b1e7c1e-5e55-4c0d-9a11-000000000001",
+                "timestamp": _ts(0),
+                "cwd": "/work/project",
+            }
+        )
+    ]
     parent = None
     for n, message in enumerate(messages, start=1):
         message = dict(message)
@@ -62,7 +160,9 @@ def session_lines() -> list[str]:
         if message["role"] == "assistant":
             message.update({"api": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5"})
         entry_id = f"e{n:07x}"
-        lines.append(json.dumps({"type": "message", "id": entry_id, "parentId": parent, "timestamp": _ts(n), "message": message}))
+        lines.append(
+            json.dumps({"type": "message", "id": entry_id, "parentId": parent, "timestamp": _ts(n), "message": message})
+        )
         parent = entry_id
     return lines
 

@@ -7,12 +7,12 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
-from core import review
-from core.engine import compact
-from core.plan import plan
-from core.settings import CompactionSettings
-from core.store import Store
-from core.summarizers.base import Summarizer, SummaryRequest
+from cutline.core import review
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import compact
+from cutline.core.engine.plan import plan
+from cutline.core.store import Store
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from tests.golden_writeback.make_session import write_session
 
 ENTRY_ID = "c0ffee01"
@@ -26,7 +26,9 @@ class FixedSummarizer(Summarizer):
     name = "fixed"
 
     async def summarize(self, request: SummaryRequest) -> str:
-        return {"turn_prefix": "## Original Request\nrun the parser tests"}.get(request.kind, "## Goal\nfix the parser tests")
+        return {"turn_prefix": "## Original Request\nrun the parser tests"}.get(
+            request.kind, "## Goal\nfix the parser tests"
+        )
 
 
 def write_back(workdir: Path) -> tuple[Path, review.Decision, Store]:

@@ -1,0 +1,1 @@
+"""Claude Code transcripts (~/.claude/projects/*/*.jsonl)."""

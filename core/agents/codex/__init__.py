@@ -1,0 +1,1 @@
+"""Codex CLI rollouts ($CODEX_HOME/sessions/**/rollout-*.jsonl)."""

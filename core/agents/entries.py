@@ -1,0 +1,126 @@
+"""Building neutral `Entry` objects from records that a reader has already shaped, cheaply and safely.
+
+Readers turn each record into a plain dict in the model's shape and validate it once
+(pydantic-core does the nested work in Rust, faster than `model_construct` here); a
+record that still does not fit is kept as an entry of type "other" with a problem, so
+nothing is ever dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from cutline.core.models import Entry, Problem
+
+# block types the neutral model knows (pi's names)
+KNOWN_BLOCKS = frozenset({"text", "thinking", "toolCall", "image", "toolResult"})
+
+
+class StableIds:
+    """Deterministic 8-hex ids from a seed and a key, never repeating one already taken."""
+
+    def __init__(self, seed: str, taken: set[str] | None = None) -> None:
+        self.seed = seed
+        self.taken: set[str] = taken if taken is not None else set()
+
+    def make(self, key: object) -> str:
+        base = f"{self.seed}:{key}"
+        candidate = hashlib.sha256(base.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        n = 0
+        while candidate in self.taken:
+            n += 1
+            candidate = hashlib.sha256(f"{base}:{n}".encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        self.taken.add(candidate)
+        return candidate
+
+
+def path_hash(path: str) -> str:
+    """A stable id for a file that carries no session id of its own."""
+    return hashlib.sha256(path.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def iso_to_ms(value: Any) -> int | None:
+    """Milliseconds since the epoch for an ISO-8601 timestamp (naive means UTC), None if unparsable."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(round(moment.timestamp() * 1000))
+
+
+def now_iso() -> str:
+    """The current UTC time the way JavaScript's `Date.toISOString` writes it."""
+    moment = datetime.now(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def split_blocks(blocks: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Blocks the model knows, and the others (kept aside in the message's `otherBlocks`)."""
+    known: list[Any] = []
+    other: list[Any] = []
+    for block in blocks:
+        if type(block) is dict and block.get("type") in KNOWN_BLOCKS:
+            known.append(block)
+        else:
+            other.append(block)
+    return known, other
+
+
+def shape_content(message: dict[str, Any]) -> int:
+    """Normalize `message["content"]` in place: a string becomes one text block.
+
+    Returns how many blocks of unknown type were moved to `otherBlocks`.
+    """
+    content = message.get("content")
+    if isinstance(content, str):
+        message["content"] = [{"type": "text", "text": content}]
+        message["contentWasString"] = True
+        return 0
+    if content is None:
+        message.pop("content", None)
+        return 0
+    if not isinstance(content, list):
+        message["otherBlocks"] = [content]
+        del message["content"]
+        return 1
+    known, other = split_blocks(content)
+    if other:
+        message["content"] = known
+        message["otherBlocks"] = other
+    return len(other)
+
+
+def build_entry(shaped: dict[str, Any], file: str, problems: list[Problem]) -> Entry:
+    """Validate one shaped entry; if it does not fit the model, keep it as type "other" and report why."""
+    try:
+        return Entry.model_validate(shaped)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        kind = shaped.get("sourceType") or shaped.get("type")
+        problems.append(
+            Problem(
+                file=file,
+                line=shaped.get("line"),
+                message=f"{kind} record does not fit the session model ({where}: {first.get('msg')}); kept as 'other'",
+                severity="warning",
+            )
+        )
+        timestamp = shaped.get("timestamp")
+        return Entry(
+            id=str(shaped.get("id")),
+            parentId=shaped.get("parentId") if isinstance(shaped.get("parentId"), str) else None,
+            type="other",
+            timestamp=timestamp if isinstance(timestamp, str) else None,
+            sourceType=shaped.get("sourceType"),
+            line=shaped.get("line") or 0,
+            raw_line=shaped.get("raw_line") or "",
+        )

@@ -1,0 +1,193 @@
+"""Splitting a JSON Lines file into parsed records, reporting every bad line instead of failing.
+
+Every reader shares this so that line numbers, newline handling and the wording of
+problems are the same for pi, Claude Code and Codex files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from cutline.core.models import Problem
+
+
+class Record(NamedTuple):
+    """One line that parsed as a JSON object."""
+
+    line: int  # 1-based line number in the file
+    text: str  # the exact line text, without its newline
+    value: dict[str, Any]
+    index: int  # position among all lines that parsed as JSON (pi's `entries` array index)
+
+
+def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str | None]:
+    """Decode the file as UTF-8 line by line; bad bytes become U+FFFD, each bad line a problem.
+
+    pi reads its session file as UTF-8 text, which replaces bad bytes the same way: skipping
+    the line instead would drop an entry pi keeps and cut the active path at it.
+    """
+    try:
+        return data.decode("utf-8").split("\n")  # type: ignore[return-value]
+    except UnicodeDecodeError:
+        pass
+    out: list[str | None] = []
+    for number, chunk in enumerate(data.split(b"\n"), start=1):
+        try:
+            out.append(chunk.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            problems.append(
+                Problem(
+                    file=file,
+                    line=number,
+                    message=(
+                        f"invalid UTF-8 (byte 0x{chunk[exc.start]:02x} at column {exc.start + 1}); "
+                        "read with U+FFFD in its place, as pi reads it"
+                    ),
+                    severity="warning",
+                )
+            )
+            out.append(chunk.decode("utf-8", errors="replace"))
+    return out
+
+
+class Lines(NamedTuple):
+    """A file decoded and split into non-blank lines, not parsed yet."""
+
+    lines: list[tuple[int, str]]  # (1-based line number, exact text without newline)
+    problems: list[Problem]
+    newline: str
+    trailing_newline: bool
+    last: int  # number of the file's last line
+
+
+INVALID = object()  # what parse_line returns for a line that is not JSON
+
+
+def split_lines(data: bytes | str, file: str) -> Lines:
+    """Decode and split `data` into lines (CRLF files lose the CR), reporting undecodable and blank lines.
+
+    `data` may be the file's text already decoded as a whole (valid UTF-8), which lets a
+    caller drop the bytes before splitting (a big file is then held twice, not three times).
+    """
+    problems: list[Problem] = []
+    if isinstance(data, str):
+        decoded: list[str | None] = data.split("\n")  # type: ignore[assignment]
+        trailing_newline = data.endswith("\n")
+    else:
+        decoded = _decode_lines(data, file, problems)
+        trailing_newline = data.endswith(b"\n")
+    if trailing_newline:
+        decoded.pop()
+    first = decoded[0] if decoded else None
+    newline = "\r\n" if first is not None and first.endswith("\r") else "\n"
+    crlf = newline == "\r\n"
+    lines: list[tuple[int, str]] = []
+    for number, text in enumerate(decoded, start=1):
+        if text is None:
+            continue
+        if crlf and text.endswith("\r"):
+            text = text[:-1]
+        if not text.strip():
+            problems.append(Problem(file=file, line=number, message="blank line (skipped)", severity="warning"))
+            continue
+        lines.append((number, text))
+    return Lines(lines, problems, newline, trailing_newline, len(decoded))
+
+
+class _NotJson(ValueError):
+    """A constant Python's json accepts but JSON (and pi's JSON.parse) does not."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not valid JSON")
+
+
+_decode = json.JSONDecoder(parse_constant=_reject_constant).decode
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse_line(number: int, text: str, lines: Lines, file: str) -> Any:
+    """`json.loads` of one line, or INVALID after reporting it (a bad unterminated last line is "truncated")."""
+    try:
+        value = _decode(text)
+    except (ValueError, RecursionError) as exc:
+        if number == lines.last and not lines.trailing_newline:
+            message = "truncated last line (no newline at end and not valid JSON); line skipped"
+        elif isinstance(exc, json.JSONDecodeError):
+            message = f"malformed JSON ({exc.msg} at column {exc.colno}); line skipped"
+        elif isinstance(exc, _NotJson):
+            message = f"malformed JSON ({exc}); line skipped"
+        else:
+            message = "malformed JSON (nested too deeply); line skipped"
+        lines.problems.append(Problem(file=file, line=number, message=message))
+        return INVALID
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        value = _scrub_surrogates(number, value, lines, file)
+    return value
+
+
+def _scrub_surrogates(number: int, value: Any, lines: Lines, file: str) -> Any:
+    """Replace lone UTF-16 surrogates (valid JSON, not encodable as UTF-8) with U+FFFD, and say so."""
+    found = False
+
+    def scrub(item: Any) -> Any:
+        nonlocal found
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                found = True
+                return _LONE_SURROGATE.sub("\ufffd", item)
+            return item
+        if isinstance(item, list):
+            return [scrub(x) for x in item]
+        if isinstance(item, dict):
+            return {scrub(k): scrub(v) for k, v in item.items()}
+        return item
+
+    cleaned = scrub(value)
+    if found:
+        lines.problems.append(
+            Problem(
+                file=file,
+                line=number,
+                message="lone UTF-16 surrogate in a string (replaced by U+FFFD when read; the line itself is kept)",
+                severity="warning",
+            )
+        )
+    return cleaned
+
+
+def not_an_object(number: int, value: Any, lines: Lines, file: str) -> None:
+    """Report a line that is valid JSON but not an object."""
+    lines.problems.append(
+        Problem(file=file, line=number, message=f"not a JSON object (a JSON {_json_kind(value)}); line skipped")
+    )
+
+
+def parse_records(lines: Lines, file: str, start: int = 0, index: int = 0) -> list[Record]:
+    """Parse lines[start:] once each; bad lines become problems, never exceptions."""
+    records: list[Record] = []
+    for number, text in lines.lines[start:]:
+        value = parse_line(number, text, lines, file)
+        if value is INVALID:
+            continue
+        if type(value) is not dict:
+            not_an_object(number, value, lines, file)
+        else:
+            records.append(Record(number, text, value, index))
+        index += 1
+    return records
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if value is None:
+        return "null"
+    return "number"

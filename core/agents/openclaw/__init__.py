@@ -1,0 +1,1 @@
+"""OpenClaw sessions (its JSONL transcripts are pi files; its SQLite store comes here)."""

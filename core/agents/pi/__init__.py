@@ -1,0 +1,1 @@
+"""pi (and OpenClaw JSONL): read, export and append compactions to pi session files."""

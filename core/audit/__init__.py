@@ -1,0 +1,1 @@
+"""Explaining compactions: lost facts, warnings, timeline and replay."""

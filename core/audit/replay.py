@@ -1,0 +1,219 @@
+"""Replay a session under other compaction settings: where would auto-compaction have fired?
+
+The conversation's messages are replayed in order with the transcript's own
+compactions left out. After every assistant message that ends a turn (pi checks at
+`agent_end`), the running context estimate is compared with the mode's trigger
+(pi: `context > window - reserve`; first-and-tail: `compactionThresholdTokens`;
+system-and-summary: `threshold`); after any assistant message a context larger than
+the window counts as an overflow (pi compacts and retries). When either fires, the planner plans a compaction on the
+replayed path, a compaction entry is appended and the replay continues from the
+context it leaves: summary + kept entries.
+
+The summary's size is not known without summarizing, so it is a fixed estimate:
+`DEFAULT_SUMMARY_TOKENS` (2,000 tokens, the size pi's structured checkpoint summaries
+of long coding sessions typically reach) unless `summary_tokens` says otherwise.
+The running estimate uses one counter throughout (recorded usage stops describing
+the replayed context as soon as the first replayed compaction differs from reality).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from cutline.core.audit.timeline import (
+    Timeline,
+    TimelineCompaction,
+    TimelinePoint,
+    _last_model,
+    _turns,
+    build_timeline,
+    counter_tokens,
+)
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.context import context_weight
+from cutline.core.engine.plan import plan
+from cutline.core.engine.triggers import reserve_for, resolve_context_window
+from cutline.core.models import CompactionRecord, Entry, Session
+
+DEFAULT_SUMMARY_TOKENS = 2000
+
+
+class ReplayCompaction(BaseModel):
+    """One compaction the replay fired."""
+
+    entry_id: str
+    after_entry_id: str
+    point_index: int
+    turn: int
+    tokens_before: int
+    tokens_after: int
+    first_kept_entry_id: str | None
+    summarized_messages: int
+    is_split_turn: bool
+    reason: Literal["threshold", "overflow"] = "threshold"
+
+
+class Replay(BaseModel):
+    """The outcome of replaying a session under one set of settings."""
+
+    session_id: str
+    counter: str
+    keep_recent_tokens: int
+    context_window: int
+    reserve_tokens: int
+    threshold: int
+    summary_tokens: int
+    compactions: list[ReplayCompaction] = Field(default_factory=list)
+    points: list[TimelinePoint] = Field(default_factory=list)
+    peak_tokens: int = 0
+
+    def text(self) -> str:
+        """One sentence: where compactions would fire."""
+        head = f"with keepRecentTokens {self.keep_recent_tokens:,} (window {self.context_window:,}, reserve {self.reserve_tokens:,}, {self.counter})"
+        if not self.compactions:
+            return f"{head} no compaction would fire (peak context {self.peak_tokens:,} tokens, threshold {self.threshold:,})"
+        turns = ", ".join(str(c.turn) + (" (overflow)" if c.reason == "overflow" else "") for c in self.compactions)
+        return f"{head} compactions would fire at turns {turns} ({len(self.compactions)} in all)"
+
+
+def mode_threshold(settings: CompactionSettings, window: int, reserve: int) -> int:
+    """The context size above which the mode compacts: pi's window − reserve, or the seeds' own thresholds."""
+    if settings.mode == "first-and-tail":
+        return settings.compactionThresholdTokens
+    if settings.mode == "system-and-summary":
+        return settings.threshold - 1 if settings.threshold > 0 else 10**12  # ">= threshold"; 0 turns it off
+    return window - reserve
+
+
+def _ends_turn(entry: Entry) -> bool:
+    message = entry.message
+    return (
+        entry.type == "message"
+        and message is not None
+        and message.role == "assistant"
+        and not entry.isSidechain
+        and message.stopReason not in ("toolUse", "aborted")
+        and not message.tool_calls()
+    )
+
+
+def replay(
+    session: Session,
+    settings: CompactionSettings | None = None,
+    counter: str = "chars4",
+    summary_tokens: int | None = None,
+) -> Replay:
+    """Simulate auto-compaction over the session's active path under `settings`."""
+    settings = settings or CompactionSettings()
+    size = DEFAULT_SUMMARY_TOKENS if summary_tokens is None else summary_tokens
+    original = [e for e in session.active_path() if e.type != "compaction" and not e.isCompactSummary]
+    tokens = counter_tokens(session, original, counter)
+    weights = context_weight(original)
+    turns = _turns(original)
+    window = resolve_context_window(settings, _last_model(original)).tokens
+    reserve = reserve_for(settings)
+    threshold = mode_threshold(settings, window, reserve)
+    sim: list[Entry] = []
+    sim_tokens: list[int] = []
+    window_start = 0
+    running = 0
+    peak = 0
+    points: list[TimelinePoint] = []
+    fired: list[ReplayCompaction] = []
+    for i, entry in enumerate(original):
+        sim.append(entry)
+        sim_tokens.append(tokens[i])
+        if weights[i]:
+            running += tokens[i]
+        if (
+            entry.type == "message"
+            and entry.message is not None
+            and entry.message.role == "assistant"
+            and not entry.isSidechain
+        ):
+            points.append(
+                TimelinePoint(index=len(points), entry_id=entry.id, turn=turns[i], estimates={"replay": running})
+            )
+            peak = max(peak, running)
+        is_assistant = entry.type == "message" and entry.message is not None and entry.message.role == "assistant"
+        overflow = is_assistant and settings.enabled and running > window
+        if not overflow and (not _ends_turn(entry) or not (settings.enabled and running > threshold)):
+            continue
+        # pi only looks at the path from the previous compaction's first kept entry on, so plan that
+        # tail alone: the same cut, without re-indexing the whole session at every compaction
+        p = plan(sim[window_start:], settings, counter, tokens=sim_tokens[window_start:], entry_tokens=False)
+        if (
+            p.alreadyCompacted
+            or p.nothingToCompact
+            or (p.firstKeptEntryId is None and settings.mode in ("pi", "safeguard"))
+        ):
+            continue
+        kept = p.keptTokens
+        record = CompactionRecord(summary="", firstKeptEntryId=p.firstKeptEntryId, tokensBefore=running)
+        compaction = Entry(id=f"replay-{len(fired) + 1}", parentId=entry.id, type="compaction", compaction=record)
+        before = running
+        running = size + kept
+        if settings.mode in ("pi", "safeguard") and p.firstKeptPathIndex is not None:
+            window_start += p.firstKeptPathIndex
+        else:
+            window_start = 0  # the other modes keep message 0 and look at the whole path
+        sim.append(compaction)
+        sim_tokens.append(size)
+        fired.append(
+            ReplayCompaction(
+                entry_id=compaction.id,
+                after_entry_id=entry.id,
+                point_index=len(points),
+                turn=turns[i],
+                tokens_before=before,
+                tokens_after=running,
+                first_kept_entry_id=p.firstKeptEntryId,
+                summarized_messages=p.messagesToSummarize + p.turnPrefixMessages,
+                is_split_turn=p.isSplitTurn,
+                reason="overflow" if overflow else "threshold",
+            )
+        )
+    return Replay(
+        session_id=session.id,
+        counter=counter,
+        keep_recent_tokens=settings.keepRecentTokens,
+        context_window=window,
+        reserve_tokens=reserve,
+        threshold=threshold,
+        summary_tokens=size,
+        compactions=fired,
+        points=points,
+        peak_tokens=peak,
+    )
+
+
+def timeline_with_replay(
+    session: Session,
+    settings: CompactionSettings,
+    counters: list[str] | None = None,
+    replay_counter: str = "chars4",
+    summary_tokens: int | None = None,
+) -> tuple[Timeline, Replay]:
+    """The session's timeline with the replay's context estimate and its compactions drawn over it."""
+    timeline = build_timeline(session, settings, counters)
+    result = replay(session, settings, replay_counter, summary_tokens)
+    by_entry = {p.entry_id: p.estimates["replay"] for p in result.points}
+    for point in timeline.points:
+        if point.entry_id in by_entry:
+            point.estimates["replay"] = by_entry[point.entry_id]
+    timeline.counters = [*timeline.counters, "replay"]
+    positions = {p.entry_id: p.index for p in timeline.points}
+    for c in result.compactions:
+        timeline.compactions.append(
+            TimelineCompaction(
+                entry_id=c.entry_id,
+                index=positions.get(c.after_entry_id, c.point_index - 1) + 1,
+                turn=c.turn,
+                tokens_before=c.tokens_before,
+                tokens_after=c.tokens_after,
+                replayed=True,
+            )
+        )
+    return timeline, result

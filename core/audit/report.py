@@ -1,0 +1,911 @@
+"""What a compaction lost, and why: lost facts by kind, retention scores, warnings and the reason the cut fell where it did.
+
+Works the same way for compactions already in a transcript and for proposals made
+here: the entries in the agent's context before the compaction that are not in it
+afterwards are the summarized part; their facts are checked against what the agent
+still sees (the summary with any injected block, the kept messages, extra turns).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import textwrap
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from cutline.core.audit.facts import (
+    FACT_KINDS,
+    Fact,
+    FactKind,
+    FactMatch,
+    IdentifierKind,
+    VisibleText,
+    dedupe,
+    extract_facts,
+    match_fact,
+    message_facts,
+    normalize_text,
+    summary_facts,
+)
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import Proposal
+from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
+from cutline.core.engine.last_turn import SECTION_HEADING, message_text
+from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
+from cutline.core.engine.validation import validate_context
+from cutline.core.errors import CutlineError, NotFoundError
+from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.tokens import least_squares, path_tokens, usage_samples
+
+USAGE_RATIO_WARNING = 1.2
+# the upper bound of a keepRecentTokens range that has none (the walk never reaches the value)
+OPEN_END = 10**9
+_PAIR_CODES = frozenset({"orphan-result", "duplicate-result", "result-after-text", "missing-result"})
+
+WarningCode = Literal[
+    "last-exchange-summarized",
+    "latest-request-not-visible",
+    "broken-tool-pairs",
+    "invalid-context",
+    "usage-exceeds-estimate",
+    "tool-failures-vanished",
+    "previous-summary-dropped",
+    "first-kept-missing",
+]
+
+
+class AuditFact(BaseModel):
+    """A fact of the summarized part with its verdict."""
+
+    kind: FactKind
+    text: str
+    key: str = ""
+    source_entry_id: str | None = None
+    identifier_kind: IdentifierKind | None = None
+    origin: Literal["conversation", "previous_summary"] = "conversation"
+    retained: bool
+    rule: str = "none"
+    score: float = 0.0
+
+
+class KindRetention(BaseModel):
+    """How many facts of one kind are still visible."""
+
+    kind: FactKind
+    kept: int
+    total: int
+
+    @property
+    def lost(self) -> int:
+        return self.total - self.kept
+
+    @property
+    def score(self) -> float | None:
+        """kept / total, None when there was nothing of this kind."""
+        return self.kept / self.total if self.total else None
+
+
+class AuditWarning(BaseModel):
+    """Something that likely made the agent lose its place; `recovered` says whether an injected block saved it."""
+
+    code: WarningCode
+    message: str
+    entry_ids: list[str] = Field(default_factory=list)
+    recovered: bool | None = None
+
+
+class CutExplanation(BaseModel):
+    """Why the cut fell where it did: sentences for a person and the figures behind them."""
+
+    text: str
+    steps: list[str] = Field(default_factory=list)
+    keep_recent_tokens: int | None = None
+    reproduced: bool | None = None
+    reproducing_ranges: list[tuple[int, int]] = Field(default_factory=list)
+    context_window: int | None = None
+    reserve_tokens: int | None = None
+    threshold: int | None = None
+    tokens_before_recorded: int | None = None
+    tokens_before_estimate: int | None = None
+    summarized_tokens: int | None = None
+    kept_tokens: int | None = None
+    crossing_entry_id: str | None = None
+    cut_entry_id: str | None = None
+    is_split_turn: bool | None = None
+
+
+class AuditReport(BaseModel):
+    """The audit of one compaction or proposal."""
+
+    session_id: str
+    target: Literal["compaction", "proposal"]
+    target_id: str
+    format: str
+    summary: str
+    first_kept_entry_id: str | None = None
+    summarized_entry_ids: list[str] = Field(default_factory=list)
+    kept_entry_ids: list[str] = Field(default_factory=list)
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    counter: str = "chars4"
+    facts: list[AuditFact] = Field(default_factory=list)
+    retention: list[KindRetention] = Field(default_factory=list)
+    warnings: list[AuditWarning] = Field(default_factory=list)
+    why: CutExplanation
+
+    @property
+    def lost(self) -> list[AuditFact]:
+        return [f for f in self.facts if not f.retained]
+
+    def lost_by_kind(self) -> dict[str, list[AuditFact]]:
+        """Lost facts grouped by kind, in the fixed kind order (kinds with none left out)."""
+        groups: dict[str, list[AuditFact]] = {}
+        for kind in FACT_KINDS:
+            items = [f for f in self.facts if f.kind == kind and not f.retained]
+            if items:
+                groups[kind] = items
+        return groups
+
+    def retention_of(self, kind: str) -> KindRetention:
+        return next(r for r in self.retention if r.kind == kind)
+
+    def warning(self, code: str) -> AuditWarning | None:
+        return next((w for w in self.warnings if w.code == code), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's JSON: lost facts, retention per kind, warnings and the why-explanation."""
+        return {
+            "session": self.session_id,
+            "target": self.target,
+            "id": self.target_id,
+            "format": self.format,
+            "firstKeptEntryId": self.first_kept_entry_id,
+            "summarizedEntries": len(self.summarized_entry_ids),
+            "keptEntries": len(self.kept_entry_ids),
+            "tokensBefore": self.tokens_before,
+            "tokensAfter": self.tokens_after,
+            "counter": self.counter,
+            "retention": {
+                r.kind: {"kept": r.kept, "total": r.total, "score": None if r.score is None else round(r.score, 3)}
+                for r in self.retention
+            },
+            "lost": [
+                {
+                    "kind": f.kind,
+                    "text": f.text,
+                    "sourceEntryId": f.source_entry_id,
+                    **({"identifierKind": f.identifier_kind} if f.identifier_kind else {}),
+                    **({"origin": f.origin} if f.origin != "conversation" else {}),
+                }
+                for f in self.lost
+            ],
+            "warnings": [w.model_dump(exclude_none=True) for w in self.warnings],
+            "why": {
+                **self.why.model_dump(exclude_none=True),
+                # an open-ended range ("this value or more") ends in null
+                "reproducing_ranges": [[lo, hi if hi < OPEN_END else None] for lo, hi in self.why.reproducing_ranges],
+            },
+        }
+
+
+# ---------------------------------------------------------------------------
+# What the agent sees
+# ---------------------------------------------------------------------------
+
+
+def visible_text(message: Message) -> str:
+    """Everything of a message the model reads: text, thinking, tool calls with arguments, tool results, summaries."""
+    parts: list[str] = []
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            parts.append(block.text)
+        elif isinstance(block, ThinkingBlock):
+            parts.append(block.thinking)
+        elif isinstance(block, ToolCallBlock):
+            args = (
+                block.arguments if isinstance(block.arguments, str) else json.dumps(block.arguments, ensure_ascii=False)
+            )
+            parts.append(f"{block.name} {args}")
+        elif isinstance(block, ToolResultBlock):
+            parts.extend(b.text for b in block.content if isinstance(b, TextBlock))
+    if message.summary:
+        parts.append(message.summary)
+    if message.role == "bashExecution":
+        parts.append(f"{message.command or ''}\n{message.output or ''}")
+    return "\n".join(p for p in parts if p)
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a JSON value (used for Codex replacement histories)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def path_to(session: Session, entry_id: str) -> list[Entry]:
+    """Entries from the root to `entry_id` (following parents, so it works off the active branch too)."""
+    path = session.path_to(entry_id)
+    if not path:
+        raise NotFoundError(f"no entry {entry_id!r} in session {session.id}")
+    return path
+
+
+def latest_compaction_id(session: Session) -> str:
+    """The newest compaction on the active path, else the newest anywhere in the session."""
+    for entry in reversed(session.active_path()):
+        if entry.type == "compaction":
+            return entry.id
+    compactions = session.compactions()
+    if not compactions:
+        raise NotFoundError(f"session {session.id} holds no compaction (audit a proposal with --proposal)")
+    return compactions[-1].id
+
+
+# ---------------------------------------------------------------------------
+# The shared audit
+# ---------------------------------------------------------------------------
+
+
+class _Cut(BaseModel):
+    """One compaction seen as before/after: the path before it and the context after it."""
+
+    path: list[Entry]
+    after: list[Message]
+    after_ids: list[str | None]
+    summary: str
+    extra_visible: list[str] = Field(default_factory=list)
+
+
+def _verdicts(
+    facts: list[Fact], origin: Literal["conversation", "previous_summary"], visible: VisibleText
+) -> list[AuditFact]:
+    result: list[AuditFact] = []
+    for fact in facts:
+        verdict: FactMatch = match_fact(fact, visible)
+        result.append(
+            AuditFact(
+                kind=fact.kind,
+                text=fact.text,
+                key=fact.key,
+                source_entry_id=fact.source_entry_id,
+                identifier_kind=fact.identifier_kind,
+                origin=origin,
+                retained=verdict.retained,
+                rule=verdict.rule,
+                score=verdict.score,
+            )
+        )
+    return result
+
+
+def _retention(facts: list[AuditFact]) -> list[KindRetention]:
+    return [
+        KindRetention(
+            kind=kind,
+            kept=sum(1 for f in facts if f.kind == kind and f.retained),
+            total=sum(1 for f in facts if f.kind == kind),
+        )
+        for kind in FACT_KINDS
+    ]
+
+
+def _is_user_turn(entry: Entry) -> bool:
+    """A user message a person typed (Claude Code tool-result carriers and meta records are not)."""
+    message = entry.message
+    if entry.type != "message" or message is None or message.role != "user" or entry.isMeta or entry.isCompactSummary:
+        return False
+    if any(isinstance(b, ToolResultBlock) for b in message.content):
+        return False
+    return bool(message_text(message).strip())
+
+
+_AUTOMATED = re.compile(r"^\s*(\[[A-Za-z][\w .:/-]{0,40}\]|<[a-z][\w-]*[\s>])")
+
+
+def is_automated(entry: Entry) -> bool:
+    """A user-role message a program wrote (subagent announcements "[subagent report] …", "<system-reminder>" blocks).
+
+    Why: the root cause of a displaced last exchange is many such messages arriving
+    near the cut and filling the kept window; they are not the person's last turn.
+    """
+    return entry.message is not None and bool(_AUTOMATED.match(message_text(entry.message)))
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _injected_section(summary: str) -> str:
+    at = summary.find(SECTION_HEADING)
+    return summary[at:] if at >= 0 else ""
+
+
+def _last_exchange_warnings(
+    cut: _Cut, before: list[int], summarized_ids: set[str], visible: VisibleText
+) -> list[AuditWarning]:
+    path = cut.path
+    users = [i for i in before if _is_user_turn(path[i])]
+    people = [i for i in users if not is_automated(path[i])]
+    last_user = people[-1] if people else users[-1] if users else None
+    if last_user is None:
+        return []
+    automated_after = sum(1 for i in users if i > last_user and path[i].id not in summarized_ids)
+    entry = path[last_user]
+    assert entry.message is not None
+    warnings: list[AuditWarning] = []
+    user_text = message_text(entry.message)
+    if entry.id in summarized_ids:
+        section = _injected_section(cut.summary)
+        probe = normalize_text(user_text)[:160]
+        injected = bool(section) and probe in normalize_text(section)
+        replayed = bool(probe) and any(probe in normalize_text(text) for text in cut.extra_visible)
+        quoted = bool(probe) and probe in normalize_text(cut.summary)
+        recovered = injected or replayed
+        answer = next(
+            (
+                path[i].id
+                for i in before
+                if i > last_user and path[i].message is not None and path[i].message.role == "assistant"
+            ),
+            None,
+        )
+        ids = [entry.id] + ([answer] if answer else [])
+        warnings.append(
+            AuditWarning(
+                code="last-exchange-summarized",
+                message=(
+                    f"the last user\u2194assistant exchange (user message {entry.id}: \u201c{_clip(user_text, 80)}\u201d) "
+                    "fell into the summarized part"
+                    + (
+                        f" while {automated_after} automated user message{'s' if automated_after != 1 else ''} after it stayed in the kept window"
+                        if automated_after
+                        else ""
+                    )
+                    + "; "
+                    + (
+                        "it was re-injected verbatim under \u201c## Last Exchange (Verbatim)\u201d"
+                        if injected
+                        else "its user message is kept verbatim in the replacement history"
+                        if replayed
+                        else "it was not re-injected (the summary quotes the user message, not the exchange)"
+                        if quoted
+                        else "it was not re-injected"
+                    )
+                ),
+                entry_ids=ids,
+                recovered=recovered,
+            )
+        )
+        requests = [f for f in message_facts(entry.message, entry.id) if f.kind in ("request", "instruction")]
+        if not requests:
+            requests = [
+                Fact(
+                    kind="request",
+                    text=_clip(user_text, 300),
+                    key=normalize_text(_clip(user_text, 300)),
+                    source_entry_id=entry.id,
+                )
+            ]
+        missing = [f for f in requests if not match_fact(f, visible).retained]
+        if missing:
+            warnings.append(
+                AuditWarning(
+                    code="latest-request-not-visible",
+                    message="the latest user request is not in what the agent still sees: "
+                    + "; ".join(f"\u201c{_clip(f.text)}\u201d" for f in missing[:3]),
+                    entry_ids=[entry.id],
+                    recovered=False,
+                )
+            )
+    return warnings
+
+
+def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWarning | None:
+    """Warn when the recorded usage grows clearly faster than the chars4 estimate of the same context.
+
+    Why a fit: usage also counts the system prompt and tool schemas, which are not in
+    the transcript; with three or more responses the slope of usage against the
+    estimate separates that fixed overhead from the per-token under-count. With fewer,
+    the plain ratio of the last response is used.
+    """
+    samples = [s for s in usage_samples(cut.path, tokens) if s.estimate > 0]
+    if not samples:
+        return None
+    last = samples[-1]
+    fitted = least_squares([(s.estimate, s.real) for s in samples])
+    if fitted is not None and fitted[0] > 0:
+        ratio, overhead = fitted
+        how = (
+            f"recorded usage grows {ratio:.2f} tokens per chars4 token over {len(samples)} responses "
+            f"(fixed overhead \u2248 {max(0, round(overhead)):,} tokens for system prompt and tools; last: "
+            f"{last.real:,} recorded vs {last.estimate:,} estimated)"
+        )
+    else:
+        ratio = last.real / last.estimate
+        how = f"recorded usage {last.real:,} tokens vs chars4 estimate {last.estimate:,} for the same context ({ratio:.2f}x)"
+    if ratio <= USAGE_RATIO_WARNING:
+        return None
+    effect = (
+        "the summary replaced a context larger than estimated"
+        if whole_history
+        else "the keepRecentTokens walk and the budget ran on estimates"
+    )
+    return AuditWarning(
+        code="usage-exceeds-estimate",
+        message=f"{how}: {effect} about {(1 - 1 / ratio) * 100:.0f}% too low",
+        entry_ids=[last.entryId],
+    )
+
+
+def _audit(
+    session: Session,
+    cut: _Cut,
+    target: Literal["compaction", "proposal"],
+    target_id: str,
+    first_kept: str | None,
+    why: CutExplanation,
+    tokens_before: int | None,
+    tokens_after: int | None,
+    counter: str = "chars4",
+    tokens: list[int] | None = None,
+) -> AuditReport:
+    path = cut.path
+    path_ids = {e.id for e in path}
+    before = context_indices(path)
+    after_set = {i for i in cut.after_ids if i is not None}
+    summarized = [i for i in before if path[i].id not in after_set]
+    summarized_ids = {path[i].id for i in summarized}
+    conversation = [path[i] for i in summarized if path[i].type != "compaction"]
+    previous = [path[i] for i in summarized if path[i].type == "compaction" and path[i].compaction is not None]
+    facts = extract_facts(conversation)
+    known = {(f.kind, f.key) for f in facts}
+    earlier = [
+        f
+        for entry in previous
+        for f in summary_facts(entry.compaction.summary if entry.compaction else "", entry.id)
+        if (f.kind, f.key) not in known
+    ]
+    visible = VisibleText([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
+    verdicts = _verdicts(facts, "conversation", visible) + _verdicts(dedupe(earlier), "previous_summary", visible)
+
+    warnings: list[AuditWarning] = _last_exchange_warnings(cut, before, summarized_ids, visible)
+    validation = validate_context(cut.after, cut.after_ids)
+    pair_problems = [p for p in validation.problems if p.code in _PAIR_CODES]
+    other_problems = [p for p in validation.problems if p.code not in _PAIR_CODES]
+    for code, problems, what in (
+        ("broken-tool-pairs", pair_problems, "broken tool pairs in the rebuilt context"),
+        ("invalid-context", other_problems, "the rebuilt context would be refused"),
+    ):
+        if problems:
+            warnings.append(
+                AuditWarning(
+                    code=code,  # type: ignore[arg-type]
+                    message=f"{what}: " + _clip("; ".join(str(p) for p in problems), 300),
+                    entry_ids=[p.entry_id for p in problems if p.entry_id],
+                )
+            )
+    tokens = tokens if tokens is not None else path_tokens(path, "chars4")
+    usage_warning = _usage_warning(cut, tokens, whole_history=not first_kept)
+    if usage_warning:
+        warnings.append(usage_warning)
+    lost_errors = [f for f in verdicts if f.kind == "error" and not f.retained and f.origin == "conversation"]
+    if lost_errors:
+        warnings.append(
+            AuditWarning(
+                code="tool-failures-vanished",
+                message=f"{len(lost_errors)} error{'s' if len(lost_errors) != 1 else ''} vanished from what the agent sees, e.g. \u201c{_clip(lost_errors[0].text)}\u201d",
+                entry_ids=[f.source_entry_id for f in lost_errors if f.source_entry_id],
+            )
+        )
+    dropped = [f for f in verdicts if f.origin == "previous_summary" and not f.retained]
+    if dropped:
+        total = sum(1 for f in verdicts if f.origin == "previous_summary")
+        warnings.append(
+            AuditWarning(
+                code="previous-summary-dropped",
+                message=(
+                    f"the update dropped {len(dropped)} of {total} facts of the previous summary, e.g. "
+                    f"\u201c{_clip(dropped[0].text)}\u201d"
+                ),
+                entry_ids=sorted({f.source_entry_id for f in dropped if f.source_entry_id}),
+            )
+        )
+    if target == "compaction" and first_kept is not None and all(e.id != first_kept for e in path):
+        warnings.append(
+            AuditWarning(
+                code="first-kept-missing",
+                message=f"firstKeptEntryId {first_kept} is not on the path before the compaction: the agent keeps nothing verbatim",
+                entry_ids=[],
+            )
+        )
+    return AuditReport(
+        session_id=session.id,
+        target=target,
+        target_id=target_id,
+        format=session.format,
+        summary=cut.summary,
+        first_kept_entry_id=first_kept,
+        summarized_entry_ids=[path[i].id for i in summarized],
+        kept_entry_ids=[i for i in cut.after_ids if i is not None and i in path_ids],
+        tokens_before=tokens_before,
+        tokens_after=tokens_after,
+        counter=counter,
+        facts=verdicts,
+        retention=_retention(verdicts),
+        warnings=warnings,
+        why=why,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Why the cut fell there
+# ---------------------------------------------------------------------------
+
+
+def reproducing_ranges(index: PathIndex, start: int, first_kept: int) -> list[tuple[int, int]]:
+    """The keepRecentTokens values (inclusive ranges) for which pi's walk cuts exactly at `first_kept`.
+
+    Why: an imported compaction does not record its settings; the walk's result is a
+    step function of keepRecentTokens, so the values that reproduce the cut can be read
+    off the message sizes.
+    """
+    n = index.n
+    total = index.tokens_in(start, n)
+    ranges: list[tuple[int, int]] = []
+    upper_prev = 0  # the walk's sum at the previous (later) message
+    messages = [m for m in index.messages if m >= start]
+    for m in reversed(messages):
+        reached = index.prefix[n] - index.prefix[m]
+        lo, hi = upper_prev + 1, reached
+        upper_prev = reached
+        if hi < lo:
+            continue
+        if find_cut_point(index, start, n, hi).firstKeptIndex == first_kept:
+            ranges.append((lo, hi))
+    if find_cut_point(index, start, n, total + 1).firstKeptIndex == first_kept:
+        ranges.append((total + 1, OPEN_END))
+    merged: list[tuple[int, int]] = []
+    for lo, hi in sorted(ranges):
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _pick_keep(ranges: list[tuple[int, int]], preferred: int) -> int:
+    for lo, hi in ranges:
+        if lo <= preferred <= hi:
+            return preferred
+    best = min(ranges, key=lambda r: min(abs(r[0] - preferred), abs(r[1] - preferred)))
+    return best[0] if abs(best[0] - preferred) <= abs(best[1] - preferred) else best[1]
+
+
+def _range_text(ranges: list[tuple[int, int]]) -> str:
+    parts = [f"{lo:,}\u2013{hi:,}" if hi < OPEN_END else f"{lo:,} or more" for lo, hi in ranges]
+    return ", ".join(parts)
+
+
+def _explanation_from_plan(p: CompactionPlan, prefix: list[str], extra: dict[str, Any]) -> CutExplanation:
+    steps = [*prefix, *(s.text for s in p.explanation)]
+    path_ids = extra.pop("path_ids", [])
+    crossing = (
+        path_ids[p.crossingPathIndex]
+        if p.crossingPathIndex is not None and p.crossingPathIndex < len(path_ids)
+        else None
+    )
+    return CutExplanation(
+        text="\n".join(steps),
+        steps=steps,
+        keep_recent_tokens=p.keepRecentTokens,
+        context_window=p.contextWindow,
+        reserve_tokens=p.reserveTokens,
+        threshold=p.threshold,
+        tokens_before_estimate=p.tokensBefore,
+        summarized_tokens=p.summarizedTokens + p.turnPrefixTokens,
+        kept_tokens=p.keptTokens,
+        crossing_entry_id=crossing,
+        cut_entry_id=p.firstKeptEntryId,
+        is_split_turn=p.isSplitTurn,
+        **extra,
+    )
+
+
+def explain_compaction(
+    path_before: list[Entry],
+    record_first_kept: str | None,
+    settings: CompactionSettings,
+    fmt: str,
+    tokens_before: int | None,
+    from_hook: bool | None = None,
+    tokens: list[int] | None = None,
+) -> CutExplanation:
+    """Re-run the plan on the path as it was when the compaction happened, and find the settings that reproduce it."""
+    if record_first_kept is None:
+        agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
+            fmt, "this compaction records no firstKeptEntryId: it replaces"
+        )
+        text = (
+            f"{agent} the whole history with the summary: nothing before the compaction "
+            "stays verbatim, so there is no cut point to explain"
+            + (f"; the context held {tokens_before:,} tokens when it fired" if tokens_before else "")
+        )
+        return CutExplanation(text=text, steps=[text], tokens_before_recorded=tokens_before or None, reproduced=None)
+    if fmt != "pi" or (settings.mode not in ("pi", "safeguard")):
+        settings = settings.with_overrides(mode="pi")
+    tokens = tokens if tokens is not None else path_tokens(path_before, "chars4")
+    index = index_path(path_before, tokens, "chars4")
+    first_kept = index.index_of(record_first_kept)
+    baseline = plan(index, settings)
+    start = baseline.boundaryStart
+    if first_kept < 0:
+        text = f"firstKeptEntryId {record_first_kept} is not on the path before the compaction: the cut cannot be re-planned"
+        return CutExplanation(text=text, steps=[text], reproduced=False, tokens_before_recorded=tokens_before or None)
+    ranges = reproducing_ranges(index, start, first_kept) if first_kept >= start else []
+    prefix: list[str] = []
+    if ranges:
+        keep = _pick_keep(ranges, settings.keepRecentTokens)
+        chosen = plan(index, settings.with_overrides(keepRecentTokens=keep))
+        reproduced = chosen.firstKeptEntryId == record_first_kept
+        if keep == settings.keepRecentTokens:
+            prefix.append(
+                f"re-planned with keepRecentTokens {keep:,} (chars4): the plan reproduces firstKeptEntryId {record_first_kept} "
+                f"(values reproducing it: {_range_text(ranges)})"
+            )
+        else:
+            prefix.append(
+                f"keepRecentTokens {settings.keepRecentTokens:,} would cut elsewhere ({baseline.firstKeptEntryId}); "
+                f"values {_range_text(ranges)} reproduce firstKeptEntryId {record_first_kept}: re-planned with {keep:,}"
+            )
+    else:
+        chosen = baseline
+        reproduced = False
+        prefix.append(
+            f"no keepRecentTokens value reproduces firstKeptEntryId {record_first_kept} with pi's walk over chars4 estimates"
+            + (" (the compaction came from a hook or extension)" if from_hook else "")
+            + f"; showing the plan for keepRecentTokens {settings.keepRecentTokens:,} (cuts at {baseline.firstKeptEntryId})"
+        )
+    if tokens_before:
+        prefix.append(
+            f"recorded tokensBefore {tokens_before:,} against a threshold of {chosen.threshold:,} "
+            f"({'over' if tokens_before > chosen.threshold else 'not over'}: "
+            + (
+                "an automatic compaction"
+                if tokens_before > chosen.threshold
+                else "a manual or overflow compaction, or a smaller window"
+            )
+            + ")"
+        )
+    return _explanation_from_plan(
+        chosen,
+        prefix,
+        {
+            "path_ids": [e.id for e in path_before],
+            "reproduced": reproduced,
+            "reproducing_ranges": ranges,
+            "tokens_before_recorded": tokens_before or None,
+        },
+    )
+
+
+# ---------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------
+
+
+def audit_compaction(
+    session: Session, compaction_entry_id: str | None = None, settings: CompactionSettings | None = None
+) -> AuditReport:
+    """Audit a compaction already in the transcript (default: the latest one)."""
+    settings = settings or CompactionSettings()
+    entry_id = compaction_entry_id or latest_compaction_id(session)
+    full = path_to(session, entry_id)
+    entry = full[-1]
+    if entry.type != "compaction" or entry.compaction is None:
+        raise CutlineError(f"entry {entry_id} is a {entry.type} entry, not a compaction")
+    record = entry.compaction
+    path = full[:-1]
+    after_indices = context_indices(full)
+    after = build_context(full)
+    after_ids: list[str | None] = [full[i].id if full[i].type != "compaction" else None for i in after_indices]
+    extra: list[str] = []
+    details = record.details if isinstance(record.details, dict) else {}
+    if details.get("replacement_history"):
+        extra.extend(_strings(details["replacement_history"]))
+    cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
+    tokens = path_tokens(path, "chars4")
+    why = explain_compaction(
+        path, record.firstKeptEntryId, settings, session.format, record.tokensBefore or None, record.fromHook, tokens
+    )
+    tokens_after = record.tokensAfter if record.tokensAfter else sum_context_tokens(after)
+    return _audit(
+        session,
+        cut,
+        "compaction",
+        entry_id,
+        record.firstKeptEntryId,
+        why,
+        record.tokensBefore or why.tokens_before_estimate,
+        tokens_after,
+        tokens=tokens,
+    )
+
+
+def _proposal_settings(proposal: Proposal) -> CompactionSettings:
+    """The settings a proposal was made with (keys at their defaults left unset, as the planner resolves windows)."""
+    defaults = CompactionSettings().model_dump(mode="json")
+    changed = {k: v for k, v in proposal.settings.items() if k in defaults and defaults[k] != v}
+    try:
+        return CompactionSettings.model_validate(changed)
+    except ValueError:
+        return CompactionSettings()
+
+
+def audit_proposal(session: Session, proposal: Proposal, summary: str | None = None) -> AuditReport:
+    """Audit a proposal made here, against the session path it was planned on.
+
+    `summary` audits another version of the summary (an edit) in the generated one's place.
+    """
+    path = session.active_path()
+    if proposal.parentEntryId is not None:
+        ids = [e.id for e in path]
+        if proposal.parentEntryId in ids:
+            path = path[: ids.index(proposal.parentEntryId) + 1]
+        else:
+            path = path_to(session, proposal.parentEntryId)
+    extra = [t for t in (proposal.injected.recovery_turn,) if t]
+    if proposal.injected.memory_flush is not None:
+        extra.append(proposal.injected.memory_flush.model_dump_json())
+    after = proposal.context_with(summary) if summary is not None else list(proposal.context)
+    cut = _Cut(
+        path=path,
+        after=after,
+        after_ids=list(proposal.context_entry_ids),
+        summary=proposal.entry_summary(summary),
+        extra_visible=extra,
+    )
+    settings = _proposal_settings(proposal)
+    counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
+    p = plan(path, settings)
+    prefix = [f"proposal {proposal.id} made with mode {proposal.mode}, summarizer {proposal.summarizer or '?'}"]
+    if p.firstKeptEntryId != proposal.firstKeptEntryId and proposal.mode in ("pi", "safeguard"):
+        prefix.append(
+            f"note: re-planning now cuts at {p.firstKeptEntryId}, the proposal cut at {proposal.firstKeptEntryId}"
+        )
+    why = _explanation_from_plan(
+        p, prefix, {"path_ids": [e.id for e in path], "reproduced": p.firstKeptEntryId == proposal.firstKeptEntryId}
+    )
+    return _audit(
+        session,
+        cut,
+        "proposal",
+        proposal.id,
+        proposal.firstKeptEntryId,
+        why,
+        proposal.tokensBefore,
+        proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
+        proposal.counter if summary is None else counter,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Side by side
+# ---------------------------------------------------------------------------
+
+
+class KindComparison(BaseModel):
+    """Retention of one kind in both audits."""
+
+    kind: FactKind
+    a: KindRetention
+    b: KindRetention
+
+
+_COLUMN = 34
+
+
+def _side_by_side(label: str, left: str, right: str) -> list[str]:
+    """One row of the comparison table; a cell longer than its column wraps onto more lines instead of pushing the next one."""
+    a = textwrap.wrap(left, _COLUMN) or [""]
+    b = textwrap.wrap(right, _COLUMN) or [""]
+    lines = []
+    for n in range(max(len(a), len(b))):
+        cell_a = a[n] if n < len(a) else ""
+        cell_b = b[n] if n < len(b) else ""
+        lines.append(f"{label if n == 0 else '':<12} {cell_a:<{_COLUMN}} {cell_b:<{_COLUMN}}".rstrip())
+    return lines
+
+
+class Comparison(BaseModel):
+    """Two compactions or proposals side by side: summaries diffed, retention per kind, tokens after."""
+
+    a_id: str
+    b_id: str
+    a_target: str
+    b_target: str
+    summary_diff: list[str] = Field(default_factory=list)
+    summary_similarity: float
+    a_summary_chars: int
+    b_summary_chars: int
+    retention: list[KindComparison] = Field(default_factory=list)
+    a_tokens_after: int | None = None
+    b_tokens_after: int | None = None
+    lost_only_in_a: list[AuditFact] = Field(default_factory=list)
+    lost_only_in_b: list[AuditFact] = Field(default_factory=list)
+    a_warnings: list[str] = Field(default_factory=list)
+    b_warnings: list[str] = Field(default_factory=list)
+
+    def text(self) -> str:
+        """A plain-text side-by-side report."""
+
+        def score(r: KindRetention) -> str:
+            return f"{r.kept}/{r.total}" + (f" ({r.score:.0%})" if r.score is not None else "")
+
+        rows = _side_by_side("", f"A {self.a_target} {self.a_id}", f"B {self.b_target} {self.b_id}")
+        for k in self.retention:
+            rows += _side_by_side(k.kind, score(k.a), score(k.b))
+        after_a = f"{self.a_tokens_after:,}" if self.a_tokens_after is not None else "?"
+        after_b = f"{self.b_tokens_after:,}" if self.b_tokens_after is not None else "?"
+        rows += _side_by_side("tokens after", after_a, after_b)
+        rows += _side_by_side("summary", f"{self.a_summary_chars} chars", f"{self.b_summary_chars} chars")
+        for n in range(max(len(self.a_warnings), len(self.b_warnings))):
+            left = self.a_warnings[n] if n < len(self.a_warnings) else ""
+            right = self.b_warnings[n] if n < len(self.b_warnings) else ""
+            rows += _side_by_side("warnings" if n == 0 else "", left, right)
+        rows.append(f"summaries {self.summary_similarity:.0%} similar")
+        for label, facts in (("lost only in A", self.lost_only_in_a), ("lost only in B", self.lost_only_in_b)):
+            if facts:
+                rows.append(f"{label}:")
+                rows.extend(f"  [{f.kind}] {f.text}" for f in facts)
+        if self.summary_diff:
+            rows.append("summary diff (A -> B):")
+            rows.extend(self.summary_diff)
+        return "\n".join(rows)
+
+
+def compare(a: AuditReport, b: AuditReport) -> Comparison:
+    """Compare two audits: which facts each lost that the other kept, the summaries' diff and sizes."""
+    a_lost = {(f.kind, f.key) for f in a.lost}
+    b_lost = {(f.kind, f.key) for f in b.lost}
+    a_all = {(f.kind, f.key) for f in a.facts}
+    b_all = {(f.kind, f.key) for f in b.facts}
+    diff = list(
+        difflib.unified_diff(
+            a.summary.splitlines(),
+            b.summary.splitlines(),
+            fromfile=f"A {a.target_id}",
+            tofile=f"B {b.target_id}",
+            lineterm="",
+        )
+    )
+    return Comparison(
+        a_id=a.target_id,
+        b_id=b.target_id,
+        a_target=a.target,
+        b_target=b.target,
+        summary_diff=diff,
+        summary_similarity=round(difflib.SequenceMatcher(None, a.summary, b.summary, autojunk=False).ratio(), 3)
+        if len(a.summary) + len(b.summary) < 200_000
+        else round(difflib.SequenceMatcher(None, a.summary.splitlines(), b.summary.splitlines()).ratio(), 3),
+        a_summary_chars=len(a.summary),
+        b_summary_chars=len(b.summary),
+        retention=[KindComparison(kind=kind, a=a.retention_of(kind), b=b.retention_of(kind)) for kind in FACT_KINDS],
+        a_tokens_after=a.tokens_after,
+        b_tokens_after=b.tokens_after,
+        lost_only_in_a=[f for f in a.lost if (f.kind, f.key) not in b_lost and (f.kind, f.key) in b_all],
+        lost_only_in_b=[f for f in b.lost if (f.kind, f.key) not in a_lost and (f.kind, f.key) in a_all],
+        a_warnings=[_warning_label(w) for w in a.warnings],
+        b_warnings=[_warning_label(w) for w in b.warnings],
+    )
+
+
+def _warning_label(warning: AuditWarning) -> str:
+    return warning.code + (" (recovered)" if warning.recovered else "")

@@ -1,0 +1,310 @@
+"""Context size per model call over a session: recorded usage, each counter's estimate, compactions, window lines.
+
+Why: an agent that lost context usually ran close to its window; the plot shows where
+the context grew, where compactions fired, and how far each estimate was from what
+the provider really counted.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from pydantic import BaseModel, Field
+
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.context import context_weight, has_valid_usage
+from cutline.core.engine.triggers import reserve_for, resolve_context_window
+from cutline.core.models import Entry, Session
+from cutline.core.tokens import CalibratedCounter, calibrate, get_counter, path_tokens
+
+
+class TimelinePoint(BaseModel):
+    """The context at one assistant message (one model call)."""
+
+    index: int
+    entry_id: str
+    turn: int
+    usage: int | None = None
+    estimates: dict[str, int] = Field(default_factory=dict)
+
+
+class TimelineCompaction(BaseModel):
+    """A compaction placed on the timeline (at the point index it follows)."""
+
+    entry_id: str
+    index: int
+    turn: int
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    replayed: bool = False
+
+
+class Timeline(BaseModel):
+    """Everything a plot of a session's context size needs."""
+
+    session_id: str
+    counters: list[str]
+    points: list[TimelinePoint] = Field(default_factory=list)
+    compactions: list[TimelineCompaction] = Field(default_factory=list)
+    context_window: int
+    reserve_tokens: int
+    threshold: int
+    keep_recent_tokens: int
+
+
+def counter_tokens(session: Session, path: list[Entry], name: str) -> list[int]:
+    """Per-entry tokens of a path by a counter name; `calibrated` is chars4 scaled by the session's fitted ratio."""
+    if name == "calibrated":
+        chars4 = path_tokens(path, "chars4")
+        ratio = calibrate(session, {e.id: t for e, t in zip(path, chars4)}).ratio
+        scaler = CalibratedCounter(ratio)
+        return [scaler.scale(t) for t in chars4]
+    return path_tokens(path, get_counter(name))
+
+
+def context_before(path: list[Entry], tokens: list[int]) -> list[int]:
+    """For each path index, the estimated tokens of the context the agent had just before that entry (one more value at the end: after the last).
+
+    The context is rebuilt as pi does: the latest compaction's summary, the entries it
+    kept, then everything after it.
+    """
+    weights = context_weight(path)
+    result: list[int] = []
+    running = 0
+    ids: dict[str, int] = {}
+    for i, entry in enumerate(path):
+        result.append(running)
+        ids.setdefault(entry.id, i)
+        if entry.type == "compaction":
+            record = entry.compaction
+            kept_from = ids.get(record.firstKeptEntryId, -1) if record is not None and record.firstKeptEntryId else -1
+            running = tokens[i]
+            if kept_from >= 0:
+                running += sum(tokens[j] for j in range(kept_from, i) if weights[j])
+        elif weights[i]:
+            running += tokens[i]
+    result.append(running)
+    return result
+
+
+def _turns(path: list[Entry]) -> list[int]:
+    turns: list[int] = []
+    count = 0
+    for entry in path:
+        message = entry.message
+        if (
+            entry.type == "message"
+            and message is not None
+            and message.role == "user"
+            and not entry.isMeta
+            and not entry.isCompactSummary
+            and not message.tool_result_ids()
+        ):
+            count += 1
+        turns.append(count)
+    return turns
+
+
+def _last_model(path: list[Entry]) -> str | None:
+    for entry in reversed(path):
+        if entry.message is not None and entry.message.role == "assistant" and entry.message.model:
+            return entry.message.model
+    return None
+
+
+def build_timeline(
+    session: Session, settings: CompactionSettings | None = None, counters: list[str] | None = None
+) -> Timeline:
+    """The timeline of the session's active path: one point per assistant message, estimates from each named counter."""
+    settings = settings or CompactionSettings()
+    names = counters or ["chars4"]
+    path = session.active_path()
+    per_counter = {name: counter_tokens(session, path, name) for name in names}
+    before = {name: context_before(path, tokens) for name, tokens in per_counter.items()}
+    turns = _turns(path)
+    points: list[TimelinePoint] = []
+    compactions: list[TimelineCompaction] = []
+    for i, entry in enumerate(path):
+        if entry.type == "compaction" and entry.compaction is not None:
+            compactions.append(
+                TimelineCompaction(
+                    entry_id=entry.id,
+                    index=len(points),
+                    turn=turns[i],
+                    tokens_before=entry.compaction.tokensBefore or None,
+                    tokens_after=before[names[0]][i + 1],
+                )
+            )
+            continue
+        message = entry.message
+        if entry.type != "message" or message is None or message.role != "assistant" or entry.isSidechain:
+            continue
+        usage = message.usage.context_tokens if has_valid_usage(message) and message.usage is not None else None
+        points.append(
+            TimelinePoint(
+                index=len(points),
+                entry_id=entry.id,
+                turn=turns[i],
+                usage=usage or None,
+                estimates={name: before[name][i] + per_counter[name][i] for name in names},
+            )
+        )
+    window = resolve_context_window(settings, _last_model(path)).tokens
+    reserve = reserve_for(settings)
+    return Timeline(
+        session_id=session.id,
+        counters=list(names),
+        points=points,
+        compactions=compactions,
+        context_window=window,
+        reserve_tokens=reserve,
+        threshold=window - reserve,
+        keep_recent_tokens=settings.keepRecentTokens,
+    )
+
+
+# ---------------------------------------------------------------------------
+# SVG
+# ---------------------------------------------------------------------------
+
+SERIES_COLORS = {
+    "usage": "#222222",
+    "chars4": "#1f77b4",
+    "tiktoken": "#2ca02c",
+    "calibrated": "#ff7f0e",
+    "anthropic": "#8c564b",
+    "replay": "#9467bd",
+}
+_FALLBACK_COLORS = ["#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+
+
+def _nice_step(span: float) -> float:
+    """A round tick step giving 4-8 ticks over `span`."""
+    if span <= 0:
+        return 1.0
+    raw = span / 5
+    magnitude = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 1
+    for factor in (1, 2, 2.5, 5, 10):
+        step = magnitude * factor
+        if span / step <= 8:
+            return step
+    return magnitude * 10
+
+
+def _k(value: float) -> str:
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:g}M"
+    if value >= 1000:
+        return f"{value / 1000:g}k"
+    return f"{value:g}"
+
+
+def render_svg(timeline: Timeline, width: int = 960, height: int = 420, title: str | None = None) -> str:
+    """A self-contained SVG line chart of the timeline (no plotting library)."""
+    left, right, top, bottom = 70, 170, 40, 50
+    plot_w, plot_h = width - left - right, height - top - bottom
+    points = timeline.points
+    n = max(1, len(points) - 1)
+    values = [timeline.context_window]
+    for p in points:
+        if p.usage is not None:
+            values.append(p.usage)
+        values.extend(p.estimates.values())
+    y_max = max(values) * 1.05 if values else 1
+    step = _nice_step(y_max)
+
+    def x_of(i: float) -> float:
+        return left + plot_w * (i / n if len(points) > 1 else 0.5)
+
+    def y_of(v: float) -> float:
+        return top + plot_h * (1 - min(v, y_max) / y_max)
+
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+        f'<text x="{left}" y="22" font-size="14" font-weight="bold">{escape(title or "Context size per model call — " + timeline.session_id)}</text>',
+    ]
+    # reserve band between the threshold and the window
+    y_window, y_threshold = y_of(timeline.context_window), y_of(timeline.threshold)
+    out.append(
+        f'<rect x="{left}" y="{y_window:.1f}" width="{plot_w}" height="{max(0.0, y_threshold - y_window):.1f}" fill="#fde0dc" opacity="0.6"><title>reserve {timeline.reserve_tokens} tokens</title></rect>'
+    )
+    # grid and y ticks
+    tick = 0.0
+    while tick <= y_max:
+        y = y_of(tick)
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e5e5e5"/>')
+        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{_k(tick)}</text>')
+        tick += step
+    out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#444"/>')
+    out.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#444"/>')
+    # x ticks by turn
+    firsts = [i for i, p in enumerate(points) if i == 0 or p.turn != points[i - 1].turn]
+    every = max(1, -(-len(firsts) // 12))
+    for i in firsts[::every]:
+        x = x_of(i)
+        out.append(f'<line x1="{x:.1f}" y1="{top + plot_h}" x2="{x:.1f}" y2="{top + plot_h + 4}" stroke="#444"/>')
+        out.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{points[i].turn}</text>')
+    out.append(
+        f'<text x="{left + plot_w / 2}" y="{height - 10}" text-anchor="middle">user turn (one point per model call)</text>'
+    )
+    # window and threshold lines
+    out.append(
+        f'<line x1="{left}" y1="{y_window:.1f}" x2="{left + plot_w}" y2="{y_window:.1f}" stroke="#d62728" stroke-width="1.5"/>'
+    )
+    out.append(
+        f'<text x="{left + plot_w - 4}" y="{y_window - 4:.1f}" text-anchor="end" fill="#d62728" stroke="#ffffff" stroke-width="3" paint-order="stroke">window {timeline.context_window:,}</text>'
+    )
+    out.append(
+        f'<line x1="{left}" y1="{y_threshold:.1f}" x2="{left + plot_w}" y2="{y_threshold:.1f}" stroke="#d62728" stroke-dasharray="6 4"/>'
+    )
+    out.append(
+        f'<text x="{left + plot_w - 4}" y="{y_threshold + 14:.1f}" text-anchor="end" fill="#d62728" stroke="#ffffff" stroke-width="3" paint-order="stroke">threshold {timeline.threshold:,} (reserve {timeline.reserve_tokens:,})</text>'
+    )
+    # compactions
+    for c in timeline.compactions:
+        x = x_of(c.index)
+        dash = "2 3" if c.replayed else "5 3"
+        color = "#7f7f7f" if not c.replayed else "#9467bd"
+        label = "replayed compaction" if c.replayed else "compaction"
+        out.append(
+            f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" stroke="{color}" stroke-dasharray="{dash}"><title>{label} {escape(c.entry_id)} at turn {c.turn}</title></line>'
+        )
+    # series
+    series: dict[str, list[tuple[int, int]]] = {
+        "usage": [(i, p.usage) for i, p in enumerate(points) if p.usage is not None]
+    }
+    for name in timeline.counters:
+        series[name] = [(i, p.estimates[name]) for i, p in enumerate(points) if name in p.estimates]
+    legend_y = top + 40
+    for k, (name, pts) in enumerate(series.items()):
+        if not pts:
+            continue
+        color = SERIES_COLORS.get(name, _FALLBACK_COLORS[k % len(_FALLBACK_COLORS)])
+        coords = " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in pts)
+        width_attr = "2" if name == "usage" else "1.5"
+        if len(pts) == 1:
+            i, v = pts[0]
+            out.append(f'<circle cx="{x_of(i):.1f}" cy="{y_of(v):.1f}" r="3" fill="{color}"/>')
+        else:
+            out.append(
+                f'<polyline fill="none" stroke="{color}" stroke-width="{width_attr}" points="{coords}"><title>{escape(name)}</title></polyline>'
+            )
+        label = {"usage": "recorded usage", "replay": "replayed context"}.get(name, f"estimate: {name}")
+        out.append(
+            f'<line x1="{left + plot_w + 6}" y1="{legend_y}" x2="{left + plot_w + 26}" y2="{legend_y}" stroke="{color}" stroke-width="2"/>'
+        )
+        out.append(f'<text x="{left + plot_w + 30}" y="{legend_y + 4}">{escape(label)}</text>')
+        legend_y += 16
+    for replayed, color, dash, label in (
+        (False, "#7f7f7f", "5 3", "compaction"),
+        (True, "#9467bd", "2 3", "replayed compaction"),
+    ):
+        if any(c.replayed == replayed for c in timeline.compactions):
+            out.append(
+                f'<line x1="{left + plot_w + 6}" y1="{legend_y}" x2="{left + plot_w + 26}" y2="{legend_y}" stroke="{color}" stroke-dasharray="{dash}"/>'
+            )
+            out.append(f'<text x="{left + plot_w + 30}" y="{legend_y + 4}">{label}</text>')
+            legend_y += 16
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

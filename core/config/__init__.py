@@ -1,0 +1,1 @@
+"""Configuration: the settings model and where it is read from."""

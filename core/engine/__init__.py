@@ -1,0 +1,1 @@
+"""The compaction engine: plan the cut, rebuild the context, compact, validate."""

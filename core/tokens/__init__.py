@@ -1,0 +1,557 @@
+"""Token counters (chars4, tiktoken, calibrated, anthropic) behind one interface, and per-entry counts cached in the store.
+
+`chars4` is pi's `estimateTokens` to the unit: JavaScript measures strings in UTF-16
+code units and serializes tool arguments with `JSON.stringify`, so both are
+reproduced here rather than Python's `len` and `json.dumps` defaults.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import statistics
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from cutline.core.config.settings import DEFAULT_MODEL
+from cutline.core.errors import CutlineError
+from cutline.core.models import (
+    Entry,
+    ImageBlock,
+    Message,
+    Session,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from cutline.core.tokens.jsjson import js_length, js_stringify
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
+
+COUNTER_NAMES = ("chars4", "tiktoken", "calibrated", "anthropic")
+
+# pi counts an image inside a tool result or custom message as 4800 characters (1200 tokens).
+IMAGE_CHARS = 4800
+IMAGE_TOKENS = IMAGE_CHARS // 4
+
+_DATA = Path(__file__).resolve().parent / "data"
+CL100K_FILE = _DATA / "cl100k_base.tiktoken"
+CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+
+# ---------------------------------------------------------------------------
+# What each counter measures
+# ---------------------------------------------------------------------------
+
+
+def _tool_result_chars(block: ToolResultBlock) -> int:
+    chars = 0
+    for inner in block.content:
+        if isinstance(inner, TextBlock):
+            chars += js_length(inner.text)
+        elif isinstance(inner, ImageBlock):
+            chars += IMAGE_CHARS
+    return chars
+
+
+def chars4_tokens(message: Message) -> int:
+    """pi's `estimateTokens`: ceil(chars / 4) over what each role contributes.
+
+    Tool results carried inside other messages (Claude Code's user records) count
+    like a pi toolResult; pi sessions never contain them, so parity is unaffected.
+    System messages (Codex, Claude Code) count their text like user messages.
+    """
+    role = message.role
+    if role == "bashExecution":
+        chars = js_length(message.command or "") + js_length(message.output or "")
+        return -(-chars // 4)
+    if role == "branchSummary" or role == "compactionSummary":
+        return -(-js_length(message.summary or "") // 4)
+    assistant = role == "assistant"
+    images = role == "custom" or role == "toolResult"
+    chars = 0
+    for block in message.content:
+        kind = block.type
+        if kind == "text":
+            text = block.text
+            chars += len(text) if text.isascii() else js_length(text)
+        elif kind == "toolCall":
+            if assistant:
+                chars += js_length(block.name) + js_length(js_stringify(block.arguments))
+        elif kind == "thinking":
+            if assistant:
+                chars += js_length(block.thinking)
+        elif kind == "image":
+            if images:
+                chars += IMAGE_CHARS
+        elif kind == "toolResult":
+            chars += _tool_result_chars(block)
+    return -(-chars // 4)
+
+
+def counted_text(message: Message) -> tuple[str, int]:
+    """The text chars4 measures for a message, and how many images it counts (for other tokenizers)."""
+    parts: list[str] = []
+    images = 0
+    role = message.role
+
+    def result_block(block: ToolResultBlock) -> None:
+        nonlocal images
+        for inner in block.content:
+            if isinstance(inner, TextBlock):
+                parts.append(inner.text)
+            elif isinstance(inner, ImageBlock):
+                images += 1
+
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            if role in ("user", "system", "assistant", "custom", "toolResult"):
+                parts.append(block.text)
+        elif isinstance(block, ThinkingBlock) and role == "assistant":
+            parts.append(block.thinking)
+        elif isinstance(block, ToolCallBlock) and role == "assistant":
+            parts.append(block.name)
+            parts.append(js_stringify(block.arguments))
+        elif isinstance(block, ImageBlock) and role in ("custom", "toolResult"):
+            images += 1
+        elif isinstance(block, ToolResultBlock):
+            result_block(block)
+    if role == "bashExecution":
+        parts.append(message.command or "")
+        parts.append(message.output or "")
+    elif role in ("branchSummary", "compactionSummary"):
+        parts.append(message.summary or "")
+    return "\n".join(p for p in parts if p), images
+
+
+class TokenCounter(Protocol):
+    """Anything that turns a message into a token count, with a label for display."""
+
+    name: str
+
+    def count(self, message: Message) -> int: ...
+
+
+class Chars4Counter:
+    """pi's own estimate (ceil of characters / 4)."""
+
+    name = "chars4"
+
+    def count(self, message: Message) -> int:
+        return chars4_tokens(message)
+
+
+_ENCODING: Any = None
+
+
+def cl100k_encoding() -> Any:
+    """The cl100k_base encoding, built from the file bundled in core/tokens/data (never downloaded)."""
+    global _ENCODING
+    if _ENCODING is None:
+        import tiktoken
+        from tiktoken.load import load_tiktoken_bpe
+
+        if not CL100K_FILE.exists():
+            raise CutlineError(f"tiktoken vocabulary missing: {CL100K_FILE}")
+        ranks = load_tiktoken_bpe(str(CL100K_FILE), expected_hash=CL100K_SHA256)
+        _ENCODING = tiktoken.Encoding(
+            name="cl100k_base",
+            pat_str=(
+                r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+                r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+            ),
+            mergeable_ranks=ranks,
+            special_tokens={
+                "<|endoftext|>": 100257,
+                "<|fim_prefix|>": 100258,
+                "<|fim_middle|>": 100259,
+                "<|fim_suffix|>": 100260,
+                "<|endofprompt|>": 100276,
+            },
+        )
+    return _ENCODING
+
+
+class TiktokenCounter:
+    """OpenAI's cl100k_base BPE over the same text chars4 measures; an image counts 1200 tokens as in pi."""
+
+    name = "tiktoken"
+
+    def __init__(self) -> None:
+        self._encoding = cl100k_encoding()
+
+    def count(self, message: Message) -> int:
+        text, images = counted_text(message)
+        tokens = len(self._encoding.encode(text, disallowed_special=())) if text else 0
+        return tokens + images * IMAGE_TOKENS
+
+
+class AnthropicCounter:
+    """Anthropic's count-tokens endpoint through the official SDK (needs ANTHROPIC_API_KEY; honours ANTHROPIC_BASE_URL).
+
+    Each message is sent as one user message holding the text chars4 measures, and the
+    count of an empty request is subtracted, so a figure is that message's own weight.
+    """
+
+    name = "anthropic"
+
+    def __init__(self, model: str = DEFAULT_MODEL, client: Any = None) -> None:
+        if client is None:
+            key = os.environ.get("ANTHROPIC_API_KEY")
+            if not key:
+                raise CutlineError("the anthropic counter needs ANTHROPIC_API_KEY to be set")
+            import anthropic
+
+            kwargs: dict[str, Any] = {"api_key": key}
+            base_url = os.environ.get("ANTHROPIC_BASE_URL")
+            if base_url:
+                kwargs["base_url"] = base_url
+            client = anthropic.Anthropic(**kwargs)
+        self._client = client
+        self._model = model
+        self._baseline: int | None = None
+
+    def _count_text(self, text: str) -> int:
+        try:
+            result = self._client.messages.count_tokens(
+                model=self._model, messages=[{"role": "user", "content": text or "."}]
+            )
+        except CutlineError:
+            raise
+        except Exception as exc:
+            raise CutlineError(f"anthropic count_tokens failed: {type(exc).__name__}: {exc}") from exc
+        return int(getattr(result, "input_tokens", 0))
+
+    def count(self, message: Message) -> int:
+        text, images = counted_text(message)
+        if not text and not images:
+            return 0
+        if self._baseline is None:
+            self._baseline = self._count_text(".")
+        own = max(0, self._count_text(text) - self._baseline) if text else 0
+        return own + images * IMAGE_TOKENS
+
+
+class CalibratedCounter:
+    """chars4 scaled by a ratio fitted on a session's usage records (rounded up per message)."""
+
+    name = "calibrated"
+
+    def __init__(self, ratio: float) -> None:
+        self.ratio = ratio
+
+    def count(self, message: Message) -> int:
+        return self.scale(chars4_tokens(message))
+
+    def scale(self, chars4: int) -> int:
+        return math.ceil(chars4 * self.ratio - 1e-9) if chars4 else 0
+
+
+def get_counter(name: str, **kwargs: Any) -> TokenCounter:
+    """A counter by its label; `calibrated` needs `ratio=` (see `fit_calibration`)."""
+    if name == "chars4":
+        return Chars4Counter()
+    if name == "tiktoken":
+        return TiktokenCounter()
+    if name == "anthropic":
+        return AnthropicCounter(**kwargs)
+    if name == "calibrated":
+        if "ratio" not in kwargs:
+            raise CutlineError("the calibrated counter is fitted per session: use calibrate(session) first")
+        return CalibratedCounter(kwargs["ratio"])
+    raise CutlineError(f"unknown token counter {name!r} (choose from {', '.join(COUNTER_NAMES)})")
+
+
+# ---------------------------------------------------------------------------
+# Per entry
+# ---------------------------------------------------------------------------
+
+
+def entry_tokens(entry: Entry, counter: TokenCounter) -> int:
+    """Tokens of the message an entry puts in context (a compaction counts its summary), 0 for the rest."""
+    if entry.type == "message":
+        message = entry.message
+    else:
+        from cutline.core.engine.context import entry_message  # context imports this module
+
+        message = entry_message(entry)
+    return counter.count(message) if message is not None else 0
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while making many small objects next to a large session.
+
+    With 100k entries alive, each automatic full collection walks all of them: counting
+    and caching a big session spends more time in the collector than in its own work.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def path_tokens(path: list[Entry], counter: TokenCounter | str = "chars4") -> list[int]:
+    """Per-entry tokens for a path, in path order (pure; no store)."""
+    if isinstance(counter, str):
+        counter = get_counter(counter)
+    with gc_paused():
+        return [entry_tokens(e, counter) for e in path]
+
+
+def count_entries(store: Store, session: Session, counter: TokenCounter | str = "chars4") -> dict[str, int]:
+    """Per-entry tokens for every entry of a session, cached in the store and counted only where missing.
+
+    `calibrated` counts are chars4 counts scaled by the session's fitted ratio at call
+    time and are not stored, since the ratio changes as the session grows.
+    """
+    name = counter if isinstance(counter, str) else counter.name
+    if name == "calibrated":
+        chars4 = count_entries(store, session, "chars4")
+        calibration = calibrate(session, chars4)
+        scaler = CalibratedCounter(calibration.ratio)
+        return {k: scaler.scale(v) for k, v in chars4.items()}
+    cached = store.token_counts(session.id, name)
+    missing = [e for e in session.entries if e.id not in cached]
+    if not missing:
+        return {e.id: cached[e.id] for e in session.entries}
+    if isinstance(counter, str):
+        counter = get_counter(counter)
+    with gc_paused():
+        new = {e.id: entry_tokens(e, counter) for e in missing}
+        store.save_token_counts(session.id, name, new)
+    merged = {**cached, **new}
+    return {e.id: merged[e.id] for e in session.entries}
+
+
+# ---------------------------------------------------------------------------
+# Calibration against usage records
+# ---------------------------------------------------------------------------
+
+
+class UsageSample(BaseModel):
+    """One assistant response: what the API counted before it next to what a counter estimated."""
+
+    pathIndex: int
+    entryId: str
+    real: int
+    estimate: int
+
+
+class Calibration(BaseModel):
+    """A per-session model of what the API counts: real ≈ overhead + ratio × chars4 of the context.
+
+    Two fits are tried and the one with the smaller median error is kept:
+    - `median-ratio`: overhead 0, ratio = median of real/estimate (robust to a few odd turns);
+    - `affine`: least squares with an intercept, refitted once without the samples whose
+      residual exceeds 3× the median residual. The intercept is the system prompt and
+      tool schemas the API counts but the transcript does not hold (10-15k tokens for
+      Claude Code and Codex, none in pi's figures), which a ratio alone cannot express.
+    Per-entry calibrated counts scale by `ratio`; a whole context adds `overhead` once.
+    """
+
+    method: str = "none"
+    ratio: float = 1.0
+    overhead: float = 0.0
+    samples: list[UsageSample] = Field(default_factory=list)
+    medianError: float | None = None
+    p90Error: float | None = None
+
+    @property
+    def fitted(self) -> bool:
+        return self.method != "none"
+
+    def predict(self, estimate: float) -> float:
+        """The calibrated size of a context whose chars4 sum is `estimate`."""
+        return self.overhead + self.ratio * estimate
+
+
+def relative_errors(pairs: Iterable[tuple[int, float]]) -> list[float]:
+    """|estimate - real| / real for each (real, estimate) pair with real > 0."""
+    return [abs(est - real) / real for real, est in pairs if real > 0]
+
+
+def error_summary(errors: list[float]) -> tuple[float | None, float | None]:
+    """Median and 90th percentile (nearest rank) of relative errors."""
+    if not errors:
+        return None, None
+    ordered = sorted(errors)
+    p90 = ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
+    return statistics.median(ordered), p90
+
+
+def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
+    """For each assistant message with usage, the API's prompt tokens and the counter's sum over the context before it.
+
+    The context before a message is rebuilt as pi does after compactions: the latest
+    compaction's summary, its kept entries, then everything after it.
+    """
+    from cutline.core.engine.context import context_weight
+
+    prefix = [0]
+    weights = context_weight(path)
+    for i, entry in enumerate(path):
+        prefix.append(prefix[-1] + (tokens[i] if weights[i] else 0))
+    samples: list[UsageSample] = []
+    last_compaction = -1
+    kept_from = -1
+    ids: dict[str, int] = {}
+    for i, entry in enumerate(path):
+        if entry.type == "compaction":
+            last_compaction = i
+            first_kept = entry.compaction.firstKeptEntryId if entry.compaction else None
+            kept_from = ids.get(first_kept, -1) if first_kept else -1
+        ids.setdefault(entry.id, i)
+        message = entry.message
+        if entry.type != "message" or message is None or message.role != "assistant" or message.usage is None:
+            continue
+        if message.stopReason in ("aborted", "error"):
+            continue
+        real = message.usage.prompt_tokens
+        if real <= 0:
+            continue
+        if last_compaction < 0:
+            estimate = prefix[i]
+        else:
+            estimate = tokens[last_compaction] + prefix[i] - prefix[last_compaction + 1]
+            if kept_from >= 0:
+                estimate += prefix[last_compaction] - prefix[kept_from]
+        samples.append(UsageSample(pathIndex=i, entryId=entry.id, real=real, estimate=estimate))
+    return samples
+
+
+def least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Slope and intercept of y against x; None with fewer than three points or x that does not vary."""
+    n = len(points)
+    if n < 3:
+        return None
+    mean_x = sum(x for x, _ in points) / n
+    mean_y = sum(y for _, y in points) / n
+    sxx = sum((x - mean_x) ** 2 for x, _ in points)
+    if sxx <= 0:
+        return None
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / sxx
+    return slope, mean_y - slope * mean_x
+
+
+def _affine_fit(usable: list[UsageSample]) -> tuple[float, float] | None:
+    points = [(float(s.estimate), float(s.real)) for s in usable]
+    fit = least_squares(points)
+    if fit is None:
+        return None
+    slope, intercept = fit
+    residuals = [abs(y - (intercept + slope * x)) for x, y in points]
+    limit = 3 * statistics.median(residuals)
+    if limit > 0:
+        kept = [p for p, r in zip(points, residuals) if r <= limit]
+        fit = least_squares(kept) or fit
+        slope, intercept = fit
+    if slope <= 0 or intercept < 0:
+        return None
+    return slope, intercept
+
+
+def fit_calibration(samples: list[UsageSample]) -> Calibration:
+    """Fit real ≈ overhead + ratio × estimate (see Calibration) and report the relative error of the fit."""
+    usable = [s for s in samples if s.estimate > 0]
+    if not usable:
+        return Calibration(samples=samples)
+    candidates: list[Calibration] = []
+    ratio = statistics.median(s.real / s.estimate for s in usable)
+    candidates.append(Calibration(method="median-ratio", ratio=ratio, samples=samples))
+    affine = _affine_fit(usable)
+    if affine is not None:
+        candidates.append(Calibration(method="affine", ratio=affine[0], overhead=affine[1], samples=samples))
+    for candidate in candidates:
+        errors = relative_errors((s.real, candidate.predict(s.estimate)) for s in usable)
+        candidate.medianError, candidate.p90Error = error_summary(errors)
+    return min(
+        candidates, key=lambda c: (c.medianError if c.medianError is not None else math.inf, c.method != "median-ratio")
+    )
+
+
+def calibrate(session: Session, chars4: dict[str, int] | None = None) -> Calibration:
+    """Fit the calibrated counter on a session's active path."""
+    path = session.active_path()
+    if chars4 is None:
+        tokens = path_tokens(path, "chars4")
+    else:
+        tokens = [chars4.get(e.id, 0) for e in path]
+    return fit_calibration(usage_samples(path, tokens))
+
+
+# ---------------------------------------------------------------------------
+# A session's figures under every counter
+# ---------------------------------------------------------------------------
+
+
+class CounterError(BaseModel):
+    """How far a counter's context estimates were from what the API counted."""
+
+    counter: str
+    samples: int
+    medianError: float | None
+    p90Error: float | None
+
+
+class TokenReport(BaseModel):
+    """Per-entry counts under each counter, real context sizes per assistant turn, and each counter's error.
+
+    `calibrated` is fitted on the same turns it is scored on, so its error is an
+    in-sample figure: how well one ratio explains the session, not a forecast.
+    """
+
+    sessionId: str
+    counters: list[str]
+    calibration: Calibration
+    entries: list[dict[str, Any]]
+    turns: list[dict[str, Any]]
+    errors: list[CounterError]
+
+
+def token_report(store: Store, session: Session, counters: Iterable[str] | None = None) -> TokenReport:
+    """Count a session's active path under each counter (cached) and score each against the usage records."""
+    names = list(counters) if counters is not None else ["chars4", "tiktoken", "calibrated"]
+    if counters is None and os.environ.get("ANTHROPIC_API_KEY"):
+        names.append("anthropic")
+    path = session.active_path()
+    per_counter: dict[str, list[int]] = {}
+    calibration: Calibration | None = None
+    for name in names:
+        counts = count_entries(store, session, name)
+        per_counter[name] = [counts.get(e.id, 0) for e in path]
+    chars4 = per_counter.get("chars4") or [count_entries(store, session, "chars4").get(e.id, 0) for e in path]
+    calibration = fit_calibration(usage_samples(path, chars4))
+    entries = [
+        {"pathIndex": i, "id": e.id, "type": e.type, "role": e.role, **{n: per_counter[n][i] for n in names}}
+        for i, e in enumerate(path)
+    ]
+    turns: dict[int, dict[str, Any]] = {}
+    errors: list[CounterError] = []
+    for name in names:
+        samples = usage_samples(path, per_counter[name])
+        if name == "calibrated":
+            for s in samples:
+                s.estimate = round(s.estimate + calibration.overhead)
+        for s in samples:
+            row = turns.setdefault(s.pathIndex, {"pathIndex": s.pathIndex, "entryId": s.entryId, "real": s.real})
+            row[name] = s.estimate
+        median, p90 = error_summary(relative_errors((s.real, s.estimate) for s in samples))
+        errors.append(CounterError(counter=name, samples=len(samples), medianError=median, p90Error=p90))
+    return TokenReport(
+        sessionId=session.id,
+        counters=names,
+        calibration=calibration,
+        entries=entries,
+        turns=[turns[k] for k in sorted(turns)],
+        errors=errors,
+    )
