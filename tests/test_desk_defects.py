@@ -8,16 +8,21 @@ events through the driver, so a binding on a key name the parser never produces
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
 from pathlib import Path
 
 import pytest
 from textual._xterm_parser import XTermParser
 from textual.events import Key
 from textual.pilot import Pilot
+from textual.widgets import Static
 from textual.worker import WorkerFailed
 
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from tests.test_tui_support import test_app, write_session
 
 SIZE = (160, 45)
@@ -34,10 +39,8 @@ def ledger(tmp_path: Path, cutline_home: Path) -> Path:
 async def settle(pilot: Pilot[None]) -> None:
     """Wait until no worker runs and every posted message is handled."""
     for _ in range(3):
-        try:
+        with contextlib.suppress(WorkerFailed):  # the app shows a failed worker in the error modal
             await pilot.app.workers.wait_for_complete()
-        except WorkerFailed:
-            pass  # the app shows it in the error modal
         await pilot.pause()
 
 
@@ -91,3 +94,54 @@ async def test_full_stop_is_shown_as_the_character_in_help(tmp_path: Path) -> No
         shown = {row[2]: row[0] for row in app.screen.rows}
         assert shown["list.jump_cut"] == "."
         assert "period" not in " ".join(shown.values()) and "full_stop" not in " ".join(shown.values())
+
+
+# -- 4: a run does not block the desk; ctrl+x cancels at once and stores nothing ---------
+
+
+class _Blocking(Summarizer):
+    """Blocks its thread (as CPU-bound summarizing does) until released; notes where it ran."""
+
+    name = "blocking"
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.threads: list[bool] = []
+
+    async def summarize(self, request: SummaryRequest) -> str:
+        self.threads.append(threading.current_thread() is threading.main_thread())
+        self.started.set()
+        self.release.wait(timeout=10)
+        return "## Goal\nsummary"
+
+
+async def test_a_run_leaves_the_desk_live_and_ctrl_x_stores_nothing(
+    tmp_path: Path, ledger: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cutline.core.summarizers
+    from cutline.core import review
+
+    blocking = _Blocking()
+    monkeypatch.setattr(cutline.core.summarizers, "get_summarizer", lambda name, **kw: blocking)
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "r")
+        assert await asyncio.to_thread(blocking.started.wait, 10)
+        assert blocking.threads == [False], "the summarizer must run in a worker thread, not on the event loop"
+        assert screen.running
+        # the desk answers keys while the summarizer works
+        message_list = screen.query_one(MessageList)
+        await type_keys(pilot, "g")
+        assert message_list.cursor == 0
+        await type_keys(pilot, "\x18")  # ctrl+x
+        assert not screen.running, "ctrl+x cancels at once"
+        status = str(screen.query_one("#status-text", Static).render())
+        assert "cancelled" in status
+        blocking.release.set()
+        await settle(pilot)
+        assert screen.proposal is None
+        assert review.list_proposals(app.store, screen.session.id) == [], "a cancelled run stores nothing"

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import math
+import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.clock import Clock
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -30,6 +33,7 @@ from cutline.core.config.settings import CompactionSettings
 from cutline.core.models import Entry, Session
 
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
+T = TypeVar("T")
 
 
 @dataclass
@@ -92,7 +96,8 @@ class RunProgress(Message):
 
 
 class ProposalComputed(Message):
-    def __init__(self, proposal: Any) -> None:
+    def __init__(self, run: int, proposal: Any) -> None:
+        self.run = run
         self.proposal = proposal
         super().__init__()
 
@@ -120,7 +125,7 @@ class Decided(Message):
 class ReviewScreen(Screen[None]):
     """One session under review."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="review.back", tooltip="Back to the sessions (cancels a run first)"),
         Binding("r", "run", "Run", id="review.run", tooltip="Run the compaction with the current settings"),
         Binding("ctrl+x", "cancel_run", "Cancel run", id="review.cancel", tooltip="Cancel the running compaction"),
@@ -188,6 +193,8 @@ class ReviewScreen(Screen[None]):
         self._loading_editor = False
         self._autosave: Timer | None = None
         self.running = False
+        self._run_id = 0
+        self._cancel_run = threading.Event()
         self.progress_lines: list[str] = []
         self._entry_counts: dict[tuple[int, str], int] = {}
 
@@ -206,16 +213,15 @@ class ReviewScreen(Screen[None]):
                     yield Static(Text("loading…", style="dim"), id="settings-loading")
                 with TabPane("Proposal", id="tab-proposal"):
                     yield ProposalView(id="proposal-view")
-                with TabPane("Summary", id="tab-summary"):
-                    with Vertical():
-                        with Horizontal(id="editor-bar"):
-                            yield Static("", id="editor-tokens")
-                            yield Static("", id="editor-saved")
-                        editor = SummaryEditor(
-                            "", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True
-                        )
-                        editor.cursor_blink = self.app.cursor_blink
-                        yield editor
+                with TabPane("Summary", id="tab-summary"), Vertical():
+                    with Horizontal(id="editor-bar"):
+                        yield Static("", id="editor-tokens")
+                        yield Static("", id="editor-saved")
+                    editor = SummaryEditor(
+                        "", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True
+                    )
+                    editor.cursor_blink = self.app.cursor_blink
+                    yield editor
         with Horizontal(id="status-bar"):
             yield Static("loading session…", id="status-text")
             yield ProgressBar(
@@ -227,6 +233,9 @@ class ReviewScreen(Screen[None]):
         self.sub_title = self.ref
         self.query_one(MessageList).focus()
         self.load()
+
+    def on_unmount(self) -> None:
+        self._cancel_run.set()  # a run's thread stops with the screen (the loop's executor waits for it at exit)
 
     # -- status -------------------------------------------------------------
 
@@ -517,7 +526,7 @@ class ReviewScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         has_open = self.proposal is not None and self.proposal_status == "open"
         if action == "cancel_run":
-            return True if self.running else False
+            return bool(self.running)
         if action == "run":
             return None if self.running or self.plan is None else True
         if action in ("edit", "diff"):
@@ -552,20 +561,30 @@ class ReviewScreen(Screen[None]):
         self.query_one(ProposalView).show_progress(self.progress_lines)
         self.set_status("running compaction… (ctrl+x cancels)")
         self.refresh_bindings()
-        self.run_compaction(self.plan, self.session, self.settings)
+        self._run_id += 1
+        self._cancel_run = threading.Event()
+        self.run_compaction(self._run_id, self._cancel_run, self.plan, self.session, self.settings)
 
-    @work(exclusive=True, group="compact", exit_on_error=False, description="Compaction")
-    async def run_compaction(self, plan: Any, session: Session, settings: CompactionSettings) -> None:
+    @work(thread=True, exclusive=True, group="compact", exit_on_error=False, description="Compaction")
+    def run_compaction(
+        self, run: int, cancel: threading.Event, plan: Any, session: Session, settings: CompactionSettings
+    ) -> None:
+        """Summarize off the event loop (a big session is seconds of CPU), so keys and ctrl+x stay live."""
         from cutline.core.engine.compact import compact
         from cutline.core.summarizers import get_summarizer
 
         summarizer = get_summarizer(settings.summarizer, model=settings.model)
 
         def progress(event: Any) -> None:
-            self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
+            if not cancel.is_set():
+                self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
 
-        proposal = await compact(plan, session, summarizer, settings, progress=progress, today=self.app.clock().date())
-        self.post_message(ProposalComputed(proposal))
+        today = self.app.clock().date()
+        proposal = run_until_cancelled(
+            compact(plan, session, summarizer, settings, progress=progress, today=today), cancel
+        )
+        if proposal is not None and not cancel.is_set():
+            self.post_message(ProposalComputed(run, proposal))
 
     @on(RunProgress)
     def _run_progress(self, message: RunProgress) -> None:
@@ -579,8 +598,14 @@ class ReviewScreen(Screen[None]):
                 self.query_one("#run-progress", ProgressBar).update(total=message.parts, progress=message.part or 0)
 
     def action_cancel_run(self) -> None:
-        if self.running:
-            self.workers.cancel_group(self, "compact")
+        """Stop at once: the run's thread is told to stop and whatever it still produces is dropped."""
+        if not self.running:
+            return
+        self._cancel_run.set()
+        self._run_id += 1
+        self.workers.cancel_group(self, "compact")
+        self._run_finished("compaction cancelled · nothing stored")
+        self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
 
     def _run_finished(self, status: str) -> None:
         self.running = False
@@ -590,13 +615,17 @@ class ReviewScreen(Screen[None]):
 
     @on(ProposalComputed)
     def _proposal_computed(self, message: ProposalComputed) -> None:
+        if message.run != self._run_id or not self.running:
+            return  # a cancelled run's late result
         self.set_status("saving the proposal…")
-        self.store_proposal(message.proposal)
+        self.store_proposal(message.proposal, self._cancel_run)
 
     @work(thread=True, exclusive=True, group="store-proposal", exit_on_error=False, description="Saving the proposal")
-    def store_proposal(self, proposal: Any) -> None:
+    def store_proposal(self, proposal: Any, cancel: threading.Event) -> None:
         from cutline.core import review
 
+        if cancel.is_set():
+            return
         review.save_proposal(
             self.app.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None
         )
@@ -618,10 +647,9 @@ class ReviewScreen(Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if worker.group == "compact":
-            if event.state == WorkerState.CANCELLED:
-                self._run_finished("compaction cancelled")
-                self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
-            elif event.state == WorkerState.ERROR:
+            if event.state == WorkerState.CANCELLED or self._cancel_run.is_set():
+                return  # action_cancel_run has already told the user
+            if event.state == WorkerState.ERROR:
                 self._run_finished("compaction failed")
                 self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
         elif worker.group == "store-proposal" and event.state == WorkerState.ERROR:
@@ -918,6 +946,24 @@ class ReviewScreen(Screen[None]):
         self.app.call_from_thread(
             self.app.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml"
         )
+
+
+def run_until_cancelled(work: Coroutine[Any, Any, T], cancel: threading.Event, poll: float = 0.05) -> T | None:
+    """Run `work` on a fresh event loop in this (worker) thread; None when `cancel` is set before it ends."""
+
+    async def main() -> T | None:
+        task = asyncio.ensure_future(work)
+        while not task.done():
+            if cancel.is_set():
+                task.cancel()
+                break
+            await asyncio.wait({task}, timeout=poll)
+        try:
+            return await task
+        except asyncio.CancelledError:
+            return None
+
+    return asyncio.run(main())
 
 
 def download_stem(session: Session) -> str:
