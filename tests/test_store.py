@@ -16,6 +16,7 @@ from cutline.core.agents import read_session
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Message, Session, TextBlock
 from cutline.core.store import AmbiguousSessionError, Store, entry_keys
+from cutline.core.store.importer import Importer
 from cutline.core.store.migrations import migrations
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -441,7 +442,7 @@ def test_a_failed_import_leaves_nothing_behind(
 ) -> None:
     calls = []
 
-    def failing(self: Store, conn: sqlite3.Connection, batch: list[tuple]) -> None:
+    def failing(self: Importer, conn: sqlite3.Connection, batch: list[tuple]) -> None:
         calls.append(len(batch))
         if len(calls) == 1:
             conn.executemany(
@@ -451,8 +452,8 @@ def test_a_failed_import_leaves_nothing_behind(
             )
             raise OSError("disk full")
 
-    monkeypatch.setattr("cutline.core.store._ENTRY_BATCH", 100)
-    monkeypatch.setattr(Store, "_insert_entry_rows", failing)
+    monkeypatch.setattr("cutline.core.store.importer._ENTRY_BATCH", 100)
+    monkeypatch.setattr(Importer, "_insert_entry_rows", failing)
     with pytest.raises(OSError):
         store.import_file(session_file)
     assert store.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
@@ -466,10 +467,10 @@ def test_a_failed_replace_keeps_the_previous_version(
     before = table_snapshot(store)
     session_file.write_text(session_file.read_text().replace("a", "A", 1))
 
-    def failing(self: Store, conn: sqlite3.Connection, batch: list[tuple]) -> None:
+    def failing(self: Importer, conn: sqlite3.Connection, batch: list[tuple]) -> None:
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(Store, "_insert_entry_rows", failing)
+    monkeypatch.setattr(Importer, "_insert_entry_rows", failing)
     with pytest.raises(sqlite3.OperationalError):
         store.import_file(session_file)
     assert table_snapshot(store) == before

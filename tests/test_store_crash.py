@@ -22,18 +22,19 @@ ROOT = Path(__file__).resolve().parent.parent
 _CHILD = """
 import sys, time
 sys.path.insert(0, {root!r})
-import cutline.core.store
+import cutline.core.store.importer
 from cutline.core.store import Store
+from cutline.core.store.importer import Importer
 
-cutline.core.store._ENTRY_BATCH = 500
-insert = Store._insert_entry_rows
+cutline.core.store.importer._ENTRY_BATCH = 500
+insert = Importer._insert_entry_rows
 
 def announcing(self, conn, batch):
     insert(self, conn, batch)
     print("batch", len(batch), flush=True)
     time.sleep({pause})
 
-Store._insert_entry_rows = announcing
+Importer._insert_entry_rows = announcing
 with Store({db!r}) as store:
     print("open", flush=True)
     report = store.import_file({file!r})

@@ -9,7 +9,8 @@ import pytest
 
 from cutline.core.agents import read_session
 from cutline.core.store import Store
-from cutline.core.tokens import count_entries, entry_tokens, get_counter
+from cutline.core.store.token_counts import count_entries
+from cutline.core.tokens import entry_tokens, get_counter
 from tests.test_store import SAMPLES, generate
 
 

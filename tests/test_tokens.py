@@ -10,12 +10,12 @@ import pytest
 import cutline.core.tokens as tokens_mod
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry, Message, Session, Usage
+from cutline.core.store.token_counts import count_entries
 from cutline.core.tokens import (
     AnthropicCounter,
     CalibratedCounter,
     calibrate,
     chars4_tokens,
-    count_entries,
     error_summary,
     get_counter,
     path_tokens,
@@ -140,7 +140,7 @@ def test_tiktoken_loads_bundled_vocabulary_with_sockets_blocked(
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # nothing cached: must read core/tokens/data
-    monkeypatch.setattr(tokens_mod, "_ENCODING", None)
+    tokens_mod.cl100k_encoding.cache_clear()
     counter = get_counter("tiktoken")
     assert counter.name == "tiktoken"
     assert counter.count(msg("user", [text("hello world")])) == 2  # cl100k: "hello", " world"

@@ -33,11 +33,7 @@ def _store(db_path: str | None) -> Any:
 
 def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
     """(session id, entry id) of the stored compaction entry whose id is `ref` or starts with it, None if none."""
-    rows = store.conn.execute(
-        "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ORDER BY session_id, seq",
-        (ref.replace("%", "").replace("_", "\\_") + "%",),
-    ).fetchall()
-    rows = [r for r in rows if r[1].startswith(ref)]
+    rows = store.sessions.compaction_entries(ref)
     exact = [r for r in rows if r[1] == ref]
     if len(exact) == 1 or len(rows) == 1:
         row = (exact or rows)[0]

@@ -241,7 +241,8 @@ class ReviewScreen(Screen[None]):
         from cutline.app.widgets.rows import pair_numbers
         from cutline.core.config.settings import load_settings
         from cutline.core.engine.plan import index_path
-        from cutline.core.tokens import calibrate, count_entries
+        from cutline.core.store.token_counts import count_entries
+        from cutline.core.tokens import calibrate
 
         store = self.app.store
         notice = ""
@@ -458,7 +459,8 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="session-counts", exit_on_error=False, description="Counting tokens")
     def count_session(self, counter: str) -> None:
-        from cutline.core.tokens import CalibratedCounter, count_entries
+        from cutline.core.store.token_counts import count_entries
+        from cutline.core.tokens import CalibratedCounter
 
         if counter == "calibrated":
             scaler = CalibratedCounter(self.calibration_ratio)

@@ -1078,7 +1078,7 @@ def plan_session(
     store: Any, session: Any, settings: CompactionSettings | None = None, counter: str = "chars4"
 ) -> CompactionPlan:
     """Plan a stored session's active path with the store's cached (and incrementally counted) tokens."""
-    from cutline.core.tokens import count_entries
+    from cutline.core.store.token_counts import count_entries
 
     counts = count_entries(store, session, counter)
     path = session.active_path()
