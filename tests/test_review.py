@@ -161,3 +161,40 @@ def test_cli_compact_with_anthropic_needs_a_key(tmp_path: Path):
     )
     assert result.exit_code != 0
     assert str(result.exception) == "the anthropic summarizer needs ANTHROPIC_API_KEY in the environment"
+
+
+class _LockCheckedConnection:
+    """The store's connection, refusing any statement run without the store's lock held."""
+
+    def __init__(self, conn, lock) -> None:
+        self._conn, self._lock = conn, lock
+        self.statements = 0
+
+    def _check(self) -> None:
+        assert self._lock._is_owned(), "SQL ran without the store's lock"
+        self.statements += 1
+
+    def execute(self, *args):
+        self._check()
+        return self._conn.execute(*args)
+
+    def executemany(self, *args):
+        self._check()
+        return self._conn.executemany(*args)
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+
+def test_every_review_statement_runs_under_the_stores_lock(made):
+    store, proposal, _ = made
+    checked = _LockCheckedConnection(store.database.conn, store.database.lock)
+    store.database.conn = checked
+    review.add_version(store, proposal.id, "## Goal\nunder the lock")
+    assert [v.n for v in review.versions(store, proposal.id[:10])] == [1, 2]
+    assert review.latest_version(store, proposal.id).text == "## Goal\nunder the lock"
+    assert review.proposal_status(store, proposal.id) == "open"
+    assert [p.id for p in review.list_proposals(store, proposal.session_id)] == [proposal.id]
+    review.accept(store, proposal.id, write_back=False)
+    assert [d.decision for d in review.decisions(store, proposal.id)] == ["accepted"]
+    assert checked.statements > 10

@@ -498,3 +498,38 @@ def _tiny_session(session_id: str, *, name: str | None = None, texts: list[str] 
         )
         parent = entry_id
     return Session(id=session_id, format="pi", version=3, name=name, entries=entries)
+
+
+def test_path_entries_reads_a_range_of_the_active_path_alone(store: Store, session_file: Path) -> None:
+    report = store.import_file(session_file)
+    path = store.load_session(report.session_id).active_path()
+    assert len(path) > 20
+    middle = store.sessions.path_entries(report.session_id, 5, 12)
+    assert [e.id for e in middle] == [e.id for e in path[5:12]]
+    assert [e.raw_line for e in middle] == [e.raw_line for e in path[5:12]]
+    assert [e.id for e in store.sessions.path_entries(report.session_id, len(path) - 3)] == [e.id for e in path[-3:]]
+    assert store.sessions.path_entries(report.session_id, len(path), len(path) + 5) == []
+
+
+def test_compaction_entries_match_an_id_prefix_literally(store: Store, tmp_path: Path) -> None:
+    header = {"type": "session", "version": 3, "id": "s-like", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/w"}
+    lines = [header]
+    for i, entry_id in enumerate(["c_1", "cx1", "c%2"]):
+        lines.append(
+            {
+                "type": "compaction",
+                "id": entry_id,
+                "parentId": lines[-1].get("id") if i else None,
+                "timestamp": "2026-01-01T00:00:01Z",
+                "summary": "s",
+                "firstKeptEntryId": entry_id,
+                "tokensBefore": 1,
+            }
+        )
+    path = tmp_path / "like.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    session_id = store.import_file(path).session_id
+    assert store.sessions.compaction_entries("c_") == [(session_id, "c_1")]
+    assert store.sessions.compaction_entries("c%") == [(session_id, "c%2")]
+    assert store.sessions.compaction_entries("C") == []
+    assert [entry_id for _, entry_id in store.sessions.compaction_entries("c")] == ["c_1", "cx1", "c%2"]
