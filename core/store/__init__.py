@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, Field, TypeAdapter
 from sqlite_utils import Database
 
-from cutline.core.agents.pi.format import entry_from_line
+from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.paths import default_db_path

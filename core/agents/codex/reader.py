@@ -15,8 +15,9 @@ from typing import Any
 
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash
 from cutline.core.agents.jsonl import Lines, parse_records
-from cutline.core.agents.sniff import CODEX_TYPES
-from cutline.core.models import Entry, Problem, Session, Usage
+from cutline.core.agents.codex.detect import CODEX_TYPES
+from cutline.core.agents.codex.usage import usage_from_last
+from cutline.core.models import Entry, Problem, Session
 
 # response_item payload types with no conversational counterpart: kept as "other", not reported
 _HARMLESS_ITEMS = frozenset({"web_search_call", "ghost_snapshot", "compaction", "image_generation_call"})
@@ -170,24 +171,11 @@ def _attach_usage(payload: dict[str, Any], state: _State) -> None:
     last = info.get("last_token_usage") if isinstance(info, dict) else None
     if not isinstance(last, dict):
         return
-    usage = _usage(last)
+    usage = usage_from_last(last)
     state.last_total = usage.totalTokens
     target = state.last_assistant
     if target is not None and target.message is not None and target.message.usage is None:
         target.message.usage = usage
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _usage(last: dict[str, Any]) -> Usage:
-    """OpenAI usage in pi's names: cached input is cacheRead, the rest of the input is input."""
-    cached = _int(last.get("cached_input_tokens"))
-    total_input = _int(last.get("input_tokens"))
-    output = _int(last.get("output_tokens"))
-    total = _int(last.get("total_tokens")) or total_input + output
-    return Usage(input=max(total_input - cached, 0), output=output, cacheRead=cached, cacheWrite=0, totalTokens=total)
 
 
 def _response_item(

@@ -14,7 +14,8 @@ from typing import Any
 
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash
 from cutline.core.agents.jsonl import Lines, parse_records
-from cutline.core.models import Entry, Problem, Session, Usage
+from cutline.core.agents.claude_code.usage import usage_fields
+from cutline.core.models import Entry, Problem, Session
 
 # record types Claude Code writes that carry no conversation: kept as "other", not reported
 _HARMLESS_TYPES = frozenset(
@@ -176,7 +177,7 @@ def _message(record: dict[str, Any], message: dict[str, Any], kind: str, tool_na
         out["responseId"] = message["id"]
     usage = message.get("usage")
     if isinstance(usage, dict):
-        out["usage"] = _usage(usage)
+        out["usage"] = usage_fields(usage)
     stop = message.get("stop_reason")
     if isinstance(stop, str):
         out["stopReason"] = _STOP_REASONS.get(stop, stop)
@@ -184,22 +185,6 @@ def _message(record: dict[str, Any], message: dict[str, Any], kind: str, tool_na
     if record.get("isApiErrorMessage") is True:
         out["stopReason"] = "error"
     return out
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _usage(usage: dict[str, Any]) -> dict[str, int]:
-    """Anthropic usage in pi's names; totalTokens is their sum (what the context held)."""
-    fields = {
-        "input": _int(usage.get("input_tokens")),
-        "output": _int(usage.get("output_tokens")),
-        "cacheWrite": _int(usage.get("cache_creation_input_tokens")),
-        "cacheRead": _int(usage.get("cache_read_input_tokens")),
-    }
-    fields["totalTokens"] = sum(fields.values())
-    return Usage.model_validate(fields).model_dump()
 
 
 def _block(block: Any, tool_names: dict[str, str]) -> dict[str, Any] | None:
