@@ -24,7 +24,7 @@ EntrySink = Callable[[Entry, bool], None]
 class UsageRecord(NamedTuple):
     """Usage the provider reported for one model call, at the path entry that carries it."""
 
-    index: int  # position in the path
+    position: int  # in the path
     usage: Usage
 
 

@@ -19,7 +19,7 @@ class Record(NamedTuple):
     line: int  # 1-based line number in the file
     text: str  # the exact line text, without its newline
     value: dict[str, Any]
-    index: int  # position among all lines that parsed as JSON (pi's `entries` array index)
+    parsed_index: int  # position among all lines that parsed as JSON (pi's `entries` array index)
 
 
 def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str | None]:
@@ -56,7 +56,7 @@ _UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 
 
 def utf16_encoding(data: bytes) -> str | None:
-    """"utf-16-le" / "utf-16-be" when the bytes are UTF-16 text: a byte-order mark, or text with every other byte NUL."""
+    """ "utf-16-le" / "utf-16-be" when the bytes are UTF-16 text: a byte-order mark, or text with every other byte NUL."""
     for bom, name in _UTF16_BOMS:
         if data.startswith(bom):
             return name
@@ -117,11 +117,10 @@ def split_lines(data: bytes | str, file: str) -> Lines:
     newline = "\r\n" if first is not None and first.endswith("\r") else "\n"
     crlf = newline == "\r\n"
     lines: list[tuple[int, str]] = []
-    for number, text in enumerate(decoded, start=1):
-        if text is None:
+    for number, raw in enumerate(decoded, start=1):
+        if raw is None:
             continue
-        if crlf and text.endswith("\r"):
-            text = text[:-1]
+        text = raw[:-1] if crlf and raw.endswith("\r") else raw
         if not text.strip():
             problems.append(Problem(file=file, line=number, message="blank line (skipped)", severity="warning"))
             continue

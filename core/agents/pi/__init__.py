@@ -38,9 +38,7 @@ class PiAdapter(AgentAdapter):
         entry_id: str | None = None,
         timestamp: str | None = None,
     ) -> Entry:
-        return append_compaction(
-            path, session, record, backup_dir=backup_dir, entry_id=entry_id, timestamp=timestamp
-        )
+        return append_compaction(path, session, record, backup_dir=backup_dir, entry_id=entry_id, timestamp=timestamp)
 
 
 ADAPTER = PiAdapter()

@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 from cutline.core.agents.entries import now_iso
+from cutline.core.agents.jsonl import utf16_encoding
 from cutline.core.agents.pi.writer import compaction_line
 from cutline.core.errors import WriteBackRefused
 from cutline.core.models import CompactionRecord, Entry, Session
@@ -42,6 +43,8 @@ def append_compaction(
         _lock(fd)
         data = _read_all(fd)
         _check_unchanged(path, session, data)
+        if utf16_encoding(data) is not None:
+            raise WriteBackRefused(f"{path} is UTF-16 text, not the UTF-8 pi writes; refusing to append to it")
         if data and not data.endswith(b"\n"):
             raise WriteBackRefused(
                 f"{path} does not end with a newline (its last line is incomplete); refusing to append"

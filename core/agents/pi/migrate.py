@@ -26,9 +26,10 @@ def read_v1(records: list[Record], session_id: str, file: str, problems: list[Pr
             entries.append(stray_header(record, ids, file, problems))
             continue
         entry_id = ids.make(record.line)
-        index_ids[record.index] = entry_id
-        shaped = shape(record.value, entry_id, previous, record, file, problems, index_ids)
+        index_ids[record.parsed_index] = entry_id
+        shaped = shape(
+            record.value, entry_id, previous, record, file=file, problems=problems, legacy_index_ids=index_ids
+        )
         entries.append(build_entry(shaped, file, problems))
         previous = entry_id
     return entries
-

@@ -20,7 +20,6 @@ from cutline.core.agents.pi.shape import shape, stray_header
 from cutline.core.models import Entry, Problem, Session
 
 
-
 def read_pi(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, keep: bool = True) -> Session:
     """A Session from the lines of a pi / OpenClaw JSONL file (problems collected, never raised).
 
@@ -52,6 +51,7 @@ def read_pi(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, k
         elif type(value) is dict:
             start, index = position, 0  # an entry: read it with the others
     records: list[Record] | None = None
+    version: int | None
     if header:
         raw_version = header.get("version")
         version = raw_version if isinstance(raw_version, int) and not isinstance(raw_version, bool) else 1
@@ -66,14 +66,15 @@ def read_pi(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, k
         )
         records = parse_records(lines, file, start, index)
         version = 1 if records and not any("id" in r.value for r in records) else None
-    session_id = header.get("id") if isinstance(header.get("id"), str) else path_hash(os.path.abspath(file))
+    raw_id = header.get("id")
+    session_id = raw_id if isinstance(raw_id, str) else path_hash(os.path.abspath(file))
     if version is not None and version < 2:
         legacy = read_v1(
             records if records is not None else parse_records(lines, file, start, index), session_id, file, problems
         )
         produced: Iterator[tuple[Entry, bool]] = ((entry, False) for entry in legacy)
     else:
-        produced = _iter_entries(lines, start, records, session_id, file, problems)
+        produced = _iter_entries(lines, start, records, session_id, file=file, problems=problems)
     entries: list[Entry] = []
     leaf_id: str | None = None
     info: Entry | None = None  # the latest session_info entry
@@ -116,7 +117,6 @@ def _first_value(lines: Lines, file: str) -> tuple[int, Any] | None:
     return None
 
 
-
 _FAST_PREFIX = '{"type":"message"'
 _validate_entry_json = Entry.__pydantic_validator__.validate_json
 _SET_BY_READER = ("line", "raw_line", "sourceType")
@@ -142,11 +142,12 @@ def entry_from_line(text: str, number: int) -> Entry | None:
     fields["raw_line"] = text
     fields["sourceType"] = "message"
     entry.__pydantic_fields_set__.update(_SET_BY_READER)
-    return entry
+    built: Entry = entry
+    return built
 
 
 def _iter_entries(
-    lines: Lines, start: int, records: list[Record] | None, session_id: str, file: str, problems: list[Problem]
+    lines: Lines, start: int, records: list[Record] | None, session_id: str, *, file: str, problems: list[Problem]
 ) -> Iterator[tuple[Entry, bool]]:
     """Version 2/3 entries, keeping their ids, one at a time, each with whether `entry_from_line` made it.
 
@@ -159,7 +160,8 @@ def _iter_entries(
         items: list[tuple[int, str, Any]] = [(number, text, None) for number, text in lines.lines[start:]]
     else:
         items = [(r.line, r.text, r.value) for r in records]
-    for number, text, value in items:
+    for number, text, parsed in items:
+        value = parsed
         if value is None:
             entry = entry_from_line(text, number)
             if entry is not None:
@@ -168,7 +170,6 @@ def _iter_entries(
                 seen.add(entry.id)
                 yield entry, True
                 continue
-        if value is None:
             value = parse_line(number, text, lines, file)
             if value is INVALID:
                 continue
@@ -179,13 +180,13 @@ def _iter_entries(
         if value.get("type") == "session":
             yield stray_header(record, ids, file, problems), False
             continue
-        entry_id, parent_id = _ids_of(value, record, ids, seen, file, problems)
-        shaped = shape(value, entry_id, parent_id, record, file, problems, None)
+        entry_id, parent_id = _ids_of(value, record, ids, seen, file=file, problems=problems)
+        shaped = shape(value, entry_id, parent_id, record, file=file, problems=problems)
         yield build_entry(shaped, file, problems), False
 
 
 def _ids_of(
-    value: dict[str, Any], record: Record, ids: StableIds, seen: set[str], file: str, problems: list[Problem]
+    value: dict[str, Any], record: Record, ids: StableIds, seen: set[str], *, file: str, problems: list[Problem]
 ) -> tuple[str, str | None]:
     entry_id = value.get("id")
     if not isinstance(entry_id, str) or not entry_id:
@@ -225,4 +226,3 @@ def _session_name(entries: list[Entry]) -> str | None:
             name = entry.data.get("name")
             return name.strip() or None if isinstance(name, str) else None
     return None
-

@@ -25,8 +25,6 @@ def stray_header(record: Record, ids: StableIds, file: str, problems: list[Probl
     return other_entry(record.value, ids.make(record.line), None, record)
 
 
-
-
 def rest(value: dict[str, Any], *drop: str) -> dict[str, Any]:
     return {k: v for k, v in value.items() if k not in _BASE_KEYS and k not in drop}
 
@@ -36,9 +34,10 @@ def shape(
     entry_id: str,
     parent_id: str | None,
     record: Record,
+    *,
     file: str,
     problems: list[Problem],
-    legacy_index_ids: dict[int, str] | None,
+    legacy_index_ids: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """One pi record as a dict in the neutral Entry's shape."""
     kind = value.get("type")
@@ -152,5 +151,3 @@ def other_entry(value: dict[str, Any], entry_id: str, parent_id: str | None, rec
         line=record.line,
         raw_line=record.text,
     )
-
-

@@ -94,7 +94,8 @@ def compaction_fields(record: CompactionRecord) -> dict[str, Any]:
 
 
 def _block_dict(block: Any) -> dict[str, Any]:
-    return block.model_dump(mode="json", exclude_none=True)
+    dumped: dict[str, Any] = block.model_dump(mode="json", exclude_none=True)
+    return dumped
 
 
 def _content(message: Message) -> Any:
@@ -211,5 +212,3 @@ def compaction_line(record: CompactionRecord, *, entry_id: str, parent_id: str |
     fields: dict[str, Any] = {"type": "compaction", "id": entry_id, "parentId": parent_id, "timestamp": timestamp}
     fields.update(compaction_fields(record))
     return _dumps(fields)
-
-
