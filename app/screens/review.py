@@ -830,9 +830,10 @@ class ReviewScreen(Screen[None]):
 
     def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
         from cutline.app.screens.modals import ConfirmScreen
+        from cutline.core.agents.registry import adapter_for
 
         session = self.session
-        if session is not None and session.format == "pi" and session.source_path:
+        if session is not None and adapter_for(session.format).write_back_refusal() is None and session.source_path:
             intro = (
                 f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
             )
@@ -934,7 +935,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, group="export", exit_on_error=False, description="Exporting the session")
     def _export_session(self, session: Session) -> None:
-        from cutline.core.agents.pi.format import export_pi
+        from cutline.core.agents.pi.writer import export_pi
 
         text = export_pi(session)
         self.app.call_from_thread(
