@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from cutline.core.agents.pi.format import entry_from_line
+from cutline.core.agents.entries import entry_from_json, entry_json
+from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
 
-# pydantic's own serializer and validator, called directly: 100k entries make the wrapper calls count
-_ENTRY_SERIALIZER = Entry.__pydantic_serializer__
-_ENTRY_VALIDATOR = Entry.__pydantic_validator__
 _NOT_IN_MODEL_JSON = {"raw_line"}
 
 # What the importer keeps of an entry while it reads (see `entry_row`):
@@ -63,7 +61,7 @@ def path_index_of(ids: list[str], parent_ids: list[str | None], leaf_id: str | N
 
 def model_json(entry: Entry) -> str:
     """An entry serialized for the store, without its raw line (stored once, in its own column)."""
-    return _ENTRY_SERIALIZER.to_json(entry, exclude=_NOT_IN_MODEL_JSON, warnings=False).decode()
+    return entry_json(entry, _NOT_IN_MODEL_JSON)
 
 
 def entry_row(entry: Entry, payload: Entry | str) -> EntryRow:
@@ -103,7 +101,7 @@ def entry_from_row(serialized: str, raw: str, line: int | None) -> Entry:
         if rebuilt is None:
             raise CutlineError(f"stored entry at line {line} cannot be rebuilt from its line (re-import the file)")
         return rebuilt
-    entry: Entry = _ENTRY_VALIDATOR.validate_json(serialized)
+    entry = entry_from_json(serialized)
     # raw_line lives in its own column (stored once); set it the way validation would have
     entry.__dict__["raw_line"] = raw
     entry.__pydantic_fields_set__.add("raw_line")

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents.context import context_weight, entry_message
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError
 from cutline.core.models import (
@@ -272,8 +273,6 @@ def entry_tokens(entry: Entry, counter: TokenCounter) -> int:
     if entry.type == "message":
         message = entry.message
     else:
-        from cutline.core.engine.context import entry_message  # context imports this module
-
         message = entry_message(entry)
     return counter.count(message) if message is not None else 0
 
@@ -383,8 +382,6 @@ def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
     The context before a message is rebuilt as pi does after compactions: the latest
     compaction's summary, its kept entries, then everything after it.
     """
-    from cutline.core.engine.context import context_weight
-
     prefix = [0]
     weights = context_weight(path)
     for i in range(len(path)):
