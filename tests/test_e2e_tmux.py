@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -47,14 +48,18 @@ class Pane:
 
     def wait_for(self, text: str, timeout: float = 90.0) -> str:
         """Poll the pane until `text` shows (a real terminal has no event to wait on)."""
+        return self.wait_for_match(re.escape(text), timeout)
+
+    def wait_for_match(self, pattern: str, timeout: float = 90.0) -> str:
+        """Poll the pane until the regular expression `pattern` matches somewhere on it."""
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if re.search(pattern, screen):
                 return screen
             time.sleep(0.25)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+        raise AssertionError(f"{pattern!r} never matched; the screen was:\n{screen}")
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (CI installs it; install tmux to run this test)")
@@ -87,8 +92,10 @@ def test_cutline_sample_in_a_real_terminal(tmp_path: Path, cutline_home: Path) -
         pane.wait_for("keepRecentTokens 21,000")
 
         pane.keys("C-q")
-        screen = pane.wait_for("CUTLINE-EXITED:")
-        assert "CUTLINE-EXITED:0" in screen
+        # the echoed command line holds "CUTLINE-EXITED:$?" as soon as the desk leaves the alternate
+        # screen; only the shell's own output carries digits, so wait for those
+        screen = pane.wait_for_match(r"CUTLINE-EXITED:\d+")
+        assert re.search(r"CUTLINE-EXITED:0\b", screen), screen
         assert "Traceback" not in screen
     finally:
         subprocess.run([TMUX, "-L", pane.socket, "kill-server"], capture_output=True)
