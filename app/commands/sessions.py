@@ -218,7 +218,7 @@ def write_atomically(path: Path, data: bytes) -> None:
 @_DB
 def export_cmd(session: str, fmt: str, output: Path, db_path: str | None) -> None:
     """Write a stored SESSION out as a session file; a pi session comes back byte for byte."""
-    from cutline.core.agents.pi.format import export_pi
+    from cutline.core.agents.pi.writer import export_pi
 
     with _store(db_path) as store:
         loaded = store.load_session(session)
