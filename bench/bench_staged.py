@@ -18,6 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.fake_anthropic import FakeAnthropic
+
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.chunking import split_by_token_share
 from cutline.core.engine.compact import _Run, compact
@@ -25,7 +27,6 @@ from cutline.core.engine.plan import plan
 from cutline.core.models import Entry, Message, Session, TextBlock
 from cutline.core.summarizers.anthropic import AnthropicSummarizer
 from cutline.core.tokens import chars4_tokens
-from tests.fake_anthropic import FakeAnthropic
 
 
 def session(parts: int) -> Session:
