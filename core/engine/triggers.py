@@ -60,10 +60,10 @@ def effective_reserve_tokens(reserve_tokens: int, reserve_tokens_floor: int = DE
 
 
 def reserve_for(settings: CompactionSettings) -> int:
-    """The reserve a mode uses: pi's own value in `pi` mode, OpenClaw's floored value otherwise."""
-    if settings.mode == "pi":
-        return settings.reserveTokens
-    return effective_reserve_tokens(settings.reserveTokens, settings.reserveTokensFloor)
+    """The reserve the settings' mode uses (pi's own value, OpenClaw's floored one): the mode registry decides."""
+    from cutline.core.engine.modes import get_mode  # the modes use this module's rules
+
+    return get_mode(settings.mode).reserve_tokens(settings)
 
 
 def context_window_for_model(model: str | None) -> int | None:
