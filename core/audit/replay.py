@@ -33,6 +33,7 @@ from cutline.core.audit.timeline import (
 )
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.context import context_weight
+from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.plan import plan
 from cutline.core.engine.triggers import reserve_for, resolve_context_window
 from cutline.core.models import CompactionRecord, Entry, Session
@@ -79,12 +80,8 @@ class Replay(BaseModel):
 
 
 def mode_threshold(settings: CompactionSettings, window: int, reserve: int) -> int:
-    """The context size above which the mode compacts: pi's window − reserve, or the seeds' own thresholds."""
-    if settings.mode == "first-and-tail":
-        return settings.compactionThresholdTokens
-    if settings.mode == "system-and-summary":
-        return settings.threshold - 1 if settings.threshold > 0 else 10**12  # ">= threshold"; 0 turns it off
-    return window - reserve
+    """The context size above which the settings' mode compacts (pi's window − reserve, or the seeds' own)."""
+    return get_mode(settings.mode).trigger_threshold(settings, window, reserve)
 
 
 def _ends_turn(entry: Entry) -> bool:
@@ -115,6 +112,7 @@ def replay(
     window = resolve_context_window(settings, _last_model(original)).tokens
     reserve = reserve_for(settings)
     threshold = mode_threshold(settings, window, reserve)
+    keeps_from_cut = get_mode(settings.mode).plan_family == PI_FAMILY  # pi's kind keeps the path from its cut on
     sim: list[Entry] = []
     sim_tokens: list[int] = []
     window_start = 0
@@ -144,18 +142,14 @@ def replay(
         # pi only looks at the path from the previous compaction's first kept entry on, so plan that
         # tail alone: the same cut, without re-indexing the whole session at every compaction
         p = plan(sim[window_start:], settings, counter, tokens=sim_tokens[window_start:], entry_tokens=False)
-        if (
-            p.alreadyCompacted
-            or p.nothingToCompact
-            or (p.firstKeptEntryId is None and settings.mode in ("pi", "safeguard"))
-        ):
+        if p.alreadyCompacted or p.nothingToCompact or (p.firstKeptEntryId is None and keeps_from_cut):
             continue
         kept = p.keptTokens
         record = CompactionRecord(summary="", firstKeptEntryId=p.firstKeptEntryId, tokensBefore=running)
         compaction = Entry(id=f"replay-{len(fired) + 1}", parentId=entry.id, type="compaction", compaction=record)
         before = running
         running = size + kept
-        if settings.mode in ("pi", "safeguard") and p.firstKeptPathIndex is not None:
+        if keeps_from_cut and p.firstKeptPathIndex is not None:
             window_start += p.firstKeptPathIndex
         else:
             window_start = 0  # the other modes keep message 0 and look at the whole path
