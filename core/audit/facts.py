@@ -537,12 +537,12 @@ def _prose(text: str) -> str:
 def sentences(text: str) -> list[str]:
     """Sentences of prose (fenced code left out), split on line breaks and sentence ends."""
     result: list[str] = []
-    for line in _prose(text).splitlines():
-        line = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*", "", line).strip()
+    for raw_line in _prose(text).splitlines():
+        line = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*", "", raw_line).strip()
         if not line:
             continue
-        for part in _SENTENCE_END.split(line):
-            part = part.strip()
+        for raw_part in _SENTENCE_END.split(line):
+            part = raw_part.strip()
             if len(content_words(part)) >= 1 and len(part) >= 3:
                 result.append(part)
     return result

@@ -701,6 +701,7 @@ def explain_compaction(
     settings: CompactionSettings,
     fmt: str,
     tokens_before: int | None,
+    *,
     from_hook: bool | None = None,
     tokens: list[int] | None = None,
 ) -> CutExplanation:
@@ -799,7 +800,13 @@ def audit_compaction(
     cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
     tokens = path_tokens(path, "chars4")
     why = explain_compaction(
-        path, record.firstKeptEntryId, settings, session.format, record.tokensBefore or None, record.fromHook, tokens
+        path,
+        record.firstKeptEntryId,
+        settings,
+        session.format,
+        record.tokensBefore or None,
+        from_hook=record.fromHook,
+        tokens=tokens,
     )
     tokens_after = record.tokensAfter if record.tokensAfter else sum_context_tokens(after)
     target = _Target(

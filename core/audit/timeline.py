@@ -56,7 +56,7 @@ def counter_tokens(session: Session, path: list[Entry], name: str) -> list[int]:
     """Per-entry tokens of a path by a counter name; `calibrated` is chars4 scaled by the session's fitted ratio."""
     if name == "calibrated":
         chars4 = path_tokens(path, "chars4")
-        ratio = calibrate(session, {e.id: t for e, t in zip(path, chars4)}).ratio
+        ratio = calibrate(session, {e.id: t for e, t in zip(path, chars4, strict=True)}).ratio
         scaler = CalibratedCounter(ratio)
         return [scaler.scale(t) for t in chars4]
     return path_tokens(path, get_counter(name))

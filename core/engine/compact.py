@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.context import entry_message, sum_context_tokens

@@ -115,7 +115,8 @@ def context_indices(path: list[Entry]) -> list[int]:
     if last < 0:
         return [i for i, w in enumerate(weights) if w]
     indices = [last]
-    first_kept = path[last].compaction.firstKeptEntryId if path[last].compaction else None
+    record = path[last].compaction
+    first_kept = record.firstKeptEntryId if record is not None else None
     if first_kept is not None:
         found = False
         for i in range(last):

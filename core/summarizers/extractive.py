@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cutline.core.audit.facts import (
     Fact,
@@ -178,7 +180,7 @@ def _own_text(message: Message) -> str:
     return "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
 
 
-def _arguments(call: ToolCallBlock) -> dict:
+def _arguments(call: ToolCallBlock) -> dict[str, Any]:
     args = call.arguments
     if isinstance(args, str):
         try:
@@ -230,7 +232,7 @@ def _call_target(call: ToolCallBlock) -> str:
     return f"{call.name}\x00{json.dumps(args, sort_keys=True, default=str)}"
 
 
-def _result_text(blocks: list) -> str:
+def _result_text(blocks: Sequence[object]) -> str:
     return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
 
 
@@ -257,11 +259,10 @@ def _tool_outcomes(messages: list[Message]) -> list[_ToolOutcome]:
             if isinstance(block, ToolResultBlock):
                 results.append((block.toolCallId, block.isError, _result_text(block.content)))
         for call_id, failed, text in results:
-            call = calls.get(call_id)
-            if call is None:
-                name = message.toolName or "tool"
-                call = ToolCallBlock(id=call_id, name=name, arguments={})
-            outcomes.append(_ToolOutcome(call, failed, error_text(text) if failed else "", len(outcomes)))
+            answered = calls.get(call_id)
+            if answered is None:
+                answered = ToolCallBlock(id=call_id, name=message.toolName or "tool", arguments={})
+            outcomes.append(_ToolOutcome(answered, failed, error_text(text) if failed else "", len(outcomes)))
     return outcomes
 
 
@@ -538,11 +539,10 @@ def parse_summary(summary: str) -> list[tuple[str, str]]:
 
 def _collect_summary(summary: str, out: _Collector, *, finished: bool) -> None:
     """Items of an earlier summary; with `finished`, its in-progress work counts as done."""
-    for section, text in parse_summary(summary):
-        if finished and section == "in_progress":
-            section = "done"
-        if finished and section == "next":
+    for heading, text in parse_summary(summary):
+        if finished and heading == "next":
             continue
+        section = "done" if finished and heading == "in_progress" else heading
         out.add(section, text, _SECTION_PRIORITY.get(section, P_CONTEXT))
 
 
