@@ -34,9 +34,9 @@ from cutline.core.audit.timeline import (
 )
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.context import context_weight
-from cutline.core.engine.modes import PI_FAMILY, get_mode
+from cutline.core.engine.modes import PI_FAMILY, get_mode, reserve_for
 from cutline.core.engine.plan import CompactionPlan, plan
-from cutline.core.engine.triggers import reserve_for, resolve_context_window
+from cutline.core.engine.triggers import resolve_context_window
 from cutline.core.models import CompactionRecord, Entry, Session
 
 DEFAULT_SUMMARY_TOKENS = 2000

@@ -13,7 +13,8 @@ from pydantic import BaseModel, Field
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.context import context_weight, has_valid_usage
-from cutline.core.engine.triggers import reserve_for, resolve_context_window
+from cutline.core.engine.modes import reserve_for
+from cutline.core.engine.triggers import resolve_context_window
 from cutline.core.models import Entry, Session
 from cutline.core.tokens import CalibratedCounter, calibrate, get_counter, path_tokens
 

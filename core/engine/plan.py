@@ -17,7 +17,7 @@ from cutline.core.engine.modes.system_and_summary import clean_history
 from cutline.core.engine.path_index import PathIndex, index_path, js_sorted
 from cutline.core.engine.plan_figures import n
 from cutline.core.engine.rules import DEFAULT_RULES, get_rules
-from cutline.core.engine.rules.pi_073 import CutPoint, find_cut_point
+from cutline.core.engine.rules.pi_073_decide import CutPoint, find_cut_point
 from cutline.core.engine.triggers import (
     CONTEXT_WINDOW_HARD_MIN_TOKENS,
     CONTEXT_WINDOW_WARN_BELOW_TOKENS,

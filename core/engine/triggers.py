@@ -59,13 +59,6 @@ def effective_reserve_tokens(reserve_tokens: int, reserve_tokens_floor: int = DE
     return max(reserve_tokens, reserve_tokens_floor)
 
 
-def reserve_for(settings: CompactionSettings) -> int:
-    """The reserve the settings' mode uses (pi's own value, OpenClaw's floored one): the mode registry decides."""
-    from cutline.core.engine.modes import get_mode  # the modes use this module's rules
-
-    return get_mode(settings.mode).reserve_tokens(settings)
-
-
 def context_window_for_model(model: str | None) -> int | None:
     """The context window of a known model id (provider prefixes like `anthropic/` are ignored)."""
     if not model:

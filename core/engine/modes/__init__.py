@@ -17,6 +17,7 @@ is adding a module here and a line in `MODES`.
 
 from __future__ import annotations
 
+from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, CompactionMode, Rebuilt
 from cutline.core.engine.modes.first_and_tail import FIRST_AND_TAIL
 from cutline.core.engine.modes.pi import PI
@@ -26,7 +27,7 @@ from cutline.core.errors import CutlineError
 
 MODES: dict[str, CompactionMode] = {mode.name: mode for mode in (PI, SAFEGUARD, FIRST_AND_TAIL, SYSTEM_AND_SUMMARY)}
 
-__all__ = ["MODES", "PI_FAMILY", "CompactionJob", "CompactionMode", "Rebuilt", "get_mode", "same_plans"]
+__all__ = ["MODES", "PI_FAMILY", "CompactionJob", "CompactionMode", "Rebuilt", "get_mode", "reserve_for", "same_plans"]
 
 
 def get_mode(name: str) -> CompactionMode:
@@ -35,6 +36,11 @@ def get_mode(name: str) -> CompactionMode:
         return MODES[name]
     except KeyError:
         raise CutlineError(f"unknown compaction mode {name!r} (known: {', '.join(MODES)})") from None
+
+
+def reserve_for(settings: CompactionSettings) -> int:
+    """The reserve the settings' mode keeps (pi's own value, OpenClaw's floored one)."""
+    return get_mode(settings.mode).reserve_tokens(settings)
 
 
 def same_plans(a: str, b: str) -> bool:

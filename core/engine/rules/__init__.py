@@ -5,7 +5,7 @@ A rule set is an object with a `name` and `plan(PlanRequest) -> CompactionPlan`
 `safeguard`) hand the planning to the rule set they are given; the seed modes
 plan on their own. Today there is one rule set, `pi-0.73` (pi 0.73.1, exact).
 Adding one — current pi, an OpenClaw release — is adding a module here that
-decides first and describes after (as `pi_073` and `pi_explain` do) and a line
+decides first and describes after (as `pi_073_decide`, `pi_073_explain` and `pi_073` do) and a line
 in `RULES`. The `PathIndex` in a request holds pi 0.73's view of the path (its cut
 points, message tokens, context estimate); a rule set that counts or cuts otherwise
 (docs/rules/pi-current.md, docs/rules/openclaw-2026.9.md) indexes

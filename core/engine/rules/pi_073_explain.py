@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cutline.core.engine.compaction_plan import ExplanationStep
 from cutline.core.engine.context import ContextEstimate
 from cutline.core.engine.path_index import PathIndex, role_label
 from cutline.core.engine.plan_figures import Budget, n, range_text
-
-if TYPE_CHECKING:
-    from cutline.core.engine.rules.pi_073 import Boundary, PiDecision
+from cutline.core.engine.rules.pi_073_decide import Boundary, PiDecision
 
 
 def empty_step() -> ExplanationStep:
