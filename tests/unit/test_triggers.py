@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.modes import reserve_for
 from cutline.core.engine.triggers import (
     context_window_for_model,
     effective_reserve_tokens,
@@ -13,7 +14,6 @@ from cutline.core.engine.triggers import (
     is_context_overflow_error,
     memory_flush_threshold,
     overflow_errors,
-    reserve_for,
     resolve_context_window,
     should_compact,
     should_run_memory_flush,
