@@ -23,6 +23,7 @@ from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.paths import backups_dir
 from cutline.core.store import Store
+from cutline.core.store.like import like_prefix
 from cutline.core.tokens.jsjson import js_length
 
 Origin = Literal["generated", "edited", "reverted"]
@@ -122,9 +123,9 @@ def resolve_proposal(store: Store, ref: str) -> str:
     if not ref:
         raise NotFoundError("no proposal given")
     rows = store.conn.execute(
-        "SELECT id FROM proposals WHERE id LIKE ? ORDER BY id", (ref.replace("%", "") + "%",)
+        "SELECT id FROM proposals WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like_prefix(ref),)
     ).fetchall()
-    ids = [r[0] for r in rows]
+    ids = [r[0] for r in rows if r[0].startswith(ref)]  # LIKE ignores ASCII case
     if ref in ids:
         return ref
     if len(ids) == 1:

@@ -34,9 +34,11 @@ def _store(db_path: str | None) -> Any:
 
 def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
     """(session id, entry id) of the stored compaction entry whose id is `ref` or starts with it, None if none."""
+    from cutline.core.store.like import like_prefix
+
     rows = store.conn.execute(
-        "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ORDER BY session_id, seq",
-        (ref.replace("%", "").replace("_", "\\_") + "%",),
+        "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ESCAPE '\\' ORDER BY session_id, seq",
+        (like_prefix(ref),),
     ).fetchall()
     rows = [r for r in rows if r[1].startswith(ref)]
     exact = [r for r in rows if r[1] == ref]
