@@ -196,9 +196,8 @@ class DeskServer(Server):
             return self._refused(refusal)
         if query_token is not None and self.policy.token_ok(query_token) and _is_page_visit(request):
             # keep the token in a cookie and take it out of the address bar (and out of history)
-            query = request.query.copy()
-            query.popall(TOKEN_PARAM)
-            location = str(request.rel_url.with_query(query))
+            kept = [(key, value) for key, value in request.query.items() if key != TOKEN_PARAM]
+            location = str(request.rel_url.with_query(kept))
             response = web.Response(status=303, headers={"Location": location, "Cache-Control": "no-store"})
             response.set_cookie(
                 self._cookie, self.policy.token, httponly=True, samesite="Strict", secure=self._secure_cookie, path="/"
@@ -231,7 +230,7 @@ class DeskServer(Server):
                 return False
         return True
 
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The desk page, its websocket and assets addressed through the Host the browser used (already checked)."""
         if not await self._slot():
             return web.Response(status=503, text=too_many_page(self.max_desks), content_type="text/html")
@@ -282,11 +281,15 @@ class DeskServer(Server):
         self._sockets.add(websocket)
         try:
             await websocket.prepare(request)
+
+            async def close() -> None:
+                await websocket.close()
+
             service = DeskService(
                 self.command,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
-                close=websocket.close,
+                close=close,
                 download_manager=self.download_manager,
                 debug=self.debug,
             )
