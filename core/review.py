@@ -17,7 +17,8 @@ from typing import Literal
 from pydantic import BaseModel
 
 from cutline.core.agents.entries import now_iso
-from cutline.core.agents.pi.format import append_compaction, compaction_line
+from cutline.core.agents.pi.writer import compaction_line
+from cutline.core.agents.registry import adapter_for
 from cutline.core.engine.compact import Proposal, validate_proposal
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
@@ -293,10 +294,9 @@ def accept(
     )
     if write_back:
         session = store.load_session(proposal.session_id)
-        if session.format != "pi":
-            raise CutlineError(
-                f"write-back is only for pi / OpenClaw sessions (this one is {session.format}); accept without it"
-            )
+        refusal = adapter_for(session.format).write_back_refusal()
+        if refusal is not None:
+            raise CutlineError(f"write-back refused: {refusal}; accept without it")
         if not session.source_path:
             raise CutlineError("the session has no source file to write back to")
         leaf = session.active_path()[-1].id if session.entries else None
@@ -304,7 +304,7 @@ def accept(
             raise CutlineError(
                 f"the session moved on since proposal {proposal.id} was made (leaf {leaf}, was {proposal.parentEntryId}); make a new proposal"
             )
-        entry = append_compaction(
+        entry = adapter_for(session.format).write_back(
             Path(session.source_path),
             session,
             proposal.compaction_record(version.text),

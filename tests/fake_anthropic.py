@@ -2,7 +2,7 @@
 
 It binds 127.0.0.1 on a free port, answers `POST /v1/messages` and
 `POST /v1/messages/count_tokens`, plays scripted behaviours (success, slow, 429 then
-success, 500 three times, timeout, malformed body) and records every request, so tests
+success, 500 three times, timeout, never answering, malformed body) and records every request, so tests
 drive the real SDK over real HTTP instead of mocking it. It serves concurrent
 requests, and a fixed `latency` makes it a stand-in for a slow model in benchmarks.
 """
@@ -32,6 +32,7 @@ class Step:
     text: str | None = None
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    never: bool = False  # accept the request and never answer (until the server stops)
 
 
 @dataclass
@@ -71,6 +72,11 @@ def server_error(times: int = 3) -> list[Step]:
 def hang(delay: float) -> list[Step]:
     """Answer only after `delay` seconds (longer than the client's timeout)."""
     return [Step(delay=delay)]
+
+
+def never_answers(times: int = 100) -> list[Step]:
+    """Take the request and keep the connection open without a byte of answer."""
+    return [Step(never=True) for _ in range(times)]
 
 
 def malformed() -> list[Step]:
@@ -190,6 +196,9 @@ class FakeAnthropic:
                     self._send(404, json.dumps(error_body(404, "not_found_error", "Not found")).encode(), {})
                     return
                 step = fake._next_step()
+                if step.never:
+                    fake._stopping.wait()
+                    return
                 delay = step.delay + fake.latency
                 if delay and fake._stopping.wait(delay):
                     return

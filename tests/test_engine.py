@@ -399,7 +399,6 @@ def test_hooks_get_counts_and_failures_become_notes(sample, monkeypatch):
     hooks = HooksConfig(
         before_compaction=["engine_hooks_fixture:good"],
         after_compaction=["engine_hooks_fixture:good", "engine_hooks_fixture:bad"],
-        use_entry_points=False,
     )
     proposal, _ = run(sample, CompactionSettings(keepRecentTokens=300), Recorder(), hooks=hooks)
     assert [

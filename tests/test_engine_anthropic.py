@@ -23,9 +23,7 @@ def session(tmp_path, monkeypatch):
 
 
 def summarizer(server: FakeAnthropic) -> AnthropicSummarizer:
-    return AnthropicSummarizer(
-        model="claude-test", base_url=server.base_url, timeout=5, backoff_base=0.01, backoff_max=0.02
-    )
+    return AnthropicSummarizer(model="claude-test", base_url=server.base_url, timeout=5)
 
 
 def test_split_turn_sends_two_requests_and_merges_replies(fake_anthropic, session):

@@ -37,7 +37,7 @@ def _hook_module(monkeypatch):
 
 async def test_sync_and_async_hooks_receive_the_event():
     config = HooksConfig(
-        before_compaction=["cutline_hooks_fixture:record", "cutline_hooks_fixture:record_async"], use_entry_points=False
+        before_compaction=["cutline_hooks_fixture:record", "cutline_hooks_fixture:record_async"]
     )
     outcomes = await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=12, tokenCount=5000), config)
     assert [o.ok for o in outcomes] == [True, True]
@@ -55,7 +55,6 @@ async def test_failures_are_reported_not_raised():
             "cutline_hooks_fixture:record",
             "bad",
         ],
-        use_entry_points=False,
     )
     event = AfterCompactionEvent(messageCount=10, tokenCount=900, compactedCount=7)
     outcomes = await run_hooks("after_compaction", event, config)
@@ -92,7 +91,6 @@ async def test_hooks_run_concurrently_and_slow_hook_times_out(monkeypatch):
             "cutline_test_hooks_mod:opener",
             "cutline_test_hooks_mod:hang",
         ],
-        use_entry_points=False,
         timeout_seconds=0.5,
     )
     outcomes = await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=1), config)
@@ -121,7 +119,8 @@ async def test_entry_point_hooks_registered_under_the_event_name(monkeypatch):
         EntryPoint(name="before_compaction", value="missing_plugin_mod:hook", group="cutline.hooks"),
     ]
     monkeypatch.setattr(hooks_module, "entry_points", lambda group: [p for p in points if p.group == group])
-    outcomes = await run_hooks("before_compaction", BeforeCompactionEvent(messageCount=3, tokenCount=30), HooksConfig())
+    event = BeforeCompactionEvent(messageCount=3, tokenCount=30)
+    outcomes = await run_hooks("before_compaction", event, HooksConfig(entry_points=True))
     assert [(o.hook, o.ok) for o in outcomes] == [
         ("cutline_hooks_fixture:record", True),
         ("missing_plugin_mod:hook", False),
@@ -131,10 +130,33 @@ async def test_entry_point_hooks_registered_under_the_event_name(monkeypatch):
 
 
 def test_hooks_config_from_toml(tmp_path):
-    from cutline.core.hooks import load_hooks_config
+    from cutline.core.config.file import load_config
 
     config = tmp_path / "config.toml"
     config.write_text('[hooks]\nbefore_compaction = ["pkg.mod:fn"]\ntimeout_seconds = 2.5\n')
-    loaded = load_hooks_config(config)
+    loaded = load_config(config).hooks
     assert loaded.before_compaction == ["pkg.mod:fn"] and loaded.timeout_seconds == 2.5
-    assert load_hooks_config(tmp_path / "absent.toml") == HooksConfig()
+    assert load_config(tmp_path / "absent.toml").hooks == HooksConfig()
+
+
+async def test_entry_point_hooks_are_opt_in(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import cutline.core.hooks as hooks_module
+
+    class Dist:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    def point(value: str, dist: str) -> EntryPoint:
+        entry = EntryPoint(name="before_compaction", value=value, group="cutline.hooks")
+        return entry._for(Dist(dist))  # type: ignore[attr-defined]
+
+    points = [point("cutline_hooks_fixture:record", "Trusted_Plugin"), point("cutline_hooks_fixture:explode", "other")]
+    monkeypatch.setattr(hooks_module, "entry_points", lambda group: points)
+    event = BeforeCompactionEvent(messageCount=1)
+    assert await run_hooks("before_compaction", event, HooksConfig()) == []  # installed is not enough
+    outcomes = await run_hooks("before_compaction", event, HooksConfig(entry_points=["trusted-plugin"]))
+    assert [(o.hook, o.ok) for o in outcomes] == [("cutline_hooks_fixture:record", True)]
+    outcomes = await run_hooks("before_compaction", event, HooksConfig(entry_points=True))
+    assert [o.ok for o in outcomes] == [True, False]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from cutline.core.config.settings import CompactionSettings, json5_to_json, load_settings, settings_from_dict
+from cutline.core.config.file import load_config
+from cutline.core.config.openclaw import read_openclaw_config
+from cutline.core.config.settings import CompactionSettings, load_settings, settings_from_dict
 from cutline.core.errors import SettingsError
 
 OPENCLAW_EXAMPLE = """{
@@ -51,14 +52,14 @@ def test_defaults_mirror_pi_openclaw_and_the_seeds() -> None:
     assert (s.summarizer, s.parts, s.maxChunkTokens, s.previewStyle) == ("extractive", 2, None, False)
 
 
-def test_json5_conversion() -> None:
-    data = json.loads(json5_to_json(OPENCLAW_EXAMPLE))
+def test_json5_reading(tmp_path: Path) -> None:
+    config = tmp_path / "openclaw.json"
+    config.write_text(OPENCLAW_EXAMPLE)
+    data = read_openclaw_config(config)
     assert data["agents"]["defaults"]["compaction"]["reserveTokensFloor"] == 24000
     assert data["memory"]["postCompaction"]["prompt"] == 'Compaction completed. Read memory/ "today".'
-    assert json.loads(json5_to_json('{"url": "http://x//y", /* c */ "a": [1, 2,],}')) == {
-        "url": "http://x//y",
-        "a": [1, 2],
-    }
+    config.write_text('{"url": "http://x//y", /* c */ "a": [1, 2,], hex: 0x10, half: .5,}')
+    assert read_openclaw_config(config) == {"url": "http://x//y", "a": [1, 2], "hex": 16, "half": 0.5}
 
 
 def test_load_openclaw_config(tmp_path: Path) -> None:
@@ -114,7 +115,7 @@ def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
         load_settings(bad_toml)
     bad_json = tmp_path / "o.json"
     bad_json.write_text("{ agents: { defaults: ")
-    with pytest.raises(SettingsError, match="not valid JSON/JSON5"):
+    with pytest.raises(SettingsError, match=r"o\.json:1: not valid JSON/JSON5 \(Unexpected end of input"):
         load_settings(tmp_path / "none.toml", openclaw=bad_json)
     with pytest.raises(SettingsError, match="cannot read OpenClaw config"):
         load_settings(tmp_path / "none.toml", openclaw=tmp_path / "missing.json")
@@ -125,3 +126,53 @@ def test_with_overrides_validates() -> None:
     assert s.keepRecentTokens == 100 and s.mode == "safeguard"
     with pytest.raises(SettingsError, match="compaction.reserveTokens: must be >= 0"):
         CompactionSettings().with_overrides(reserveTokens=-1)
+
+
+def test_environment_overrides_the_file(cutline_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (cutline_home / "config.toml").write_text('[compaction]\nkeepRecentTokens = 5000\nmode = "safeguard"\n')
+    monkeypatch.setenv("CUTLINE_COMPACTION__KEEPRECENTTOKENS", "7")
+    monkeypatch.setenv("CUTLINE_COMPACTION__MEMORYFLUSH__SOFTTHRESHOLDTOKENS", "9")
+    monkeypatch.setenv("CUTLINE_TUI__THEME", "cutline-light")
+    s = load_settings()
+    assert (s.keepRecentTokens, s.mode, s.memoryFlush.softThresholdTokens) == (7, "safeguard", 9)
+    assert "contextWindow" not in s.model_fields_set  # only what was given counts as configured
+    assert load_config().tui.theme == "cutline-light"
+    assert load_settings(overrides={"keepRecentTokens": 11}).keepRecentTokens == 11  # flags win over both
+
+
+def test_invalid_values_from_file_and_environment_name_the_key(
+    cutline_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = cutline_home / "config.toml"
+    config.write_text("[compaction]\nkeepRecentTokens = -1\n")
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    assert str(info.value) == "compaction.keepRecentTokens: must be >= 0"
+    config.write_text("")
+    monkeypatch.setenv("CUTLINE_COMPACTION__KEEPRECENTTOKENS", "lots")
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    assert str(info.value) == (
+        "compaction.keepRecentTokens: must be a whole number (from CUTLINE_COMPACTION__KEEPRECENTTOKENS)"
+    )
+    monkeypatch.delenv("CUTLINE_COMPACTION__KEEPRECENTTOKENS")
+    for text, message in [
+        ("[compation]\nmode = 'pi'\n", "compation: unknown key"),
+        ("compaction = 3\n", "compaction: must be a table of settings"),
+        ("[hooks]\nentry_points = 'yes'\n", "hooks.entry_points: must be true, false or a list of package names"),
+        ("[hooks]\ntimeout_seconds = 0\n", "hooks.timeout_seconds: must be > 0"),
+        ('[keys]\n"review.run" = " "\n', "keys.review.run: must not be empty"),
+        ("[compaction]\ntimeoutSeconds = 0\n", "compaction.timeoutSeconds: must be > 0"),
+    ]:
+        config.write_text(text)
+        with pytest.raises(SettingsError) as info:
+            load_config()
+        assert str(info.value) == message
+
+
+def test_deadline_defaults_follow_openclaw(tmp_path: Path) -> None:
+    s = CompactionSettings()
+    assert (s.timeoutSeconds, s.requestTimeoutSeconds, s.maxRetries) == (300, 180, 2)
+    config = tmp_path / "openclaw.json"
+    config.write_text("{agents: {defaults: {compaction: {timeoutSeconds: 45}}}}")
+    assert load_settings(tmp_path / "none.toml", openclaw=config).timeoutSeconds == 45

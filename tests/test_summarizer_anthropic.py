@@ -31,7 +31,7 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def make(server: FakeAnthropic, **options: object) -> AnthropicSummarizer:
-    settings = {"base_url": server.base_url, "timeout": 2.0, "backoff_base": 0.01, "backoff_max": 0.05}
+    settings: dict[str, object] = {"base_url": server.base_url, "timeout": 2.0}
     settings.update(options)
     return AnthropicSummarizer(**settings)  # type: ignore[arg-type]
 
@@ -152,7 +152,7 @@ async def test_base_url_from_environment(
     fake_anthropic: FakeAnthropic, api_key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.base_url)
-    summarizer = get_summarizer("anthropic", model="claude-env", timeout=2.0, backoff_base=0.01)
+    summarizer = get_summarizer("anthropic", model="claude-env", timeout=2.0)
     assert await summarizer.summarize(REQUEST) == fake_anthropic.reply
     assert fake_anthropic.message_requests()[0].body["model"] == "claude-env"
 

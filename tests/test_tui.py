@@ -404,3 +404,78 @@ async def test_a_run_can_be_cancelled(tmp_path: Path, monkeypatch: pytest.Monkey
         assert screen.proposal is None
         assert "cancelled" in rendered_text(screen.query_one("#status-text").content)
         assert isinstance(app.screen, ReviewScreen), "no error modal for a cancel"
+
+
+async def test_hooks_from_config_run_when_the_desk_compacts(
+    tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hooks_dir = tmp_path / "hooks"
+    hooks_dir.mkdir()
+    record = tmp_path / "hook-calls.jsonl"
+    (hooks_dir / "desk_hook_probe.py").write_text(
+        "import json\n"
+        f"RECORD = {str(record)!r}\n"
+        "def before(event):\n"
+        "    with open(RECORD, 'a') as f: f.write(json.dumps(['before', event]) + '\\n')\n"
+        "async def after(event):\n"
+        "    with open(RECORD, 'a') as f: f.write(json.dumps(['after', event]) + '\\n')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(hooks_dir))
+    (cutline_home / "config.toml").write_text(
+        "[compaction]\nkeepRecentTokens = 5000\n"
+        '[hooks]\nbefore_compaction = ["desk_hook_probe:before"]\nafter_compaction = ["desk_hook_probe:after"]\n',
+        encoding="utf-8",
+    )
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert screen.proposal is not None and not screen.running
+    calls = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    assert [name for name, _ in calls] == ["before", "after"]
+    assert calls[1][1]["compactedCount"] == screen.proposal.summarizedCount
+
+
+async def test_a_run_shows_its_time_left_and_stops_at_the_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cutline_home: Path
+) -> None:
+    import asyncio
+
+    import cutline.core.summarizers
+    from cutline.core.summarizers.base import Summarizer, SummaryRequest
+
+    started = asyncio.Event()
+
+    class Silent(Summarizer):
+        name = "silent"
+
+        async def summarize(self, request: SummaryRequest) -> str:
+            started.set()
+            await asyncio.Event().wait()
+            return ""
+
+    monkeypatch.setattr(cutline.core.summarizers, "get_summarizer", lambda name, **kw: Silent())
+    (cutline_home / "config.toml").write_text(
+        "[compaction]\nkeepRecentTokens = 5000\ntimeoutSeconds = 90\n", encoding="utf-8"
+    )
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session))  # its clock stands still: the time left stays 1:30
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("r")
+        await asyncio.wait_for(started.wait(), 60)
+        await pilot.pause()
+        status = rendered_text(screen.query_one("#status-text").content)
+        assert status.startswith("running: ") and "· 1:30 left (ctrl+x cancels)" in status
+        await pilot.press("ctrl+x")
+        await wait_until(app, pilot, lambda: not screen.running)
+        screen.settings = screen.settings.with_overrides(timeoutSeconds=0.2)
+        await pilot.press("r")
+        await wait_until(app, pilot, lambda: isinstance(app.screen, ErrorScreen))
+        assert "did not finish within its 0.2 s deadline" in str(app.screen.message)
+        assert "compaction failed" in rendered_text(screen.query_one("#status-text").content)

@@ -266,7 +266,7 @@ def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str |
     Writes only a regular file: an existing one is overwritten after a yes at the terminal
     (or with --force) and keeps its permissions; symlinks and devices are refused.
     """
-    from cutline.core.agents.pi.format import export_pi
+    from cutline.core.agents.pi.writer import export_pi
 
     with _store(db_path) as store:
         loaded = store.load_session(session)

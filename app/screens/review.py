@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import math
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,9 @@ class ReviewScreen(Screen[None]):
         self._autosave: Timer | None = None
         self.running = False
         self.progress_lines: list[str] = []
+        self._run_stage = ""
+        self._run_deadline: datetime | None = None
+        self._run_ticker: Timer | None = None
         self._entry_counts: dict[tuple[int, str], int] = {}
 
     # -- layout -------------------------------------------------------------
@@ -550,21 +554,40 @@ class ReviewScreen(Screen[None]):
         bar.update(total=None, progress=0)
         self.query_one(TabbedContent).active = "tab-proposal"
         self.query_one(ProposalView).show_progress(self.progress_lines)
-        self.set_status("running compaction… (ctrl+x cancels)")
+        self._run_stage = " compaction…"
+        self._run_deadline = self.app.clock() + timedelta(seconds=self.settings.timeoutSeconds)
+        self._show_run_status()
+        self._run_ticker = self.set_interval(1.0, self._show_run_status)
         self.refresh_bindings()
         self.run_compaction(self.plan, self.session, self.settings)
 
+    def _show_run_status(self) -> None:
+        """The running stage and the time left before the run's deadline stops it."""
+        if not self.running or self._run_deadline is None:
+            return
+        left = max(0, math.ceil((self._run_deadline - self.app.clock()).total_seconds()))
+        self.set_status(f"running{self._run_stage} · {left // 60}:{left % 60:02d} left (ctrl+x cancels)")
+
     @work(exclusive=True, group="compact", exit_on_error=False, description="Compaction")
     async def run_compaction(self, plan: Any, session: Session, settings: CompactionSettings) -> None:
-        from cutline.core.engine.compact import compact
-        from cutline.core.summarizers import get_summarizer
+        import asyncio
 
-        summarizer = get_summarizer(settings.summarizer, model=settings.model)
+        from cutline.core.config.file import load_config
+        from cutline.core.engine.compact import compact
+        from cutline.core.engine.deadline import within_deadline
+        from cutline.core.summarizers import summarizer_for
+
+        summarizer = summarizer_for(settings)
+        # the [hooks] of config.toml run here as they do for `cutline compact`
+        hooks = (await asyncio.to_thread(load_config)).hooks
 
         def progress(event: Any) -> None:
             self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
 
-        proposal = await compact(plan, session, summarizer, settings, progress=progress, today=self.app.clock().date())
+        run = compact(
+            plan, session, summarizer, settings, progress=progress, hooks=hooks, today=self.app.clock().date()
+        )
+        proposal = await within_deadline(run, settings.timeoutSeconds)
         self.post_message(ProposalComputed(proposal))
 
     @on(RunProgress)
@@ -574,7 +597,8 @@ class ReviewScreen(Screen[None]):
         self.progress_lines.append(line)
         if self.running:
             self.query_one(ProposalView).show_progress(self.progress_lines)
-            self.set_status(f"running: {message.stage}{part} (ctrl+x cancels)")
+            self._run_stage = f": {message.stage}{part}"
+            self._show_run_status()
             if message.parts:
                 self.query_one("#run-progress", ProgressBar).update(total=message.parts, progress=message.part or 0)
 
@@ -582,14 +606,21 @@ class ReviewScreen(Screen[None]):
         if self.running:
             self.workers.cancel_group(self, "compact")
 
+    def _stop_ticker(self) -> None:
+        if self._run_ticker is not None:
+            self._run_ticker.stop()
+            self._run_ticker = None
+
     def _run_finished(self, status: str) -> None:
         self.running = False
+        self._stop_ticker()
         self.query_one("#run-progress", ProgressBar).remove_class("-running")
         self.set_status(status)
         self.refresh_bindings()
 
     @on(ProposalComputed)
     def _proposal_computed(self, message: ProposalComputed) -> None:
+        self._stop_ticker()
         self.set_status("saving the proposal…")
         self.store_proposal(message.proposal)
 
@@ -799,9 +830,10 @@ class ReviewScreen(Screen[None]):
 
     def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
         from cutline.app.screens.modals import ConfirmScreen
+        from cutline.core.agents.registry import adapter_for
 
         session = self.session
-        if session is not None and session.format == "pi" and session.source_path:
+        if session is not None and adapter_for(session.format).write_back_refusal() is None and session.source_path:
             intro = (
                 f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
             )
@@ -903,7 +935,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, group="export", exit_on_error=False, description="Exporting the session")
     def _export_session(self, session: Session) -> None:
-        from cutline.core.agents.pi.format import export_pi
+        from cutline.core.agents.pi.writer import export_pi
 
         text = export_pi(session)
         self.app.call_from_thread(

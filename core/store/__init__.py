@@ -23,7 +23,8 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, Field, TypeAdapter
 from sqlite_utils import Database
 
-from cutline.core.agents.pi.format import entry_from_line
+from cutline.core.agents.entries import entry_from_json, entry_json
+from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.paths import default_db_path
@@ -36,8 +37,6 @@ _BULK_CACHE_KIB = -65536  # negative: KiB, as SQLite's cache_size takes it
 _HASH_CHUNK = 1 << 20
 _PROBLEMS = TypeAdapter(list[Problem])
 # pydantic's own serializer and validator, called directly: 100k entries make the wrapper calls count
-_ENTRY_SERIALIZER = Entry.__pydantic_serializer__
-_ENTRY_VALIDATOR = Entry.__pydantic_validator__
 _NOT_IN_MODEL_JSON = {"raw_line"}
 
 _INSERT_ENTRY = (
@@ -273,7 +272,7 @@ def _path_index(ids: list[str], parent_ids: list[str | None], leaf_id: str | Non
 
 def _model_json(entry: Entry) -> str:
     """An entry serialized for the store, without its raw line (stored once, in its own column)."""
-    return _ENTRY_SERIALIZER.to_json(entry, exclude=_NOT_IN_MODEL_JSON, warnings=False).decode()
+    return entry_json(entry, _NOT_IN_MODEL_JSON)
 
 
 def _entry_row(entry: Entry, payload: Entry | str) -> tuple:
@@ -954,7 +953,7 @@ def _entry_from_row(model_json: str, raw: str, line: int | None) -> Entry:
         if entry is None:
             raise CutlineError(f"stored entry at line {line} cannot be rebuilt from its line (re-import the file)")
         return entry
-    entry = _ENTRY_VALIDATOR.validate_json(model_json)
+    entry = entry_from_json(model_json)
     # raw_line lives in its own column (stored once); set it the way validation would have
     entry.__dict__["raw_line"] = raw
     entry.__pydantic_fields_set__.add("raw_line")

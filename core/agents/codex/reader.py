@@ -13,10 +13,11 @@ import json
 import os
 from typing import Any
 
-from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash
-from cutline.core.agents.jsonl import Lines, parse_records
-from cutline.core.agents.sniff import CODEX_TYPES
-from cutline.core.models import Entry, Problem, Session, Usage
+from cutline.core.agents.codex.detect import CODEX_TYPES
+from cutline.core.agents.codex.usage import usage_from_last
+from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
+from cutline.core.agents.jsonl import Lines, Record, parse_records
+from cutline.core.models import Entry, Problem, Session
 
 # response_item payload types with no conversational counterpart: kept as "other", not reported
 _HARMLESS_ITEMS = frozenset({"web_search_call", "ghost_snapshot", "compaction", "image_generation_call"})
@@ -44,11 +45,13 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
             header_line = record.text
             header_at = record.line
             break
-    session_id = header.get("id") if isinstance(header.get("id"), str) else path_hash(os.path.abspath(file))
+    raw_id = header.get("id")
+    session_id = raw_id if isinstance(raw_id, str) else path_hash(os.path.abspath(file))
     ids = StableIds(session_id)
     state = _State()
     entries: list[Entry] = []
     previous: str | None = None
+    check_ordinals(records, file, problems)
     for record in records:
         value = record.value
         if record.line == header_at:
@@ -79,7 +82,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
             entries.append(build_entry(shaped, file, problems))
             continue
         if kind == "response_item":
-            _response_item(payload, shaped, state, file, record.line, problems)
+            _response_item(payload, shaped, state, where=(file, record.line), problems=problems)
         elif kind == "compacted":
             message = payload.get("message")
             shaped["type"] = "compaction"
@@ -135,6 +138,33 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
     )
 
 
+def check_ordinals(records: list[Record], file: str, problems: list[Problem]) -> None:
+    """Report where the rollout's `ordinal`s (0, 1, 2, ... on every line since Codex 0.16x) skip or go back.
+
+    A gap means records were lost (a crash, a cut copy); what is left is still read.
+    """
+    expected: int | None = None
+    for record in records:
+        ordinal = record.value.get("ordinal")
+        if not isinstance(ordinal, int) or isinstance(ordinal, bool):
+            continue
+        if expected is not None and ordinal != expected:
+            if ordinal > expected:
+                missing = ordinal - expected
+                what = f"{missing} record{'s' if missing > 1 else ''} missing before it"
+            else:
+                what = "out of order or repeated"
+            problems.append(
+                Problem(
+                    file=file,
+                    line=record.line,
+                    message=f"ordinal {ordinal} where {expected} was next ({what}); read on",
+                    severity="warning",
+                )
+            )
+        expected = ordinal + 1
+
+
 def _unwrap(value: dict[str, Any]) -> tuple[str | None, Any]:
     """A record's kind and payload.
 
@@ -170,35 +200,28 @@ def _attach_usage(payload: dict[str, Any], state: _State) -> None:
     last = info.get("last_token_usage") if isinstance(info, dict) else None
     if not isinstance(last, dict):
         return
-    usage = _usage(last)
+    usage = usage_from_last(last)
     state.last_total = usage.totalTokens
     target = state.last_assistant
     if target is not None and target.message is not None and target.message.usage is None:
         target.message.usage = usage
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _usage(last: dict[str, Any]) -> Usage:
-    """OpenAI usage in pi's names: cached input is cacheRead, the rest of the input is input."""
-    cached = _int(last.get("cached_input_tokens"))
-    total_input = _int(last.get("input_tokens"))
-    output = _int(last.get("output_tokens"))
-    total = _int(last.get("total_tokens")) or total_input + output
-    return Usage(input=max(total_input - cached, 0), output=output, cacheRead=cached, cacheWrite=0, totalTokens=total)
-
-
 def _response_item(
-    payload: dict[str, Any], shaped: dict[str, Any], state: _State, file: str, line: int, problems: list[Problem]
+    payload: dict[str, Any],
+    shaped: dict[str, Any],
+    state: _State,
+    *,
+    where: tuple[str, int],
+    problems: list[Problem],
 ) -> None:
     """Shape one response_item payload into a message entry (or "other")."""
+    file, line = where
     kind = payload.get("type")
     timestamp = iso_to_ms(shaped["timestamp"])
     message: dict[str, Any] | None = None
     if kind == "message":
-        role = _ROLES.get(payload.get("role"))
+        role = _ROLES.get(string_or(payload.get("role")))
         if role is None:
             problems.append(
                 Problem(
@@ -219,13 +242,12 @@ def _response_item(
         message = {"role": "assistant", "content": [_reasoning(payload)]}
         _assistant(message, state)
     elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
-        call_id = payload.get("call_id") if isinstance(payload.get("call_id"), str) else payload.get("id")
-        call_id = call_id if isinstance(call_id, str) else ""
+        call_id = string_or(payload.get("call_id"), string_or(payload.get("id")))
         if kind == "function_call":
-            name = payload.get("name") if isinstance(payload.get("name"), str) else ""
+            name = string_or(payload.get("name"))
             arguments = _arguments(payload.get("arguments"))
         elif kind == "custom_tool_call":
-            name = payload.get("name") if isinstance(payload.get("name"), str) else ""
+            name = string_or(payload.get("name"))
             arguments = {"input": payload.get("input")}
         else:
             name = "local_shell"
@@ -237,7 +259,7 @@ def _response_item(
         }
         _assistant(message, state)
     elif kind in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
-        call_id = payload.get("call_id") if isinstance(payload.get("call_id"), str) else ""
+        call_id = string_or(payload.get("call_id"))
         content, is_error = _output(payload.get("output"))
         message = {
             "role": "toolResult",

@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash
-from cutline.core.agents.jsonl import Lines, parse_records
-from cutline.core.models import Entry, Problem, Session, Usage
+from cutline.core.agents.claude_code.usage import usage_fields
+from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
+from cutline.core.agents.jsonl import Lines, Record, parse_records
+from cutline.core.models import Entry, Problem, Session
 
 # record types Claude Code writes that carry no conversation: kept as "other", not reported
 _HARMLESS_TYPES = frozenset(
@@ -74,7 +75,8 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
             logical = value.get("logicalParentUuid")
             if isinstance(logical, str):
                 shaped["parentId"] = logical
-            meta = value.get("compactMetadata") if isinstance(value.get("compactMetadata"), dict) else {}
+            raw_meta = value.get("compactMetadata")
+            meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
             pre = meta.get("preTokens")
             shaped["type"] = "compaction"
             shaped["compaction"] = {
@@ -132,7 +134,7 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
     )
 
 
-def _first_string(records: list, key: str) -> str | None:
+def _first_string(records: list[Record], key: str) -> str | None:
     for record in records:
         value = record.value.get(key)
         if isinstance(value, str) and value:
@@ -176,7 +178,7 @@ def _message(record: dict[str, Any], message: dict[str, Any], kind: str, tool_na
         out["responseId"] = message["id"]
     usage = message.get("usage")
     if isinstance(usage, dict):
-        out["usage"] = _usage(usage)
+        out["usage"] = usage_fields(usage)
     stop = message.get("stop_reason")
     if isinstance(stop, str):
         out["stopReason"] = _STOP_REASONS.get(stop, stop)
@@ -184,22 +186,6 @@ def _message(record: dict[str, Any], message: dict[str, Any], kind: str, tool_na
     if record.get("isApiErrorMessage") is True:
         out["stopReason"] = "error"
     return out
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _usage(usage: dict[str, Any]) -> dict[str, int]:
-    """Anthropic usage in pi's names; totalTokens is their sum (what the context held)."""
-    fields = {
-        "input": _int(usage.get("input_tokens")),
-        "output": _int(usage.get("output_tokens")),
-        "cacheWrite": _int(usage.get("cache_creation_input_tokens")),
-        "cacheRead": _int(usage.get("cache_read_input_tokens")),
-    }
-    fields["totalTokens"] = sum(fields.values())
-    return Usage.model_validate(fields).model_dump()
 
 
 def _block(block: Any, tool_names: dict[str, str]) -> dict[str, Any] | None:
@@ -217,12 +203,12 @@ def _block(block: Any, tool_names: dict[str, str]) -> dict[str, Any] | None:
     if kind == "redacted_thinking":
         return {"type": "thinking", "thinking": "", "redacted": True, "thinkingSignature": block.get("data")}
     if kind in ("tool_use", "server_tool_use"):
-        call_id = block.get("id") if isinstance(block.get("id"), str) else ""
-        name = block.get("name") if isinstance(block.get("name"), str) else ""
+        call_id = string_or(block.get("id"))
+        name = string_or(block.get("name"))
         tool_names[call_id] = name
         return {"type": "toolCall", "id": call_id, "name": name, "arguments": block.get("input", {})}
     if kind == "tool_result":
-        call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else ""
+        call_id = string_or(block.get("tool_use_id"))
         return {
             "type": "toolResult",
             "toolCallId": call_id,
@@ -235,7 +221,8 @@ def _block(block: Any, tool_names: dict[str, str]) -> dict[str, Any] | None:
 
 
 def _image(block: dict[str, Any]) -> dict[str, Any]:
-    source = block.get("source") if isinstance(block.get("source"), dict) else {}
+    raw_source = block.get("source")
+    source: dict[str, Any] = raw_source if isinstance(raw_source, dict) else {}
     out: dict[str, Any] = {
         "type": "image",
         "data": source.get("data") if isinstance(source.get("data"), str) else "",
