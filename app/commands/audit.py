@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from cutline.app.commands._refs import session_id_for
+from cutline.app.output import say, say_json
 from cutline.core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
@@ -33,11 +34,7 @@ def _store(db_path: str | None) -> Any:
 
 def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
     """(session id, entry id) of the stored compaction entry whose id is `ref` or starts with it, None if none."""
-    rows = store.conn.execute(
-        "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ORDER BY session_id, seq",
-        (ref.replace("%", "").replace("_", "\\_") + "%",),
-    ).fetchall()
-    rows = [r for r in rows if r[1].startswith(ref)]
+    rows = store.sessions.compaction_entries(ref)
     exact = [r for r in rows if r[1] == ref]
     if len(exact) == 1 or len(rows) == 1:
         row = (exact or rows)[0]
@@ -61,7 +58,7 @@ def _proposal_audit(store: Any, ref: str) -> Any:
 def _settings(
     keep_recent_tokens: int | None = None, reserve_tokens: int | None = None, context_window: int | None = None
 ) -> Any:
-    from cutline.core.config.settings import load_settings
+    from cutline.core.config.file import load_settings
 
     return load_settings(
         overrides={
@@ -83,20 +80,20 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
     if ":" in ref:
         session_ref, _, entry_id = ref.rpartition(":")
         try:
-            session_id = session_id_for(store, session_ref)
+            found = session_id_for(store, session_ref)
         except NotFoundError:
-            session_id = None
-        if session_id is not None:
-            return audit_compaction(store.load_session(session_id), entry_id, settings)
+            found = None
+        if found is not None:
+            return audit_compaction(store.load_session(found), entry_id, settings)
     try:
         proposal_id = resolve_proposal(store, ref)
     except NotFoundError:
         proposal_id = None
     if proposal_id is not None:
         return _proposal_audit(store, proposal_id)
-    found = _compaction_entry(store, ref)
-    if found is not None:
-        return audit_compaction(store.load_session(found[0]), found[1], settings)
+    entry = _compaction_entry(store, ref)
+    if entry is not None:
+        return audit_compaction(store.load_session(entry[0]), entry[1], settings)
     try:
         session_id = store.resolve_session(ref)
     except NotFoundError:
@@ -186,9 +183,9 @@ def audit_cmd(
         else:
             report = audit_compaction(store.load_session(session_id), compaction_id, settings)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        say_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(report_text(report))
+        say(report_text(report))
 
 
 @click.command("timeline")
@@ -244,28 +241,28 @@ def timeline_cmd(
         data: dict[str, Any] = {"timeline": timeline.model_dump()}
         if result is not None:
             data["replay"] = {**result.model_dump(exclude={"points"}), "text": result.text()}
-        click.echo(json.dumps(data, indent=2))
+        say_json(json.dumps(data, indent=2))
         return
-    click.echo(
+    say(
         f"session {timeline.session_id}: {len(timeline.points)} model calls; window {timeline.context_window:,}, "
         f"reserve {timeline.reserve_tokens:,}, threshold {timeline.threshold:,}"
     )
     peak = max((p.usage or 0 for p in timeline.points), default=0)
     if peak:
-        click.echo(f"peak recorded usage {peak:,} tokens")
+        say(f"peak recorded usage {peak:,} tokens")
     for name in timeline.counters:
         values = [p.estimates[name] for p in timeline.points if name in p.estimates]
         if values:
-            click.echo(f"peak {name} estimate {max(values):,} tokens")
+            say(f"peak {name} estimate {max(values):,} tokens")
     for c in timeline.compactions:
         kind = "replayed compaction" if c.replayed else "compaction"
         before = f"{c.tokens_before:,}" if c.tokens_before else "?"
         after = f"{c.tokens_after:,}" if c.tokens_after is not None else "?"
-        click.echo(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
+        say(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
     if result is not None:
-        click.echo(result.text())
+        say(result.text())
     if output:
-        click.echo(f"wrote {output}")
+        say(f"wrote {output}")
 
 
 @click.command("compare")
@@ -283,9 +280,9 @@ def compare_cmd(a: str, b: str, as_json: bool, db_path: str | None) -> None:
         right = _audit_ref(store, b, settings)
     result = compare(left, right)
     if as_json:
-        click.echo(result.model_dump_json(indent=2))
+        say_json(result.model_dump_json(indent=2))
     else:
-        click.echo(result.text())
+        say(result.text())
 
 
 COMMANDS = [audit_cmd, timeline_cmd, compare_cmd]

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from cutline.app.commands._refs import session_id_for
+from cutline.app.output import say, say_json
 from cutline.core.errors import CutlineError
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
 
 _DB = click.option(
     "--db",
@@ -19,7 +24,7 @@ _DB = click.option(
 )
 
 
-def _store(db_path: str | None):
+def _store(db_path: str | None) -> Store:
     from cutline.core.store import Store
 
     return Store(db_path)
@@ -61,6 +66,20 @@ def _store(db_path: str | None):
 )
 @click.option("--instructions", default=None, help='Custom instructions for the summary ("Additional focus").')
 @click.option(
+    "--timeout",
+    "timeout_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Give up on the whole compaction after this many seconds (default: settings, else 300).",
+)
+@click.option(
+    "--request-timeout",
+    "request_timeout_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Give up on one summarizer request after this many seconds (default: settings, else 180).",
+)
+@click.option(
     "--counter",
     type=click.Choice(["chars4", "tiktoken"]),
     default="chars4",
@@ -91,18 +110,20 @@ def compact_cmd(
     last_turn: bool | None,
     preview_style: bool | None,
     instructions: str | None,
+    timeout_seconds: float | None,
+    request_timeout_seconds: float | None,
     counter: str,
     openclaw_config: str | None,
     as_json: bool,
     db_path: str | None,
 ) -> None:
     """Make a compaction proposal for SESSION (a stored session or a session file), store it and print it."""
-    from cutline.core.config.settings import load_settings
+    from cutline.core.config.file import load_config, load_settings
     from cutline.core.engine.compact import compact
+    from cutline.core.engine.deadline import within_deadline
     from cutline.core.engine.plan import plan
-    from cutline.core.hooks import load_hooks_config
     from cutline.core.review import save_proposal
-    from cutline.core.summarizers import get_summarizer
+    from cutline.core.summarizers import summarizer_for
     from cutline.core.summarizers.prompts import build_prompt_text
 
     overrides = {
@@ -120,6 +141,8 @@ def compact_cmd(
         "customInstructions": instructions,
         "summarizer": summarizer,
         "model": model,
+        "timeoutSeconds": timeout_seconds,
+        "requestTimeoutSeconds": request_timeout_seconds,
     }
     settings = load_settings(openclaw=openclaw_config, overrides={k: v for k, v in overrides.items() if v is not None})
     # checked up front: otherwise a bad name fails only when the plan has something to summarize
@@ -132,32 +155,31 @@ def compact_cmd(
         loaded = store.load_session(session_id)
         path = loaded.active_path()
         the_plan = plan(path, settings, counter)
-        writer = get_summarizer(
-            settings.summarizer, model=settings.model if settings.summarizer == "anthropic" else None
-        )
+        writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 
-        proposal = asyncio.run(compact(the_plan, loaded, writer, settings, hooks=load_hooks_config()))
+        run = compact(the_plan, loaded, writer, settings, hooks=load_config().hooks)
+        proposal = asyncio.run(within_deadline(run, settings.timeoutSeconds))
         if proposal.degraded == "annotation":
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
             cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")
             raise CutlineError(f"the {proposal.summarizer} summarizer failed ({cause}); no proposal stored")
         save_proposal(store, proposal, the_plan.model_dump_json())
     if as_json:
-        click.echo(proposal.model_dump_json(indent=2))
+        say_json(proposal.model_dump_json(indent=2))
         return
-    click.echo(
+    say(
         f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  summarizer {proposal.summarizer}"
     )
-    click.echo(
+    say(
         f"tokens {proposal.tokensBefore} -> {proposal.tokensAfter} ({proposal.counter}); "
         f"summarized {proposal.summarizedCount} messages, first kept entry {proposal.firstKeptEntryId or '-'}"
     )
-    click.echo(f"validation: {proposal.validation.summary()}")
+    say(f"validation: {proposal.validation.summary()}")
     for note in proposal.notes:
-        click.echo(f"note: {note}")
-    click.echo("")
-    click.echo(proposal.summary)
+        say(f"note: {note}")
+    say("")
+    say(proposal.summary)
 
 
 @click.command("accept")
@@ -173,10 +195,10 @@ def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool,
     with _store(db_path) as store:
         decision = accept(store, proposal, write_back=write_back, note=note)
     if as_json:
-        click.echo(decision.model_dump_json(indent=2))
+        say_json(decision.model_dump_json(indent=2))
         return
     where = f"; compaction entry {decision.entry_id} appended to {decision.written_to}" if decision.written_to else ""
-    click.echo(f"accepted {decision.proposal_id} (summary version {decision.version}){where}")
+    say(f"accepted {decision.proposal_id} (summary version {decision.version}){where}")
 
 
 @click.command("reject")
@@ -189,7 +211,7 @@ def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
 
     with _store(db_path) as store:
         decision = reject(store, proposal, note=note)
-    click.echo(f"rejected {decision.proposal_id}")
+    say(f"rejected {decision.proposal_id}")
 
 
 @click.command("proposals")
@@ -203,13 +225,13 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     with _store(db_path) as store:
         rows = list_proposals(store, session_id_for(store, session))
     if as_json:
-        click.echo(json.dumps([r.model_dump() for r in rows], indent=2))
+        say_json(json.dumps([r.model_dump() for r in rows], indent=2))
         return
     if not rows:
-        click.echo("no proposals")
+        say("no proposals")
         return
     for r in rows:
-        click.echo(
+        say(
             f"{r.id}  {r.status:<8}  {r.mode or '-':<18}  {r.summarizer or '-':<10}  "
             f"{r.tokens_before}->{r.tokens_after}  {'valid' if r.valid else 'INVALID'}  v{r.versions}  {r.created_at}"
         )

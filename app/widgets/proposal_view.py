@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from cutline.app.widgets.plain_markdown import plain_markdown
 from cutline.app.widgets.safe_text import one_line, visible
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class ProposalView(VerticalScroll):
             Text("No proposal yet. Press r to run a compaction with the current settings.", style="dim")
         )
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield self._body
 
     def show_progress(self, lines: list[str]) -> None:
@@ -69,7 +70,7 @@ class ProposalView(VerticalScroll):
         parts.append(verdict)
 
         parts.append(Rule("summary", style="dim"))
-        parts.append(Markdown(visible(summary) or "(empty)"))
+        parts.append(plain_markdown(visible(summary) or "(empty)"))
 
         parts.append(Rule("injected last-turn block", style="dim"))
         if p.injected.last_turn:
@@ -109,7 +110,7 @@ class ProposalView(VerticalScroll):
         ids = p.context_entry_ids
         for i, message in enumerate(p.context[:CONTEXT_ROWS_SHOWN]):
             source = ids[i] if i < len(ids) and ids[i] else "new"
-            table.add_row(str(i), message.role, Text(visible(source)), Text(one_line(message.text() or "", 200)))
+            table.add_row(str(i), message.role, Text(visible(source or "")), Text(one_line(message.text() or "", 200)))
         parts.append(table)
         if len(p.context) > CONTEXT_ROWS_SHOWN:
             parts.append(Text(f"… {len(p.context) - CONTEXT_ROWS_SHOWN:,} more messages", style="dim"))

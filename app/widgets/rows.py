@@ -123,9 +123,9 @@ def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
         or (role == "bashExecution" and message.exitCode not in (None, 0))
     )
     text = message.text()
-    label = role
+    label: str = role
     if role == "toolResult":
-        label = message.toolName or "result"
+        label = one_line(message.toolName or "", 40) or "result"
         preview = one_line(text) or ("[image]" if image else "(empty)")
     elif role == "bashExecution":
         preview = one_line(f"{message.command or ''} → {message.output or ''}")

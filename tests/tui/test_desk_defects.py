@@ -1,0 +1,147 @@
+"""The review desk as a person finds it (issue 13): each defect of the hands-on pass, driven by typed characters.
+
+Keys are sent the way a terminal sends them: the characters go through Textual's
+xterm parser (the same parser the Linux driver runs on stdin) and the resulting
+events through the driver, so a binding on a key name the parser never produces
+(`period` instead of `full_stop`) fails here as it fails for a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from pathlib import Path
+
+import pytest
+from textual._xterm_parser import XTermParser
+from textual.events import Key
+from textual.pilot import Pilot
+from textual.widgets import Static
+from textual.worker import WorkerFailed
+
+from cutline.app.screens.review import ReviewScreen
+from cutline.app.widgets.message_list import MessageList
+from cutline.core.summarizers.base import Summarizer, SummaryRequest
+from tests.support.tui_app import test_app, write_session
+
+SIZE = (160, 45)
+SMALL = (80, 24)
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, cutline_home: Path) -> Path:
+    """The fixed session and a config that keeps 5000 recent tokens, so the cut is mid-session."""
+    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
+    return write_session(tmp_path / "ledger.jsonl")
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until no worker runs and every posted message is handled."""
+    for _ in range(3):
+        with contextlib.suppress(WorkerFailed):  # the app shows a failed worker in the error modal
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def type_keys(pilot: Pilot[None], text: str) -> None:
+    """Send `text` as a terminal would: raw characters through the xterm parser, events through the driver."""
+    driver = pilot.app._driver
+    assert driver is not None
+    parser = XTermParser()
+    for char in text:
+        for event in parser.feed(char):
+            assert isinstance(event, Key)
+            driver.send_message(event)
+            await pilot.pause()
+    await pilot.pause()
+
+
+def test_typed_characters_become_the_key_names_textual_uses() -> None:
+    """The key names the desk binds are the ones the parser produces for the typed characters."""
+    parser = XTermParser()
+    names = [event.key for char in ".[]?" for event in parser.feed(char) if isinstance(event, Key)]
+    assert names == ["full_stop", "left_square_bracket", "right_square_bracket", "question_mark"]
+
+
+# -- 1: `.` jumps to the cut ------------------------------------------------------------
+
+
+async def test_full_stop_typed_jumps_to_the_cut(tmp_path: Path, ledger: Path) -> None:
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        message_list = screen.query_one(MessageList)
+        cut = message_list.marks.first_kept if message_list.marks else None
+        assert cut is not None and cut > 0
+        await type_keys(pilot, "g")
+        assert message_list.cursor == 0
+        await type_keys(pilot, ".")
+        assert message_list.cursor == cut
+
+
+async def test_full_stop_is_shown_as_the_character_in_help(tmp_path: Path) -> None:
+    from cutline.app.screens.modals import HelpScreen
+
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "?")
+        assert isinstance(app.screen, HelpScreen)
+        shown = {row[2]: row[0] for row in app.screen.rows}
+        assert shown["list.jump_cut"] == "."
+        assert "period" not in " ".join(shown.values()) and "full_stop" not in " ".join(shown.values())
+
+
+# -- 4: a run does not block the desk; ctrl+x cancels at once and stores nothing ---------
+
+
+class _Blocking(Summarizer):
+    """Blocks its thread (as CPU-bound summarizing does) until released; notes where it ran."""
+
+    name = "blocking"
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.threads: list[bool] = []
+
+    async def summarize(self, request: SummaryRequest) -> str:
+        self.threads.append(threading.current_thread() is threading.main_thread())
+        self.started.set()
+        self.release.wait(timeout=10)
+        return "## Goal\nsummary"
+
+
+async def test_a_run_leaves_the_desk_live_and_ctrl_x_stores_nothing(
+    tmp_path: Path, ledger: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cutline.core.summarizers
+    from cutline.core import review
+
+    blocking = _Blocking()
+    monkeypatch.setattr(cutline.core.summarizers, "get_summarizer", lambda name, **kw: blocking)
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "r")
+        assert await asyncio.to_thread(blocking.started.wait, 10)
+        assert blocking.threads == [False], "the summarizer must run in a worker thread, not on the event loop"
+        assert screen.running
+        # the desk answers keys while the summarizer works
+        message_list = screen.query_one(MessageList)
+        await type_keys(pilot, "g")
+        assert message_list.cursor == 0
+        await type_keys(pilot, "\x18")  # ctrl+x
+        assert not screen.running, "ctrl+x cancels at once"
+        status = str(screen.query_one("#status-text", Static).render())
+        assert "cancelled" in status
+        blocking.release.set()
+        await settle(pilot)
+        assert screen.proposal is None
+        assert review.list_proposals(app.store, screen.session.id) == [], "a cancelled run stores nothing"
