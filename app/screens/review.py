@@ -33,6 +33,7 @@ from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
 from cutline.core.config.settings import CompactionSettings
+from cutline.core.errors import CutlineError
 from cutline.core.models import Entry, Session
 
 if TYPE_CHECKING:
@@ -273,6 +274,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         calibration = calibrate(session, chars4)
         settings = load_settings()
         proposal, status, versions = self._latest_proposal(store, session.id)
+        if proposal is not None and status == "open":
+            # the list opens on the open proposal's cut, wherever it was made (another tab, an earlier visit)
+            settings = settings_of_proposal(settings, proposal.settings)
         index_of = {e.id: i for i, e in enumerate(path)}
         self.post_message(
             Loaded(
@@ -431,6 +435,9 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.switch_counter(message.counter)
         else:
             self.replan()
+            note = self._disagreement_note()
+            if note:
+                self.set_status(note.removeprefix(" · "))
 
     def _sync_settings_panel(self) -> None:
         from cutline.app.widgets.settings_panel import SettingsPanel
@@ -442,7 +449,12 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.settings = self.settings.with_overrides(keepRecentTokens=max(0, self.settings.keepRecentTokens + delta))
         self._sync_settings_panel()
         self.replan()
-        self.set_status(f"keepRecentTokens {self.settings.keepRecentTokens:,}")
+        self.set_status(f"keepRecentTokens {self.settings.keepRecentTokens:,}" + self._disagreement_note())
+
+    def _disagreement_note(self) -> str:
+        if self.cut_disagreement() is None:
+            return ""
+        return " · not the open proposal's cut: a writes the proposal's, r proposes this one"
 
     def action_keep_more(self) -> None:
         self._nudge_keep(1000)
@@ -844,6 +856,21 @@ class ReviewScreen(OnDesk, Screen[None]):
         line = review.preview_entry(self.desk.store, proposal_id, timestamp=timestamp)
         self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp)
 
+    def cut_disagreement(self) -> str | None:
+        """One sentence when the cut drawn on the list is not the open proposal's cut, else None."""
+        if self.proposal is None or self.proposal_status != "open" or self.plan is None:
+            return None
+        if self.plan.firstKeptEntryId == self.proposal.firstKeptEntryId:
+            return None
+        used = self.proposal.settings.get("keepRecentTokens")
+        made = f" (made with keepRecentTokens {used:,})" if isinstance(used, int) else ""
+        listed = self.plan.firstKeptEntryId or "none"
+        return (
+            f"The proposal keeps from entry {self.proposal.firstKeptEntryId}{made}; the list shows the cut at "
+            f"entry {listed} (keepRecentTokens {self.plan.keepRecentTokens:,}). Accepting writes the proposal's "
+            "cut; run again (r) to propose the list's."
+        )
+
     def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
         from cutline.app.screens.modals import ConfirmScreen
         from cutline.core.agents.registry import adapter_for
@@ -859,12 +886,18 @@ class ReviewScreen(OnDesk, Screen[None]):
             intro = f"This {fmt} session is not written back; the compaction is recorded in the store as:"
             write_back = False
 
+        title = "Accept this compaction?"
+        disagreement = self.cut_disagreement()
+        if disagreement is not None:
+            title = "Accept this compaction? Its cut is not the one on the list"
+            intro = f"{disagreement}\n\n{intro}"
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.decide(proposal_id, "accepted", timestamp, write_back)
 
         self.app.push_screen(
-            ConfirmScreen("Accept this compaction?", intro, line, "Accept and write" if write_back else "Accept"),
+            ConfirmScreen(title, intro, line, "Accept and write" if write_back else "Accept"),
             answered,
         )
 
@@ -984,6 +1017,18 @@ def run_until_cancelled(work: Coroutine[Any, Any, T], cancel: threading.Event, p
             return None
 
     return asyncio.run(main())
+
+
+def settings_of_proposal(base: CompactionSettings, used: dict[str, Any]) -> CompactionSettings:
+    """`base` with the values a proposal was made with, so its cut is the one drawn (unknown keys ignored)."""
+    known = CompactionSettings.model_fields
+    changes = {k: v for k, v in used.items() if k in known and getattr(base, k) != v}
+    if not changes:
+        return base
+    try:
+        return base.with_overrides(**changes)
+    except CutlineError:
+        return base
 
 
 def download_stem(session: Session) -> str:

@@ -145,3 +145,52 @@ async def test_a_run_leaves_the_desk_live_and_ctrl_x_stores_nothing(
         await settle(pilot)
         assert screen.proposal is None
         assert review.list_proposals(app.store, screen.session.id) == [], "a cancelled run stores nothing"
+
+
+# -- 5: the cut on the list and the open proposal agree, or the desk says they do not -----
+
+
+async def test_accepting_a_proposal_whose_cut_is_not_on_the_list_says_so(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.screens.modals import ConfirmScreen
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "r")
+        await settle(pilot)
+        assert screen.proposal is not None
+        made_at = screen.proposal.firstKeptEntryId
+        await type_keys(pilot, "]" * 10)
+        assert screen.settings.keepRecentTokens == 15000
+        assert screen.plan.firstKeptEntryId != made_at
+        status = str(screen.query_one("#status-text", Static).render())
+        assert "not the open proposal's cut" in status
+        await type_keys(pilot, "a")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "not the one on the list" in dialog.confirm_title
+        assert f"keeps from entry {made_at}" in dialog.intro
+
+
+async def test_reopening_shows_the_open_proposals_cut(tmp_path: Path, ledger: Path) -> None:
+    store = tmp_path / "store.db"
+    app = test_app(store, str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "]]]")
+        await type_keys(pilot, "r")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.proposal is not None
+        made_at = screen.proposal.firstKeptEntryId
+    again = test_app(store, str(ledger))
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = again.screen
+        assert isinstance(screen, ReviewScreen) and screen.proposal is not None
+        assert screen.settings.keepRecentTokens == 8000, "the settings the open proposal was made with"
+        assert screen.plan.firstKeptEntryId == made_at
+        assert screen.cut_disagreement() is None
