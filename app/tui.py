@@ -101,6 +101,9 @@ class CutlineApp(App[None]):
     CSS_PATH = "cutline.tcss"
     TITLE = "cutline"
     COMMANDS = App.COMMANDS | {CutlineCommands}
+    # screens lay themselves out for the terminal: side by side when wide, stacked when narrow or short
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (36, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("f1,question_mark", "help", "Help", id="app.help"),

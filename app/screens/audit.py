@@ -237,6 +237,19 @@ class AuditScreen(Screen[None]):
     AuditScreen #audit-source-box { height: 10; border: round $primary; }
     AuditScreen #audit-plot { height: 12; border: round $secondary; }
     AuditScreen Static { width: 1fr; }
+    /* a short or narrow terminal: fixed pane heights, the screen scrolls (tab moves through the panes) */
+    AuditScreen.-short, AuditScreen.-narrow { overflow-y: auto; }
+    AuditScreen.-short #audit-main, AuditScreen.-narrow #audit-main { height: auto; }
+    AuditScreen.-short #audit-left, AuditScreen.-short #audit-right { height: auto; }
+    AuditScreen.-short #audit-warnings-box, AuditScreen.-short #audit-why-box { height: 8; }
+    AuditScreen.-short #audit-lost { height: 10; }
+    AuditScreen.-short #audit-source-box { height: 8; }
+    AuditScreen.-short #audit-plot { height: 10; }
+    AuditScreen.-narrow #audit-main { layout: vertical; }
+    AuditScreen.-narrow #audit-left, AuditScreen.-narrow #audit-right { width: 1fr; height: auto; }
+    AuditScreen.-narrow #audit-warnings-box, AuditScreen.-narrow #audit-why-box { height: 8; }
+    AuditScreen.-narrow #audit-lost { height: 10; }
+    AuditScreen.-narrow #audit-source-box { height: 8; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -194,3 +194,42 @@ async def test_reopening_shows_the_open_proposals_cut(tmp_path: Path, ledger: Pa
         assert screen.settings.keepRecentTokens == 8000, "the settings the open proposal was made with"
         assert screen.plan.firstKeptEntryId == made_at
         assert screen.cut_disagreement() is None
+
+
+# -- 6: at 80x24 every pane is on screen ---------------------------------------------------
+
+
+async def test_at_80x24_the_side_pane_and_the_gauge_lines_are_on_screen(tmp_path: Path, ledger: Path) -> None:
+    from textual.widgets import TabbedContent
+
+    from cutline.app.widgets.gauge import BudgetGauge
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        side = screen.query_one("#side", TabbedContent).region
+        listed = screen.query_one(MessageList).region
+        for region in (side, listed):
+            assert region.width >= 40 and region.height >= 5, region
+            assert region.right <= SMALL[0] and region.bottom <= SMALL[1], region
+        gauge = screen.query_one(BudgetGauge)
+        lines = gauge._content().plain.split("\n")
+        assert len(lines) == 3 and all(len(line) <= gauge.size.width for line in lines)
+        assert lines[2].startswith("keep"), "the plan line stays"
+
+
+async def test_at_80x24_the_audit_panes_keep_their_height(tmp_path: Path) -> None:
+    from cutline.core.store import Store
+    from tests.tui.test_desk_snapshots import _audited
+
+    store = tmp_path / "store.db"
+    with Store(store) as s:
+        s.import_session(_audited())
+    app = test_app(store, "audit-demo")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "A")
+        await settle(pilot)
+        for pane in ("#audit-warnings-box", "#audit-why-box", "#audit-lost", "#audit-source-box", "#audit-plot"):
+            assert app.screen.query_one(pane).size.height >= 4, pane
