@@ -102,8 +102,8 @@ class CutlineApp(App[None]):
     TITLE = "cutline"
     COMMANDS = App.COMMANDS | {CutlineCommands}
     # screens lay themselves out for the terminal: side by side when wide, stacked when narrow or short
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (36, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (App declares it without ClassVar)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("f1,question_mark", "help", "Help", id="app.help"),
