@@ -368,14 +368,15 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._update_gauge()
 
     def _update_gauge(self) -> None:
-        from cutline.app.widgets.plan_overlay import plan_budget
+        from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget
 
         if self.plan is None:
             return
         after = None
         if self.proposal is not None and self.proposal.counter == self.counter and self.proposal_status == "open":
             after = self.proposal.tokensAfter
-        self.query_one(BudgetGauge).show(plan_budget(self.plan, after))
+        current = context_since_compaction(self._path_index) if self.plan.alreadyCompacted else None
+        self.query_one(BudgetGauge).show(plan_budget(self.plan, after, current))
 
     @on(MessageList.Highlighted)
     def _highlighted(self, message: MessageList.Highlighted) -> None:

@@ -25,6 +25,7 @@ class Budget:
     summarized: int = 0
     prefix: int = 0
     after_is_estimate: bool = True
+    context_note: str = ""  # how the context figure was made when not from the agent's usage
 
 
 def _bar(budget: Budget, width: int, colour: dict[str, str]) -> Text:
@@ -128,6 +129,8 @@ def _facts(budget: Budget, colour: dict[str, str], *, short: bool) -> Text:
     facts.append(f"{budget.threshold:,}", style=colour["warning"])
     facts.append(" · context ")
     facts.append(f"{budget.tokens_before:,}", style=f"bold {colour['error']}" if budget.should_compact else "bold")
+    if budget.context_note:
+        facts.append(f" ({budget.context_note})", style=colour["muted"])
     if budget.should_compact:
         facts.append(" due" if short else "  over threshold: compaction due", style=colour["error"])
     else:

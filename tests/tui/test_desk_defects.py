@@ -233,3 +233,30 @@ async def test_at_80x24_the_audit_panes_keep_their_height(tmp_path: Path) -> Non
         await settle(pilot)
         for pane in ("#audit-warnings-box", "#audit-why-box", "#audit-lost", "#audit-source-box", "#audit-plot"):
             assert app.screen.query_one(pane).size.height >= 4, pane
+
+
+# -- 7: after accepting, the gauge shows the context the agent now has ----------------------
+
+
+async def test_after_accepting_the_gauge_shows_summary_plus_kept(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.widgets.gauge import BudgetGauge
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "r")
+        await settle(pilot)
+        assert screen.proposal is not None
+        before, after = screen.proposal.tokensBefore, screen.proposal.tokensAfter
+        await type_keys(pilot, "a")
+        await settle(pilot)
+        await type_keys(pilot, "y")
+        await settle(pilot)
+        assert screen.proposal_status == "accepted" and screen.plan.alreadyCompacted
+        budget = screen.query_one(BudgetGauge).budget
+        assert budget is not None
+        assert budget.tokens_before < before / 2, "not the usage recorded before the compaction"
+        assert abs(budget.tokens_before - after) <= after // 10, (budget.tokens_before, after)
+        assert "summary + kept" in screen.query_one(BudgetGauge)._content().plain
