@@ -34,9 +34,6 @@ EXPECTED_TO_FAIL: frozenset[str] = frozenset(
         "claude-code/main@after-manual-compact",
         "claude-code/thirdparty-plain",
         "claude-code/thirdparty",
-        "codex/main",
-        "codex/main@after-manual-compact",
-        "codex/thirdparty",
         "pi-0.87/context-edit",
         "openclaw/main",
         "openclaw/main@after-manual-compact",
@@ -65,6 +62,22 @@ def codex_base_instructions(request: list[WireMessage], context: list[WireMessag
     first = request[0]
     assert first.role == "system" and first.text().startswith("You are a coding agent"), "base instructions first"
     return request[1:], context
+
+
+def codex_turn_context(request: list[WireMessage], context: list[WireMessage]) -> Pair:
+    """On a new turn Codex re-sends its developer message (skills, permissions) and the `<environment_context>` user
+    message before the prompt when the history it resumed does not end with them (a history written by another
+    program): they are items of the new turn, written to the rollout with it. Removed from the end of the request
+    where the rebuilt context has nothing."""
+    tail = request[len(context) :]
+    injected = [
+        m
+        for m in tail
+        if m.role == "system" or (m.role == "user" and m.text().lstrip().startswith("<environment_context>"))
+    ]
+    if len(injected) != len(tail):
+        return request, context
+    return request[: len(context)], context
 
 
 _CC_TURN_REMINDERS = (
@@ -149,7 +162,11 @@ def openclaw_prompt_time(request: list[WireMessage], context: list[WireMessage])
 # `tools`), so they need no normalization of the message list.
 NORMALIZATIONS: dict[str, dict[str, Normalization]] = {
     "claude-code": {"new_prompt": new_prompt, "new_turn_reminders": cc_new_turn_reminders},
-    "codex": {"base_instructions": codex_base_instructions, "new_prompt": new_prompt},
+    "codex": {
+        "base_instructions": codex_base_instructions,
+        "new_prompt": new_prompt,
+        "turn_context": codex_turn_context,
+    },
     "pi-0.73": {"new_prompt": new_prompt},
     "pi-0.87": {"new_prompt": new_prompt},
     "openclaw": {

@@ -149,6 +149,9 @@ def from_openai_responses(body: dict[str, Any]) -> list[WireMessage]:
         elif kind == "custom_tool_call":
             call = WireToolCall(id=item["call_id"], name=item["name"], arguments={"input": item.get("input")})
             out.append(WireMessage(role="assistant", content=[call]))
+        elif kind in ("compaction", "compaction_summary"):
+            # an encrypted remote compaction: only the model can read it
+            out.append(WireMessage(role="assistant", content=[WireThinking(thinking="", redacted=True)]))
         elif kind in ("function_call_output", "custom_tool_call_output"):
             result = WireToolResult(tool_call_id=item["call_id"], content=_responses_output(item.get("output")))
             out.append(WireMessage(role="tool", content=[result]))
