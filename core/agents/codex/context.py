@@ -14,7 +14,7 @@ from typing import Any
 from cutline.core.agents.codex.reader import is_encrypted_item, item_message
 from cutline.core.agents.context import context_weight
 from cutline.core.agents.wire import WireMessage, WireToolResult, wire_blocks
-from cutline.core.models import Entry, Message
+from cutline.core.models import Entry, Message, TextBlock
 
 
 def _last_compaction(path: list[Entry]) -> int:
@@ -30,7 +30,8 @@ def history_messages(items: list[Any]) -> list[Message]:
     out: list[Message] = []
     for item in items:
         if is_encrypted_item(item):
-            out.append(Message(role="assistant", content=[{"type": "thinking", "thinking": "", "redacted": True}]))
+            opaque = {"role": "assistant", "content": [{"type": "thinking", "thinking": "", "redacted": True}]}
+            out.append(Message.model_validate(opaque))
             continue
         if type(item) is not dict:
             continue
@@ -66,7 +67,7 @@ def codex_context(path: list[Entry]) -> list[Message]:
         if entry.message is not None and entry.message.role == "user" and not entry.isMeta
     ]
     summary = compaction.compaction.summary if compaction.compaction is not None else ""
-    summary_message = Message(role="user", content=[{"type": "text", "text": summary}])
+    summary_message = Message(role="user", content=[TextBlock(text=summary)])
     return [*earlier, summary_message, *messages]
 
 
@@ -95,7 +96,8 @@ def encrypted_note(path: list[Entry]) -> str | None:
     last = _last_compaction(path)
     if last < 0:
         return None
-    details = path[last].compaction.details if path[last].compaction is not None else None
+    record = path[last].compaction
+    details = record.details if record is not None else None
     if isinstance(details, dict) and details.get("encrypted"):
         return "the latest compaction is an encrypted remote one: its summary is sent as encrypted_content and cannot be read"
     return None
