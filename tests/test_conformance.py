@@ -30,10 +30,6 @@ Normalization = Callable[[list[WireMessage], list[WireMessage]], Pair]
 # Current pi's context_edit and OpenClaw's SQLite store come next; empty this list as they land.
 EXPECTED_TO_FAIL: frozenset[str] = frozenset(
     {
-        "claude-code/main",
-        "claude-code/main@after-manual-compact",
-        "claude-code/thirdparty-plain",
-        "claude-code/thirdparty",
         "pi-0.87/context-edit",
         "openclaw/main",
         "openclaw/main@after-manual-compact",
@@ -47,14 +43,36 @@ EXPECTED_TO_FAIL: frozenset[str] = frozenset(
 # ---------------------------------------------------------------------------
 
 
+def _last_user(request: list[WireMessage]) -> int:
+    at = max(i for i, m in enumerate(request) if m.role == "user")
+    assert all(m.role == "system" for m in request[at + 1 :]), "only system messages follow the new prompt"
+    assert isinstance(request[at].content[-1], WireText), "the new prompt is text"
+    return at
+
+
 def new_prompt(request: list[WireMessage], context: list[WireMessage]) -> Pair:
     """The prompt typed for the next turn (the driver's `MARK-…` text) is the request's last user text: not in the file yet."""
-    last = request[-1]
-    assert last.role == "user" and isinstance(last.content[-1], WireText), "the request ends with the new prompt"
+    at = _last_user(request)
+    last = request[at]
     if len(last.content) == 1:
-        return request[:-1], context
+        return [*request[:at], *request[at + 1 :]], context
     trimmed = last.model_copy(update={"content": last.content[:-1]})
-    return [*request[:-1], trimmed], context
+    return [*request[:at], trimmed, *request[at + 1 :]], context
+
+
+def cc_new_prompt(request: list[WireMessage], context: list[WireMessage]) -> Pair:
+    """The new prompt, as `new_prompt`; Claude Code merges it into the user message before it, and the text block it
+    joins gets a newline at that seam: the newline goes with the prompt."""
+    at = _last_user(request)
+    merged = len(request[at].content) > 1
+    request, context = new_prompt(request, context)
+    if not merged:
+        return request, context
+    last = request[at]
+    if isinstance(last.content[-1], WireText) and last.content[-1].text.endswith("\n"):
+        trimmed = [*last.content[:-1], WireText(text=last.content[-1].text[:-1])]
+        request = [*request[:at], last.model_copy(update={"content": trimmed}), *request[at + 1 :]]
+    return request, context
 
 
 def codex_base_instructions(request: list[WireMessage], context: list[WireMessage]) -> Pair:
@@ -91,33 +109,48 @@ _CC_TURN_REMINDERS = (
 _CC_ATTRIBUTION = "<system-reminder>\nAttribution for git commits and pull requests"
 
 
-def _paragraphs(message: WireMessage) -> list[str]:
-    return [part for block in message.content if isinstance(block, WireText) for part in block.text.split("\n\n")]
+def _system_text(message: WireMessage) -> str:
+    return "\n\n".join(b.text for b in message.content if isinstance(b, WireText))
+
+
+def _new_reminders(extra: str) -> bool:
+    """Text that begins with one of the reminders Claude Code renders for a new turn."""
+    return extra.startswith(_CC_TURN_REMINDERS)
 
 
 def cc_new_turn_reminders(request: list[WireMessage], context: list[WireMessage]) -> Pair:
-    """Claude Code renders fresh reminders for the new turn (date, environment, model, tool/agent/skill listings as
-    `role:"system"` text; the git attribution reminder as a user text block): they are attachments the next turn
-    writes, not yet in the file. Removed from the request where the rebuilt context does not carry them at the same
-    place; every reminder the file does hold must still be in the request."""
+    """Claude Code renders fresh reminders for the new turn (date, environment, model, tool/agent/skill listings
+    appended to a `role:"system"` message; the git attribution reminder as a user text block): attachments the next
+    turn writes, not yet in the file. Taken out of the request where the rebuilt context does not have them at the
+    same place; a system message must still begin with exactly what the file holds, and what is taken out must
+    begin with one of those reminders."""
     out: list[WireMessage] = []
     for i, message in enumerate(request):
         mine = context[i] if i < len(context) else None
         if message.role == "system":
-            have = set(_paragraphs(mine)) if mine is not None and mine.role == "system" else set()
-            kept = [p for p in _paragraphs(message) if p in have or not p.startswith(_CC_TURN_REMINDERS)]
-            if not kept and mine is None:
+            sent = _system_text(message)
+            held = _system_text(mine) if mine is not None and mine.role == "system" else None
+            if held is None:
+                if _new_reminders(sent):
+                    continue
+                out.append(message)
                 continue
-            text = "\n\n".join(kept)
-            out.append(WireMessage(role="system", content=[WireText(text=text)] if text else []))
+            extra = sent[len(held) :].removeprefix("\n\n") if held else sent
+            if ((sent.startswith(held) and extra != sent[len(held) :]) or not held) and extra and _new_reminders(extra):
+                sent = held
+            out.append(WireMessage(role="system", content=[WireText(text=sent)] if sent else []))
             continue
         if message.role == "user":
-            have_texts = {b.text for b in mine.content if isinstance(b, WireText)} if mine is not None else set()
-            blocks = [
-                b
-                for b in message.content
-                if not (isinstance(b, WireText) and b.text.startswith(_CC_ATTRIBUTION) and b.text not in have_texts)
-            ]
+            have = {b.text for b in mine.content if isinstance(b, WireText)} if mine is not None else set()
+            blocks: list[Any] = []
+            for j, b in enumerate(message.content):
+                if isinstance(b, WireText) and b.text.startswith(_CC_ATTRIBUTION) and b.text not in have:
+                    # it sat beside the tool results and took the seam: the block before it gets it back
+                    following = message.content[j + 1] if j + 1 < len(message.content) else None
+                    if blocks and isinstance(blocks[-1], WireText) and isinstance(following, WireText):
+                        blocks[-1] = WireText(text=blocks[-1].text + "\n")
+                    continue
+                blocks.append(b)
             if not blocks:
                 continue
             out.append(message.model_copy(update={"content": blocks}))
@@ -127,10 +160,10 @@ def cc_new_turn_reminders(request: list[WireMessage], context: list[WireMessage]
 
 
 def _joined_system(message: WireMessage) -> WireMessage:
-    """A system message as one text block (the request sends one string or one block; the empty one as [])."""
+    """A system message as one text block (the request sends one string, or [] when empty)."""
     if message.role != "system":
         return message
-    text = "\n\n".join(_paragraphs(message))
+    text = _system_text(message)
     return WireMessage(role="system", content=[WireText(text=text)] if text else [])
 
 
@@ -161,7 +194,7 @@ def openclaw_prompt_time(request: list[WireMessage], context: list[WireMessage])
 # are request fields of their own on every wire here (Anthropic `system`/`tools`, Responses
 # `tools`), so they need no normalization of the message list.
 NORMALIZATIONS: dict[str, dict[str, Normalization]] = {
-    "claude-code": {"new_prompt": new_prompt, "new_turn_reminders": cc_new_turn_reminders},
+    "claude-code": {"new_prompt": cc_new_prompt, "new_turn_reminders": cc_new_turn_reminders},
     "codex": {
         "base_instructions": codex_base_instructions,
         "new_prompt": new_prompt,

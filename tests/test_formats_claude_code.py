@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -46,7 +47,10 @@ def test_compact_boundary() -> None:
     )
     assert boundary.compaction.firstKeptEntryId is None
     assert boundary.compaction.tokensBefore == 45210
-    assert boundary.compaction.details == {"trigger": "manual"}
+    assert boundary.compaction.details == {
+        "trigger": "manual",
+        "logicalParentUuid": "00000000-0000-4000-8000-000000000009",
+    }
     summary = entries[uuid(12)]
     assert summary.isCompactSummary and summary.message.role == "user"
 
@@ -134,7 +138,7 @@ def test_export_to_pi_is_a_linear_v3_session() -> None:
         ("message", "user"),
         ("message", "assistant"),
     ]
-    for previous, entry in zip(body, body[1:]):
+    for previous, entry in itertools.pairwise(body):
         assert entry["parentId"] == previous["id"]
     assert body[0]["parentId"] is None
     split = [e["message"] for e in body[5:7]]
