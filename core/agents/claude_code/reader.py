@@ -172,6 +172,7 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
         if has_uuid and kind in _TREE_TYPES and not entry.isSidechain:
             leaf_id = entry_id
     leaf_id = linearize(entries, leaf_id, file, problems)
+    usage_once_per_call(entries)
     return Session(
         id=session_id,
         format="claude_code",
@@ -306,6 +307,23 @@ def _with_siblings(chain: list[Entry], entries: list[Entry]) -> list[Entry]:
                 placed.add(item.id)
                 out.append(item)
     return out
+
+
+def usage_once_per_call(entries: list[Entry]) -> None:
+    """Keep an API message's usage on its last block record only, so each model call is counted once.
+
+    Claude Code copies the same `message.usage` onto every block record of one message;
+    the copies stay in the records' own lines.
+    """
+    last: dict[str, Entry] = {}
+    for entry in entries:
+        response = _response_id(entry)
+        if response is not None:
+            last[response] = entry
+    for entry in entries:
+        response = _response_id(entry)
+        if response is not None and last[response] is not entry and entry.message is not None:
+            entry.message.usage = None
 
 
 def linearize(entries: list[Entry], leaf_id: str | None, file: str, problems: list[Problem]) -> str | None:
