@@ -85,29 +85,7 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
         value = record.value
         kind = value.get("type")
         uuid = value.get("uuid")
-        has_uuid = isinstance(uuid, str) and bool(uuid)
-        if isinstance(uuid, str) and has_uuid and uuid in first_line:
-            problems.append(
-                Problem(
-                    file=file,
-                    line=record.line,
-                    message=f"duplicate uuid {uuid} (first at line {first_line[uuid]}); this copy kept aside",
-                    severity="warning",
-                )
-            )
-            has_uuid = False
-        elif isinstance(uuid, str) and has_uuid:
-            first_line[uuid] = record.line
-        other_session = value.get("sessionId")
-        if isinstance(other_session, str) and other_session != session_id and kind in _TREE_TYPES:
-            problems.append(
-                Problem(
-                    file=file,
-                    line=record.line,
-                    message=f"record of another session ({other_session}) in this file; kept",
-                    severity="warning",
-                )
-            )
+        has_uuid = _check_identity(value, record.line, session_id, first_line, (file, problems))
         entry_id = uuid if has_uuid else ids.make(record.line)
         parent = value.get("parentUuid")
         timestamp = value.get("timestamp")
@@ -187,6 +165,42 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
     )
+
+
+def _check_identity(
+    value: dict[str, Any],
+    line: int,
+    session_id: str,
+    first_line: dict[str, int],
+    report: tuple[str, list[Problem]],
+) -> bool:
+    """Whether the record's uuid can be its entry id; a repeated uuid or another session's record is reported."""
+    file, problems = report
+    uuid = value.get("uuid")
+    usable = isinstance(uuid, str) and bool(uuid)
+    if isinstance(uuid, str) and usable and uuid in first_line:
+        problems.append(
+            Problem(
+                file=file,
+                line=line,
+                message=f"duplicate uuid {uuid} (first at line {first_line[uuid]}); this copy kept aside",
+                severity="warning",
+            )
+        )
+        usable = False
+    elif isinstance(uuid, str) and usable:
+        first_line[uuid] = line
+    other_session = value.get("sessionId")
+    if isinstance(other_session, str) and other_session != session_id and value.get("type") in _TREE_TYPES:
+        problems.append(
+            Problem(
+                file=file,
+                line=line,
+                message=f"record of another session ({other_session}) in this file; kept",
+                severity="warning",
+            )
+        )
+    return usable
 
 
 def _int_or(value: Any, default: int | None) -> int | None:

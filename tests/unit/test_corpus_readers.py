@@ -89,7 +89,7 @@ def _write(path: Path, records: list[dict[str, Any]]) -> Path:
 
 
 def test_claude_code_file_without_parents_is_read_as_one_conversation(tmp_path: Path) -> None:
-    records = [r for r in _records(CORPUS / "claude-code" / "thirdparty-plain" / "session.jsonl")]
+    records = _records(CORPUS / "claude-code" / "thirdparty-plain" / "session.jsonl")
     kept = [r for r in records if r.get("type") in ("user", "assistant")][:12]
     for record in kept:
         record["parentUuid"] = None
