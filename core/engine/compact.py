@@ -16,6 +16,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -34,12 +35,23 @@ from cutline.core.engine.chunking import (
 )
 from cutline.core.engine.context import build_context, context_indices, entry_message, sum_context_tokens
 from cutline.core.engine.last_turn import last_turn_section
+from cutline.core.engine.openclaw_safeguard import latest_unresolved_request, openclaw_summary, workspace_critical_rules
+from cutline.core.engine.pi_current_summary import current_pi_body
 from cutline.core.engine.plan import CompactionPlan, clean_history
+from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.recovery import (
     MemoryFlushTurn,
     build_memory_flush_turn,
     build_post_compaction_turn,
     should_run_post_compaction,
+)
+from cutline.core.engine.rule_summaries import (
+    RULES_OPENCLAW,
+    RULES_PI,
+    guard_inputs,
+    judge,
+    model_max_output_tokens,
+    summary_rules,
 )
 from cutline.core.engine.validation import ContextProblem, Validation, validate_context
 from cutline.core.errors import CutlineError, SummarizerError
@@ -97,6 +109,7 @@ class ProposalDetails(BaseModel):
     readFiles: list[str] = Field(default_factory=list)
     modifiedFiles: list[str] = Field(default_factory=list)
     toolFailures: list[ToolFailure] = Field(default_factory=list)
+    latestUnresolvedUserRequest: str | None = None
 
 
 class InjectedBlocks(BaseModel):
@@ -137,6 +150,9 @@ class Proposal(BaseModel):
     notes: list[str] = Field(default_factory=list)
     degraded: Literal["none", "partial", "annotation"] = "none"
     validation: Validation = Field(default_factory=Validation)
+    # the rule set whose summarization wrote it, and OpenClaw's quality guard's verdict on it
+    rules: str = ""
+    quality: QualityVerdict | None = None
     # where the summary sits in `context` and how it is wrapped there and in the written entry
     summary_index: int = 0
     summary_role: Literal["compactionSummary", "user"] = "compactionSummary"
@@ -149,7 +165,9 @@ class Proposal(BaseModel):
 
     def compaction_record(self, summary: str | None = None) -> CompactionRecord:
         """The compaction entry's payload, with `summary` (e.g. an edited version) in place of the generated one."""
-        details = {"readFiles": self.details.readFiles, "modifiedFiles": self.details.modifiedFiles}
+        details: dict[str, Any] = {"readFiles": self.details.readFiles, "modifiedFiles": self.details.modifiedFiles}
+        if self.details.latestUnresolvedUserRequest:
+            details["latestUnresolvedUserRequest"] = self.details.latestUnresolvedUserRequest
         return CompactionRecord(
             summary=self.entry_summary(summary),
             firstKeptEntryId=self.firstKeptEntryId,
@@ -553,6 +571,8 @@ async def compact(
         await _first_and_tail(proposal, plan, path, summarized, run)
     elif mode == "system-and-summary":
         await _system_and_summary(proposal, plan, path, run)
+    elif summary_rules(plan, settings) == RULES_OPENCLAW:
+        await _openclaw_2026(proposal, plan, path, summarized=summarized, prefix=prefix, run=run, cwd=session.cwd)
     else:
         await _pi_or_safeguard(proposal, plan, path, summarized, prefix, run, settings)
 
@@ -561,6 +581,10 @@ async def compact(
     if should_run_post_compaction(settings.postCompaction, compacted=True):
         proposal.injected.recovery_turn = build_post_compaction_turn(settings.postCompaction, today).text()
 
+    proposal.rules = summary_rules(plan, settings)
+    if proposal.quality is None:
+        inputs = guard_inputs(proposal.rules, summarized + prefix, settings)
+        proposal.quality = judge(proposal.summary, inputs, settings)
     proposal.tokensAfter, proposal.counter = _count_tokens(proposal.context, plan.counter, run.notes)
     proposal.validation = validate_proposal(proposal)
 
@@ -635,7 +659,18 @@ async def _pi_or_safeguard(
             run.degrade("annotation")
             return f"Context contained {len(prefix)} messages (0 oversized). Summary unavailable due to size limits."
 
-    if plan.isSplitTurn and prefix:
+    if summary_rules(plan, settings) == RULES_PI:
+        model_max = model_max_output_tokens(run.summarizer.model)
+        body = await current_pi_body(
+            run,
+            settings,
+            summarized=history,
+            prefix=prefix,
+            previous=previous,
+            split_turn=plan.isSplitTurn,
+            model_max=model_max,
+        )
+    elif plan.isSplitTurn and prefix:
         history_text, prefix_text = await asyncio.gather(
             history_summary() if summarized else _constant(NO_PRIOR_HISTORY), prefix_summary()
         )
@@ -654,12 +689,67 @@ async def _pi_or_safeguard(
     body += format_file_operations(proposal.details.readFiles, proposal.details.modifiedFiles)
     proposal.summary = body
 
+    _rebuild_pi_context(proposal, path)
+
+
+def _rebuild_pi_context(proposal: Proposal, path: list[Entry]) -> None:
+    """The context pi builds once the proposal's compaction entry is appended."""
     record = proposal.compaction_record()
     extended = [*path, _pending_entry(path, record)]
     indices = context_indices(extended)
     proposal.context = build_context(extended)
     proposal.context_entry_ids = [None if i == len(path) else extended[i].id for i in indices]
     proposal.summary_index = 0
+
+
+def _agents_md_rules(cwd: str | None, sections: list[str]) -> str:
+    """The workspace's critical rules from its AGENTS.md ("" when there is none)."""
+    if not cwd:
+        return ""
+    try:
+        text = (Path(cwd) / "AGENTS.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return workspace_critical_rules(text, sections)
+
+
+async def _openclaw_2026(
+    proposal: Proposal,
+    plan: CompactionPlan,
+    path: list[Entry],
+    *,
+    summarized: list[Message],
+    prefix: list[Message],
+    run: _Run,
+    cwd: str | None,
+) -> None:
+    """OpenClaw 2026.9's safeguard (core.engine.openclaw_safeguard), the context rebuilt as pi's."""
+    settings = run.settings
+    proposal.prompt_name = "openclaw-safeguard"
+    kept = _messages_at(path, plan.kept_indices())
+    latest = getattr(plan, "latestUnresolvedUserRequest", None) or latest_unresolved_request(summarized + prefix + kept)
+    failures = collect_tool_failures(summarized + prefix)
+    proposal.details.toolFailures = failures
+    appendix = (
+        format_tool_failures(failures)
+        + format_file_operations(proposal.details.readFiles, proposal.details.modifiedFiles)
+        + _agents_md_rules(cwd, settings.postCompactionSections)
+    )
+    result = await openclaw_summary(
+        run,
+        settings,
+        summarized=summarized,
+        prefix=prefix,
+        previous=plan.previousSummary,
+        split_turn=plan.isSplitTurn,
+        latest_request=latest,
+        appendix=appendix,
+        model_max=model_max_output_tokens(run.summarizer.model),
+    )
+    proposal.summary = result.summary
+    proposal.quality = result.verdict
+    proposal.details.latestUnresolvedUserRequest = result.latest_request
+    _rebuild_pi_context(proposal, path)
 
 
 async def _constant(text: str) -> str:

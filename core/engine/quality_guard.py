@@ -41,9 +41,65 @@ CORRECTIVE_POLICY = (
 )
 
 _STOP_WORDS = frozenset(
-    """a an and are as at be but by can could do does for from have how i if in into is it its me my of on or
-    our please should so that the their then there these this those to us was we were what when where which who
-    why will with would you your""".split()
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "can",
+        "could",
+        "do",
+        "does",
+        "for",
+        "from",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "please",
+        "should",
+        "so",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "this",
+        "those",
+        "to",
+        "us",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    }
 )
 
 _URL = r"https?://[^\s<>\"'`]+"
@@ -160,7 +216,9 @@ def message_text(message: Message) -> str:
     if message.role == "bashExecution":
         parts.append(f"{message.command or ''}\n{message.output or ''}")
     for call in message.tool_calls():
-        parts.append(json.dumps(call.arguments, ensure_ascii=False) if not isinstance(call.arguments, str) else call.arguments)
+        parts.append(
+            json.dumps(call.arguments, ensure_ascii=False) if not isinstance(call.arguments, str) else call.arguments
+        )
     return "\n".join(p for p in parts if p)
 
 
@@ -277,5 +335,7 @@ def corrective_instructions(reasons: list[str], policy: IdentifierPolicy, body_b
         f"Keep the complete summary body within {body_budget} UTF-16 code units so the finalized artifact "
         "remains valid after required suffixes."
     )
-    feedback = untrusted_block("Quality check feedback", f"Previous summary failed quality checks ({', '.join(reasons)}).")
+    feedback = untrusted_block(
+        "Quality check feedback", f"Previous summary failed quality checks ({', '.join(reasons)})."
+    )
     return f"{fix}\n{budget}\n\n{feedback}"

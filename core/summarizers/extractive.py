@@ -554,6 +554,10 @@ class ExtractiveSummarizer(Summarizer):
 
 def summarize_extractive(request: SummaryRequest) -> str:
     """The extractive summary for any request kind (history, update, turn_prefix, merge)."""
+    if request.prompt_name == "openclaw-safeguard":
+        from cutline.core.summarizers.extractive_openclaw import summarize_openclaw_extractive
+
+        return summarize_openclaw_extractive(request)
     focus = (request.custom_instructions or "").strip()
     out = _Collector(focus_words(focus))
     layout = CHECKPOINT_LAYOUT
