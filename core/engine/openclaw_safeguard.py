@@ -237,7 +237,7 @@ def retain_protected_facts(body: str, latest_request: str | None, identifiers: l
         while end > bounds[0] + 1 and not lines[end - 1].strip():
             end -= 1
         lines[end:end] = missing
-    return "\n".join(lines)
+    return "\n".join(lines) + ("\n" if body.endswith("\n") else "")
 
 
 def workspace_critical_rules(agents_md: str, sections: list[str]) -> str:
