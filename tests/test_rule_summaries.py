@@ -58,10 +58,10 @@ def _request_text(relative: str) -> str:
 
 
 def test_claude_code_and_codex_prompts_are_their_own_requests() -> None:
-    assert CLAUDE_CODE_COMPACT_PROMPT + CLAUDE_CODE_REMINDER == _request_text(
+    assert _request_text(
         "claude-code/main/requests/req-0011-POST-v1_messages.json"
-    )
-    assert CODEX_COMPACT_PROMPT == _request_text("codex/main/requests/req-0009-POST-v1_responses.json")
+    ) == CLAUDE_CODE_COMPACT_PROMPT + CLAUDE_CODE_REMINDER
+    assert _request_text("codex/main/requests/req-0009-POST-v1_responses.json") == CODEX_COMPACT_PROMPT
     assert {"claude-code", "codex"} <= set(HISTORY_PROMPTS)
 
 
