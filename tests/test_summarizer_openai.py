@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,7 +18,6 @@ from tests.fake_openai import (
     CHAT,
     RESPONSES,
     FakeOpenAI,
-    fake_openai,  # noqa: F401 - pytest fixture
     rate_limited_then_success,
     server_error,
 )
@@ -27,6 +27,15 @@ KEY = "sk-openai-test-DO-NOT-LEAK-0123456789"
 REQUEST = SummaryRequest(
     system_prompt="You summarize.", prompt_text="<conversation>\n[User]: hi\n</conversation>", max_tokens=8192
 )
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    server = FakeOpenAI().start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture
@@ -42,10 +51,10 @@ def make(server: FakeOpenAI, **options: object) -> OpenAISummarizer:
     return OpenAISummarizer(**settings)  # type: ignore[arg-type]
 
 
-async def test_responses_api_success(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script([Step(text="## Goal\n- ship")])
-    assert await make(fake_openai).summarize(REQUEST) == "## Goal\n- ship"
-    [sent] = fake_openai.calls()
+async def test_responses_api_success(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script([Step(text="## Goal\n- ship")])
+    assert await make(fake).summarize(REQUEST) == "## Goal\n- ship"
+    [sent] = fake.calls()
     assert sent.path == RESPONSES
     assert sent.body["model"] == "gpt-test" and sent.body["max_output_tokens"] == 8192
     assert sent.body["instructions"] == "You summarize."
@@ -53,10 +62,10 @@ async def test_responses_api_success(fake_openai: FakeOpenAI, api_key: str) -> N
     assert sent.headers["authorization"] == f"Bearer {KEY}"
 
 
-async def test_chat_completions_success_on_a_compatible_endpoint(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script([Step(text="local summary")])
-    assert await make(fake_openai, api="chat", model="llama3").summarize(REQUEST) == "local summary"
-    [sent] = fake_openai.calls()
+async def test_chat_completions_success_on_a_compatible_endpoint(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script([Step(text="local summary")])
+    assert await make(fake, api="chat", model="llama3").summarize(REQUEST) == "local summary"
+    [sent] = fake.calls()
     assert sent.path == CHAT
     assert sent.body["messages"] == [
         {"role": "system", "content": "You summarize."},
@@ -66,14 +75,14 @@ async def test_chat_completions_success_on_a_compatible_endpoint(fake_openai: Fa
 
 
 async def test_base_url_from_the_environment_and_no_key_for_a_local_server(
-    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+    fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.v1)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake.v1)
     summarizer = OpenAISummarizer(model="qwen", api="chat", timeout=2.0)
     assert await summarizer.summarize(REQUEST) == "## Goal\n- fake summary"
-    assert summarizer.settings()["base_url"] == fake_openai.v1
-    assert len(fake_openai.calls()) == 1
+    assert summarizer.settings()["base_url"] == fake.v1
+    assert len(fake.calls()) == 1
 
 
 async def test_no_key_and_no_endpoint_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,35 +92,35 @@ async def test_no_key_and_no_endpoint_is_one_line(monkeypatch: pytest.MonkeyPatc
         await OpenAISummarizer().summarize(REQUEST)
 
 
-async def test_rate_limited_then_success(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script(rate_limited_then_success())
-    assert await make(fake_openai, max_retries=2).summarize(REQUEST) == "## Goal\n- fake summary"
-    assert len(fake_openai.calls()) == 2
+async def test_rate_limited_then_success(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script(rate_limited_then_success())
+    assert await make(fake, max_retries=2).summarize(REQUEST) == "## Goal\n- fake summary"
+    assert len(fake.calls()) == 2
 
 
-async def test_server_errors_after_every_retry(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script(server_error(3))
+async def test_server_errors_after_every_retry(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script(server_error(3))
     with pytest.raises(SummarizerError) as caught:
-        await make(fake_openai, max_retries=2).summarize(REQUEST)
+        await make(fake, max_retries=2).summarize(REQUEST)
     assert str(caught.value) == "OpenAI API: 500 Internal Server Error after 3 attempts"
-    assert len(fake_openai.calls()) == 3
+    assert len(fake.calls()) == 3
 
 
-async def test_timeout(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script([Step(delay=5.0)])
-    with pytest.raises(SummarizerError, match=r"^OpenAI API: timed out after 0.2s$"):
-        await make(fake_openai, timeout=0.2, max_retries=0).summarize(REQUEST)
+async def test_timeout(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script([Step(delay=5.0)])
+    with pytest.raises(SummarizerError, match=r"^OpenAI API: timed out after 0\.2s$"):
+        await make(fake, timeout=0.2, max_retries=0).summarize(REQUEST)
 
 
-async def test_malformed_body(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script(malformed())
+async def test_malformed_body(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script(malformed())
     with pytest.raises(SummarizerError, match="^OpenAI API: malformed response"):
-        await make(fake_openai, max_retries=0).summarize(REQUEST)
+        await make(fake, max_retries=0).summarize(REQUEST)
 
 
-async def test_key_never_leaks(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script([Step(status=400, body={"error": {"message": f"bad key {KEY}"}})])
-    summarizer = make(fake_openai, max_retries=0)
+async def test_key_never_leaks(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script([Step(status=400, body={"error": {"message": f"bad key {KEY}"}})])
+    summarizer = make(fake, max_retries=0)
     with pytest.raises(SummarizerError) as caught:
         await summarizer.summarize(REQUEST)
     assert KEY not in str(caught.value) and "***" in str(caught.value)
@@ -119,9 +128,9 @@ async def test_key_never_leaks(fake_openai: FakeOpenAI, api_key: str) -> None:
     assert KEY not in str(vars(summarizer))
 
 
-async def test_the_compaction_deadline_stops_a_call_that_never_ends(fake_openai: FakeOpenAI, api_key: str) -> None:
-    fake_openai.script(never_answers())
-    work = make(fake_openai, timeout=60.0, max_retries=0).summarize(REQUEST)
+async def test_the_compaction_deadline_stops_a_call_that_never_ends(fake: FakeOpenAI, api_key: str) -> None:
+    fake.script(never_answers())
+    work = make(fake, timeout=60.0, max_retries=0).summarize(REQUEST)
     with pytest.raises(DeadlineExceeded):
         await within_deadline(work, 0.3)
 
