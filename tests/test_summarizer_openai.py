@@ -114,7 +114,7 @@ async def test_timeout(fake: FakeOpenAI, api_key: str) -> None:
 
 async def test_malformed_body(fake: FakeOpenAI, api_key: str) -> None:
     fake.script(malformed())
-    with pytest.raises(SummarizerError, match="^OpenAI API: malformed response"):
+    with pytest.raises(SummarizerError, match=r"^OpenAI API: malformed response"):
         await make(fake, max_retries=0).summarize(REQUEST)
 
 
