@@ -330,3 +330,13 @@ def test_openclaw_corpus_session_proposal_carries_the_verdict() -> None:
     assert proposal.quality is not None and proposal.quality.ok, proposal.quality
     assert proposal.quality.inputs.requiredSections == list(REQUIRED_SUMMARY_SECTIONS)
     assert len(proposal.summary) <= SUMMARY_MAX_CHARS
+
+
+def test_the_audit_reports_the_guard_on_an_openclaw_compaction() -> None:
+    from cutline.core.audit.report import audit_compaction, latest_compaction_id
+
+    session = read_session(CORPUS / "openclaw" / "main" / "session.export.jsonl")
+    report = audit_compaction(session, latest_compaction_id(session))
+    assert report.quality is not None
+    assert report.quality.inputs.requiredSections == list(REQUIRED_SUMMARY_SECTIONS)
+    assert report.quality.summary().startswith(("passed", "failed"))
