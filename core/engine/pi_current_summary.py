@@ -18,7 +18,7 @@ from cutline.core.models import Message
 from cutline.core.summarizers.agent_prompts import PI_CURRENT_SYSTEM_PROMPT, PI_CURRENT_TURN_PREFIX_PROMPT
 from cutline.core.summarizers.base import SummaryRequest
 from cutline.core.summarizers.prompts import build_prompt_text
-from cutline.core.summarizers.serialize import serialize_conversation
+from cutline.core.summarizers.serialize import SerializeStyle, serialize_conversation
 
 NO_PRIOR_HISTORY = "No prior history."
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
@@ -35,7 +35,7 @@ def history_request(
     messages: list[Message], previous: str | None, settings: CompactionSettings, model_max: int | None
 ) -> SummaryRequest:
     """The history (or update) request, with the settings' prompt and custom instructions."""
-    style = "preview" if settings.previewStyle else "pi"
+    style: SerializeStyle = "preview" if settings.previewStyle else "pi"
     text = build_prompt_text(
         "update" if previous else "history",
         serialize_conversation(messages, style),
@@ -57,7 +57,7 @@ def history_request(
 
 def prefix_request(messages: list[Message], settings: CompactionSettings, model_max: int | None) -> SummaryRequest:
     """The turn-prefix request (no custom instructions, as in pi)."""
-    style = "preview" if settings.previewStyle else "pi"
+    style: SerializeStyle = "preview" if settings.previewStyle else "pi"
     return SummaryRequest(
         kind="turn_prefix",
         prompt_name="pi-current-turn-prefix",

@@ -94,6 +94,7 @@ class OpenAISummarizer(Summarizer):
         if api not in ("responses", "chat"):
             raise SummarizerError(f"unknown OpenAI API {api!r} (known: responses, chat)")
         self.model = model
+        self._model = model
         self.base_url = base_url
         self.api: Api = api
         self.timeout = float(timeout)
@@ -131,7 +132,7 @@ class OpenAISummarizer(Summarizer):
             try:
                 if self.api == "responses":
                     response: Any = await client.responses.create(
-                        model=self.model,
+                        model=self._model,
                         input=prompt_text,
                         instructions=system_prompt or None,
                         max_output_tokens=max(1, int(request.max_tokens)),
@@ -142,7 +143,7 @@ class OpenAISummarizer(Summarizer):
                     messages.append({"role": "system", "content": system_prompt})
                 messages.append({"role": "user", "content": prompt_text})
                 response = await client.chat.completions.create(
-                    model=self.model,
+                    model=self._model,
                     messages=messages,  # type: ignore[arg-type]
                     max_tokens=max(1, int(request.max_tokens)),
                 )
