@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from cutline.app.commands._refs import session_id_for
 from cutline.core.errors import CutlineError
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
 
 _DB = click.option(
     "--db",
@@ -19,7 +23,7 @@ _DB = click.option(
 )
 
 
-def _store(db_path: str | None):
+def _store(db_path: str | None) -> Store:
     from cutline.core.store import Store
 
     return Store(db_path)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.quality_guard import (
@@ -262,6 +263,17 @@ def workspace_critical_rules(agents_md: str, sections: list[str]) -> str:
         picked.append("\n".join(current).strip())
     text = "\n\n".join(p for p in picked if p)[:MAX_WORKSPACE_RULES_CHARS]
     return f"\n\n<workspace-critical-rules>\n{text}\n</workspace-critical-rules>" if text else ""
+
+
+def agents_md_rules(cwd: str | None, sections: list[str]) -> str:
+    """The critical rules of the AGENTS.md in `cwd` ("" when there is none or it cannot be read)."""
+    if not cwd:
+        return ""
+    try:
+        text = (Path(cwd) / "AGENTS.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return workspace_critical_rules(text, sections)
 
 
 def cap_summary(body: str, suffix: str, max_chars: int = SUMMARY_MAX_CHARS) -> str:
