@@ -260,3 +260,34 @@ async def test_after_accepting_the_gauge_shows_summary_plus_kept(tmp_path: Path,
         assert budget.tokens_before < before / 2, "not the usage recorded before the compaction"
         assert abs(budget.tokens_before - after) <= after // 10, (budget.tokens_before, after)
         assert "summary + kept" in screen.query_one(BudgetGauge)._content().plain
+
+
+# -- 8: key repeat keeps the settings field, the settings and the plan together -------------
+
+
+async def test_a_late_echo_of_a_nudge_is_not_taken_for_an_edit(tmp_path: Path, ledger: Path) -> None:
+    """Under key repeat the field's Changed for 6,000 can arrive after `]` has set 7,000: it must not win."""
+    from textual.widgets import Input
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "s")  # the settings tab; the list keeps the focus
+        field = screen.query_one("#setting-keepRecentTokens", Input)
+        await type_keys(pilot, "]]")
+        await settle(pilot)
+        assert field.value == "7000" and screen.settings.keepRecentTokens == 7000
+        field.post_message(Input.Changed(field, "6000"))  # the echo of the first `]`, delivered late
+        await settle(pilot)
+        assert screen.settings.keepRecentTokens == 7000
+        assert screen.plan.keepRecentTokens == 7000
+        assert field.value == "7000"
+        # a person's own edit still applies
+        field.focus()  # selects the value: typing replaces it
+        await pilot.pause()
+        await type_keys(pilot, "700")
+        await settle(pilot)
+        assert field.value == "700"
+        assert screen.settings.keepRecentTokens == 700
