@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from cutline.app.config import TuiConfig, load_tui_config
 
 if TYPE_CHECKING:
+    from cutline.app.screens.review import ReviewScreen
     from cutline.core.store import Store
 
 Clock = Callable[[], datetime]
@@ -106,6 +107,8 @@ class CutlineApp(App[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # `q` too, where no text field takes it as a character
+        Binding("q", "quit", "Quit", show=False, id="app.quit_q"),
         Binding("f1,question_mark", "help", "Help", id="app.help"),
         Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", tooltip="Switch dark / light theme"),
     ]
@@ -128,6 +131,7 @@ class CutlineApp(App[None]):
         self.cursor_blink = cursor_blink
         self.config = config or TuiConfig()
         self._store: Store | None = None
+        self._review: ReviewScreen | None = None
         self._store_lock = threading.Lock()
         self.register_theme(DARK)
         self.register_theme(LIGHT)
@@ -144,22 +148,34 @@ class CutlineApp(App[None]):
             return self._store
 
     def on_mount(self) -> None:
-        from cutline.app.screens.review import ReviewScreen
         from cutline.app.screens.sessions import SessionsScreen
 
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.push_screen(SessionsScreen())
         if self.session_ref:
-            self.push_screen(ReviewScreen(self.session_ref))
+            self.open_review(self.session_ref)
 
     # -- navigation (screens go through the app, so no screen imports another's caller) --
 
     def open_review(self, session_ref: str) -> None:
-        """Open the review screen of a session over the current screen."""
+        """Open the review screen of a session over the current screen.
+
+        The last review screen stays installed when left, so going back to the same
+        session finds it as it was tuned, without reloading a big file.
+        """
         from cutline.app.screens.review import ReviewScreen
 
-        self.push_screen(ReviewScreen(session_ref))
+        kept = self._review
+        if kept is not None and kept.shows(session_ref) and kept not in self.screen_stack:
+            self.push_screen(kept)
+            return
+        if kept is not None and kept not in self.screen_stack:
+            self.uninstall_screen(kept)
+        screen = ReviewScreen(session_ref)
+        self._review = screen
+        self.install_screen(screen, name=f"review-{id(screen)}")
+        self.push_screen(screen)
 
     def show_sessions(self) -> None:
         """Replace the current screen with the sessions list."""

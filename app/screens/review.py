@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.clock import Clock
@@ -122,7 +122,13 @@ class ReviewScreen(OnDesk, Screen[None]):
     """One session under review."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="review.back", tooltip="Back to the sessions (cancels a run first)"),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="review.back",
+            tooltip="Back to the sessions (press twice; cancels a run first)",
+        ),
         Binding("r", "run", "Run", id="review.run", tooltip="Run the compaction with the current settings"),
         Binding("ctrl+x", "cancel_run", "Cancel run", id="review.cancel", tooltip="Cancel the running compaction"),
         Binding("e", "edit", "Edit", id="review.edit", tooltip="Edit the proposed summary"),
@@ -190,6 +196,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._autosave: Timer | None = None
         self.running = False
         self._run_id = 0
+        self._leave_armed = False
         self._cancel_run = threading.Event()
         self.progress_lines: list[str] = []
         self._run_stage = ""
@@ -232,6 +239,10 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.sub_title = self.ref
         self.query_one(MessageList).focus()
         self.load()
+
+    def shows(self, ref: str) -> bool:
+        """Whether this screen is the review of `ref` (the reference it was opened with, or its session id)."""
+        return ref == self.ref or (self.session is not None and ref == self.session.id)
 
     def on_unmount(self) -> None:
         self._cancel_run.set()  # a run's thread stops with the screen (the loop's executor waits for it at exit)
@@ -527,11 +538,20 @@ class ReviewScreen(OnDesk, Screen[None]):
         if self.running:
             self.action_cancel_run()
             return
+        if self.session is not None and not self._leave_armed:  # one stray Esc never leaves a loaded session
+            self._leave_armed = True
+            self.set_status("Esc again: back to the sessions (this session stays as you tuned it) · q quits")
+            return
+        self._leave_armed = False
         self.flush_pending()
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
         else:
             self.desk.show_sessions()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key != "escape":
+            self._leave_armed = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         has_open = self.proposal is not None and self.proposal_status == "open"

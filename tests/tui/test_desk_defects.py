@@ -291,3 +291,53 @@ async def test_a_late_echo_of_a_nudge_is_not_taken_for_an_edit(tmp_path: Path, l
         await settle(pilot)
         assert field.value == "700"
         assert screen.settings.keepRecentTokens == 700
+
+
+# -- 12: q quits; a stray Esc does not leave; going back keeps the tuning -------------------
+
+
+async def test_q_quits(tmp_path: Path, ledger: Path) -> None:
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "q")
+        assert app._exit, "q quits the desk"
+
+
+async def test_q_in_a_text_field_is_a_character(tmp_path: Path, ledger: Path) -> None:
+    from textual.widgets import Input
+
+    from cutline.app.screens.sessions import SessionsScreen
+
+    store = tmp_path / "store.db"
+    app = test_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, SessionsScreen)
+        await type_keys(pilot, "/q")
+        assert not app._exit
+        assert app.screen.query_one("#sessions-filter", Input).value == "q"
+
+
+async def test_esc_on_the_list_asks_first_and_going_back_keeps_the_tuning(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.screens.sessions import SessionsScreen
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await type_keys(pilot, "]]")
+        await pilot.press("escape")
+        assert app.screen is review, "one Esc on the list does not leave"
+        assert "Esc again" in str(review.query_one("#status-text", Static).render())
+        await type_keys(pilot, "j")
+        await pilot.press("escape")
+        assert app.screen is review, "another key in between disarms it"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SessionsScreen)
+        app.screen.open_session(review.session.id)
+        await settle(pilot)
+        assert app.screen is review, "the same screen comes back, not a reload"
+        assert review.settings.keepRecentTokens == 7000
