@@ -163,7 +163,7 @@ def compact_cmd(
 
         notice = retired_notice(openclaw_config)
         if notice:
-            click.echo(f"note: {notice}", err=True)
+            say(f"note: {notice}", err=True)
     # checked up front: otherwise a bad name fails only when the plan has something to summarize
     build_prompt_text("history", "", prompt_name=settings.promptName)
     if settings.summarizer == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
