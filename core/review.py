@@ -211,18 +211,18 @@ def accept(
     )
     if write_back:
         session = store.load_session(proposal.session_id)
-        refusal = adapter_for(session.format).write_back_refusal()
-        if refusal is not None:
+        # refused before anything is touched (no backups folder made for a write that cannot happen)
+        source = session.source_path
+        refusal = write_back_refusal(session.format, session.version, source)
+        if refusal is not None or source is None:
             raise CutlineError(f"write-back refused: {refusal}; accept without it")
-        if not session.source_path:
-            raise CutlineError("the session has no source file to write back to")
         leaf = session.active_path()[-1].id if session.entries else None
         if leaf != proposal.parentEntryId:
             raise CutlineError(
                 f"the session moved on since proposal {proposal.id} was made (leaf {leaf}, was {proposal.parentEntryId}); make a new proposal"
             )
         entry = adapter_for(session.format).write_back(
-            Path(session.source_path),
+            Path(source),
             session,
             proposal.compaction_record(version.text),
             backup_dir=backups_dir(),
@@ -235,6 +235,18 @@ def accept(
     if write_back and decision.written_to:
         store.import_file(decision.written_to)
     return decision
+
+
+def write_back_refusal(fmt: str, version: int | None, source_path: str | None) -> str | None:
+    """Why a session with this format, version and source cannot take a compaction, or None when it can."""
+    refusal = adapter_for(fmt).write_back_refusal()
+    if refusal is not None:
+        return refusal
+    if not source_path:
+        return "the session has no source file to write back to"
+    if fmt == "pi" and (version is None or version < 2):
+        return "it is a pi v1 session (no entry ids): open it in pi once so pi migrates it, then re-import it"
+    return None
 
 
 def reject(store: Store, ref: str, note: str | None = None) -> Decision:

@@ -28,6 +28,7 @@ from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
+from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
@@ -133,6 +134,14 @@ class ReviewScreen(OnDesk, Screen[None]):
         Binding("ctrl+x", "cancel_run", "Cancel run", id="review.cancel", tooltip="Cancel the running compaction"),
         Binding("e", "edit", "Edit", id="review.edit", tooltip="Edit the proposed summary"),
         Binding("a", "accept", "Accept", id="review.accept", tooltip="Accept the proposal and write it to the session"),
+        Binding(
+            "K",
+            "accept_store_only",
+            "Accept, store only",
+            show=False,
+            id="review.accept_store",
+            tooltip="Accept the proposal into the store without writing the session file",
+        ),
         Binding("x", "reject", "Reject", id="review.reject", tooltip="Reject the proposal"),
         Binding("v", "diff", "Diff", id="review.diff", tooltip="Diff two summary versions, revert to one"),
         Binding("s", "settings", "Settings", id="review.settings", tooltip="Show the settings panel"),
@@ -341,7 +350,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         name = self.session.name or (
             Path(self.session.source_path).name if self.session.source_path else self.session.id
         )
-        self.sub_title = f"{one_line(name, 60)} · {self.session.format} · {len(self.path):,} entries"
+        shown = format_label(self.session.format, self.session.version)
+        self.sub_title = f"{one_line(name, 60)} · {shown} · {len(self.path):,} entries"
         detail = self.query_one(DetailPane)
         detail.call_paths = result.call_paths
         message_list = self.query_one(MessageList)
@@ -561,7 +571,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             return None if self.running or self.plan is None else True
         if action in ("edit", "diff"):
             return True if self.proposal is not None else None
-        if action in ("accept", "reject"):
+        if action in ("accept", "accept_store_only", "reject"):
             return True if has_open and not self.running else None
         return True
 
@@ -854,17 +864,20 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     # -- accept / reject ----------------------------------------------------
 
-    def action_accept(self) -> None:
+    def action_accept_store_only(self) -> None:
+        self.action_accept(store_only=True)
+
+    def action_accept(self, store_only: bool = False) -> None:
         if self.proposal is None or self.proposal_status != "open":
             return
         if not self.proposal.validation.ok:
             self.desk.show_error("This proposal cannot be accepted", self.proposal.validation.summary())
             return
         self.flush_pending()
-        self.prepare_accept(self.proposal.id)
+        self.prepare_accept(self.proposal.id, store_only)
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Preparing the write")
-    def prepare_accept(self, proposal_id: str) -> None:
+    def prepare_accept(self, proposal_id: str, store_only: bool = False) -> None:
         from cutline.core import review
 
         proposal = review.load_proposal(self.desk.store, proposal_id)
@@ -875,7 +888,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         moment = self.desk.clock()
         timestamp = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
         line = review.preview_entry(self.desk.store, proposal_id, timestamp=timestamp)
-        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp)
+        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, store_only)
 
     def cut_disagreement(self) -> str | None:
         """One sentence when the cut drawn on the list is not the open proposal's cut, else None."""
@@ -892,21 +905,26 @@ class ReviewScreen(OnDesk, Screen[None]):
             "cut; run again (r) to propose the list's."
         )
 
-    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
+    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str, store_only: bool) -> None:
         from cutline.app.screens.modals import ConfirmScreen
-        from cutline.core.agents.registry import adapter_for
+        from cutline.core.review import write_back_refusal
 
         session = self.session
-        if session is not None and adapter_for(session.format).write_back_refusal() is None and session.source_path:
+        refusal = (
+            write_back_refusal(session.format, session.version, session.source_path)
+            if session is not None
+            else "no session"
+        )
+        if store_only or refusal is not None:
+            reason = "you chose to accept without writing" if refusal is None else f"it cannot be: {refusal}"
+            intro = f"The session file is not written ({reason}); the compaction is recorded in the store as:"
+            write_back = False
+        else:
+            assert session is not None and session.source_path is not None
             intro = (
                 f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
             )
             write_back = True
-        else:
-            fmt = session.format if session is not None else "unknown"
-            intro = f"This {fmt} session is not written back; the compaction is recorded in the store as:"
-            write_back = False
-
         title = "Accept this compaction?"
         disagreement = self.cut_disagreement()
         if disagreement is not None:

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker
 
 from cutline.app.desk import OnDesk
+from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.safe_text import one_line, short_path
 
 if TYPE_CHECKING:
@@ -55,6 +56,18 @@ class SessionImported(Message):
         super().__init__()
 
 
+def writes_back(info: SessionInfo) -> Text:
+    """`yes` when an accepted compaction can be written into the session's file, else why not (shortly)."""
+    from cutline.core.review import write_back_refusal
+
+    refusal = write_back_refusal(info.format, info.version, info.source_path)
+    if refusal is None:
+        return Text("yes", style="green")
+    if info.format == "pi":
+        return Text("no (pi v1)" if info.source_path else "no file", style="dim")
+    return Text("no", style="dim")
+
+
 class SessionsScreen(OnDesk, Screen[None]):
     """The list of stored sessions."""
 
@@ -87,6 +100,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         table = self.query_one(DataTable)
         table.add_column("Session", key="name")
         table.add_column("Format", key="format")
+        table.add_column("Write-back", key="writeback")
         table.add_column("Entries", key="entries")
         table.add_column("Tokens", key="tokens")
         table.add_column("Compactions", key="compactions")
@@ -135,7 +149,8 @@ class SessionsScreen(OnDesk, Screen[None]):
             )
             table.add_row(
                 name,
-                Text(info.format),
+                Text(format_label(info.format, info.version)),
+                writes_back(info),
                 Text(f"{info.entries:,}", justify="right"),
                 Text(f"{info.tokens:,}" if info.tokens is not None else "—", justify="right"),
                 Text(str(info.compactions), justify="right"),

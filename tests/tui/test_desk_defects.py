@@ -341,3 +341,96 @@ async def test_esc_on_the_list_asks_first_and_going_back_keeps_the_tuning(tmp_pa
         await settle(pilot)
         assert app.screen is review, "the same screen comes back, not a reload"
         assert review.settings.keepRecentTokens == 7000
+
+
+# -- 2: a pi v1 session is known not to take a write-back before anything is pressed ------
+
+
+async def test_a_pi_v1_session_is_accepted_into_the_store_and_says_so_first(tmp_path: Path, cutline_home: Path) -> None:
+    import shutil
+
+    from cutline.app.screens.modals import ConfirmScreen
+    from cutline.app.screens.sessions import SessionsScreen
+    from cutline.core import review
+    from tests.support.paths import SAMPLES
+
+    sample = tmp_path / "legacy.jsonl"
+    shutil.copyfile(SAMPLES / "pi-v1-legacy.jsonl", sample)
+    original = sample.read_bytes()
+    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 40\n", encoding="utf-8")
+    app = test_app(tmp_path / "store.db", str(sample))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert "pi v1" in screen.sub_title
+        await type_keys(pilot, "r")
+        await settle(pilot)
+        assert screen.proposal is not None
+        await type_keys(pilot, "a")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "pi v1" in dialog.intro and dialog.confirm_label == "Accept"
+        await type_keys(pilot, "y")
+        await settle(pilot)
+        assert screen.proposal_status == "accepted"
+        assert not (cutline_home / "backups").exists(), "no backups folder for a write that did not happen"
+        assert sample.read_bytes() == original
+        infos = review.list_proposals(app.store, screen.session.id)
+        assert infos[0].status == "accepted"
+        # the sessions screen words it as `cutline ls` does
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SessionsScreen)
+        table = app.screen.query_one("#sessions-table")
+        row = [str(cell) for cell in table.get_row_at(0)]
+        assert "pi v1" in row and "no (pi v1)" in row
+
+
+async def test_accept_store_only_leaves_the_file_alone(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.screens.modals import ConfirmScreen
+
+    original = ledger.read_bytes()
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "r")
+        await settle(pilot)
+        await type_keys(pilot, "K")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "not written" in app.screen.intro
+        await type_keys(pilot, "y")
+        await settle(pilot)
+        assert screen.proposal_status == "accepted"
+        assert ledger.read_bytes() == original
+
+
+def test_accepting_a_pi_v1_proposal_with_write_back_makes_no_backups_folder(tmp_path: Path, cutline_home: Path) -> None:
+    import asyncio as aio
+    import shutil
+
+    from cutline.core import review
+    from cutline.core.config.settings import CompactionSettings
+    from cutline.core.engine.compact import compact
+    from cutline.core.engine.plan import plan
+    from cutline.core.errors import CutlineError
+    from cutline.core.store import Store
+    from cutline.core.summarizers import get_summarizer
+    from tests.support.paths import SAMPLES
+
+    sample = tmp_path / "legacy.jsonl"
+    shutil.copyfile(SAMPLES / "pi-v1-legacy.jsonl", sample)
+    with Store(tmp_path / "store.db") as store:
+        report = store.import_file(sample)
+        session = store.load_session(report.session_id)
+        settings = CompactionSettings(keepRecentTokens=40)
+        the_plan = plan(session.active_path(), settings, "chars4")
+        proposal = aio.run(compact(the_plan, session, get_summarizer("extractive"), settings))
+        review.save_proposal(store, proposal)
+        with pytest.raises(CutlineError, match="pi v1"):
+            review.accept(store, proposal.id, write_back=True)
+    assert not (cutline_home / "backups").exists()
