@@ -1008,8 +1008,15 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.app.push_screen(AuditScreen(self.session.id, compaction_entry_id=entry.id))
         elif self.proposal is not None:
             self.app.push_screen(AuditScreen(self.session.id, proposal_id=self.proposal.id))
-        else:
+        elif any(e.type == "compaction" for e in self.path):
             self.app.push_screen(AuditScreen(self.session.id))
+        else:
+            self.notify(
+                "This session has no compaction and no proposal yet: run one (r), then audit what it would lose.",
+                title="Nothing to audit",
+                timeout=6,
+                markup=False,
+            )
 
     # -- downloads (a browser download in web mode, a file in $CUTLINE_HOME/exports in a terminal)
 

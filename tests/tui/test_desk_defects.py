@@ -470,3 +470,20 @@ def test_the_rebuilt_context_keeps_its_columns_and_names_tool_calls() -> None:
     assert "role" in lines[0] and "from" in lines[0]
     assert "user" in lines[1] and "a0000001" in lines[1] and "please run" in lines[1]
     assert "assistant" in lines[2] and "a0000002" in lines[2] and "⚒ bash pytest -q" in lines[2]
+
+
+# -- 9: nothing to audit is a notice, not empty panes ----------------------------------------
+
+
+async def test_audit_with_nothing_to_audit_is_a_notice(tmp_path: Path, ledger: Path) -> None:
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "A")
+        await settle(pilot)
+        assert app.screen is screen, "no empty audit screen"
+        notes = [n.message for n in app._notifications]
+        assert any("run one (r)" in note for note in notes)
+        assert not any("--proposal" in note for note in notes)
