@@ -78,7 +78,7 @@ class CutlineCommands(Provider):
                 continue
             seen.add(binding.id)
             title = binding.tooltip or binding.description
-            help_text = f"{binding.key_display or active.binding.key}  ·  {binding.id}"
+            help_text = f"{self.app.get_key_display(binding)}  ·  {binding.id}"
             yield title, help_text, partial(self.app.call_later, self.app.run_action, binding.action, active.node)
 
     async def discover(self) -> Hits:
@@ -94,6 +94,46 @@ class CutlineCommands(Provider):
 
 
 DOWNLOAD_NAME = "cutline-download"
+
+
+def _binding_scopes() -> list[tuple[str, list[Binding]]]:
+    """Every screen's and widget's bindings, by scope (keys collide only within one scope, or with the app's)."""
+    from cutline.app.screens import audit, modals, review, sessions, versions
+    from cutline.app.widgets.message_list import MessageList
+
+    holders: list[type] = [MessageList, review.ReviewScreen, sessions.SessionsScreen, audit.AuditScreen]
+    for module in (modals, versions):
+        holders += [v for v in vars(module).values() if isinstance(v, type) and "BINDINGS" in vars(v)]
+    scopes = []
+    for holder in holders:
+        bindings = getattr(holder, "BINDINGS", [])
+        scopes.append((holder.__name__, [b for b in bindings if isinstance(b, Binding)]))
+    return scopes
+
+
+def keymap_problems(keys: dict[str, str]) -> list[str]:
+    """What is wrong with a `[keys]` table: ids no binding has, and keys that two bindings of one screen would share."""
+    app_bindings = [b for b in CutlineApp.BINDINGS if isinstance(b, Binding)]
+    scopes = _binding_scopes()
+    known = {b.id for _, bindings in [("app", app_bindings), *scopes] for b in bindings if b.id}
+    problems = [
+        f"keys.{binding_id}: no binding has this id (F1 lists them)" for binding_id in keys if binding_id not in known
+    ]
+
+    def keys_of(binding: Binding) -> list[str]:
+        chosen = keys.get(binding.id or "", binding.key)
+        return [k.strip() for k in chosen.split(",") if k.strip()]
+
+    for scope, bindings in scopes:
+        owner: dict[str, str] = {}
+        for binding in [*app_bindings, *bindings]:
+            for key in keys_of(binding):
+                name = binding.id or binding.action
+                other = owner.get(key)
+                if other is not None and other != name and (binding.id in keys or other in keys):
+                    problems.append(f"{key}: both {other} and {name} on {scope}")
+                owner.setdefault(key, name)
+    return list(dict.fromkeys(problems))
 
 
 class CutlineApp(App[None]):
@@ -150,11 +190,14 @@ class CutlineApp(App[None]):
     def on_mount(self) -> None:
         from cutline.app.screens.sessions import SessionsScreen
 
+        problems = keymap_problems(self.config.keys)
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.push_screen(SessionsScreen())
         if self.session_ref:
             self.open_review(self.session_ref)
+        if problems:
+            self.show_error("Some [keys] in config.toml were not applied", "\n".join(problems))
 
     # -- navigation (screens go through the app, so no screen imports another's caller) --
 

@@ -23,6 +23,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from cutline.app.widgets.labels import plural
 from cutline.app.widgets.safe_text import visible
 
 SERIES_STYLES = {
@@ -400,9 +401,10 @@ class AuditScreen(Screen[None]):
             title.append(f"  ·  compaction {ids.index(report.target_id) + 1} of {len(ids)}")
         before = f"{report.tokens_before:,}" if report.tokens_before else "?"
         after = f"{report.tokens_after:,}" if report.tokens_after is not None else "?"
+        summarized = plural(len(report.summarized_entry_ids), "entry", "entries")
         title.append(
-            f"\ntokens {before} → {after} ({report.counter}) · summarized {len(report.summarized_entry_ids)} entries · "
-            f"kept {len(report.kept_entry_ids)} verbatim"
+            f"\ntokens {before} → {after} ({report.counter}) · summarized {summarized} · "
+            f"kept {len(report.kept_entry_ids):,} verbatim"
         )
         self.query_one("#audit-title", Static).update(title)
 

@@ -975,7 +975,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             )
         else:
             review.reject(self.desk.store, proposal_id)
-            detail = "rejected"
+            detail = "nothing written to the session file"
         self.post_message(Decided(decision, detail))
 
     @on(Decided)

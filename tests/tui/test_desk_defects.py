@@ -487,3 +487,51 @@ async def test_audit_with_nothing_to_audit_is_a_notice(tmp_path: Path, ledger: P
         notes = [n.message for n in app._notifications]
         assert any("run one (r)" in note for note in notes)
         assert not any("--proposal" in note for note in notes)
+
+
+# -- 13: words and numbers a person reads ---------------------------------------------------
+
+
+async def test_unknown_binding_ids_and_key_collisions_in_keys_are_reported(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.screens.modals import ErrorScreen
+
+    app = test_app(tmp_path / "store.db", str(ledger), keys={"review.nosuch": "z", "review.run": "e"})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ErrorScreen)
+        assert "keys.review.nosuch: no binding has this id" in app.screen.message
+        assert "e: both review.run and review.edit on ReviewScreen" in app.screen.message
+
+
+async def test_the_palette_shows_keys_as_typed(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.tui import CutlineCommands
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        provider = CutlineCommands(app.screen)
+        helps = {help_text for _title, help_text, _callback in provider._actions()}
+        assert any(h.startswith("]  ·  review.keep_more") for h in helps), helps
+        assert not any("square_bracket" in h for h in helps)
+
+
+async def test_rejecting_says_what_happened_once(tmp_path: Path, ledger: Path) -> None:
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await type_keys(pilot, "r")
+        await settle(pilot)
+        await type_keys(pilot, "x")
+        await settle(pilot)
+        await type_keys(pilot, "y")
+        await settle(pilot)
+        status = str(screen.query_one("#status-text", Static).render())
+        assert status == "proposal rejected: nothing written to the session file"
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    from cutline.app.widgets.labels import plural
+
+    assert plural(1, "entry", "entries") == "1 entry"
+    assert plural(12_345, "entry", "entries") == "12,345 entries"
