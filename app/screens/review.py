@@ -581,14 +581,21 @@ class ReviewScreen(OnDesk, Screen[None]):
         if self.running or self.plan is None or self.session is None:
             return
         if self.plan.nothingToCompact or self.plan.alreadyCompacted:
-            self.desk.show_error(
-                "Nothing to compact", self.plan.explanation_text() or "The plan has nothing to summarize."
+            advice = (
+                "The last entry is already a compaction: continue the session in the agent, then re-import it."
+                if self.plan.alreadyCompacted
+                else "The session has nothing before the kept part."
             )
+            self.notify(advice, title="Nothing to compact", severity="warning", timeout=8, markup=False)
             return
         if self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0:
-            self.desk.show_error(
-                "Nothing to summarize",
-                f"keepRecentTokens {self.plan.keepRecentTokens:,} keeps the whole history; lower it (s, or [) to move the cut.",
+            self.notify(
+                f"keepRecentTokens {self.plan.keepRecentTokens:,} keeps the whole history: "
+                "press [ to keep 1,000 fewer, or s to set it.",
+                title="Nothing to summarize",
+                severity="warning",
+                timeout=8,
+                markup=False,
             )
             return
         self.flush_pending()

@@ -535,3 +535,21 @@ def test_counts_agree_with_their_nouns() -> None:
 
     assert plural(1, "entry", "entries") == "1 entry"
     assert plural(12_345, "entry", "entries") == "12,345 entries"
+
+
+# -- "nothing to summarize" is a notice with advice --------------------------------------------
+
+
+async def test_nothing_to_summarize_is_a_notice_with_advice(tmp_path: Path) -> None:
+    from cutline.app.screens.modals import ErrorScreen
+
+    session = write_session(tmp_path / "ledger.jsonl")  # the default 20,000 keeps all of it
+    app = test_app(tmp_path / "store.db", str(session))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await type_keys(pilot, "r")
+        await settle(pilot)
+        assert app.screen is screen and not isinstance(app.screen, ErrorScreen)
+        notes = [n for n in app._notifications if n.title == "Nothing to summarize"]
+        assert notes and "press [" in notes[0].message
