@@ -22,6 +22,8 @@ DEFAULT_MODEL = "claude-sonnet-5-5"
 
 Mode = Literal["pi", "safeguard", "first-and-tail", "system-and-summary"]
 MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
+# planner rule sets (core.engine.rules): pi 0.73.1, current pi (0.87.1 = 1.5.2), OpenClaw 2026.9
+Rules = Literal["pi", "pi-0.73", "openclaw-2026.9"]
 
 DEFAULT_MEMORY_FLUSH_PROMPT = " ".join(
     [
@@ -70,6 +72,7 @@ class CompactionSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     mode: Mode = "pi"
+    rules: Rules = "pi"
     enabled: bool = True
     reserveTokens: int = Field(default=16384, ge=0)
     reserveTokensFloor: int = Field(default=20000, ge=0)

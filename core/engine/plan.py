@@ -77,6 +77,7 @@ class CompactionPlan(BaseModel):
 
     mode: str
     counter: str
+    rules: str = Field(default="pi-0.73", description="the planner rule set (agent version) that decided")
     pathLength: int
     alreadyCompacted: bool = False
     nothingToCompact: bool = False
@@ -114,6 +115,8 @@ class CompactionPlan(BaseModel):
     protectedHeadPathIndex: int | None = None
     lastUserPathIndex: int | None = None
     lastUserRequest: str | None = None
+    latestUnresolvedUserRequest: str | None = None
+    refusal: str | None = Field(default=None, description="why the rule set refuses to plan (OpenClaw's error)")
     historyBudgetTokens: int | None = None
     historyExceedsShare: bool | None = None
     windowGuard: ContextWindow | None = Field(
@@ -1030,10 +1033,12 @@ def plan(
     tokens: list[int] | None = None,
     *,
     entry_tokens: bool = True,
+    rules: str | None = None,
 ) -> CompactionPlan:
     """Plan a compaction of a path under the settings' mode; `tokens` are per-entry counts from `counter`.
 
-    Pass a `PathIndex` (from `index_path`) to re-plan the same path cheaply.
+    Pass a `PathIndex` (from `index_path`) to re-plan the same path cheaply. `rules`
+    overrides the planner rule set the session and the settings would choose.
     """
     settings = settings or CompactionSettings()
     index = path if isinstance(path, PathIndex) else index_path(path, tokens, counter)
@@ -1042,7 +1047,9 @@ def plan(
     elif settings.mode == "system-and-summary":
         result = _system_and_summary_plan(index, settings, entry_tokens)
     else:
-        result = _pi_plan(index, settings, entry_tokens)
+        from cutline.core.engine.rules.registry import plan_with_rules
+
+        result = plan_with_rules(index, settings, entry_tokens, rules)
     return _with_window_guard(result)
 
 
@@ -1075,11 +1082,18 @@ def _with_window_guard(result: CompactionPlan) -> CompactionPlan:
 
 
 def plan_session(
-    store: Any, session: Any, settings: CompactionSettings | None = None, counter: str = "chars4"
+    store: Any,
+    session: Any,
+    settings: CompactionSettings | None = None,
+    counter: str = "chars4",
+    rules: str | None = None,
 ) -> CompactionPlan:
     """Plan a stored session's active path with the store's cached (and incrementally counted) tokens."""
+    from cutline.core.engine.rules.registry import evidence
     from cutline.core.tokens import count_entries
 
     counts = count_entries(store, session, counter)
     path = session.active_path()
-    return plan(path, settings, counter, [counts.get(e.id, 0) for e in path])
+    if rules is None:
+        rules = evidence(path, getattr(session, "format", None), getattr(session, "version", None))
+    return plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=rules)
