@@ -84,7 +84,7 @@ def _check_plans(data: dict[str, Any], path: list[Entry], rules: str) -> None:
 
 
 def test_goldens_exist() -> None:
-    assert len(PI) >= 27 and len(OPENCLAW) >= 26
+    assert len(PI) >= 27 and len(OPENCLAW) >= 26 and len(FUZZ) >= 48
 
 
 @pytest.mark.parametrize(

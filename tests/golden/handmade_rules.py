@@ -17,7 +17,21 @@ from pathlib import Path
 from typing import Any
 
 OUT = Path(__file__).resolve().parent / "sessions-rules"
-WORDS = "parser writer budget window token cache summary session reader estimate kept prefix turn".split()
+WORDS = [
+    "parser",
+    "writer",
+    "budget",
+    "window",
+    "token",
+    "cache",
+    "summary",
+    "session",
+    "reader",
+    "estimate",
+    "kept",
+    "prefix",
+    "turn",
+]
 
 
 def words(n: int, seed: int) -> str:
