@@ -37,7 +37,7 @@ def _rss_mb() -> float:
 def prepare(file: Path, home: Path) -> str:
     os.environ["CUTLINE_HOME"] = str(home)
     from cutline.core.store import Store
-    from cutline.core.tokens import count_entries
+    from cutline.core.store.token_counts import count_entries
 
     with Store() as store:
         report = store.import_file(file)

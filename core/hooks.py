@@ -7,8 +7,9 @@ a hook that fails, hangs past its timeout or cannot be loaded is logged and reco
 
 A hook is `module:function` (a dotted attribute path after the colon is allowed),
 called with one argument, the event as a dict; it may be sync or async. Installed
-packages register hooks in the entry-point group `cutline.hooks` under the event's
-name (`before_compaction` or `after_compaction`).
+packages may register hooks in the entry-point group `cutline.hooks` under the
+event's name (`before_compaction` or `after_compaction`); those run only when
+`[hooks] entry_points` in config.toml opts in (all, or the named distributions).
 """
 
 from __future__ import annotations
@@ -19,16 +20,17 @@ import inspect
 import logging
 import time
 from collections.abc import Callable
-from importlib.metadata import entry_points
-from pathlib import Path
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict
+
+from cutline.core.config.file import DEFAULT_HOOK_TIMEOUT_SECONDS, HooksConfig
 
 log = logging.getLogger("cutline.hooks")
 
 ENTRY_POINT_GROUP = "cutline.hooks"
-DEFAULT_TIMEOUT_SECONDS = 10.0
+DEFAULT_TIMEOUT_SECONDS = DEFAULT_HOOK_TIMEOUT_SECONDS
 HookEventName = Literal["before_compaction", "after_compaction"]
 EVENTS: tuple[HookEventName, ...] = ("before_compaction", "after_compaction")
 
@@ -48,15 +50,6 @@ class AfterCompactionEvent(BaseModel):
     compactedCount: int
 
 
-class HooksConfig(BaseModel):
-    """Hook references by event, as written in config (`[hooks]` before_compaction = ["pkg.mod:fn"])."""
-
-    before_compaction: list[str] = Field(default_factory=list)
-    after_compaction: list[str] = Field(default_factory=list)
-    use_entry_points: bool = True
-    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
-
-
 class HookOutcome(BaseModel):
     """What happened when one hook ran (or failed to load)."""
 
@@ -71,7 +64,7 @@ class HookOutcome(BaseModel):
 
 
 class _Loaded(BaseModel):
-    model_config = {"arbitrary_types_allowed": True}
+    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     name: str
     func: Callable[..., Any] | None = None
@@ -93,7 +86,21 @@ def resolve_hook(reference: str) -> Callable[..., Any]:
         target = getattr(target, part)
     if not callable(target):
         raise ValueError(f"{reference} is not callable")
-    return target
+    func: Callable[..., Any] = target
+    return func
+
+
+def _trusted(point: EntryPoint, allowed: bool | list[str]) -> bool:
+    """Whether config opted into this entry point: all of them, or its distribution by name."""
+    if isinstance(allowed, bool):
+        return allowed
+    dist = point.dist.name if point.dist is not None else None
+    return dist is not None and _normal(dist) in {_normal(name) for name in allowed}
+
+
+def _normal(name: str) -> str:
+    """A distribution name as packaging compares them (case, `-`, `_` and `.` alike)."""
+    return name.lower().replace("_", "-").replace(".", "-")
 
 
 def _load(event: HookEventName, config: HooksConfig) -> list[_Loaded]:
@@ -103,17 +110,17 @@ def _load(event: HookEventName, config: HooksConfig) -> list[_Loaded]:
             loaded.append(_Loaded(name=reference, func=resolve_hook(reference)))
         except ValueError as exc:
             loaded.append(_Loaded(name=reference, error=str(exc)))
-    if config.use_entry_points:
-        for point in entry_points(group=ENTRY_POINT_GROUP):
-            if point.name != event:
-                continue
-            try:
-                func = point.load()
-                if not callable(func):
-                    raise ValueError(f"{point.value} is not callable")
-                loaded.append(_Loaded(name=point.value, func=func))
-            except Exception as exc:
-                loaded.append(_Loaded(name=point.value, error=f"{type(exc).__name__}: {exc}"))
+    points = entry_points(group=ENTRY_POINT_GROUP) if config.entry_points else ()
+    for point in points:
+        if point.name != event or not _trusted(point, config.entry_points):
+            continue
+        try:
+            func = point.load()
+            if not callable(func):
+                raise ValueError(f"{point.value} is not callable")
+            loaded.append(_Loaded(name=point.value, func=func))
+        except Exception as exc:
+            loaded.append(_Loaded(name=point.value, error=f"{type(exc).__name__}: {exc}"))
     return loaded
 
 
@@ -162,22 +169,12 @@ async def run_hooks(
     return list(await asyncio.gather(*(_run_one(event, h, data, config.timeout_seconds) for h in hooks)))
 
 
-def load_hooks_config(path: str | Path | None = None) -> HooksConfig:
-    """The `[hooks]` table of cutline's TOML config (`before_compaction`, `after_compaction`, ...); defaults when absent."""
-    import tomllib
-
-    from cutline.core.errors import SettingsError
-    from cutline.core.paths import config_path
-
-    file = Path(path) if path is not None else config_path()
-    if not file.exists():
-        return HooksConfig()
-    try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise SettingsError(f"{file}: cannot read the [hooks] table ({exc})") from None
-    table = data.get("hooks") or {}
-    try:
-        return HooksConfig.model_validate(table)
-    except ValueError as exc:
-        raise SettingsError(f"{file}: [hooks]: {exc}".splitlines()[0]) from None
+__all__ = [
+    "EVENTS",
+    "AfterCompactionEvent",
+    "BeforeCompactionEvent",
+    "HookOutcome",
+    "HooksConfig",
+    "resolve_hook",
+    "run_hooks",
+]

@@ -231,7 +231,7 @@ class Entry(BaseModel):
         return self.message.role if self.message is not None else None
 
 
-SessionFormat = Literal["pi", "claude_code", "codex"]
+SessionFormat = Literal["pi", "claude_code", "codex", "openclaw"]
 
 
 class Problem(BaseModel):

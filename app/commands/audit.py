@@ -33,11 +33,7 @@ def _store(db_path: str | None) -> Any:
 
 def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
     """(session id, entry id) of the stored compaction entry whose id is `ref` or starts with it, None if none."""
-    rows = store.conn.execute(
-        "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ORDER BY session_id, seq",
-        (ref.replace("%", "").replace("_", "\\_") + "%",),
-    ).fetchall()
-    rows = [r for r in rows if r[1].startswith(ref)]
+    rows = store.sessions.compaction_entries(ref)
     exact = [r for r in rows if r[1] == ref]
     if len(exact) == 1 or len(rows) == 1:
         row = (exact or rows)[0]
@@ -82,21 +78,22 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
         return audit_compaction(store.load_session(session_id), None, settings)
     if ":" in ref:
         session_ref, _, entry_id = ref.rpartition(":")
+        found: str | None
         try:
-            session_id = session_id_for(store, session_ref)
+            found = session_id_for(store, session_ref)
         except NotFoundError:
-            session_id = None
-        if session_id is not None:
-            return audit_compaction(store.load_session(session_id), entry_id, settings)
+            found = None
+        if found is not None:
+            return audit_compaction(store.load_session(found), entry_id, settings)
     try:
         proposal_id = resolve_proposal(store, ref)
     except NotFoundError:
         proposal_id = None
     if proposal_id is not None:
         return _proposal_audit(store, proposal_id)
-    found = _compaction_entry(store, ref)
-    if found is not None:
-        return audit_compaction(store.load_session(found[0]), found[1], settings)
+    entry = _compaction_entry(store, ref)
+    if entry is not None:
+        return audit_compaction(store.load_session(entry[0]), entry[1], settings)
     try:
         session_id = store.resolve_session(ref)
     except NotFoundError:

@@ -102,9 +102,10 @@ def plan_cmd(
     """Show where a compaction of SESSION (a stored session or a session file) would cut now, and why."""
     from cutline.core.config.settings import load_settings
     from cutline.core.engine.plan import plan
-    from cutline.core.engine.rules.registry import evidence
+    from cutline.core.engine.rules.choice import evidence
     from cutline.core.store import Store
-    from cutline.core.tokens import count_entries, gc_paused
+    from cutline.core.store.token_counts import count_entries
+    from cutline.core.tokens import gc_paused
 
     settings = load_settings(
         openclaw=openclaw_config,
@@ -150,11 +151,12 @@ def _percent(value: float | None) -> str:
 def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
     """Per-entry token counts of SESSION under each counter, and each counter's error against the API's usage records."""
     from cutline.core.store import Store
-    from cutline.core.tokens import gc_paused, token_report
+    from cutline.core.store.token_counts import cached_token_report
+    from cutline.core.tokens import gc_paused
 
     with gc_paused(), Store(db_path) as store:
         loaded = open_session(store, session)
-        report = token_report(store, loaded, list(counters) if counters else None)
+        report = cached_token_report(store, loaded, list(counters) if counters else None)
     if as_json:
         click.echo(report.model_dump_json(indent=2))
         return

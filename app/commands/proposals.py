@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from cutline.app.commands._refs import session_id_for
 from cutline.core.errors import CutlineError
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
 
 _DB = click.option(
     "--db",
@@ -19,7 +23,7 @@ _DB = click.option(
 )
 
 
-def _store(db_path: str | None):
+def _store(db_path: str | None) -> Store:
     from cutline.core.store import Store
 
     return Store(db_path)
@@ -61,6 +65,20 @@ def _store(db_path: str | None):
 )
 @click.option("--instructions", default=None, help='Custom instructions for the summary ("Additional focus").')
 @click.option(
+    "--timeout",
+    "timeout_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Give up on the whole compaction after this many seconds (default: settings, else 300).",
+)
+@click.option(
+    "--request-timeout",
+    "request_timeout_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Give up on one summarizer request after this many seconds (default: settings, else 180).",
+)
+@click.option(
     "--counter",
     type=click.Choice(["chars4", "tiktoken"]),
     default="chars4",
@@ -91,18 +109,21 @@ def compact_cmd(
     last_turn: bool | None,
     preview_style: bool | None,
     instructions: str | None,
+    timeout_seconds: float | None,
+    request_timeout_seconds: float | None,
     counter: str,
     openclaw_config: str | None,
     as_json: bool,
     db_path: str | None,
 ) -> None:
     """Make a compaction proposal for SESSION (a stored session or a session file), store it and print it."""
+    from cutline.core.config.file import load_config
     from cutline.core.config.settings import load_settings
     from cutline.core.engine.compact import compact
+    from cutline.core.engine.deadline import within_deadline
     from cutline.core.engine.plan import plan
-    from cutline.core.hooks import load_hooks_config
     from cutline.core.review import save_proposal
-    from cutline.core.summarizers import get_summarizer
+    from cutline.core.summarizers import summarizer_for
     from cutline.core.summarizers.prompts import build_prompt_text
 
     overrides = {
@@ -120,6 +141,8 @@ def compact_cmd(
         "customInstructions": instructions,
         "summarizer": summarizer,
         "model": model,
+        "timeoutSeconds": timeout_seconds,
+        "requestTimeoutSeconds": request_timeout_seconds,
     }
     settings = load_settings(openclaw=openclaw_config, overrides={k: v for k, v in overrides.items() if v is not None})
     # checked up front: otherwise a bad name fails only when the plan has something to summarize
@@ -132,12 +155,11 @@ def compact_cmd(
         loaded = store.load_session(session_id)
         path = loaded.active_path()
         the_plan = plan(path, settings, counter)
-        writer = get_summarizer(
-            settings.summarizer, model=settings.model if settings.summarizer == "anthropic" else None
-        )
+        writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 
-        proposal = asyncio.run(compact(the_plan, loaded, writer, settings, hooks=load_hooks_config()))
+        run = compact(the_plan, loaded, writer, settings, hooks=load_config().hooks)
+        proposal = asyncio.run(within_deadline(run, settings.timeoutSeconds))
         if proposal.degraded == "annotation":
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
             cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")

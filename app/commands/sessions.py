@@ -193,15 +193,15 @@ def _same_file(a: Path, b: Path) -> bool:
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace `path` with `data` all at once: a crash leaves the old file or the new one, never half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with handle:
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(handle.name, path)
+        os.replace(name, path)
     except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
+        Path(name).unlink(missing_ok=True)
         raise
 
 
@@ -218,7 +218,7 @@ def write_atomically(path: Path, data: bytes) -> None:
 @_DB
 def export_cmd(session: str, fmt: str, output: Path, db_path: str | None) -> None:
     """Write a stored SESSION out as a session file; a pi session comes back byte for byte."""
-    from cutline.core.agents.pi.format import export_pi
+    from cutline.core.agents.pi.writer import export_pi
 
     with _store(db_path) as store:
         loaded = store.load_session(session)

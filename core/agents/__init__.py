@@ -1,29 +1,43 @@
-"""Session file formats: sniffing, readers for pi/OpenClaw, Claude Code and Codex, and the pi writer."""
+"""The agents cutline reads, one package each (pi, claude_code, codex, openclaw), and `read_session` over them all."""
 
 from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Callable
 from pathlib import Path
 
-from cutline.core.agents.claude_code.format import read_claude_code
-from cutline.core.agents.codex.format import read_codex
-from cutline.core.agents.jsonl import Lines, split_lines
-from cutline.core.agents.pi.format import EntrySink, append_compaction, entry_from_line, export_pi, read_pi
-from cutline.core.agents.sniff import sniff, sniff_bytes
+from cutline.core.agents.adapter import AgentAdapter, EntrySink, UsageRecord
+from cutline.core.agents.jsonl import decode_text, split_lines
+from cutline.core.agents.pi.append import append_compaction
+from cutline.core.agents.pi.reader import entry_from_line
+from cutline.core.agents.pi.writer import export_pi
+from cutline.core.agents.registry import ADAPTERS, adapter_for, detect
+from cutline.core.agents.sniff import sniff, sniff_lines
 from cutline.core.errors import FormatError
-from cutline.core.models import Entry, Session
+from cutline.core.models import Entry, Message, Problem, Session
 
-__all__ = ["EntrySink", "append_compaction", "entry_from_line", "export_pi", "read_session", "sniff"]
+__all__ = [
+    "ADAPTERS",
+    "AgentAdapter",
+    "EntrySink",
+    "UsageRecord",
+    "adapter_for",
+    "append_compaction",
+    "detect",
+    "entry_from_line",
+    "export_pi",
+    "read_session",
+    "session_context",
+    "sniff",
+]
 
 
 def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool = True) -> Session:
-    """Read a session file of any supported format into the neutral model.
+    """Read a session file of any supported agent into the neutral model.
 
     Bad lines never raise: each becomes a `Problem` (file, line, what is wrong) and
     everything valid is still read. Raises FormatError only when nothing at all is
-    readable (unreadable, empty, binary, not JSON Lines, or no known format).
+    readable (unreadable, empty, binary, not JSON Lines, or no record of a known agent).
     `sink` receives every entry as it is read, with whether `entry_from_line` rebuilds it
     from its line alone (pi's message lines); `keep=False` leaves `entries` empty, so
     a pi file streams through in little more memory than its text (other formats are
@@ -35,7 +49,6 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
         data = path.read_bytes()
     except OSError as exc:
         raise FormatError(f"{file}: cannot read ({exc.strerror or exc})") from None
-    fmt = sniff_bytes(_head(data), file)
     size, sha256 = len(data), hashlib.sha256(data).hexdigest()
     count = 0
 
@@ -50,21 +63,14 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        try:
-            text: bytes | str = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data  # decoded line by line, each bad line a problem
+        text, encoding = decode_text(data)
         del data  # only the text is needed from here on
         lines = split_lines(text, file)
         del text  # the lines hold it now
-        if fmt == "pi":
-            session = read_pi(lines, file, path.stem, counting, keep)
-        else:
-            session = _READERS[fmt](lines, file, path.stem)
-            for entry in session.entries:
-                counting(entry, False)
-            if not keep:
-                session.entries = []
+        adapter = sniff_lines(lines, file)
+        if encoding is not None:
+            lines.problems.insert(0, _encoding_problem(file, encoding))
+        session = adapter.read(lines, file, path.stem, counting, keep)
     finally:
         if enabled:
             gc.enable()
@@ -77,21 +83,15 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     return session
 
 
-def _head(data: bytes) -> bytes:
-    """The first lines of the file, about what `sniff` reads from disk."""
-    end = 0
-    for _ in range(100):
-        found = data.find(b"\n", end)
-        if found < 0:
-            return data
-        end = found + 1
-        if end >= 8 * 1024 * 1024:
-            break
-    return data[:end]
+def _encoding_problem(file: str, encoding: str) -> Problem:
+    return Problem(
+        file=file,
+        line=None,
+        message=f"the file is {encoding.upper()} text, not UTF-8 as agents write it; read as {encoding.upper()}",
+        severity="warning",
+    )
 
 
-_READERS: dict[str, Callable[[Lines, str, str], Session]] = {
-    "pi": read_pi,
-    "claude_code": read_claude_code,
-    "codex": read_codex,
-}
+def session_context(session: Session) -> list[Message]:
+    """The messages the session's agent sends next, rebuilt by that agent's adapter."""
+    return adapter_for(session.format).context(session.active_path())

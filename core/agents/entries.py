@@ -9,10 +9,12 @@ nothing is ever dropped.
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 from cutline.core.models import Entry, Problem
 
@@ -38,6 +40,11 @@ class StableIds:
         return candidate
 
 
+def string_or(value: Any, default: str = "") -> str:
+    """`value` when it is a string, else `default` (records are untrusted JSON)."""
+    return value if isinstance(value, str) else default
+
+
 def path_hash(path: str) -> str:
     """A stable id for a file that carries no session id of its own."""
     return hashlib.sha256(path.encode("utf-8", "surrogatepass")).hexdigest()[:16]
@@ -53,7 +60,7 @@ def iso_to_ms(value: Any) -> int | None:
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return int(round(moment.timestamp() * 1000))
+    return round(moment.timestamp() * 1000)
 
 
 def now_iso() -> str:
@@ -124,3 +131,30 @@ def build_entry(shaped: dict[str, Any], file: str, problems: list[Problem]) -> E
             line=shaped.get("line") or 0,
             raw_line=shaped.get("raw_line") or "",
         )
+
+
+_ENTRY_SERIALIZER = Entry.__pydantic_serializer__
+_ENTRY_VALIDATOR = Entry.__pydantic_validator__
+
+
+def entry_json(entry: Entry, exclude: set[str]) -> str:
+    """An entry as JSON; one nested deeper than pydantic's serializer goes (about 200 levels) takes the slower json path.
+
+    Why: any value an agent wrote, however deep, must survive the store as json reads it.
+    """
+    try:
+        return _ENTRY_SERIALIZER.to_json(entry, exclude=exclude, warnings=False).decode()
+    except PydanticSerializationError:
+        value = _ENTRY_SERIALIZER.to_python(entry, exclude=exclude, warnings=False)
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def entry_from_json(text: str) -> Entry:
+    """The entry `entry_json` wrote; nesting deeper than pydantic's JSON parser goes is parsed by json first."""
+    try:
+        entry: Entry = _ENTRY_VALIDATOR.validate_json(text)
+    except ValidationError as exc:
+        if not any(error["type"] == "json_invalid" for error in exc.errors()):
+            raise
+        entry = _ENTRY_VALIDATOR.validate_python(json.loads(text))
+    return entry

@@ -19,7 +19,7 @@ class Record(NamedTuple):
     line: int  # 1-based line number in the file
     text: str  # the exact line text, without its newline
     value: dict[str, Any]
-    index: int  # position among all lines that parsed as JSON (pi's `entries` array index)
+    parsed_index: int  # position among all lines that parsed as JSON (pi's `entries` array index)
 
 
 def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str | None]:
@@ -50,6 +50,39 @@ def _decode_lines(data: bytes, file: str, problems: list[Problem]) -> list[str |
             )
             out.append(chunk.decode("utf-8", errors="replace"))
     return out
+
+
+_UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def utf16_encoding(data: bytes) -> str | None:
+    """ "utf-16-le" / "utf-16-be" when the bytes are UTF-16 text: a byte-order mark, or text with every other byte NUL."""
+    for bom, name in _UTF16_BOMS:
+        if data.startswith(bom):
+            return name
+    head = data[:4096]
+    if len(head) < 4 or head.count(0) * 3 < len(head):
+        return None
+    for name, zeros in (("utf-16-le", head[1::2]), ("utf-16-be", head[0::2])):
+        if zeros.count(0) * 10 >= len(zeros) * 9:
+            sample = head[: len(head) // 2 * 2].decode(name, errors="replace")
+            if sum(c.isprintable() or c.isspace() for c in sample) * 10 >= len(sample) * 9:
+                return name
+    return None
+
+
+def decode_text(data: bytes) -> tuple[bytes | str, str | None]:
+    """The file's text when it decodes as a whole (UTF-8, or UTF-16 named as the second value), else its bytes.
+
+    Bytes are decoded line by line by `split_lines`, each bad line reported.
+    """
+    encoding = utf16_encoding(data)
+    if encoding is not None:
+        return data.decode(encoding, errors="replace").removeprefix("\ufeff"), encoding
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return data, None
 
 
 class Lines(NamedTuple):
@@ -84,11 +117,10 @@ def split_lines(data: bytes | str, file: str) -> Lines:
     newline = "\r\n" if first is not None and first.endswith("\r") else "\n"
     crlf = newline == "\r\n"
     lines: list[tuple[int, str]] = []
-    for number, text in enumerate(decoded, start=1):
-        if text is None:
+    for number, raw in enumerate(decoded, start=1):
+        if raw is None:
             continue
-        if crlf and text.endswith("\r"):
-            text = text[:-1]
+        text = raw[:-1] if crlf and raw.endswith("\r") else raw
         if not text.strip():
             problems.append(Problem(file=file, line=number, message="blank line (skipped)", severity="warning"))
             continue
@@ -130,23 +162,41 @@ def parse_line(number: int, text: str, lines: Lines, file: str) -> Any:
 
 
 def _scrub_surrogates(number: int, value: Any, lines: Lines, file: str) -> Any:
-    """Replace lone UTF-16 surrogates (valid JSON, not encodable as UTF-8) with U+FFFD, and say so."""
+    """Replace lone UTF-16 surrogates (valid JSON, not encodable as UTF-8) with U+FFFD, and say so.
+
+    Walks the value with an explicit stack, so nesting as deep as json reads costs no recursion.
+    """
     found = False
 
-    def scrub(item: Any) -> Any:
+    def clean(item: str) -> str:
         nonlocal found
-        if isinstance(item, str):
-            if _LONE_SURROGATE.search(item):
-                found = True
-                return _LONE_SURROGATE.sub("\ufffd", item)
-            return item
-        if isinstance(item, list):
-            return [scrub(x) for x in item]
-        if isinstance(item, dict):
-            return {scrub(k): scrub(v) for k, v in item.items()}
+        if _LONE_SURROGATE.search(item):
+            found = True
+            return _LONE_SURROGATE.sub("\ufffd", item)
         return item
 
-    cleaned = scrub(value)
+    if isinstance(value, str):
+        value = clean(value)
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            for i, child in enumerate(item):
+                if isinstance(child, str):
+                    item[i] = clean(child)
+                elif isinstance(child, (list, dict)):
+                    stack.append(child)
+        elif isinstance(item, dict):
+            for key in list(item):
+                child = item[key]
+                if isinstance(child, str):
+                    child = clean(child)
+                elif isinstance(child, (list, dict)):
+                    stack.append(child)
+                new_key = clean(key)
+                if new_key != key:
+                    del item[key]
+                item[new_key] = child
     if found:
         lines.problems.append(
             Problem(
@@ -156,7 +206,7 @@ def _scrub_surrogates(number: int, value: Any, lines: Lines, file: str) -> Any:
                 severity="warning",
             )
         )
-    return cleaned
+    return value
 
 
 def not_an_object(number: int, value: Any, lines: Lines, file: str) -> None:

@@ -1,131 +1,81 @@
-"""Recognizing a session file's format from its first meaningful lines."""
+"""Recognizing a session file's agent from its first records that parse, wherever they are in the file.
+
+Lines that do not parse (noise, a flipped byte, binary garbage, blank lines) are passed
+over, not held against the file: the reader reports each of them. Only a file in which
+no line is a record of a known shape is refused, with one line saying what it is instead.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
+from cutline.core.agents.adapter import AgentAdapter
+from cutline.core.agents.jsonl import Lines, decode_text, split_lines
+from cutline.core.agents.registry import detect
 from cutline.core.errors import FormatError
-from cutline.core.models import EntryType, SessionFormat
+from cutline.core.models import SessionFormat
 
-# every pi entry type the model knows; "other" is ours, for records of no known type
-PI_ENTRY_TYPES = frozenset(get_args(EntryType)) - {"other"}
-CLAUDE_CODE_TYPES = frozenset(
-    {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress", "attachment"}
-)
-CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
-# response items as early Codex rollouts wrote them, without an envelope
-_BARE_CODEX_ITEMS = frozenset(
-    {
-        "message",
-        "reasoning",
-        "function_call",
-        "function_call_output",
-        "custom_tool_call",
-        "custom_tool_call_output",
-        "local_shell_call",
-    }
-)
-
-# how much of a file sniffing looks at
-_MAX_LINES = 50
-_MAX_BYTES = 8 * 1024 * 1024
+# JSON objects of no known shape read before the file is taken for something else
+_MAX_UNKNOWN_OBJECTS = 100
+# how much of the text that does not parse is looked at to call a file binary
+_BINARY_SAMPLE = 64 * 1024
 
 
-def record_format(value: dict[str, Any]) -> SessionFormat | None:
-    """The format a single parsed record belongs to, or None when its shape is not known."""
-    kind = value.get("type")
-    if not isinstance(kind, str):
-        # the first line of an early Codex rollout (before records had an envelope)
-        if isinstance(value.get("id"), str) and "instructions" in value and "timestamp" in value:
-            return "codex"
-        return None
-    if "payload" in value and kind in CODEX_TYPES:
-        return "codex"
-    if (
-        kind in _BARE_CODEX_ITEMS
-        and "payload" not in value
-        and ("role" in value or kind != "message")
-        and "message" not in value
-    ):
-        return "codex"
-    if kind in CLAUDE_CODE_TYPES and (
-        "uuid" in value or "sessionId" in value or "leafUuid" in value or "messageId" in value
-    ):
-        return "claude_code"
-    if kind == "session":
-        return "pi"
-    if kind in PI_ENTRY_TYPES and "uuid" not in value and "payload" not in value:
-        return "pi"
-    return None
-
-
-def sniff_bytes(head: bytes, file: str) -> SessionFormat:
-    """The format of a file whose first bytes (whole lines) are `head`; FormatError when there is none."""
-    if not head.strip():
+def sniff_lines(lines: Lines, file: str) -> AgentAdapter:
+    """The adapter for a file split into `lines`; FormatError when no line is a record of a known shape."""
+    if not lines.lines:
         raise FormatError(f"{file}: empty file")
-    if b"\x00" in head:
-        raise FormatError(f"{file}: binary file (contains NUL bytes), not a session transcript")
-    text = head.decode("utf-8", errors="replace")
-    if text.count("\ufffd") > max(8, len(text) // 10):
-        raise FormatError(f"{file}: binary file (mostly not UTF-8 text), not a session transcript")
     first_object: dict[str, Any] | None = None
-    first_error: str | None = None
-    seen = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        seen += 1
-        if seen > _MAX_LINES:
-            break
+    first_error: int | None = None
+    unknown = 0
+    sample: list[str] = []
+    sampled = 0
+    for number, text in lines.lines:
         try:
-            value = json.loads(line)
+            value = json.loads(text)
         except (ValueError, RecursionError):
             if first_error is None:
-                first_error = f"line {number} is not JSON"
+                first_error = number
+            if sampled < _BINARY_SAMPLE:
+                sample.append(text[: _BINARY_SAMPLE - sampled])
+                sampled += len(sample[-1])
             continue
-        if not isinstance(value, dict):
+        if type(value) is not dict:
             continue
-        found = record_format(value)
-        if found is not None:
-            return found
+        adapter = detect(value)
+        if adapter is not None:
+            return adapter
         if first_object is None:
             first_object = value
+        unknown += 1
+        if unknown >= _MAX_UNKNOWN_OBJECTS:
+            break
     if first_object is not None:
         kind = first_object.get("type")
         keys = ", ".join(sorted(first_object)[:8])
         shown = f"type {kind!r}" if isinstance(kind, str) else "no 'type'"
         raise FormatError(f"{file}: JSON of no known session format (first record has {shown}; keys: {keys})")
+    text = "".join(sample)
+    if "\x00" in text:
+        raise FormatError(f"{file}: binary file (contains NUL bytes), not a session transcript")
+    if text.count("\ufffd") > max(8, len(text) // 10):
+        raise FormatError(f"{file}: binary file (mostly not UTF-8 text), not a session transcript")
     if first_error is not None:
-        raise FormatError(f"{file}: not a JSON Lines session transcript ({first_error})")
-    raise FormatError(f"{file}: no JSON objects in the first lines, not a session transcript")
-
-
-def read_head(path: Path) -> bytes:
-    """The first whole lines of a file (up to ~50 lines or 8 MiB), enough to sniff it."""
-    chunks: list[bytes] = []
-    total = 0
-    with path.open("rb") as handle:
-        for _ in range(_MAX_LINES * 2):
-            line = handle.readline()
-            if not line:
-                break
-            chunks.append(line)
-            total += len(line)
-            if total >= _MAX_BYTES:
-                break
-    return b"".join(chunks)
+        raise FormatError(f"{file}: not a JSON Lines session transcript (line {first_error} is not JSON)")
+    raise FormatError(f"{file}: no JSON objects, not a session transcript")
 
 
 def sniff(path: str | Path) -> SessionFormat:
-    """The format of the session file at `path`: "pi", "claude_code" or "codex".
+    """The format of the session file at `path` ("pi", "claude_code", "codex" or "openclaw").
 
-    Raises FormatError for an empty, binary or non-JSON file, or JSON of no known shape.
+    Raises FormatError for an unreadable, empty or binary file, or one with no record of a known shape.
     """
     path = Path(path)
     try:
-        head = read_head(path)
+        data = path.read_bytes()
     except OSError as exc:
         raise FormatError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return sniff_bytes(head, str(path))
+    text, _ = decode_text(data)
+    return sniff_lines(split_lines(text, str(path)), str(path)).format

@@ -337,50 +337,84 @@ def _is_hex_id(token: str) -> bool:
     return has_digit and has_letter and not mixed_case
 
 
-def find_identifiers(text: str) -> list[tuple[IdentifierKind, str]]:
-    """Identifiers in a text, in order of first appearance, each as (kind, original text)."""
-    found: list[tuple[int, IdentifierKind, str]] = []
-    taken: list[tuple[int, int]] = []
+class _IdentifierScan:
+    """Identifiers found so far in a text, and the spans they claim (later kinds skip claimed spans)."""
 
-    def free(start: int, end: int) -> bool:
-        return all(end <= s or start >= e for s, e in taken)
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.has_digit = _DIGIT.search(text) is not None
+        self.found: list[tuple[int, IdentifierKind, str]] = []
+        self.taken: list[tuple[int, int]] = []
 
-    def add(kind: IdentifierKind, start: int, end: int, value: str) -> None:
+    def free(self, m: re.Match[str]) -> bool:
+        start, end = m.start(), m.end()
+        return all(end <= s or start >= e for s, e in self.taken)
+
+    def add(self, kind: IdentifierKind, m: re.Match[str], value: str) -> None:
         value = value.rstrip(_TRAILING) if kind != "name" else value
         if value:
-            found.append((start, kind, value))
+            self.found.append((m.start(), kind, value))
 
-    has_digit = _DIGIT.search(text) is not None
+    def claim(self, kind: IdentifierKind, m: re.Match[str], value: str) -> None:
+        self.add(kind, m, value)
+        self.taken.append((m.start(), m.end()))
+
+
+def _scan_marked(scan: _IdentifierScan) -> None:
+    """Backticked names (they claim nothing), then URLs and e-mail addresses."""
+    text = scan.text
     for m in _BACKTICK.finditer(text) if "`" in text else ():
-        add("name", m.start(), m.end(), m.group(1).strip())
-    for pattern, kind, marker in ((_URL, "url", "://"), (_EMAIL, "email", "@")):
+        scan.add("name", m, m.group(1).strip())
+    marked: tuple[tuple[re.Pattern[str], IdentifierKind, str], ...] = ((_URL, "url", "://"), (_EMAIL, "email", "@"))
+    for pattern, kind, marker in marked:
         for m in pattern.finditer(text) if marker in text else ():
-            if free(m.start(), m.end()):
-                add(kind, m.start(), m.end(), m.group(0))  # type: ignore[arg-type]
-                taken.append((m.start(), m.end()))
-    for m in _HOST_PORT.finditer(text) if has_digit and ":" in text else ():
-        host = m.group(1)
-        if not free(m.start(), m.end()) or _FILE_EXT_ONLY.search(host):
-            continue
-        if host != "localhost" and not re.fullmatch(r"[\d.]+", host) and not re.search(r"\.[A-Za-z]{2,}$", host):
-            continue
-        add("host_port", m.start(), m.end(), m.group(0))
-        taken.append((m.start(), m.end()))
+            if scan.free(m):
+                scan.claim(kind, m, m.group(0))
+
+
+def _is_host(host: str) -> bool:
+    """localhost, a dotted number, or a name ending in a top-level domain (not a file name)."""
+    if _FILE_EXT_ONLY.search(host):
+        return False
+    return host == "localhost" or bool(re.fullmatch(r"[\d.]+", host)) or bool(re.search(r"\.[A-Za-z]{2,}$", host))
+
+
+def _scan_host_ports(scan: _IdentifierScan) -> None:
+    text = scan.text
+    for m in _HOST_PORT.finditer(text) if scan.has_digit and ":" in text else ():
+        if scan.free(m) and _is_host(m.group(1)):
+            scan.claim("host_port", m, m.group(0))
+
+
+def _scan_paths(scan: _IdentifierScan) -> None:
+    text = scan.text
     for m in _PATH.finditer(text) if "/" in text or "." in text else ():
         value = m.group(1).rstrip(_TRAILING)
-        if free(m.start(), m.end()) and _is_path(value):
-            add("path", m.start(), m.end(), value)
-            taken.append((m.start(), m.end()))
-    for m in _HEX.finditer(text) if has_digit else ():
-        if free(m.start(), m.end()) and _is_hex_id(m.group(0)) and not m.group(0).isdigit():
-            add("hex", m.start(), m.end(), m.group(0))
-            taken.append((m.start(), m.end()))
-    for m in _NUMBER.finditer(text) if has_digit else ():
-        if free(m.start(), m.end()):
-            add("number", m.start(), m.end(), m.group(0))
-            taken.append((m.start(), m.end()))
-    found.sort(key=lambda item: item[0])
-    return [(kind, value) for _, kind, value in found]
+        if scan.free(m) and _is_path(value):
+            scan.claim("path", m, value)
+
+
+def _scan_numbers(scan: _IdentifierScan) -> None:
+    """Hex ids (not all digits), then plain numbers."""
+    if not scan.has_digit:
+        return
+    for m in _HEX.finditer(scan.text):
+        if scan.free(m) and _is_hex_id(m.group(0)) and not m.group(0).isdigit():
+            scan.claim("hex", m, m.group(0))
+    for m in _NUMBER.finditer(scan.text):
+        if scan.free(m):
+            scan.claim("number", m, m.group(0))
+
+
+def find_identifiers(text: str) -> list[tuple[IdentifierKind, str]]:
+    """Identifiers in a text, in order of first appearance, each as (kind, original text)."""
+    scan = _IdentifierScan(text)
+    _scan_marked(scan)
+    _scan_host_ports(scan)
+    _scan_paths(scan)
+    _scan_numbers(scan)
+    scan.found.sort(key=lambda item: item[0])
+    return [(kind, value) for _, kind, value in scan.found]
 
 
 # ---------------------------------------------------------------------------
@@ -537,12 +571,12 @@ def _prose(text: str) -> str:
 def sentences(text: str) -> list[str]:
     """Sentences of prose (fenced code left out), split on line breaks and sentence ends."""
     result: list[str] = []
-    for line in _prose(text).splitlines():
-        line = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*", "", line).strip()
+    for raw_line in _prose(text).splitlines():
+        line = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*", "", raw_line).strip()
         if not line:
             continue
-        for part in _SENTENCE_END.split(line):
-            part = part.strip()
+        for raw_part in _SENTENCE_END.split(line):
+            part = raw_part.strip()
             if len(content_words(part)) >= 1 and len(part) >= 3:
                 result.append(part)
     return result

@@ -7,15 +7,19 @@ person typed.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from cutline.core.config.errors import describe
 from cutline.core.errors import SettingsError
-from cutline.core.paths import config_path
+
+# OpenClaw's own limits: 300 s for a whole compaction (EMBEDDED_COMPACTION_TIMEOUT_MS, overridable by
+# agents.defaults.compaction.timeoutSeconds) and 180 s for one model request.
+DEFAULT_TIMEOUT_SECONDS = 300.0
+DEFAULT_REQUEST_TIMEOUT_SECONDS = 180.0
+DEFAULT_MAX_RETRIES = 2
 
 # A current Sonnet: the SDK marks claude-sonnet-4-5 deprecated (end of life 2026-11-30).
 DEFAULT_MODEL = "claude-sonnet-5-5"
@@ -96,6 +100,10 @@ class CompactionSettings(BaseModel):
     parts: int = Field(default=2, ge=1)
     maxChunkTokens: int | None = Field(default=None, gt=0)
     previewStyle: bool = False
+    # giving up in time: the whole compaction, one model request, retries of a failed request (inside the former)
+    timeoutSeconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0)
+    requestTimeoutSeconds: float = Field(default=DEFAULT_REQUEST_TIMEOUT_SECONDS, gt=0)
+    maxRetries: int = Field(default=DEFAULT_MAX_RETRIES, ge=0)
 
     @field_validator("mode", mode="before")
     @classmethod
@@ -110,37 +118,6 @@ class CompactionSettings(BaseModel):
         return settings_from_dict(data)
 
 
-# ---------------------------------------------------------------------------
-# Validation with messages that name the key
-# ---------------------------------------------------------------------------
-
-
-def _describe(error: dict[str, Any]) -> str:
-    kind = error.get("type", "")
-    ctx = error.get("ctx") or {}
-    if kind == "greater_than_equal":
-        return f"must be >= {ctx.get('ge')}"
-    if kind == "greater_than":
-        return f"must be > {ctx.get('gt')}"
-    if kind == "less_than_equal":
-        return f"must be <= {ctx.get('le')}"
-    if kind == "extra_forbidden":
-        return "unknown key"
-    if kind == "literal_error":
-        return f"must be one of {', '.join(MODES)}"
-    if kind.startswith("int_"):
-        return "must be a whole number"
-    if kind.startswith("float_"):
-        return "must be a number"
-    if kind.startswith("bool_"):
-        return "must be true or false"
-    if kind.startswith("string_"):
-        return "must be a string"
-    if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return "must be a table of settings"
-    return str(error.get("msg", "invalid value"))
-
-
 def settings_from_dict(data: dict[str, Any], prefix: str = "compaction") -> CompactionSettings:
     """Validate a plain mapping; the first problem becomes a SettingsError naming its key."""
     try:
@@ -148,152 +125,7 @@ def settings_from_dict(data: dict[str, Any], prefix: str = "compaction") -> Comp
     except ValidationError as exc:
         first = exc.errors()[0]
         key = ".".join(str(p) for p in (prefix, *first.get("loc", ())))
-        raise SettingsError(f"{key}: {_describe(first)}") from None
-
-
-# ---------------------------------------------------------------------------
-# OpenClaw config (JSON5-ish) and cutline's TOML
-# ---------------------------------------------------------------------------
-
-
-def json5_to_json(text: str) -> str:
-    """Turn the JSON5 people write in OpenClaw configs into JSON.
-
-    Handles // and /* */ comments, trailing commas, unquoted keys and single-quoted
-    strings; anything fancier fails in json.loads with a line number.
-    """
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "\"'":
-            quote = ch
-            j = i + 1
-            buf: list[str] = []
-            while j < n and text[j] != quote:
-                if text[j] == "\\" and j + 1 < n:
-                    nxt = text[j + 1]
-                    if quote == "'" and nxt == "'":
-                        buf.append("'")
-                    elif nxt == "\n":
-                        pass  # JSON5 line continuation
-                    else:
-                        buf.append(text[j : j + 2])
-                    j += 2
-                    continue
-                if quote == "'" and text[j] == '"':
-                    buf.append('\\"')
-                else:
-                    buf.append(text[j])
-                j += 1
-            out.append('"' + "".join(buf) + '"')
-            i = j + 1
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-        elif ch == ",":
-            j = i + 1
-            while j < n:
-                if text[j].isspace():
-                    j += 1
-                elif text.startswith("//", j):
-                    k = text.find("\n", j)
-                    j = n if k < 0 else k
-                elif text.startswith("/*", j):
-                    k = text.find("*/", j + 2)
-                    j = n if k < 0 else k + 2
-                else:
-                    break
-            if j < n and text[j] in "}]":
-                i += 1  # trailing comma
-            else:
-                out.append(ch)
-                i += 1
-        elif ch.isalpha() or ch in "_$":
-            j = i
-            while j < n and (text[j].isalnum() or text[j] in "_$"):
-                j += 1
-            word = text[i:j]
-            k = j
-            while k < n and text[k] in " \t\r\n":
-                k += 1
-            if k < n and text[k] == ":" and word not in ("true", "false", "null"):
-                out.append(json.dumps(word))
-            else:
-                out.append(word)
-            i = j
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-def _dig(data: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
-
-
-def openclaw_compaction_dict(path: str | Path) -> dict[str, Any]:
-    """The compaction keys of an OpenClaw config: `agents.defaults.compaction` plus `memory.postCompaction`.
-
-    Keys cutline does not model are ignored (OpenClaw has more than cutline needs).
-    """
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SettingsError(f"{file}: cannot read OpenClaw config ({exc.strerror})") from None
-    try:
-        config = json.loads(json5_to_json(text))
-    except json.JSONDecodeError as exc:
-        raise SettingsError(f"{file}:{exc.lineno}: not valid JSON/JSON5 ({exc.msg})") from None
-    compaction = _dig(config, "agents", "defaults", "compaction")
-    result: dict[str, Any] = {}
-    if compaction is not None:
-        if not isinstance(compaction, dict):
-            raise SettingsError("agents.defaults.compaction: must be an object")
-        known = set(CompactionSettings.model_fields)
-        result = {k: v for k, v in compaction.items() if k in known}
-        if isinstance(result.get("memoryFlush"), dict):
-            flush_keys = set(MemoryFlushSettings.model_fields)
-            result["memoryFlush"] = {k: v for k, v in result["memoryFlush"].items() if k in flush_keys}
-    post = _dig(config, "memory", "postCompaction")
-    if isinstance(post, dict):
-        result["postCompaction"] = {k: v for k, v in post.items() if k in PostCompactionSettings.model_fields}
-    return result
-
-
-def toml_compaction_dict(path: str | Path | None = None) -> dict[str, Any]:
-    """The `[compaction]` table of cutline's TOML config ({} when the file or table is absent)."""
-    file = Path(path) if path is not None else config_path()
-    if not file.exists():
-        return {}
-    try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{file}: not valid TOML ({exc})") from None
-    except OSError as exc:
-        raise SettingsError(f"{file}: cannot read config ({exc.strerror})") from None
-    table = data.get("compaction", {})
-    if not isinstance(table, dict):
-        raise SettingsError("compaction: must be a table")
-    return table
-
-
-def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
+        raise SettingsError(f"{key}: {describe(first)}") from None
 
 
 def load_settings(
@@ -302,13 +134,20 @@ def load_settings(
     openclaw: str | Path | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> CompactionSettings:
-    """Settings from cutline's TOML config, then an OpenClaw config, then explicit overrides (later wins).
+    """The `[compaction]` settings of cutline's config, then an OpenClaw config, then explicit overrides (later wins).
 
-    `config` defaults to `$CUTLINE_HOME/config.toml`; None values in `overrides` are ignored.
+    `config` defaults to `$CUTLINE_HOME/config.toml` (with its `CUTLINE_…` environment
+    overrides, see core.config.file); None values in `overrides` are ignored.
     """
-    data = toml_compaction_dict(config)
+    from cutline.core.config.file import load_config, merged
+    from cutline.core.config.openclaw import openclaw_compaction_dict
+
+    settings = load_config(config).compaction
+    if openclaw is None and not overrides:
+        return settings
+    data = settings.model_dump(exclude_unset=True)
     if openclaw is not None:
-        data = _merge(data, openclaw_compaction_dict(openclaw))
+        data = merged(data, openclaw_compaction_dict(openclaw))
     if overrides:
-        data = _merge(data, {k: v for k, v in overrides.items() if v is not None})
+        data = merged(data, {k: v for k, v in overrides.items() if v is not None})
     return settings_from_dict(data)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cutline.core.errors import CutlineError
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
+
+if TYPE_CHECKING:
+    from cutline.core.config.settings import CompactionSettings
 
 SUMMARIZERS = ("extractive", "anthropic")
 
@@ -35,4 +38,16 @@ def get_summarizer(name: str = "extractive", **kwargs: Any) -> Summarizer:
     raise CutlineError(f"unknown summarizer {name!r} (known: {', '.join(SUMMARIZERS)})")
 
 
-__all__ = ["SUMMARIZERS", "Summarizer", "SummaryRequest", "get_summarizer"]
+def summarizer_for(settings: CompactionSettings) -> Summarizer:
+    """The summarizer the settings name, with their model, per-request timeout and retries where it takes them."""
+    if settings.summarizer == "anthropic":
+        return get_summarizer(
+            settings.summarizer,
+            model=settings.model,
+            timeout=settings.requestTimeoutSeconds,
+            max_retries=settings.maxRetries,
+        )
+    return get_summarizer(settings.summarizer, model=settings.model)
+
+
+__all__ = ["SUMMARIZERS", "Summarizer", "SummaryRequest", "get_summarizer", "summarizer_for"]

@@ -3,8 +3,10 @@
 The API key is read from `ANTHROPIC_API_KEY` at call time, handed to the SDK for that
 call only and never kept, logged or put into an error message. `ANTHROPIC_BASE_URL`
 (or `base_url=`) points the SDK elsewhere, e.g. at a proxy or the test server.
-Retries are our own loop (the SDK's are turned off) so the attempt count and the
-backoff are exact and a cancelled task never retries.
+Retries are the SDK's own (`max_retries`): exponential backoff with jitter, and the
+server's `retry-after` / `retry-after-ms` and `x-should-retry` headers obeyed. Each
+request has its own timeout; the compaction's overall deadline (core.engine.deadline)
+cancels whatever is still running, retries included, and a cancel stops it at once.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 import anthropic
 import httpx2
 
-from cutline.core.config.settings import DEFAULT_MODEL
+from cutline.core.config.settings import DEFAULT_MAX_RETRIES, DEFAULT_MODEL, DEFAULT_REQUEST_TIMEOUT_SECONDS
 from cutline.core.errors import SummarizerError
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from cutline.core.summarizers.prompts import (
@@ -31,10 +33,7 @@ from cutline.core.summarizers.prompts import (
 )
 from cutline.core.summarizers.serialize import serialize_conversation
 
-DEFAULT_TIMEOUT = 300.0
-DEFAULT_MAX_RETRIES = 2
-DEFAULT_BACKOFF_BASE = 0.5
-DEFAULT_BACKOFF_MAX = 60.0
+DEFAULT_TIMEOUT = DEFAULT_REQUEST_TIMEOUT_SECONDS
 _MAX_CAUSE_CHARS = 200
 
 
@@ -55,30 +54,20 @@ def _status_text(error: anthropic.APIStatusError) -> str:
     return f"{error.status_code} {phrase}"
 
 
-def _is_retryable(error: BaseException) -> bool:
+def _was_retried(error: anthropic.APIError) -> bool:
+    """Whether the SDK retries this kind of failure (so it surfaced only after every retry was spent).
+
+    The SDK's rule: connection failures and timeouts, and 408, 409, 429 and 5xx answers,
+    unless the server says otherwise in `x-should-retry`.
+    """
     if isinstance(error, anthropic.APIConnectionError):  # includes APITimeoutError
         return True
     if isinstance(error, anthropic.APIStatusError):
+        said = error.response.headers.get("x-should-retry")
+        if said in ("true", "false"):
+            return said == "true"
         return error.status_code in (408, 409, 429) or error.status_code >= 500
     return False
-
-
-def _retry_after(error: BaseException) -> float | None:
-    """Seconds the server asked us to wait (`retry-after-ms` or numeric `retry-after`)."""
-    if not isinstance(error, anthropic.APIStatusError):
-        return None
-    headers = error.response.headers
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            seconds = float(value) * scale
-        except ValueError:
-            continue
-        if seconds >= 0:
-            return seconds
-    return None
 
 
 @functools.lru_cache(maxsize=1)
@@ -141,20 +130,17 @@ class AnthropicSummarizer(Summarizer):
     def __init__(
         self,
         model: str = DEFAULT_MODEL,
+        *,
         api_key: str | None = None,
         base_url: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
-        backoff_base: float = DEFAULT_BACKOFF_BASE,
-        backoff_max: float = DEFAULT_BACKOFF_MAX,
         temperature: float | None = None,
     ) -> None:
         self.model = model
         self.base_url = base_url
         self.timeout = float(timeout)
         self.max_retries = max(0, int(max_retries))
-        self.backoff_base = max(0.0, float(backoff_base))
-        self.backoff_max = max(0.0, float(backoff_max))
         self.temperature = temperature
         # An explicit key is for embedding cutline in another program; it lives only
         # in this closure, never as an attribute that a repr, log or dump could show.
@@ -195,13 +181,6 @@ class AnthropicSummarizer(Summarizer):
             del self._pools[loop]
             await entry[0].aclose()
 
-    def _delay(self, attempt: int, error: BaseException) -> float:
-        backoff = self.backoff_base * (2**attempt)
-        asked = _retry_after(error)
-        if asked is not None:
-            backoff = max(backoff, asked)
-        return min(backoff, self.backoff_max)
-
     async def summarize(self, request: SummaryRequest) -> str:
         key = self._key() or os.environ.get("ANTHROPIC_API_KEY") or None
         if not key:
@@ -225,35 +204,30 @@ class AnthropicSummarizer(Summarizer):
                 api_key=key,
                 base_url=base_url,
                 timeout=self.timeout,
-                max_retries=0,
+                max_retries=self.max_retries,
                 open_telemetry=False,
                 http_client=pool,
             )
-            attempts = self.max_retries + 1
-            for attempt in range(attempts):
-                try:
-                    response = await client.messages.create(**params)
-                except anthropic.APIError as error:
-                    if not _is_retryable(error) or attempt == attempts - 1:
-                        raise SummarizerError(self._describe(error, attempt + 1, key)) from None
-                    await asyncio.sleep(self._delay(attempt, error))
-                    continue
-                except (ValueError, TypeError, KeyError, AttributeError) as problem:
-                    # the SDK could not decode the body (not JSON, wrong shape)
-                    detail = _one_line(f"{type(problem).__name__}: {problem}", key)
-                    raise SummarizerError(f"Anthropic API: malformed response: {detail}") from None
-                except anthropic.AnthropicError as error:
-                    raise SummarizerError(f"Anthropic API: {_one_line(str(error), key)}") from None
-                try:
-                    return _text_of(response)
-                except ValueError as problem:
-                    raise SummarizerError(f"Anthropic API: malformed response: {problem}") from None
+            try:
+                response = await client.messages.create(**params)
+            except anthropic.APIError as error:
+                raise SummarizerError(self._describe(error, key)) from None
+            except (ValueError, TypeError, KeyError, AttributeError) as problem:
+                # the SDK could not decode the body (not JSON, wrong shape)
+                detail = _one_line(f"{type(problem).__name__}: {problem}", key)
+                raise SummarizerError(f"Anthropic API: malformed response: {detail}") from None
+            except anthropic.AnthropicError as error:
+                raise SummarizerError(f"Anthropic API: {_one_line(str(error), key)}") from None
         finally:
             await self._release_pool()
-        raise SummarizerError("Anthropic API: no attempt was made")
+        try:
+            return _text_of(response)
+        except ValueError as problem:
+            raise SummarizerError(f"Anthropic API: malformed response: {problem}") from None
 
-    def _describe(self, error: anthropic.APIError, attempts: int, key: str) -> str:
+    def _describe(self, error: anthropic.APIError, key: str) -> str:
         """One line saying what went wrong, after how many attempts; never the key."""
+        attempts = self.max_retries + 1 if _was_retried(error) else 1
         tries = f" after {attempts} attempts" if attempts > 1 else ""
         if isinstance(error, anthropic.APITimeoutError):
             return f"Anthropic API: timed out after {self.timeout:g}s" + (
@@ -265,7 +239,7 @@ class AnthropicSummarizer(Summarizer):
             return f"Anthropic API: connection failed{detail}{tries}"
         if isinstance(error, anthropic.APIStatusError):
             text = f"Anthropic API: {_status_text(error)}{tries}"
-            if not _is_retryable(error) and error.api_message:
+            if not _was_retried(error) and error.api_message:
                 text += f": {_one_line(str(error.api_message), key)}"
             return text
         if isinstance(error, anthropic.APIResponseValidationError):

@@ -1,4 +1,6 @@
-"""Token counters (chars4, tiktoken, calibrated, anthropic) behind one interface, and per-entry counts cached in the store.
+"""Token counters (chars4, tiktoken, calibrated, anthropic) behind one interface, calibration, and per-session reports.
+
+Counting is pure: the store keeps the per-entry cache (`cutline.core.store.token_counts`).
 
 `chars4` is pi's `estimateTokens` to the unit: JavaScript measures strings in UTF-16
 code units and serializes tool arguments with `JSON.stringify`, so both are
@@ -7,17 +9,19 @@ reproduced here rather than Python's `len` and `json.dumps` defaults.
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
 import os
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents.context import context_weight, entry_message
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError
 from cutline.core.models import (
@@ -31,9 +35,6 @@ from cutline.core.models import (
     ToolResultBlock,
 )
 from cutline.core.tokens.jsjson import js_length, js_stringify
-
-if TYPE_CHECKING:
-    from cutline.core.store import Store
 
 COUNTER_NAMES = ("chars4", "tiktoken", "calibrated", "anthropic")
 
@@ -71,26 +72,25 @@ def chars4_tokens(message: Message) -> int:
     if role == "bashExecution":
         chars = js_length(message.command or "") + js_length(message.output or "")
         return -(-chars // 4)
-    if role == "branchSummary" or role == "compactionSummary":
+    if role in {"branchSummary", "compactionSummary"}:
         return -(-js_length(message.summary or "") // 4)
     assistant = role == "assistant"
-    images = role == "custom" or role == "toolResult"
+    images = role in {"custom", "toolResult"}
     chars = 0
     for block in message.content:
-        kind = block.type
-        if kind == "text":
+        if block.type == "text":
             text = block.text
             chars += len(text) if text.isascii() else js_length(text)
-        elif kind == "toolCall":
+        elif block.type == "toolCall":
             if assistant:
                 chars += js_length(block.name) + js_length(js_stringify(block.arguments))
-        elif kind == "thinking":
+        elif block.type == "thinking":
             if assistant:
                 chars += js_length(block.thinking)
-        elif kind == "image":
+        elif block.type == "image":
             if images:
                 chars += IMAGE_CHARS
-        elif kind == "toolResult":
+        elif block.type == "toolResult":
             chars += _tool_result_chars(block)
     return -(-chars // 4)
 
@@ -147,35 +147,30 @@ class Chars4Counter:
         return chars4_tokens(message)
 
 
-_ENCODING: Any = None
-
-
+@functools.cache
 def cl100k_encoding() -> Any:
-    """The cl100k_base encoding, built from the file bundled in core/tokens/data (never downloaded)."""
-    global _ENCODING
-    if _ENCODING is None:
-        import tiktoken
-        from tiktoken.load import load_tiktoken_bpe
+    """The cl100k_base encoding, built once from the file bundled in core/tokens/data (never downloaded)."""
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
 
-        if not CL100K_FILE.exists():
-            raise CutlineError(f"tiktoken vocabulary missing: {CL100K_FILE}")
-        ranks = load_tiktoken_bpe(str(CL100K_FILE), expected_hash=CL100K_SHA256)
-        _ENCODING = tiktoken.Encoding(
-            name="cl100k_base",
-            pat_str=(
-                r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
-                r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
-            ),
-            mergeable_ranks=ranks,
-            special_tokens={
-                "<|endoftext|>": 100257,
-                "<|fim_prefix|>": 100258,
-                "<|fim_middle|>": 100259,
-                "<|fim_suffix|>": 100260,
-                "<|endofprompt|>": 100276,
-            },
-        )
-    return _ENCODING
+    if not CL100K_FILE.exists():
+        raise CutlineError(f"tiktoken vocabulary missing: {CL100K_FILE}")
+    ranks = load_tiktoken_bpe(str(CL100K_FILE), expected_hash=CL100K_SHA256)
+    return tiktoken.Encoding(
+        name="cl100k_base",
+        pat_str=(
+            r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+            r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+        ),
+        mergeable_ranks=ranks,
+        special_tokens={
+            "<|endoftext|>": 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            "<|endofprompt|>": 100276,
+        },
+    )
 
 
 class TiktokenCounter:
@@ -278,8 +273,6 @@ def entry_tokens(entry: Entry, counter: TokenCounter) -> int:
     if entry.type == "message":
         message = entry.message
     else:
-        from cutline.core.engine.context import entry_message  # context imports this module
-
         message = entry_message(entry)
     return counter.count(message) if message is not None else 0
 
@@ -308,29 +301,23 @@ def path_tokens(path: list[Entry], counter: TokenCounter | str = "chars4") -> li
         return [entry_tokens(e, counter) for e in path]
 
 
-def count_entries(store: Store, session: Session, counter: TokenCounter | str = "chars4") -> dict[str, int]:
-    """Per-entry tokens for every entry of a session, cached in the store and counted only where missing.
-
-    `calibrated` counts are chars4 counts scaled by the session's fitted ratio at call
-    time and are not stored, since the ratio changes as the session grows.
-    """
+def count_session(session: Session, counter: TokenCounter | str = "chars4") -> dict[str, int]:
+    """Per-entry tokens for every entry of a session, counted afresh (pure; the store keeps a cache of these)."""
     name = counter if isinstance(counter, str) else counter.name
     if name == "calibrated":
-        chars4 = count_entries(store, session, "chars4")
-        calibration = calibrate(session, chars4)
-        scaler = CalibratedCounter(calibration.ratio)
-        return {k: scaler.scale(v) for k, v in chars4.items()}
-    cached = store.token_counts(session.id, name)
-    missing = [e for e in session.entries if e.id not in cached]
-    if not missing:
-        return {e.id: cached[e.id] for e in session.entries}
-    if isinstance(counter, str):
-        counter = get_counter(counter)
+        return calibrated_counts(session, count_session(session, "chars4"))
+    resolved = get_counter(counter) if isinstance(counter, str) else counter
     with gc_paused():
-        new = {e.id: entry_tokens(e, counter) for e in missing}
-        store.save_token_counts(session.id, name, new)
-    merged = {**cached, **new}
-    return {e.id: merged[e.id] for e in session.entries}
+        return {e.id: entry_tokens(e, resolved) for e in session.entries}
+
+
+def calibrated_counts(session: Session, chars4: dict[str, int]) -> dict[str, int]:
+    """`calibrated` counts: chars4 counts scaled by the ratio fitted on the session now.
+
+    Why they are never cached: the ratio changes as the session grows.
+    """
+    scaler = CalibratedCounter(calibrate(session, chars4).ratio)
+    return {k: scaler.scale(v) for k, v in chars4.items()}
 
 
 # ---------------------------------------------------------------------------
@@ -395,11 +382,9 @@ def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
     The context before a message is rebuilt as pi does after compactions: the latest
     compaction's summary, its kept entries, then everything after it.
     """
-    from cutline.core.engine.context import context_weight
-
     prefix = [0]
     weights = context_weight(path)
-    for i, entry in enumerate(path):
+    for i in range(len(path)):
         prefix.append(prefix[-1] + (tokens[i] if weights[i] else 0))
     samples: list[UsageSample] = []
     last_compaction = -1
@@ -452,7 +437,7 @@ def _affine_fit(usable: list[UsageSample]) -> tuple[float, float] | None:
     residuals = [abs(y - (intercept + slope * x)) for x, y in points]
     limit = 3 * statistics.median(residuals)
     if limit > 0:
-        kept = [p for p, r in zip(points, residuals) if r <= limit]
+        kept = [p for p, r in zip(points, residuals, strict=True) if r <= limit]
         fit = least_squares(kept) or fit
         slope, intercept = fit
     if slope <= 0 or intercept < 0:
@@ -518,8 +503,22 @@ class TokenReport(BaseModel):
     errors: list[CounterError]
 
 
-def token_report(store: Store, session: Session, counters: Iterable[str] | None = None) -> TokenReport:
-    """Count a session's active path under each counter (cached) and score each against the usage records."""
+def token_report(
+    session: Session,
+    counters: Iterable[str] | None = None,
+    count: Callable[[str], Mapping[str, int]] | None = None,
+) -> TokenReport:
+    """Count a session's active path under each counter and score each against the usage records.
+
+    `count` gives a counter's per-entry counts by its name (the store's cache passes its
+    own); without it every entry is counted afresh.
+    """
+
+    def fresh(name: str) -> Mapping[str, int]:
+        return count_session(session, name)
+
+    counts_of = count if count is not None else fresh
+
     names = list(counters) if counters is not None else ["chars4", "tiktoken", "calibrated"]
     if counters is None and os.environ.get("ANTHROPIC_API_KEY"):
         names.append("anthropic")
@@ -527,9 +526,9 @@ def token_report(store: Store, session: Session, counters: Iterable[str] | None 
     per_counter: dict[str, list[int]] = {}
     calibration: Calibration | None = None
     for name in names:
-        counts = count_entries(store, session, name)
+        counts = counts_of(name)
         per_counter[name] = [counts.get(e.id, 0) for e in path]
-    chars4 = per_counter.get("chars4") or [count_entries(store, session, "chars4").get(e.id, 0) for e in path]
+    chars4 = per_counter.get("chars4") or [counts_of("chars4").get(e.id, 0) for e in path]
     calibration = fit_calibration(usage_samples(path, chars4))
     entries = [
         {"pathIndex": i, "id": e.id, "type": e.type, "role": e.role, **{n: per_counter[n][i] for n in names}}

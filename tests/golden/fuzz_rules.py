@@ -358,8 +358,8 @@ def main(argv: list[str]) -> int:
     last = int(argv[1]) if len(argv) > 1 else first + 20
     out = keep_dir or Path(tempfile.mkdtemp(prefix="cutline-fuzz-rules-"))
     out.mkdir(parents=True, exist_ok=True)
-    cases = {n: 0 for n in ORACLES}
-    bad = {n: 0 for n in ORACLES}
+    cases = dict.fromkeys(ORACLES, 0)
+    bad = dict.fromkeys(ORACLES, 0)
     for seed in range(first, last):
         session = make(seed, out)
         for name in ORACLES:

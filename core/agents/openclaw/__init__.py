@@ -1,1 +1,46 @@
-"""OpenClaw sessions (its JSONL transcripts are pi files; its SQLite store comes here)."""
+"""OpenClaw: its pi-style JSONL transcripts (session header version 4), read through pi's reader.
+
+OpenClaw 2026.9 keeps transcripts in SQLite (`agents/<id>/agent/openclaw-agent.sqlite`)
+and writes JSONL only as exports and legacy imports; its events are pi's entries under a
+version 4 header. A file with a version 1-3 header cannot be told from pi's and reads as
+pi. Write-back is refused: appending to an export would not reach OpenClaw's store.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cutline.core.agents.adapter import AgentAdapter, EntrySink
+from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.pi.reader import read_pi
+from cutline.core.models import Session, SessionFormat
+
+# the first session-header version OpenClaw writes and pi does not
+FIRST_OPENCLAW_VERSION = 4
+
+
+class OpenClawAdapter(AgentAdapter):
+    """OpenClaw's JSONL transcripts (its SQLite store is not read yet)."""
+
+    format: SessionFormat = "openclaw"
+    label = "OpenClaw"
+
+    def detect(self, record: dict[str, Any]) -> bool:
+        version = record.get("version")
+        return (
+            record.get("type") == "session"
+            and isinstance(version, int)
+            and not isinstance(version, bool)
+            and version >= FIRST_OPENCLAW_VERSION
+        )
+
+    def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
+        session = read_pi(lines, file, stem, sink, keep)
+        session.format = self.format
+        return session
+
+    def write_back_refusal(self) -> str | None:
+        return "OpenClaw keeps its transcripts in its SQLite store, which cutline does not write to yet"
+
+
+ADAPTER = OpenClawAdapter()

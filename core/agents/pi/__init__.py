@@ -1,1 +1,44 @@
-"""pi (and OpenClaw JSONL): read, export and append compactions to pi session files."""
+"""pi: session JSONL read (reader, v1 migration), written out (writer) and appended to (append)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cutline.core.agents.adapter import AgentAdapter, EntrySink
+from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.pi.append import append_compaction
+from cutline.core.agents.pi.detect import is_pi_record
+from cutline.core.agents.pi.reader import read_pi
+from cutline.core.models import CompactionRecord, Entry, Session, SessionFormat
+
+
+class PiAdapter(AgentAdapter):
+    """pi-coding-agent's session files (`~/.pi/agent/sessions/**/*.jsonl`), versions 1-3."""
+
+    format: SessionFormat = "pi"
+    label = "pi"
+
+    def detect(self, record: dict[str, Any]) -> bool:
+        return is_pi_record(record)
+
+    def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
+        return read_pi(lines, file, stem, sink, keep)
+
+    def write_back_refusal(self) -> str | None:
+        return None
+
+    def write_back(
+        self,
+        path: Path,
+        session: Session,
+        record: CompactionRecord,
+        *,
+        backup_dir: Path,
+        entry_id: str | None = None,
+        timestamp: str | None = None,
+    ) -> Entry:
+        return append_compaction(path, session, record, backup_dir=backup_dir, entry_id=entry_id, timestamp=timestamp)
+
+
+ADAPTER = PiAdapter()

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep, Span
 from cutline.core.engine.context import ContextEstimate
-from cutline.core.engine.plan import CompactionPlan, ExplanationStep, PathIndex, Span, js_sorted
+from cutline.core.engine.path_index import js_sorted
+from cutline.core.engine.plan_figures import budget
+from cutline.core.engine.rules.base import PlanRequest
 from cutline.core.engine.rules.walk import Cut, Walk
-from cutline.core.engine.triggers import history_share, reserve_for, resolve_context_window, should_compact
+from cutline.core.engine.triggers import should_compact
 
 FILE_KINDS = ("read", "written", "edited")
 
@@ -17,15 +19,6 @@ FILE_KINDS = ("read", "written", "edited")
 def n(value: int | float) -> str:
     """A figure with thousands separators (floats to one decimal)."""
     return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
-
-
-def model_of(index: PathIndex) -> str | None:
-    """The model of the last assistant message on the path (it decides the context window)."""
-    for i in range(index.n - 1, -1, -1):
-        message = index.path[i].message
-        if index.path[i].type == "message" and message is not None and message.role == "assistant":
-            return message.model
-    return None
 
 
 @dataclass
@@ -118,11 +111,11 @@ def _trigger_step(estimate: ContextEstimate, window: int, reserve: int, source: 
     )
 
 
-def assemble(decision: Decision, index: PathIndex, settings: CompactionSettings, entry_tokens: bool) -> CompactionPlan:
+def assemble(decision: Decision, request: PlanRequest) -> CompactionPlan:
     """The CompactionPlan (path indices, figures, file lists, explanation) for a rule set's decision."""
-    window_info = resolve_context_window(settings, model_of(index))
-    window, source = window_info.tokens, window_info.source
-    reserve = reserve_for(settings)
+    index, settings = request.index, request.settings
+    figures = budget(settings, index, request.reserve)
+    window, source, reserve = figures.window, figures.source, figures.reserve
     estimate = decision.estimate
     walk = decision.walk
     items = walk.items
@@ -132,23 +125,23 @@ def assemble(decision: Decision, index: PathIndex, settings: CompactionSettings,
         data={"rules": decision.rules},
     )
     steps = [rules_step, _trigger_step(estimate, window, reserve, source), *decision.steps]
-    base: dict[str, Any] = dict(
-        mode=settings.mode,
-        counter=index.counter,
-        rules=decision.rules,
-        pathLength=index.n,
-        contextWindow=window,
-        contextWindowSource=source,
-        reserveTokens=reserve,
-        threshold=window - reserve,
-        keepRecentTokens=settings.keepRecentTokens,
-        entryTokens=decision.entry_tokens if entry_tokens else [],
-        tokensBefore=estimate.tokens,
-        contextEstimate=estimate,
-        previousCompactionIndex=decision.previous if decision.previous >= 0 else None,
-        previousSummary=decision.previous_summary,
-        latestUnresolvedUserRequest=decision.latest_request,
-    )
+    base: dict[str, Any] = {
+        "mode": request.mode,
+        "counter": index.counter,
+        "rules": decision.rules,
+        "pathLength": index.n,
+        "contextWindow": window,
+        "contextWindowSource": source,
+        "reserveTokens": reserve,
+        "threshold": window - reserve,
+        "keepRecentTokens": settings.keepRecentTokens,
+        "entryTokens": decision.entry_tokens if request.entry_tokens else [],
+        "tokensBefore": estimate.tokens,
+        "contextEstimate": estimate,
+        "previousCompactionIndex": decision.previous if decision.previous >= 0 else None,
+        "previousSummary": decision.previous_summary,
+        "latestUnresolvedUserRequest": decision.latest_request,
+    }
     should = should_compact(estimate.tokens, window, reserve, settings.enabled)
     if decision.no_plan is not None or decision.refusal is not None or decision.cut is None:
         return CompactionPlan.model_construct(
@@ -189,20 +182,6 @@ def assemble(decision: Decision, index: PathIndex, settings: CompactionSettings,
             ),
         )
     )
-    if settings.mode == "safeguard":
-        share = history_share(estimate.tokens, window, settings.maxHistoryShare)
-        base["historyBudgetTokens"] = share.budgetTokens
-        base["historyExceedsShare"] = share.exceeds
-        steps.append(
-            ExplanationStep(
-                step="history-share",
-                text=(
-                    f"safeguard: history {n(share.historyTokens)} tokens against a budget of {n(share.budgetTokens)} "
-                    f"({share.maxHistoryShare:g} of the window): "
-                    + ("over budget" if share.exceeds else "within budget")
-                ),
-            )
-        )
     files: dict[str, Any] = file_lists(decision, history_end, cut)
     return CompactionPlan.model_construct(
         **base,

@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep
 from cutline.core.engine.context import ContextEstimate, entry_message
-from cutline.core.engine.plan import CompactionPlan, ExplanationStep, PathIndex
+from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.rules.assemble import Decision, assemble, n
+from cutline.core.engine.rules.base import PlanRequest
 from cutline.core.engine.rules.estimates import openclaw_content, openclaw_tokens
 from cutline.core.engine.rules.walk import Item, Walk
 from cutline.core.models import Entry, Message, ToolResultBlock
@@ -610,6 +612,16 @@ def decide(index: PathIndex, settings: CompactionSettings) -> Decision:
     return decision
 
 
-def plan(index: PathIndex, settings: CompactionSettings, entry_tokens: bool = True) -> CompactionPlan:
-    """Plan a compaction as OpenClaw 2026.9 would."""
-    return assemble(decide(index, settings), index, settings, entry_tokens)
+class OpenClaw2026Rules:
+    """OpenClaw 2026.9's planner (2026.9.6), exact."""
+
+    @property
+    def name(self) -> str:
+        return NAME
+
+    def plan(self, request: PlanRequest) -> CompactionPlan:
+        """Decide as OpenClaw does, then assemble the plan and its explanation."""
+        return assemble(decide(request.index, request.settings), request)
+
+
+OPENCLAW_2026_9 = OpenClaw2026Rules()

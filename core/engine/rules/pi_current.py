@@ -14,9 +14,11 @@ from typing import Any
 
 from cutline.core.agents.entries import shape_content
 from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep
 from cutline.core.engine.context import ContextEstimate, branch_summary_text, entry_message
-from cutline.core.engine.plan import CompactionPlan, ExplanationStep, PathIndex
+from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.rules.assemble import Decision, assemble, n
+from cutline.core.engine.rules.base import PlanRequest
 from cutline.core.engine.rules.estimates import js_truthy, pi_current_tokens, system_extra_chars
 from cutline.core.engine.rules.walk import Cut, Item, Walk
 from cutline.core.models import Entry, Message, ToolResultBlock
@@ -430,9 +432,19 @@ def projection_of(index: PathIndex) -> Projection:
     return projection
 
 
-def plan(index: PathIndex, settings: CompactionSettings, entry_tokens: bool = True) -> CompactionPlan:
-    """Plan a compaction as current pi would."""
-    return assemble(decide(index, settings), index, settings, entry_tokens)
+class PiCurrentRules:
+    """Current pi's planner (0.87.1, the same as 1.5.2), exact."""
+
+    @property
+    def name(self) -> str:
+        return NAME
+
+    def plan(self, request: PlanRequest) -> CompactionPlan:
+        """Decide as current pi does, then assemble the plan and its explanation."""
+        return assemble(decide(request.index, request.settings), request)
+
+
+PI_CURRENT = PiCurrentRules()
 
 
 def context_messages(index: PathIndex) -> list[Message]:

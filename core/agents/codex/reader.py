@@ -1,0 +1,359 @@
+"""Codex CLI rollout JSONL (`~/.codex/sessions/**/rollout-*.jsonl`) read into the neutral model.
+
+Rollouts are linear: every record becomes an entry whose parent is the previous one,
+with a deterministic id. `token_count` events carry the usage of the response just
+made, so `info.last_token_usage` is attached to the most recent assistant message
+entry that has no usage yet. A `compacted` record becomes a compaction entry that
+keeps nothing before it (Codex replaces the whole history).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from cutline.core.agents.codex.detect import CODEX_TYPES
+from cutline.core.agents.codex.usage import usage_from_last
+from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
+from cutline.core.agents.jsonl import Lines, Record, parse_records
+from cutline.core.models import Entry, Problem, Session
+
+# response_item payload types with no conversational counterpart: kept as "other", not reported
+_HARMLESS_ITEMS = frozenset({"web_search_call", "ghost_snapshot", "compaction", "image_generation_call"})
+_ROLES = {"user": "user", "assistant": "assistant", "developer": "system", "system": "system"}
+# prefixes of the user messages Codex injects itself (instructions, environment)
+_INJECTED_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions",
+    "<permissions instructions>",
+)
+
+
+def read_codex(lines: Lines, file: str, stem: str) -> Session:
+    """A Session from the parsed lines of a Codex rollout (problems collected, never raised)."""
+    problems = lines.problems
+    records = parse_records(lines, file)
+    header: dict[str, Any] = {}
+    header_line = ""
+    header_at = 0
+    for record in records:
+        kind, payload = _unwrap(record.value)
+        if kind == "session_meta" and type(payload) is dict:
+            header = payload
+            header_line = record.text
+            header_at = record.line
+            break
+    raw_id = header.get("id")
+    session_id = raw_id if isinstance(raw_id, str) else path_hash(os.path.abspath(file))
+    ids = StableIds(session_id)
+    state = _State()
+    entries: list[Entry] = []
+    previous: str | None = None
+    check_ordinals(records, file, problems)
+    for record in records:
+        value = record.value
+        if record.line == header_at:
+            continue
+        entry_id = ids.make(record.line)
+        timestamp = value.get("timestamp")
+        kind, payload = _unwrap(value)
+        source_type = value.get("type") if isinstance(value.get("type"), str) else kind
+        shaped: dict[str, Any] = {
+            "id": entry_id,
+            "parentId": previous,
+            "type": "other",
+            "timestamp": timestamp if isinstance(timestamp, str) else None,
+            "sourceType": source_type,
+            "line": record.line,
+            "raw_line": record.text,
+        }
+        previous = entry_id
+        if type(payload) is not dict:
+            problems.append(
+                Problem(
+                    file=file,
+                    line=record.line,
+                    message="record has no payload object (kept as 'other')",
+                    severity="warning",
+                )
+            )
+            entries.append(build_entry(shaped, file, problems))
+            continue
+        if kind == "response_item":
+            _response_item(payload, shaped, state, where=(file, record.line), problems=problems)
+        elif kind == "compacted":
+            message = payload.get("message")
+            shaped["type"] = "compaction"
+            shaped["compaction"] = {
+                "summary": message if isinstance(message, str) else "",
+                "firstKeptEntryId": None,
+                "tokensBefore": state.last_total,
+                "details": {"replacement_history": payload.get("replacement_history")},
+            }
+        elif kind in ("event_msg", "turn_context", "session_meta", "state"):
+            shaped["data"] = payload
+            if kind == "turn_context" and isinstance(payload.get("model"), str):
+                state.model = payload["model"]
+            if kind == "session_meta":
+                problems.append(
+                    Problem(
+                        file=file,
+                        line=record.line,
+                        message="another session_meta record (kept as 'other')",
+                        severity="warning",
+                    )
+                )
+        else:
+            shaped["data"] = payload
+            shown = repr(kind) if isinstance(kind, str) else "missing"
+            problems.append(
+                Problem(
+                    file=file,
+                    line=record.line,
+                    message=f"unknown record type {shown} (kept as 'other')",
+                    severity="warning",
+                )
+            )
+        entry = build_entry(shaped, file, problems)
+        entries.append(entry)
+        if entry.message is not None and entry.message.role == "assistant":
+            state.last_assistant = entry
+        if kind == "event_msg" and payload.get("type") == "token_count":
+            _attach_usage(payload, state)
+    return Session(
+        id=session_id,
+        format="codex",
+        version=None,
+        name=stem,
+        cwd=header.get("cwd") if isinstance(header.get("cwd"), str) else None,
+        header=header,
+        header_line=header_line,
+        entries=entries,
+        leaf_id=entries[-1].id if entries else None,
+        problems=problems,
+        newline=lines.newline,
+        trailing_newline=lines.trailing_newline,
+    )
+
+
+def check_ordinals(records: list[Record], file: str, problems: list[Problem]) -> None:
+    """Report where the rollout's `ordinal`s (0, 1, 2, ... on every line since Codex 0.16x) skip or go back.
+
+    A gap means records were lost (a crash, a cut copy); what is left is still read.
+    """
+    expected: int | None = None
+    for record in records:
+        ordinal = record.value.get("ordinal")
+        if not isinstance(ordinal, int) or isinstance(ordinal, bool):
+            continue
+        if expected is not None and ordinal != expected:
+            if ordinal > expected:
+                missing = ordinal - expected
+                what = f"{missing} record{'s' if missing > 1 else ''} missing before it"
+            else:
+                what = "out of order or repeated"
+            problems.append(
+                Problem(
+                    file=file,
+                    line=record.line,
+                    message=f"ordinal {ordinal} where {expected} was next ({what}); read on",
+                    severity="warning",
+                )
+            )
+        expected = ordinal + 1
+
+
+def _unwrap(value: dict[str, Any]) -> tuple[str | None, Any]:
+    """A record's kind and payload.
+
+    Rollouts written before Codex 0.3x (autumn 2025) had no envelope: a first line
+    `{"id","timestamp","instructions"}`, then bare response items and
+    `{"record_type":"state"}` lines; they read as the enveloped kinds.
+    """
+    kind = value.get("type")
+    if "payload" in value or kind in CODEX_TYPES:
+        return (kind if isinstance(kind, str) else None), value.get("payload")
+    if value.get("record_type") == "state":
+        return "state", value
+    if isinstance(kind, str):
+        return "response_item", value
+    if isinstance(value.get("id"), str) and "timestamp" in value:
+        return "session_meta", value
+    return None, value
+
+
+class _State:
+    """What reading a rollout remembers from line to line."""
+
+    def __init__(self) -> None:
+        self.model: str | None = None
+        self.tool_names: dict[str, str] = {}
+        self.last_assistant: Entry | None = None
+        self.last_total = 0
+
+
+def _attach_usage(payload: dict[str, Any], state: _State) -> None:
+    """Give a token_count event's last-response usage to the latest assistant message lacking one."""
+    info = payload.get("info")
+    last = info.get("last_token_usage") if isinstance(info, dict) else None
+    if not isinstance(last, dict):
+        return
+    usage = usage_from_last(last)
+    state.last_total = usage.totalTokens
+    target = state.last_assistant
+    if target is not None and target.message is not None and target.message.usage is None:
+        target.message.usage = usage
+
+
+def _response_item(
+    payload: dict[str, Any],
+    shaped: dict[str, Any],
+    state: _State,
+    *,
+    where: tuple[str, int],
+    problems: list[Problem],
+) -> None:
+    """Shape one response_item payload into a message entry (or "other")."""
+    file, line = where
+    kind = payload.get("type")
+    timestamp = iso_to_ms(shaped["timestamp"])
+    message: dict[str, Any] | None = None
+    if kind == "message":
+        role = _ROLES.get(string_or(payload.get("role")))
+        if role is None:
+            problems.append(
+                Problem(
+                    file=file,
+                    line=line,
+                    message=f"message with unknown role {payload.get('role')!r} (kept as 'other')",
+                    severity="warning",
+                )
+            )
+        else:
+            blocks = _content(payload.get("content"))
+            message = {"role": role, "content": blocks}
+            if role == "assistant":
+                _assistant(message, state)
+            elif role == "user" and blocks and blocks[0].get("text", "").lstrip().startswith(_INJECTED_PREFIXES):
+                shaped["isMeta"] = True
+    elif kind == "reasoning":
+        message = {"role": "assistant", "content": [_reasoning(payload)]}
+        _assistant(message, state)
+    elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
+        call_id = string_or(payload.get("call_id"), string_or(payload.get("id")))
+        if kind == "function_call":
+            name = string_or(payload.get("name"))
+            arguments = _arguments(payload.get("arguments"))
+        elif kind == "custom_tool_call":
+            name = string_or(payload.get("name"))
+            arguments = {"input": payload.get("input")}
+        else:
+            name = "local_shell"
+            arguments = payload.get("action")
+        state.tool_names[call_id] = name
+        message = {
+            "role": "assistant",
+            "content": [{"type": "toolCall", "id": call_id, "name": name, "arguments": arguments}],
+        }
+        _assistant(message, state)
+    elif kind in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
+        call_id = string_or(payload.get("call_id"))
+        content, is_error = _output(payload.get("output"))
+        message = {
+            "role": "toolResult",
+            "toolCallId": call_id,
+            "toolName": state.tool_names.get(call_id),
+            "content": content,
+            "isError": is_error,
+        }
+    else:
+        shaped["data"] = payload
+        if kind not in _HARMLESS_ITEMS:
+            shown = repr(kind) if isinstance(kind, str) else "missing"
+            problems.append(
+                Problem(
+                    file=file,
+                    line=line,
+                    message=f"unknown response item type {shown} (kept as 'other')",
+                    severity="warning",
+                )
+            )
+        return
+    if message is None:
+        shaped["data"] = payload
+        return
+    message["timestamp"] = timestamp
+    shaped["type"] = "message"
+    shaped["message"] = message
+
+
+def _assistant(message: dict[str, Any], state: _State) -> None:
+    message["provider"] = "openai"
+    if state.model is not None:
+        message["model"] = state.model
+
+
+def _content(items: Any) -> list[dict[str, Any]]:
+    """Responses-API content items (input_text, output_text, input_image, ...) as neutral blocks."""
+    if isinstance(items, str):
+        return [{"type": "text", "text": items}]
+    blocks: list[dict[str, Any]] = []
+    if not isinstance(items, list):
+        return blocks
+    for item in items:
+        if type(item) is not dict:
+            continue
+        kind = item.get("type")
+        if kind in ("input_text", "output_text", "text", "summary_text", "reasoning_text") and isinstance(
+            item.get("text"), str
+        ):
+            blocks.append({"type": "text", "text": item["text"]})
+        elif kind == "refusal" and isinstance(item.get("refusal"), str):
+            blocks.append({"type": "text", "text": item["refusal"]})
+        elif kind == "input_image":
+            blocks.append(_image(item.get("image_url")))
+    return blocks
+
+
+def _image(url: Any) -> dict[str, Any]:
+    """An image block from a data URL (`data:image/png;base64,...`); other URLs are kept as `url`."""
+    if isinstance(url, str) and url.startswith("data:") and "," in url:
+        meta, data = url[5:].split(",", 1)
+        return {"type": "image", "data": data, "mimeType": meta.split(";", 1)[0]}
+    return {"type": "image", "data": "", "mimeType": "", "url": url if isinstance(url, str) else None}
+
+
+def _reasoning(payload: dict[str, Any]) -> dict[str, Any]:
+    """A reasoning item as one thinking block: its summary text, else its raw reasoning text."""
+    texts = [b["text"] for b in _content(payload.get("summary"))]
+    if not texts:
+        texts = [b["text"] for b in _content(payload.get("content"))]
+    block: dict[str, Any] = {"type": "thinking", "thinking": "\n\n".join(texts)}
+    if not texts and isinstance(payload.get("encrypted_content"), str):
+        block["redacted"] = True
+    return block
+
+
+def _arguments(raw: Any) -> Any:
+    """Function-call arguments: parsed JSON when they are JSON, else the raw string."""
+    if not isinstance(raw, str):
+        return raw if raw is not None else {}
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def _output(output: Any) -> tuple[list[dict[str, Any]], bool]:
+    """A tool output (a string, `{content, success}`, or content items) as blocks and an error flag."""
+    if isinstance(output, str):
+        return [{"type": "text", "text": output}], False
+    if isinstance(output, dict):
+        content = output.get("content")
+        blocks = _content(content) if not isinstance(content, str) else [{"type": "text", "text": content}]
+        return blocks, output.get("success") is False
+    if isinstance(output, list):
+        return _content(output), False
+    return [], False

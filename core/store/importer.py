@@ -1,0 +1,439 @@
+"""Importing a session into the store: streamed from its file, in one transaction, new / unchanged / grown / replaced.
+
+Every import is one transaction, so a crash leaves a session either fully imported
+or absent; re-importing a file that only grew inserts just the new entries, and an
+unchanged file is recognized by its size and hash without being parsed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import islice
+from pathlib import Path
+from typing import NamedTuple
+
+from pydantic import BaseModel, Field
+
+from cutline.core.errors import CutlineError, NotFoundError
+from cutline.core.models import Entry, Problem, Session
+from cutline.core.store.db import Row, StoreDatabase, utc_now
+from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
+from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, path_index_of, row_sink
+from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
+from cutline.core.store.token_counts import TokenCounts
+
+_ENTRY_BATCH = 2000
+_BULK_ROWS = 10_000
+_BULK_CACHE_KIB = -65536  # negative: KiB, as SQLite's cache_size takes it
+_HASH_CHUNK = 1 << 20
+
+_INSERT_ENTRY = (
+    "INSERT INTO entries (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+# One row of the entries table, in `_INSERT_ENTRY`'s order.
+StoredRow = tuple[str, str, int, int, str | None, str, str | None, int | None, str | None, str, str]
+CountsSource = Callable[[], dict[str, int] | None]
+
+
+class ImportReport(BaseModel):
+    """What one import did: new, unchanged, grown (only new entries added) or replaced (file changed)."""
+
+    session_id: str
+    name: str
+    format: str
+    path: str | None = None
+    added: int = 0
+    total: int = 0
+    unchanged: bool = False
+    grown: bool = False
+    replaced: bool = False
+    problems: list[Problem] = Field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """One word for a person: imported, unchanged, grown or replaced."""
+        if self.unchanged:
+            return "unchanged"
+        if self.grown:
+            return "grown"
+        if self.replaced:
+            return "replaced"
+        return "imported"
+
+
+class ImportedFile(NamedTuple):
+    """A session file read once and imported: the session as read (its id the store's), the report, and counts made on the way."""
+
+    session: Session
+    report: ImportReport
+    counts: dict[str, int] | None
+
+
+def file_sha256(path: Path, limit: int | None = None) -> str:
+    """SHA-256 of a file's bytes, or of only its first `limit` bytes."""
+    digest = hashlib.sha256()
+    remaining = limit
+    with open(path, "rb") as handle:
+        while remaining is None or remaining > 0:
+            size = _HASH_CHUNK if remaining is None else min(_HASH_CHUNK, remaining)
+            chunk = handle.read(size)
+            if not chunk:
+                break
+            digest.update(chunk)
+            if remaining is not None:
+                remaining -= len(chunk)
+    return digest.hexdigest()
+
+
+def _existing_file(path: Path | str) -> Path:
+    """The resolved path of an existing regular file, or a one-line NotFoundError."""
+    try:
+        resolved = Path(path).expanduser().resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise NotFoundError(f"{path}: no such file") from None
+    if not resolved.is_file():
+        raise NotFoundError(f"{path}: not a file")
+    return resolved
+
+
+@contextmanager
+def _bulk_cache(conn: sqlite3.Connection, rows: int) -> Iterator[None]:
+    """A larger page cache while many rows are inserted, back to the previous size afterwards.
+
+    Why: with the default 2 MB, index pages are spilled and read back over and over during a
+    100k-row insert; 64 MB makes it about a fifth faster, and is given back once it is done.
+    """
+    if rows < _BULK_ROWS:
+        yield
+        return
+    previous = conn.execute("PRAGMA cache_size").fetchone()[0]
+    conn.execute(f"PRAGMA cache_size = {_BULK_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA cache_size = {int(previous)}")
+
+
+def _batched(rows: Iterable[StoredRow], size: int) -> Iterator[list[StoredRow]]:
+    iterator = iter(rows)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def _same_fingerprint(row: Row, session: Session) -> bool:
+    return (
+        session.source_sha256 is not None
+        and row["source_sha256"] == session.source_sha256
+        and row["source_size"] == session.source_size
+    )
+
+
+def _report(row: Row, *, unchanged: bool, problems: list[Problem] | None = None) -> ImportReport:
+    return ImportReport(
+        session_id=row["id"],
+        name=display_name(row["name"], row["source_path"], row["id"]),
+        format=row["format"],
+        path=row["source_path"],
+        added=0,
+        total=row["entry_count"],
+        unchanged=unchanged,
+        problems=problems if problems is not None else PROBLEMS.validate_json(row["problems_json"]),
+    )
+
+
+class Importer:
+    """Writes sessions and their entries: the only writer of the sessions and entries tables."""
+
+    def __init__(self, database: StoreDatabase, sessions: Sessions, counts: TokenCounts) -> None:
+        self._db = database
+        self._sessions = sessions
+        self._counts = counts
+
+    # -- the three ways in ---------------------------------------------------
+
+    def import_file(self, path: Path | str) -> ImportReport:
+        """Read a session file and import it; an unchanged file is recognized without parsing it."""
+        resolved = _existing_file(path)
+        report = self._unchanged_file(resolved)
+        if report is not None:
+            return report
+        from cutline.core.agents import read_session
+
+        # the entries stream from the reader into light rows and are dropped as they go:
+        # memory stays near the file's text, not the ~8 KB per entry of a whole Session
+        rows: list[EntryRow] = []
+        with no_cyclic_gc():
+            session = read_session(resolved, sink=row_sink(rows), keep=False)
+            if session.source_path is None:
+                session.source_path = str(resolved)
+            return self._import(session, rows)
+
+    def import_and_read(
+        self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4"
+    ) -> ImportedFile:
+        """Read a session file once, import (or refresh) it, and keep the session as read.
+
+        With `count`, every entry is counted while the import is written (SQLite releases
+        the GIL, so the writing thread and the counting overlap) and the counts are cached
+        under `counter` in the import's transaction (unless the cache has them all). An
+        unchanged file's counts are cached already: then nothing is counted (counts None).
+        """
+        resolved = _existing_file(path)
+        from cutline.core.agents import read_session
+
+        if count is not None and self._unchanged_file(resolved) is not None:
+            count = None  # the counts were cached when it was imported: nothing to count
+        rows: list[EntryRow] = []
+        counts: dict[str, int] | None = None
+        with no_cyclic_gc():
+            session = read_session(resolved, sink=row_sink(rows))
+            if session.source_path is None:
+                session.source_path = str(resolved)
+            if count is None:
+                report = self._import(session, rows)
+            else:
+                report, counts = self._import_while_counting(session, rows, count, counter)
+            # as after a load: the session's objects outlive this call, and the first
+            # collection after the pause would otherwise walk all of them (about a second)
+            freeze_if_big(len(session.entries))
+        session.id = report.session_id
+        return ImportedFile(session, report, counts)
+
+    def import_session(self, session: Session) -> ImportReport:
+        """Store a session in one transaction: insert it, add what a grown file appended, or replace a changed one."""
+        with no_cyclic_gc():
+            return self._import(session, [entry_row(entry, entry) for entry in session.entries])
+
+    # -- deciding and writing ------------------------------------------------
+
+    def _import_while_counting(
+        self, session: Session, rows: list[EntryRow], count: Callable[[Entry], int], counter: str
+    ) -> tuple[ImportReport, dict[str, int] | None]:
+        """`_import` on a writing thread while this one counts the entries; the counts join its transaction."""
+        handoff: queue.Queue[dict[str, int] | None] = queue.Queue()
+        reports: list[ImportReport] = []
+        errors: list[BaseException] = []
+
+        def write() -> None:
+            try:
+                reports.append(self._import(session, rows, handoff.get, counter))
+            except BaseException as exc:
+                errors.append(exc)
+
+        writer = threading.Thread(target=write, name="cutline-import", daemon=True)
+        writer.start()
+        counts: dict[str, int] | None = None
+        try:
+            counts = {entry.id: count(entry) for entry in session.entries}
+        finally:
+            handoff.put(counts)  # None (nothing cached) when counting failed
+            writer.join()
+        if errors:
+            raise errors[0]
+        return reports[0], counts
+
+    def _unchanged_file(self, path: Path) -> ImportReport | None:
+        rows = self._sessions.rows_for_path(str(path))
+        row = rows[0] if rows else None
+        if row is None or row["source_size"] is None or row["source_sha256"] is None:
+            return None
+        try:
+            if path.stat().st_size != row["source_size"] or file_sha256(path) != row["source_sha256"]:
+                return None
+        except OSError:
+            return None
+        return _report(row, unchanged=True)
+
+    def _import(
+        self,
+        session: Session,
+        rows: list[EntryRow],
+        counts: CountsSource | None = None,
+        counter: str = "chars4",
+    ) -> ImportReport:
+        """Store a session's header facts and its entry rows (see `entry_row`) in one transaction.
+
+        `counts`, when given, is called once the entries are written (it may wait for them
+        to be counted) and what it returns is cached under `counter` in the same transaction.
+        """
+        with no_cyclic_gc():
+            ids = [entry_row[0] for entry_row in rows]
+            keys = keys_of(ids)
+            path_index = path_index_of(ids, [entry_row[1] for entry_row in rows], session.leaf_id)
+            # deciding what to do happens inside the write transaction, so two processes
+            # importing the same file cannot both decide to insert it
+            with self._db.transaction() as conn:
+                row = self._existing_row(session)
+                if row is not None and _same_fingerprint(row, session):
+                    self._cache_counts(conn, row["id"], counter, counts)
+                    return _report(row, unchanged=True, problems=session.problems)
+                now = utc_now()
+                store_id: str = row["id"] if row is not None else self._new_store_id(session)
+                start = self._grown_from(conn, row, session, keys, rows) if row is not None else None
+                if row is None:
+                    self._insert_session_row(conn, store_id, session, now)
+                elif start is not None:
+                    self._reindex_path(conn, store_id, path_index)
+                else:
+                    conn.execute("DELETE FROM entries WHERE session_id = ?", (store_id,))
+                    self._counts.forget(conn, store_id)
+                added = self._insert_entries(conn, store_id, rows, keys=keys, start=start or 0, path_index=path_index)
+                total = len(rows)
+                self._update_session_row(conn, store_id, session, now, total)
+                self._cache_counts(conn, store_id, counter, counts)
+            return ImportReport(
+                session_id=store_id,
+                name=display_name(session.name, session.source_path, store_id),
+                format=session.format,
+                path=session.source_path,
+                added=added,
+                total=total,
+                grown=row is not None and start is not None,
+                replaced=row is not None and start is None,
+                problems=session.problems,
+            )
+
+    def _cache_counts(self, conn: sqlite3.Connection, store_id: str, counter: str, counts: CountsSource | None) -> None:
+        made = counts() if counts is not None else None
+        if made:
+            self._counts.save_unless_cached(conn, store_id, counter, made)
+
+    def _existing_row(self, session: Session) -> Row | None:
+        """The stored session this one updates: the same file, else the same id from no other file."""
+        if session.source_path:
+            for row in self._sessions.rows_for_path(session.source_path):
+                if row["id"] == session.id or row["id"].startswith(f"{session.id}-"):
+                    return row
+        by_id = self._sessions.row(session.id)
+        if by_id is not None and (by_id["source_path"] is None or session.source_path is None):
+            return by_id
+        return None
+
+    def _new_store_id(self, session: Session) -> str:
+        """The session's own id, or, when another file already holds that id, the id plus a hash of this file's path."""
+        if not self._sessions.exists(session.id):
+            return session.id
+        suffix = hashlib.sha256((session.source_path or "").encode()).hexdigest()
+        for width in (8, 16, 64):
+            candidate = f"{session.id}-{suffix[:width]}"
+            if not self._sessions.exists(candidate):
+                return candidate
+        raise CutlineError(f"{session.source_path}: session {session.id} is already stored from this file")
+
+    @staticmethod
+    def _grown_from(
+        conn: sqlite3.Connection, row: Row, session: Session, keys: list[str], rows: list[EntryRow]
+    ) -> int | None:
+        """How many leading entries a grown file shares with the stored session, or None when it changed otherwise."""
+        old_size, new_size = row["source_size"], session.source_size
+        if old_size is None or new_size is None or new_size <= old_size or not session.source_path:
+            return None
+        if row["source_sha256"] is None or row["header_line"] != session.header_line:
+            return None
+        try:
+            if file_sha256(Path(session.source_path), old_size) != row["source_sha256"]:
+                return None
+        except OSError:
+            return None
+        old: list[tuple[str, str]] = conn.execute(
+            "SELECT id, raw FROM entries WHERE session_id = ? ORDER BY seq", (row["id"],)
+        ).fetchall()
+        if len(old) > len(keys) or [key for key, _ in old] != keys[: len(old)]:
+            return None
+        # an appended tail can only change the old last record if the old file did not end with a newline
+        if old and not row["trailing_newline"] and old[-1][1] != rows[len(old) - 1][6]:
+            return None
+        return len(old)
+
+    @staticmethod
+    def _insert_session_row(conn: sqlite3.Connection, store_id: str, session: Session, now: str) -> None:
+        """A new session's row; `_update_session_row` fills in the rest in the same transaction."""
+        conn.execute(
+            "INSERT INTO sessions (id, format, imported_at, updated_at) VALUES (?, ?, ?, ?)",
+            (store_id, session.format, now, now),
+        )
+
+    @staticmethod
+    def _update_session_row(conn: sqlite3.Connection, store_id: str, session: Session, now: str, total: int) -> None:
+        conn.execute(
+            "UPDATE sessions SET name = ?, format = ?, version = ?, source_path = ?, source_size = ?, source_sha256 = ?,"
+            " header_line = ?, newline = ?, trailing_newline = ?, leaf_id = ?, cwd = ?, updated_at = ?,"
+            " entry_count = ?, problems_json = ?, header_json = ? WHERE id = ?",
+            (
+                session.name,
+                session.format,
+                session.version,
+                session.source_path,
+                session.source_size,
+                session.source_sha256,
+                session.header_line,
+                session.newline,
+                int(session.trailing_newline),
+                session.leaf_id,
+                session.cwd,
+                now,
+                total,
+                PROBLEMS.dump_json(session.problems).decode(),
+                json.dumps(session.header),
+                store_id,
+            ),
+        )
+
+    def _insert_entries(
+        self,
+        conn: sqlite3.Connection,
+        store_id: str,
+        entry_rows: list[EntryRow],
+        *,
+        keys: list[str],
+        start: int,
+        path_index: dict[str, int],
+    ) -> int:
+        """Insert `entry_rows[start:]` in batches; returns how many were inserted."""
+
+        def rows() -> Iterator[StoredRow]:
+            index_of = path_index.get
+            for seq in range(start, len(entry_rows)):
+                _, parent_id, kind, role, timestamp, line, raw, payload = entry_rows[seq]
+                key = keys[seq]
+                stored = payload if isinstance(payload, str) else model_json(payload)
+                yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, stored)
+
+        added = 0
+        with _bulk_cache(conn, len(entry_rows) - start):
+            for batch in _batched(rows(), _ENTRY_BATCH):
+                self._insert_entry_rows(conn, batch)
+                added += len(batch)
+        return added
+
+    def _insert_entry_rows(self, conn: sqlite3.Connection, batch: Sequence[StoredRow]) -> None:
+        conn.executemany(_INSERT_ENTRY, batch)
+
+    @staticmethod
+    def _reindex_path(conn: sqlite3.Connection, store_id: str, path_index: dict[str, int]) -> None:
+        """Make path_index of the stored entries match the new active path."""
+        current: dict[str, int] = dict(
+            conn.execute(
+                "SELECT id, path_index FROM entries WHERE session_id = ? AND path_index IS NOT NULL", (store_id,)
+            ).fetchall()
+        )
+        conn.executemany(
+            "UPDATE entries SET path_index = NULL WHERE session_id = ? AND id = ?",
+            [(store_id, entry_id) for entry_id in current if entry_id not in path_index],
+        )
+        conn.executemany(
+            "UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?",
+            [
+                (index, store_id, entry_id)
+                for entry_id, index in path_index.items()
+                if current.get(entry_id, index) != index
+            ],
+        )

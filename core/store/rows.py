@@ -1,0 +1,108 @@
+"""How an entry is kept in the entries table, and rebuilt from it.
+
+An entry is stored under a key (its id, unless the file repeats it), with its place on
+the active path, its raw line, and its model serialized without the raw line — or
+with no model at all when the pi reader's fast path can rebuild it from the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from cutline.core.agents.entries import entry_from_json, entry_json
+from cutline.core.agents.pi.reader import entry_from_line
+from cutline.core.errors import CutlineError
+from cutline.core.models import Entry
+
+_NOT_IN_MODEL_JSON = {"raw_line"}
+
+# What the importer keeps of an entry while it reads (see `entry_row`):
+# id, parent id, type, role, timestamp, line, raw line, and the model (an Entry, its JSON, or '').
+EntryRow = tuple[str, str | None, str, str | None, str | None, int, str, "Entry | str"]
+
+
+def entry_keys(entries: Sequence[Entry]) -> list[str]:
+    """The key each entry is stored under: its id, except that a repeated id's earlier records get `id~seq`.
+
+    Why: a file may repeat an id (pi lets the later record win); every record must still be
+    stored for a byte-identical export, and the winner keeps the plain id that paths and
+    token counts refer to.
+    """
+    return keys_of([entry.id for entry in entries])
+
+
+def keys_of(ids: list[str]) -> list[str]:
+    """`entry_keys` of the entries with these ids, in order."""
+    last = {entry_id: seq for seq, entry_id in enumerate(ids)}
+    if len(last) == len(ids):
+        return ids
+    keys = [entry_id if last[entry_id] == seq else f"{entry_id}~{seq}" for seq, entry_id in enumerate(ids)]
+    if len(set(keys)) != len(keys):
+        raise CutlineError("entry ids collide with the keys given to repeated ids")
+    return keys
+
+
+def path_index_of(ids: list[str], parent_ids: list[str | None], leaf_id: str | None) -> dict[str, int]:
+    """Position on the active path of each entry id on it, as `Session.active_path` walks it (a repeated id's later record wins)."""
+    if not ids:
+        return {}
+    parent_of = dict(zip(ids, parent_ids, strict=True))
+    node: str | None = leaf_id if leaf_id and leaf_id in parent_of else ids[-1]
+    path: list[str] = []
+    seen: set[str] = set()
+    while node is not None and node not in seen:
+        seen.add(node)
+        path.append(node)
+        parent = parent_of[node]
+        node = parent if parent and parent in parent_of else None
+    path.reverse()
+    return {entry_id: i for i, entry_id in enumerate(path)}
+
+
+def model_json(entry: Entry) -> str:
+    """An entry serialized for the store, without its raw line (stored once, in its own column)."""
+    return entry_json(entry, _NOT_IN_MODEL_JSON)
+
+
+def entry_row(entry: Entry, payload: Entry | str) -> EntryRow:
+    """What the store keeps of an entry: id, parent, type, role, timestamp, line, raw line, and its model.
+
+    The model (`payload`) is the entry itself, serialized when inserted, or its serialized
+    form, or '' when the reader's fast path rebuilds it from the raw line alone.
+    """
+    message = entry.message
+    return (
+        entry.id,
+        entry.parentId,
+        entry.type,
+        message.role if message is not None else None,
+        entry.timestamp,
+        entry.line,
+        entry.raw_line,
+        payload,
+    )
+
+
+def row_sink(rows: list[EntryRow]) -> Callable[[Entry, bool], None]:
+    """A reader sink that keeps each entry as a store row (see `entry_row`), serialized right away."""
+    append = rows.append
+
+    def sink(entry: Entry, from_line: bool) -> None:
+        append(entry_row(entry, "" if from_line else model_json(entry)))
+
+    return sink
+
+
+def entry_from_row(serialized: str, raw: str, line: int | None) -> Entry:
+    """An entry rebuilt from its stored columns: its serialized model, or its raw line when stored without one."""
+    if not serialized:
+        # stored without its model: the reader's own fast path rebuilds it from the line
+        rebuilt = entry_from_line(raw, line or 0)
+        if rebuilt is None:
+            raise CutlineError(f"stored entry at line {line} cannot be rebuilt from its line (re-import the file)")
+        return rebuilt
+    entry = entry_from_json(serialized)
+    # raw_line lives in its own column (stored once); set it the way validation would have
+    entry.__dict__["raw_line"] = raw
+    entry.__pydantic_fields_set__.add("raw_line")
+    return entry

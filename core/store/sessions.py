@@ -1,0 +1,261 @@
+"""Stored sessions read back: the session list, naming a session by id / prefix / name / file, and rebuilding its entries.
+
+The importer writes these tables; this repository only reads them. Entries are
+rebuilt from their stored model (or, for pi message lines, from the raw line
+alone), so a session loads without re-reading its file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from cutline.core.errors import NotFoundError
+from cutline.core.models import Entry, Problem, Session
+from cutline.core.store.db import Row, StoreDatabase
+from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
+from cutline.core.store.rows import entry_from_row
+
+PROBLEMS = TypeAdapter(list[Problem])
+
+_LIST_SESSIONS = """
+    SELECT s.*,
+        (SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.type = 'compaction') AS compactions,
+        (SELECT sum(t.tokens) FROM entries e
+            JOIN token_counts t ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = 'chars4'
+            WHERE e.session_id = s.id AND e.path_index IS NOT NULL) AS tokens,
+        (SELECT d.decision FROM decisions d WHERE d.session_id = s.id
+            ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision,
+        (SELECT d.decided_at FROM decisions d WHERE d.session_id = s.id
+            ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision_at
+    FROM sessions s
+"""
+
+
+class AmbiguousSessionError(NotFoundError):
+    """A session reference matches more than one stored session."""
+
+
+class SessionInfo(BaseModel):
+    """One row of the session list."""
+
+    id: str
+    name: str
+    source_path: str | None = None
+    format: str
+    version: int | None = None
+    entries: int = 0
+    tokens: int | None = Field(default=None, description="chars4 tokens of the active path, when counted")
+    compactions: int = 0
+    last_decision: str | None = None
+    last_decision_at: str | None = None
+    imported_at: str
+    updated_at: str
+
+
+def display_name(name: str | None, source_path: str | None, session_id: str) -> str:
+    """The name a person sees: the session's own name, else its file's stem, else the id's start."""
+    if name:
+        return name
+    if source_path:
+        return Path(source_path).stem
+    return session_id[:8]
+
+
+def unique_prefixes(ids: list[str], minimum: int = 8) -> dict[str, str]:
+    """The shortest prefix of each id (at least `minimum` chars) that starts no other id.
+
+    An id that is itself the start of another id (`X` and `X-1a2b3c4d`) gets its whole self:
+    `resolve` takes an exact id before prefixes, so that still names it alone.
+    """
+    ordered = sorted(set(ids))
+    shortest: dict[str, str] = {}
+    for i, session_id in enumerate(ordered):
+        shared = 0
+        for neighbour in ordered[max(i - 1, 0) : i] + ordered[i + 1 : i + 2]:
+            common = 0
+            for a, b in zip(session_id, neighbour, strict=False):
+                if a != b:
+                    break
+                common += 1
+            shared = max(shared, common)
+        width = max(minimum, shared + 1)
+        if session_id[width - 1 : width] == "-" and width < len(session_id):
+            width += 1  # "X-" reads as cut off: show one character of the part after the dash
+        shortest[session_id] = session_id[:width]
+    return shortest
+
+
+def _names(row: Row) -> set[str]:
+    """What a person may call a stored session: its display name and its file's stem."""
+    names = {display_name(row["name"], row["source_path"], row["id"])}
+    if row["source_path"]:
+        names.add(Path(row["source_path"]).stem)
+    return names
+
+
+def _candidate(row: Row) -> str:
+    """One session of an ambiguity error: its id, name and source file, so the user can pick it."""
+    name = display_name(row["name"], row["source_path"], row["id"])
+    return f"{row['id']} ({name}: {row['source_path']})" if row["source_path"] else f"{row['id']} ({name})"
+
+
+def _info(row: Row) -> SessionInfo:
+    return SessionInfo(
+        id=row["id"],
+        name=display_name(row["name"], row["source_path"], row["id"]),
+        source_path=row["source_path"],
+        format=row["format"],
+        version=row["version"],
+        entries=row["entry_count"],
+        tokens=row["tokens"],
+        compactions=row["compactions"],
+        last_decision=row["last_decision"],
+        last_decision_at=row["last_decision_at"],
+        imported_at=row["imported_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def session_from_row(row: Row, entries: list[Entry]) -> Session:
+    """A session from its stored row and its entries (as read, without validation)."""
+    return Session.model_construct(
+        id=row["id"],
+        format=row["format"],
+        version=row["version"],
+        source_path=row["source_path"],
+        name=row["name"],
+        cwd=row["cwd"],
+        header=json.loads(row["header_json"]),
+        header_line=row["header_line"],
+        entries=entries,
+        leaf_id=row["leaf_id"],
+        problems=PROBLEMS.validate_json(row["problems_json"]),
+        newline=row["newline"],
+        trailing_newline=bool(row["trailing_newline"]),
+        source_size=row["source_size"],
+        source_sha256=row["source_sha256"],
+    )
+
+
+class Sessions:
+    """The sessions and entries tables, read: lists, lookups by reference, and whole sessions or parts of their path."""
+
+    def __init__(self, database: StoreDatabase) -> None:
+        self._db = database
+
+    # -- rows ----------------------------------------------------------------
+
+    def row(self, session_id: str) -> Row | None:
+        """The stored row of a session, by its exact id."""
+        return self._db.one("SELECT * FROM sessions WHERE id = ?", (session_id,))
+
+    def rows_for_path(self, source_path: str) -> list[Row]:
+        """Rows of the sessions imported from this file, most recently updated first."""
+        return self._db.rows("SELECT * FROM sessions WHERE source_path = ? ORDER BY updated_at DESC", (source_path,))
+
+    def exists(self, session_id: str) -> bool:
+        """Whether a session with exactly this id is stored."""
+        return self._db.one("SELECT id FROM sessions WHERE id = ?", (session_id,)) is not None
+
+    # -- listing and naming -----------------------------------------------
+
+    def list_all(self) -> list[SessionInfo]:
+        """Every stored session, most recently updated first."""
+        return [_info(row) for row in self._db.rows(_LIST_SESSIONS + " ORDER BY s.updated_at DESC, s.id")]
+
+    def short_ids(self) -> dict[str, str]:
+        """Every stored session id mapped to its shortest unique prefix (at least 8 chars), for listing."""
+        return unique_prefixes([row["id"] for row in self._db.rows("SELECT id FROM sessions")])
+
+    def resolve(self, ref: str) -> str:
+        """The id of the session `ref` names: an exact id, a unique id prefix, a name, or its source file's path."""
+        ref = ref.strip()
+        if not ref:
+            raise NotFoundError("no session given")
+        rows = self._db.rows("SELECT id, name, source_path, updated_at FROM sessions ORDER BY updated_at DESC")
+        if any(row["id"] == ref for row in rows):
+            return ref
+        by_prefix = [row for row in rows if row["id"].startswith(ref)]
+        if len(by_prefix) == 1:
+            return str(by_prefix[0]["id"])
+        by_name = [row for row in rows if ref in _names(row)]
+        if len(by_name) == 1:
+            return str(by_name[0]["id"])
+        try:
+            as_path = str(Path(ref).expanduser().resolve())
+        except (OSError, RuntimeError):
+            as_path = ref
+        by_path = [row for row in rows if row["source_path"] in (ref, as_path)]
+        if by_path:
+            return str(by_path[0]["id"])
+        by_name_prefix = [row for row in rows if any(name.startswith(ref) for name in _names(row))]
+        if not by_prefix and not by_name and len(by_name_prefix) == 1:
+            return str(by_name_prefix[0]["id"])
+        for matches, how in ((by_prefix, "id prefix"), (by_name, "name"), (by_name_prefix, "name prefix")):
+            if len(matches) > 1:
+                listed = ", ".join(_candidate(row) for row in sorted(matches, key=lambda r: r["id"])[:10])
+                more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
+                raise AmbiguousSessionError(
+                    f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}; name one by its full id or its file path"
+                )
+        raise NotFoundError(f"no stored session matches {ref!r} (try `cutline ls`)")
+
+    def info(self, ref: str) -> SessionInfo:
+        """The list row of one session."""
+        session_id = self.resolve(ref)
+        row = self._db.one(_LIST_SESSIONS + " WHERE s.id = ?", (session_id,))
+        if row is None:
+            raise NotFoundError(f"no stored session matches {ref!r}")
+        return _info(row)
+
+    # -- entries -------------------------------------------------------------
+
+    def load(self, ref: str) -> Session:
+        """Rebuild a stored session (all branches, in file order) from its serialized entries."""
+        session_id = self.resolve(ref)
+        with self._db.reading() as conn, no_cyclic_gc():
+            row = self.row(session_id)
+            if row is None:
+                raise NotFoundError(f"no stored session matches {ref!r}")
+            cursor = conn.execute(
+                "SELECT model_json, raw, line FROM entries WHERE session_id = ? ORDER BY seq", (session_id,)
+            )
+            entries = [entry_from_row(model_json, raw, line) for model_json, raw, line in cursor]
+            freeze_if_big(len(entries))
+        return session_from_row(row, entries)
+
+    def path_entry_ids(self, session_id: str) -> list[str]:
+        """Ids of the active path, root first, as stored."""
+        with self._db.reading() as conn:
+            cursor = conn.execute(
+                "SELECT id FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index",
+                (session_id,),
+            )
+            return [row[0] for row in cursor]
+
+    def path_entries(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Entry]:
+        """The entries at positions [start, stop) of the active path, rebuilt without loading the rest of the session.
+
+        Why: a view of a long session needs only the rows on screen; the path index is stored per entry.
+        """
+        with self._db.reading() as conn:
+            cursor = conn.execute(
+                "SELECT model_json, raw, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
+                " ORDER BY path_index",
+                (session_id, start, stop if stop is not None else 2**63 - 1),
+            )
+            return [entry_from_row(model_json, raw, line) for model_json, raw, line in cursor]
+
+    def compaction_entries(self, prefix: str) -> list[tuple[str, str]]:
+        """(session id, entry id) of every stored compaction entry whose id starts with `prefix`, by session and order."""
+        with self._db.reading() as conn:
+            pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            rows: list[tuple[str, str]] = conn.execute(
+                "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ESCAPE '\\'"
+                " ORDER BY session_id, seq",
+                (pattern,),
+            ).fetchall()
+        return [(session_id, entry_id) for session_id, entry_id in rows if entry_id.startswith(prefix)]

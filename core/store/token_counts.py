@@ -1,0 +1,94 @@
+"""The per-entry, per-counter token count cache, and counting a stored session through it.
+
+The counters themselves (`cutline.core.tokens`) are pure and know nothing of the
+store; this module is the glue: read what is cached, count only what is missing,
+and keep the new counts.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from cutline.core.models import Session
+from cutline.core.store.db import StoreDatabase
+from cutline.core.tokens import (
+    TokenCounter,
+    TokenReport,
+    calibrated_counts,
+    entry_tokens,
+    gc_paused,
+    get_counter,
+    token_report,
+)
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
+
+_UPSERT = "INSERT OR REPLACE INTO token_counts (session_id, entry_id, counter, tokens) VALUES (?, ?, ?, ?)"
+
+
+class TokenCounts:
+    """The token_counts table: cached counts of a session's entries, one set per counter."""
+
+    def __init__(self, database: StoreDatabase) -> None:
+        self._db = database
+
+    def get(self, session_id: str, counter: str) -> dict[str, int]:
+        """Cached token counts of a session's entries under one counter."""
+        with self._db.reading() as conn:
+            cursor = conn.execute(
+                "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?", (session_id, counter)
+            )
+            return dict(cursor.fetchall())
+
+    def save(self, session_id: str, counter: str, counts: Mapping[str, int]) -> None:
+        """Cache token counts (replacing earlier ones for the same entries and counter)."""
+        with self._db.transaction() as conn:
+            conn.executemany(
+                _UPSERT, [(session_id, entry_id, counter, int(tokens)) for entry_id, tokens in counts.items()]
+            )
+
+    @staticmethod
+    def save_unless_cached(conn: sqlite3.Connection, session_id: str, counter: str, counts: Mapping[str, int]) -> None:
+        """Within an open transaction: cache counts made while importing, unless every one is cached already."""
+        if not counts:
+            return
+        cached = conn.execute(
+            "SELECT count(*) FROM token_counts WHERE session_id = ? AND counter = ?", (session_id, counter)
+        ).fetchone()[0]
+        if cached == len(counts):
+            return
+        conn.executemany(_UPSERT, [(session_id, entry_id, counter, tokens) for entry_id, tokens in counts.items()])
+
+    @staticmethod
+    def forget(conn: sqlite3.Connection, session_id: str) -> None:
+        """Within an open transaction: drop every cached count of a session (its entries are being replaced)."""
+        conn.execute("DELETE FROM token_counts WHERE session_id = ?", (session_id,))
+
+
+def count_entries(store: Store, session: Session, counter: TokenCounter | str = "chars4") -> dict[str, int]:
+    """Per-entry tokens for every entry of a session, cached in the store and counted only where missing.
+
+    `calibrated` counts are chars4 counts scaled by the session's fitted ratio at call
+    time and are not stored, since the ratio changes as the session grows.
+    """
+    name = counter if isinstance(counter, str) else counter.name
+    if name == "calibrated":
+        return calibrated_counts(session, count_entries(store, session, "chars4"))
+    cached = store.counts.get(session.id, name)
+    missing = [e for e in session.entries if e.id not in cached]
+    if not missing:
+        return {e.id: cached[e.id] for e in session.entries}
+    resolved = get_counter(counter) if isinstance(counter, str) else counter
+    with gc_paused():
+        new = {e.id: entry_tokens(e, resolved) for e in missing}
+        store.counts.save(session.id, name, new)
+    merged = {**cached, **new}
+    return {e.id: merged[e.id] for e in session.entries}
+
+
+def cached_token_report(store: Store, session: Session, counters: Iterable[str] | None = None) -> TokenReport:
+    """`token_report` of a stored session, its counts read from (and added to) the store's cache."""
+    return token_report(session, counters, lambda name: count_entries(store, session, name))
