@@ -57,7 +57,7 @@ def _proposal_audit(store: Any, ref: str) -> Any:
 def _settings(
     keep_recent_tokens: int | None = None, reserve_tokens: int | None = None, context_window: int | None = None
 ) -> Any:
-    from cutline.core.config.settings import load_settings
+    from cutline.core.config.file import load_settings
 
     return load_settings(
         overrides={

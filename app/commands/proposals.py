@@ -117,8 +117,7 @@ def compact_cmd(
     db_path: str | None,
 ) -> None:
     """Make a compaction proposal for SESSION (a stored session or a session file), store it and print it."""
-    from cutline.core.config.file import load_config
-    from cutline.core.config.settings import load_settings
+    from cutline.core.config.file import load_config, load_settings
     from cutline.core.engine.compact import compact
     from cutline.core.engine.deadline import within_deadline
     from cutline.core.engine.plan import plan

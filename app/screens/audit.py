@@ -333,7 +333,7 @@ class AuditScreen(Screen[None]):
     def load(self) -> None:
         from cutline.core.audit.report import audit_compaction, audit_proposal
         from cutline.core.audit.timeline import build_timeline
-        from cutline.core.config.settings import load_settings
+        from cutline.core.config.file import load_settings
         from cutline.core.review import latest_version, load_proposal
 
         store, owned = self._open_store()
@@ -498,7 +498,7 @@ class AuditScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="audit-replay")
     def compute_replay(self, session: Any) -> None:
         from cutline.core.audit.replay import timeline_with_replay
-        from cutline.core.config.settings import load_settings
+        from cutline.core.config.file import load_settings
 
         timeline, result = timeline_with_replay(session, load_settings(), ["chars4", "calibrated"])
         self.post_message(TimelineReady(timeline, result.text()))

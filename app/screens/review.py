@@ -236,7 +236,7 @@ class ReviewScreen(OnDesk, Screen[None]):
     def load(self) -> None:
         from cutline.app.widgets.plan_overlay import outside_end
         from cutline.app.widgets.rows import pair_numbers
-        from cutline.core.config.settings import load_settings
+        from cutline.core.config.file import load_settings
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
         from cutline.core.tokens import calibrate

@@ -17,7 +17,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from cutline.core.audit.facts import (
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import Proposal
+from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
+from cutline.core.engine.last_turn import SECTION_HEADING, message_text
+from cutline.core.engine.modes import PI_FAMILY, get_mode
+from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
+from cutline.core.engine.validation import ContextProblem, validate_context
+from cutline.core.errors import CutlineError, NotFoundError
+from cutline.core.facts import (
     FACT_KINDS,
     Fact,
     FactKind,
@@ -31,14 +39,6 @@ from cutline.core.audit.facts import (
     normalize_text,
     summary_facts,
 )
-from cutline.core.config.settings import CompactionSettings
-from cutline.core.engine.compact import Proposal
-from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
-from cutline.core.engine.last_turn import SECTION_HEADING, message_text
-from cutline.core.engine.modes import PI_FAMILY, get_mode
-from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
-from cutline.core.engine.validation import ContextProblem, validate_context
-from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.tokens import least_squares, path_tokens, usage_samples
 

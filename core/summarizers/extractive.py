@@ -1,7 +1,7 @@
 """The offline summarizer: fills pi's checkpoint sections with what the conversation said, verbatim.
 
 No model and no network: user requests and rules, files touched, tool failures,
-decisions and identifiers are picked out by the rules of `core.audit.facts` and laid out in
+decisions and identifiers are picked out by the rules of `core.facts` and laid out in
 pi's structured format. When the text would exceed the token budget (chars / 4), whole
 items are dropped, lowest priority first (oldest first among equals), so nothing is ever
 cut inside an identifier. The same request always gives the same text.
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cutline.core.audit.facts import (
+from cutline.core.facts import (
     Fact,
     content_words,
     error_text,
@@ -119,7 +119,7 @@ _MAX_ARG_CHARS = 160
 _MAX_RESOLVE_STEPS = 3
 # a later user message without a request adds its first sentence to the goal only if it says this much
 _MIN_GOAL_WORDS = 3
-# a user's condition or permission is a rule too, though core.audit.facts' instruction words miss
+# a user's condition or permission is a rule too, though core.facts' instruction words miss
 # some ("inside-IR35 roles are allowed if the rate is £600 or more")
 _CONDITION = re.compile(
     r"\b(allowed|permitted|acceptable|only if|unless|as long as|provided that|at least|at most|no more than|"

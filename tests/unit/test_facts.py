@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cutline.core.audit.facts import (
+from cutline.core.facts import (
     Fact,
     content_words,
     extract_facts,
@@ -243,7 +243,7 @@ def test_tool_call_arguments_name_identifiers_but_file_contents_do_not() -> None
 
 
 def test_error_line_prefers_verdicts_and_exceptions() -> None:
-    from cutline.core.audit.facts import error_text
+    from cutline.core.facts import error_text
 
     pytest_output = (
         "F..\n=== FAILURES ===\n    assert r.status_code == 200\nE       assert 404 == 200\n"

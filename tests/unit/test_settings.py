@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cutline.core.config.file import load_config
+from cutline.core.config.file import load_config, load_settings
 from cutline.core.config.openclaw import read_openclaw_config
-from cutline.core.config.settings import CompactionSettings, load_settings, settings_from_dict
+from cutline.core.config.settings import CompactionSettings, settings_from_dict
 from cutline.core.errors import SettingsError
 
 OPENCLAW_EXAMPLE = """{

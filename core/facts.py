@@ -931,38 +931,54 @@ def _own_text(message: Message) -> str:
     return "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
 
 
+def _user_facts(message: Message, entry_id: str | None) -> list[Fact]:
+    """A user's instructions, requests, identifiers and pasted errors."""
+    text = _own_text(message)
+    known = find_identifiers(text)
+    facts: list[Fact] = []
+    for sentence in sentences(text):
+        if _INSTRUCTION.search(sentence):
+            facts.append(_sentence_fact("instruction", sentence, entry_id, known))
+        elif _is_request(sentence):
+            facts.append(_sentence_fact("request", sentence, entry_id, known))
+    facts.extend(_identifier_facts(text, entry_id, known))
+    for line in text.splitlines():
+        pasted = _PASTED_ERROR.search(line)
+        if pasted and len(pasted.group(0)) > 8:
+            fact = _error_fact(_SENTENCE_END.split(pasted.group(0))[0], entry_id)
+            if fact:
+                facts.append(fact)
+    return facts
+
+
+def _assistant_facts(message: Message, entry_id: str | None) -> list[Fact]:
+    """An assistant's decisions and the identifiers it wrote or passed to tools."""
+    text = _own_text(message)
+    known = find_identifiers(text)
+    facts = [
+        _sentence_fact("decision", sentence, entry_id, known)
+        for sentence in sentences(text)
+        if _DECISION.search(sentence)
+    ]
+    facts.extend(_identifier_facts(text, entry_id, known))
+    for call in message.tool_calls():
+        facts.extend(_tool_call_identifiers(call, entry_id))
+    return facts
+
+
 def message_facts(message: Message, entry_id: str | None = None) -> list[Fact]:
     """Every fact one message establishes, in the order they appear."""
-    facts: list[Fact] = []
     role = message.role
     if role == "user":
-        text = _own_text(message)
-        known = find_identifiers(text)
-        for sentence in sentences(text):
-            if _INSTRUCTION.search(sentence):
-                facts.append(_sentence_fact("instruction", sentence, entry_id, known))
-            elif _is_request(sentence):
-                facts.append(_sentence_fact("request", sentence, entry_id, known))
-        facts.extend(_identifier_facts(text, entry_id, known))
-        for line in text.splitlines():
-            pasted = _PASTED_ERROR.search(line)
-            if pasted and len(pasted.group(0)) > 8:
-                fact = _error_fact(_SENTENCE_END.split(pasted.group(0))[0], entry_id)
-                if fact:
-                    facts.append(fact)
+        facts = _user_facts(message, entry_id)
     elif role == "assistant":
-        text = _own_text(message)
-        known = find_identifiers(text)
-        for sentence in sentences(text):
-            if _DECISION.search(sentence):
-                facts.append(_sentence_fact("decision", sentence, entry_id, known))
-        facts.extend(_identifier_facts(text, entry_id, known))
-        for call in message.tool_calls():
-            facts.extend(_tool_call_identifiers(call, entry_id))
+        facts = _assistant_facts(message, entry_id)
     elif role == "bashExecution":
-        facts.extend(_identifier_facts(message.command or "", entry_id))
+        facts = _identifier_facts(message.command or "", entry_id)
     elif role == "custom" and message.display:
-        facts.extend(_identifier_facts(_own_text(message), entry_id))
+        facts = _identifier_facts(_own_text(message), entry_id)
+    else:
+        facts = []
     for failure in _failing_results(message):
         fact = _error_fact(failure, entry_id)
         if fact:
