@@ -89,7 +89,6 @@ class CompactionSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     mode: Mode = "pi"
-    rules: Rules = "pi"
     enabled: bool = True
     reserveTokens: int = Field(default=16384, ge=0)
     reserveTokensFloor: int = Field(default=20000, ge=0)
@@ -113,8 +112,9 @@ class CompactionSettings(BaseModel):
     parts: int = Field(default=2, ge=1)
     maxChunkTokens: int | None = Field(default=None, gt=0)
     previewStyle: bool = False
-    # which agent version's planner and summaries (None: chosen from the session, see core.engine.rules)
-    rules: str | None = None
+    # which agent version's planner and summaries (None: chosen from the session, else current pi;
+    # see core.engine.rules.choice)
+    rules: Rules | None = None
     # OpenClaw 2026.9's safeguard: recent turns kept verbatim, identifier policy, quality guard, AGENTS.md sections
     recentTurnsPreserve: int = Field(default=3, ge=0, le=12)
     identifierPolicy: Literal["strict", "off"] = "strict"

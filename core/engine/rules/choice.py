@@ -59,19 +59,19 @@ def evidence(path: list[Entry], session_format: str | None = None, version: int 
 
 def choose(
     path: list[Entry],
-    setting: str = PI_CURRENT,
+    setting: str | None = None,
     override: str | None = None,
     *,
     session_format: str | None = None,
     version: int | None = None,
 ) -> str:
-    """An explicit override, else what the session shows, else the `rules` setting."""
+    """An explicit override, else what the session shows, else the `rules` setting, else current pi."""
     if override:
         return canonical(override)
-    return evidence(path, session_format, version) or canonical(setting)
+    return evidence(path, session_format, version) or canonical(setting or PI_CURRENT)
 
 
-def choose_for_index(index: PathIndex, setting: str = PI_CURRENT, override: str | None = None) -> str:
+def choose_for_index(index: PathIndex, setting: str | None = None, override: str | None = None) -> str:
     """`choose` for an indexed path, the session's evidence cached on the index."""
     if override:
         return canonical(override)
@@ -79,4 +79,4 @@ def choose_for_index(index: PathIndex, setting: str = PI_CURRENT, override: str 
     if "evidence" not in cache:
         cache["evidence"] = evidence(index.path)
     found = cache["evidence"]
-    return found if isinstance(found, str) else canonical(setting)
+    return found if isinstance(found, str) else canonical(setting or PI_CURRENT)
