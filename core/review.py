@@ -11,7 +11,6 @@ import datetime as dt
 import difflib
 import json
 import secrets
-from pathlib import Path
 
 from cutline.core.agents.entries import now_iso
 from cutline.core.agents.pi.writer import compaction_line
@@ -217,7 +216,9 @@ def accept(
         version=version.n,
     )
     if write_back:
-        outcome = write_back_accepted(store, decision, entry_id=proposal.entryId, record_text=version.text, timestamp=timestamp)
+        outcome = write_back_accepted(
+            store, decision, entry_id=proposal.entryId, record_text=version.text, timestamp=timestamp
+        )
         decision.notes = outcome.notes
         return decision
     store.proposals.record_decision(decision)

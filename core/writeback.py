@@ -9,6 +9,7 @@ record are committed together. A start after a crash finishes what the file show
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -246,8 +247,6 @@ def undo(store: Store, ref: str, *, from_backup: bool = False, branch: bool = Fa
     with store.transaction() as conn:
         store.write_backs.set_state(proposal_id, "undone")
         conn.execute("UPDATE proposals SET status = 'open' WHERE id = ? AND status = 'accepted'", (proposal_id,))
-    try:
+    with contextlib.suppress(CutlineError):
         store.import_file(record.path)
-    except CutlineError:
-        pass
     return result

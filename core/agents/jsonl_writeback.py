@@ -296,7 +296,9 @@ def _restore_backup(path: Path, pending: PendingWrite, current: bytes | None, ba
     try:
         original = Path(pending.backup_path).read_bytes()
     except OSError as exc:
-        raise WriteBackRefused(f"{path}: the backup {pending.backup_path} cannot be read ({exc.strerror or exc})") from None
+        raise WriteBackRefused(
+            f"{path}: the backup {pending.backup_path} cannot be read ({exc.strerror or exc})"
+        ) from None
     if sha256_hex(original) != pending.sha_before:
         raise WriteBackRefused(f"{path}: the backup {pending.backup_path} is not the file as it was; refusing")
     note = ""

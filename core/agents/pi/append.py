@@ -78,10 +78,7 @@ def write_back_plan(session: Session) -> WriteBackPlan:
 
 
 def _is_pi(argv: list[str]) -> bool:
-    for arg in argv[:3]:
-        if "pi-coding-agent" in arg or os.path.basename(arg) == "pi":
-            return True
-    return False
+    return any("pi-coding-agent" in arg or os.path.basename(arg) == "pi" for arg in argv[:3])
 
 
 def running_pi(session: Session) -> list[RunningProcess]:
@@ -252,7 +249,7 @@ def _records(data: bytes) -> list[dict[str, object]]:
     return found
 
 
-def branch_back_line(entry_id: str, timestamp: str | None = None) -> "BranchLine":
+def branch_back_line(entry_id: str, timestamp: str | None = None) -> BranchLine:
     """A maker of the line that sends pi back to before compaction `entry_id` (see `BranchLine`)."""
     return BranchLine(entry_id, timestamp)
 

@@ -18,9 +18,12 @@ def is_current_pi(path: list[Entry]) -> bool:
     for entry in path:
         if entry.type == "message" and entry.message is not None and entry.message.role == "system":
             return True
-        if entry.type == "compaction" and entry.raw_line and '"systemMessage"' in entry.raw_line:
-            if isinstance(entry.raw.get("systemMessage"), dict):
-                return True
+        if (
+            entry.type == "compaction"
+            and '"systemMessage"' in entry.raw_line
+            and isinstance(entry.raw.get("systemMessage"), dict)
+        ):
+            return True
     return False
 
 
@@ -48,9 +51,7 @@ def _content_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(
-            str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
-        )
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
     return ""
 
 
