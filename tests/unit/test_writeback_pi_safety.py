@@ -8,7 +8,7 @@ import os
 import sqlite3
 import stat
 import subprocess
-import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -162,10 +162,14 @@ def test_agent_line_written_during_the_backup_is_never_orphaned(
 def test_refuses_while_pi_runs_on_the_session(case: tuple[Path, Store, str], tmp_path: Path) -> None:
     path, store, proposal_id = case
     original = path.read_bytes()
-    fake_pi = tmp_path / "bin" / "pi"
+    fake_pi = tmp_path / "bin" / "pi"  # a stand-in named like pi's launcher: `/bin/sh …/pi --session FILE`
     fake_pi.parent.mkdir()
-    fake_pi.symlink_to(sys.executable)
-    running = subprocess.Popen([str(fake_pi), "-c", "import time; time.sleep(30)", "--session", str(path)])
+    fake_pi.write_text("#!/bin/sh\nsleep 30\n")
+    fake_pi.chmod(0o755)
+    running = subprocess.Popen([str(fake_pi), "--session", str(path)])
+    cmdline = Path("/proc", str(running.pid), "cmdline")
+    while running.poll() is None and str(fake_pi).encode() not in cmdline.read_bytes():
+        time.sleep(0.01)  # until the shell has started the script
     try:
         plan = writeback.write_back_plan(store.load_session(store.resolve_session(str(path))))
         assert not plan.possible and "pi is running on this session" in plan.reason
