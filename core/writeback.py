@@ -73,16 +73,16 @@ def write_back(
     ours = session.by_id().get(entry_id)
     if ours is not None:
         return _already_written(store, session, decision, entry_id)
+    leaf = session.active_path()[-1].id if session.entries else None
+    if leaf != proposal.parentEntryId:
+        raise WriteBackRefused(
+            f"the session moved on since proposal {proposal.id} was made (leaf {leaf}, was {proposal.parentEntryId}); make a new proposal"
+        )
     made_from = store.proposals.source_sha256(proposal.id)
     if made_from is not None and made_from != session.source_sha256:
         raise WriteBackRefused(
             f"the session file changed since proposal {proposal.id} was made (an earlier message was edited or "
             "the file was rewritten); make a new proposal"
-        )
-    leaf = session.active_path()[-1].id if session.entries else None
-    if leaf != proposal.parentEntryId:
-        raise WriteBackRefused(
-            f"the session moved on since proposal {proposal.id} was made (leaf {leaf}, was {proposal.parentEntryId}); make a new proposal"
         )
     running = adapter.running_agent(session)
     if running is not None:
