@@ -144,7 +144,6 @@ def test_refuses_a_file_without_final_newline(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
-        ("pi-v1-legacy.jsonl", "is a pi v1 session (no entry ids)"),
         ("claude-code-small.jsonl", "only pi / OpenClaw session files take a compaction (this one is claude_code)"),
         ("codex-small.jsonl", "only pi / OpenClaw session files take a compaction (this one is codex)"),
     ],
