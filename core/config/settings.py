@@ -25,6 +25,8 @@ DEFAULT_MODEL = "claude-sonnet-5-5"
 
 Mode = Literal["pi", "safeguard", "first-and-tail", "system-and-summary"]
 MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
+# planner rule sets (core.engine.rules): pi 0.73.1, current pi (0.87.1 = 1.5.2), OpenClaw 2026.9
+Rules = Literal["pi", "pi-0.73", "openclaw-2026.9"]
 
 DEFAULT_MEMORY_FLUSH_PROMPT = " ".join(
     [
@@ -110,8 +112,9 @@ class CompactionSettings(BaseModel):
     parts: int = Field(default=2, ge=1)
     maxChunkTokens: int | None = Field(default=None, gt=0)
     previewStyle: bool = False
-    # which agent version's planner and summaries (None: chosen from the session, see core.engine.rules)
-    rules: str | None = None
+    # which agent version's planner and summaries (None: chosen from the session, else current pi;
+    # see core.engine.rules.choice)
+    rules: Rules | None = None
     # OpenClaw 2026.9's safeguard: recent turns kept verbatim, identifier policy, quality guard, AGENTS.md sections
     recentTurnsPreserve: int = Field(default=3, ge=0, le=12)
     identifierPolicy: Literal["strict", "off"] = "strict"

@@ -317,7 +317,7 @@ def test_previous_summary_is_re_distilled_not_kept() -> None:
 
 
 def test_every_proposal_carries_a_verdict(sample) -> None:
-    proposal, _ = run(sample, CompactionSettings(keepRecentTokens=300), ExtractiveSummarizer())
+    proposal, _ = run(sample, CompactionSettings(keepRecentTokens=300, rules="pi-0.73"), ExtractiveSummarizer())
     assert proposal.quality is not None and proposal.quality.inputs.requiredSections == []
     assert proposal.rules == "pi-0.73"
     dumped = json.loads(proposal.model_dump_json())
