@@ -3,7 +3,9 @@
 Live: pi runs offline against the fake Anthropic API (tests/support/live_pi.py). In CI
 (CI=true) the programs must be there (.ci/run installs them): a missing one fails the
 test; elsewhere it skips. The requests pi sent are kept as goldens under
-tests/fixtures/writeback/, and `test_golden_*` makes the same comparison without node.
+tests/fixtures/writeback/, and `test_golden_*` makes the same comparison without node;
+when the engine changes what cutline writes, regenerate them with the real pi:
+`CUTLINE_UPDATE_GOLDENS=1 python -m pytest tests/e2e/test_live_resume_pi.py -k real`.
 """
 
 from __future__ import annotations
