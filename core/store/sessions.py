@@ -228,6 +228,11 @@ class Sessions:
             freeze_if_big(len(entries))
         return session_from_row(row, entries)
 
+    def fingerprint(self, session_id: str) -> str | None:
+        """The SHA-256 of the session file as last imported (None when unknown)."""
+        row = self._db.one("SELECT source_sha256 FROM sessions WHERE id = ?", (session_id,))
+        return str(row["source_sha256"]) if row is not None and row["source_sha256"] is not None else None
+
     def path_entry_ids(self, session_id: str) -> list[str]:
         """Ids of the active path, root first, as stored."""
         with self._db.reading() as conn:
