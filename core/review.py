@@ -51,6 +51,7 @@ __all__ = [
     "resolve_proposal",
     "revert",
     "save_proposal",
+    "undo",
     "validate_version",
     "versions",
 ]
@@ -226,6 +227,28 @@ def accept(
     if write_back and decision.written_to:
         store.import_file(decision.written_to)
     return decision
+
+
+def undo(store: Store, ref: str, *, from_backup: bool = False) -> str:
+    """Take back the compaction an accepted proposal wrote into its session; says what was done.
+
+    The session file comes back byte for byte when nothing was added after the
+    compaction; when the agent wrote since, it is refused naming the backup, which
+    `from_backup` restores (keeping the current file beside it). The file is re-imported.
+    """
+    proposal_id = resolve_proposal(store, ref)
+    written = [d for d in store.proposals.decisions(proposal_id) if d.written_to and d.entry_id]
+    if not written:
+        raise CutlineError(f"proposal {proposal_id} wrote nothing into a session; nothing to undo")
+    decision = written[-1]
+    path = str(decision.written_to)
+    store.import_file(path)
+    session = store.load_session(decision.session_id)
+    message = adapter_for(session.format).undo(
+        Path(path), session, str(decision.entry_id), backup_dir=backups_dir(), from_backup=from_backup
+    )
+    store.import_file(path)
+    return message
 
 
 def reject(store: Store, ref: str, note: str | None = None) -> Decision:

@@ -183,7 +183,7 @@ def compact_cmd(
 
 @click.command("accept")
 @click.argument("proposal")
-@click.option("--write-back", is_flag=True, help="Append the compaction entry to the pi / OpenClaw session file.")
+@click.option("--write-back", is_flag=True, help="Append the compaction to the session file (pi, Claude Code, Codex).")
 @click.option("--note", default=None, help="A note kept with the decision.")
 @click.option("--json", "as_json", is_flag=True, help="Print the decision as JSON.")
 @_DB
@@ -213,6 +213,20 @@ def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
     click.echo(f"rejected {decision.proposal_id}")
 
 
+@click.command("undo")
+@click.argument("proposal")
+@click.option(
+    "--from-backup", is_flag=True, help="When the agent wrote since: restore the backup (the current file is kept)."
+)
+@_DB
+def undo_cmd(proposal: str, from_backup: bool, db_path: str | None) -> None:
+    """Take back the compaction PROPOSAL wrote into its session (byte-identical when nothing followed it)."""
+    from cutline.core.review import undo
+
+    with _store(db_path) as store:
+        click.echo(undo(store, proposal, from_backup=from_backup))
+
+
 @click.command("proposals")
 @click.argument("session")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
@@ -236,4 +250,4 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
         )
 
 
-COMMANDS = [compact_cmd, accept_cmd, reject_cmd, proposals_cmd]
+COMMANDS = [compact_cmd, accept_cmd, reject_cmd, undo_cmd, proposals_cmd]

@@ -94,6 +94,10 @@ class AgentAdapter(ABC):
         """Write an accepted compaction into the agent's session; returns the new entry."""
         raise WriteBackRefused(f"{path}: {self.write_back_refusal()}")
 
-    def undo(self, path: Path, session: Session, entry_id: str, *, backup_dir: Path) -> None:
-        """Take back a compaction cutline wrote (restore the session as the agent had it)."""
+    def undo(self, path: Path, session: Session, entry_id: str, *, backup_dir: Path, from_backup: bool = False) -> str:
+        """Take back a compaction cutline wrote (restore the session as the agent had it); says what was done.
+
+        Exact when nothing followed the compaction; otherwise refused naming the backup,
+        which `from_backup=True` restores.
+        """
         raise WriteBackRefused(f"{path}: undoing a write-back is not supported for {self.label} sessions yet")

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
+from cutline.core.agents.claude_code import writeback
 from cutline.core.agents.claude_code.context import claude_code_context, claude_code_wire
 from cutline.core.agents.claude_code.detect import is_claude_code_record
 from cutline.core.agents.claude_code.reader import read_claude_code
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.wire import WireContext
-from cutline.core.models import Entry, Message, Session, SessionFormat
+from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat
 
 
 class ClaudeCodeAdapter(AgentAdapter):
@@ -36,6 +38,26 @@ class ClaudeCodeAdapter(AgentAdapter):
 
     def wire_context(self, session: Session) -> WireContext:
         return WireContext(agent=self.format, messages=claude_code_wire(session.active_path()))
+
+    def write_back_refusal(self) -> str | None:
+        return None
+
+    def write_back(
+        self,
+        path: Path,
+        session: Session,
+        record: CompactionRecord,
+        *,
+        backup_dir: Path,
+        entry_id: str | None = None,
+        timestamp: str | None = None,
+    ) -> Entry:
+        return writeback.write_back(
+            path, session, record, backup_dir=backup_dir, entry_id=entry_id, timestamp=timestamp
+        )
+
+    def undo(self, path: Path, session: Session, entry_id: str, *, backup_dir: Path, from_backup: bool = False) -> str:
+        return writeback.undo(path, session, entry_id, backup_dir=backup_dir, from_backup=from_backup)
 
 
 ADAPTER = ClaudeCodeAdapter()

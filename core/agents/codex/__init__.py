@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
+from cutline.core.agents.codex import writeback
 from cutline.core.agents.codex.context import codex_context, codex_wire, encrypted_note
 from cutline.core.agents.codex.detect import is_codex_record
 from cutline.core.agents.codex.reader import read_codex
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.wire import WireContext
-from cutline.core.models import Entry, Message, Session, SessionFormat
+from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat
 
 
 class CodexAdapter(AgentAdapter):
@@ -37,6 +39,26 @@ class CodexAdapter(AgentAdapter):
         path = session.active_path()
         note = encrypted_note(path)
         return WireContext(agent=self.format, messages=codex_wire(codex_context(path)), notes=[note] if note else [])
+
+    def write_back_refusal(self) -> str | None:
+        return None
+
+    def write_back(
+        self,
+        path: Path,
+        session: Session,
+        record: CompactionRecord,
+        *,
+        backup_dir: Path,
+        entry_id: str | None = None,
+        timestamp: str | None = None,
+    ) -> Entry:
+        return writeback.write_back(
+            path, session, record, backup_dir=backup_dir, entry_id=entry_id, timestamp=timestamp
+        )
+
+    def undo(self, path: Path, session: Session, entry_id: str, *, backup_dir: Path, from_backup: bool = False) -> str:
+        return writeback.undo(path, session, entry_id, backup_dir=backup_dir, from_backup=from_backup)
 
 
 ADAPTER = CodexAdapter()
