@@ -103,4 +103,6 @@ def compaction_payload(session: Session, record: CompactionRecord, *, timestamp:
 
 def new_entry_id(session: Session, line: int) -> str:
     """The id cutline's reader gives the line appended at `line` (1-based), so the returned entry matches a re-read."""
-    return StableIds(session.id, {e.id for e in session.entries}).make(line)
+    header_id = session.header.get("id")
+    seed = header_id if isinstance(header_id, str) else session.id  # the store may have renamed a duplicate id
+    return StableIds(seed, {e.id for e in session.entries}).make(line)
