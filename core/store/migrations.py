@@ -125,3 +125,26 @@ def m002_header_json_and_lookup_indexes(db: Database) -> None:
     db.execute("CREATE INDEX idx_proposals_session ON proposals (session_id, created_at)")
     db.execute("CREATE UNIQUE INDEX idx_summary_versions_proposal_n ON summary_versions (proposal_id, n)")
     db.execute("CREATE INDEX idx_decisions_session ON decisions (session_id, decided_at)")
+
+
+@migrations(name="m003_write_backs")
+def m003_write_backs(db: Database) -> None:
+    """Every write-back into a session: recorded as pending before its first byte, then done or undone.
+
+    With the fingerprints before and after and the exact bytes added, an interrupted
+    write-back is recovered from the file alone, and undo knows the former file.
+    """
+    db.execute(
+        """
+        CREATE TABLE write_backs (
+            proposal_id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('pending', 'done', 'undone')),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            record_json TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_write_backs_state ON write_backs (state)")
+    db.execute("ALTER TABLE proposals ADD COLUMN source_sha256 TEXT")

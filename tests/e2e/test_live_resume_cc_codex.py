@@ -29,8 +29,8 @@ from cutline.app.cli import cli
 from cutline.core import review
 from cutline.core.agents.claude_code.compaction import summary_text as cc_summary_text
 from cutline.core.agents.codex.compaction import summary_text as codex_summary_text
-from cutline.core.agents.line_append import AgentWroteSince
 from cutline.core.agents.wire import WireMessage, WireText, wire_messages
+from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.store import Store
 from tests.conformance.requests import CORPUS, from_anthropic_messages, from_openai_responses
 from tests.conformance.test_conformance import NORMALIZATIONS
@@ -234,7 +234,7 @@ def test_live_resume_after_write_back_and_undo(agent: str, tmp_path: Path) -> No
     check_resumed(case, body, written, proposal, str(file))
 
     # the agent wrote after the compaction: undo says so and offers the backup, which gives the original back
-    with pytest.raises(AgentWroteSince, match="backup"):
+    with pytest.raises(UndoNeedsChoice, match="backup"):
         _undo(proposal.id)
     _undo(proposal.id, from_backup=True)
     assert file.read_bytes() == original
