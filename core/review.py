@@ -30,7 +30,6 @@ from cutline.core.store.proposals import (
 )
 from cutline.core.tokens.jsjson import js_length
 from cutline.core.writeback import recover_write_backs
-from cutline.core.writeback import undo as undo_write_back
 from cutline.core.writeback import write_back as write_back_accepted
 
 __all__ = [
@@ -53,7 +52,6 @@ __all__ = [
     "resolve_proposal",
     "revert",
     "save_proposal",
-    "undo",
     "validate_version",
     "versions",
 ]
@@ -234,11 +232,6 @@ def accept(
         return decision
     store.proposals.record_decision(decision)
     return decision
-
-
-def undo(store: Store, ref: str, *, from_backup: bool = False, branch: bool = False) -> str:
-    """Take back the compaction an accepted proposal wrote into its session; says what was done (see `cutline.core.writeback.undo`)."""
-    return undo_write_back(store, ref, from_backup=from_backup, branch=branch).message
 
 
 def reject(store: Store, ref: str, note: str | None = None) -> Decision:

@@ -32,6 +32,7 @@ from cutline.core.agents.codex.compaction import summary_text as codex_summary_t
 from cutline.core.agents.wire import WireMessage, WireText, wire_messages
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.store import Store
+from cutline.core.writeback import undo
 from tests.conformance.requests import CORPUS, from_anthropic_messages, from_openai_responses
 from tests.conformance.test_conformance import NORMALIZATIONS
 from tests.support import live_clients
@@ -100,7 +101,7 @@ def _compact_and_accept(case: Case, file: Path) -> review.Proposal:
 
 def _undo(proposal_id: str, *, from_backup: bool = False) -> str:
     with Store() as store:
-        return review.undo(store, proposal_id, from_backup=from_backup)
+        return undo(store, proposal_id, from_backup=from_backup).message
 
 
 def _cutline_context(file: Path) -> list[WireMessage]:

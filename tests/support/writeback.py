@@ -96,7 +96,7 @@ def _child_accept(db: Path, proposal_id: str, slow_write: bool) -> None:
         def halting_write(fd: int, data: bytes | memoryview) -> int:
             if len(data) > 40 and os.fstat(fd).st_size > 0:
                 first = real_write(fd, bytes(data[: len(data) // 2]))
-                time.sleep(0.003)
+                time.sleep(0.01)
                 return first + real_write(fd, bytes(data[len(data) // 2 :]))
             return real_write(fd, data)
 
@@ -113,7 +113,7 @@ def kill_loop(
     check_file: Callable[[bytes, bytes, str], str],
     workdir: Path,
     runs: int = 50,
-    max_delay: float = 0.06,
+    max_delay: float = 0.15,
     seed: int = 15,
 ) -> KillStats:
     """SIGKILL `accept --write-back` at random moments; after the next start's recovery the file must be whole.

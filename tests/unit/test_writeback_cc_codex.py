@@ -15,6 +15,7 @@ from cutline.core.agents.registry import adapter_for
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.errors import WriteBackRefused
 from cutline.core.store import Store
+from cutline.core.writeback import undo
 from tests.support.paths import TESTS
 from tests.support.writeback import propose
 
@@ -59,8 +60,9 @@ def test_claude_code_records_and_undo(tmp_path: Path) -> None:
         text = summary["message"]["content"]
         assert summary["isCompactSummary"] is True and summary["parentUuid"] == boundary["uuid"]
         assert text.startswith(SUMMARY_OPENING) and proposal.summary in text and text.endswith(KEPT_VERBATIM_NOTE)
-        assert "undone" not in review.proposal_status(store, proposal.id)
-        assert "byte for byte" in review.undo(store, proposal.id)
+        assert review.proposal_status(store, proposal.id) == "accepted"
+        assert "byte for byte" in undo(store, proposal.id).message
+        assert review.proposal_status(store, proposal.id) == "open"
     assert path.read_bytes() == original
 
 
@@ -79,8 +81,8 @@ def test_codex_record_and_undo_after_the_agent_wrote(tmp_path: Path) -> None:
         with path.open("ab") as handle:  # the agent resumed and wrote
             handle.write(b'{"timestamp":"x","ordinal":999,"type":"event_msg","payload":{"type":"task_started"}}\n')
         with pytest.raises(UndoNeedsChoice, match="from-backup"):
-            review.undo(store, proposal.id)
-        review.undo(store, proposal.id, from_backup=True)
+            undo(store, proposal.id)
+        undo(store, proposal.id, from_backup=True)
     assert path.read_bytes() == original
 
 

@@ -20,7 +20,6 @@ def is_current_pi(path: list[Entry]) -> bool:
             return True
         if (
             entry.type == "compaction"
-            and entry.raw_line
             and '"systemMessage"' in entry.raw_line
             and isinstance(entry.raw.get("systemMessage"), dict)
         ):
