@@ -105,3 +105,22 @@ def test_the_reader_streams_every_entry_to_its_sink_even_when_it_keeps_none(tmp_
     # only pi's own message lines come from the fast path
     assert {from_line for _, from_line in seen} == {True, False}
     assert all(e.type == "message" for (_, fast), e in zip(seen, full.entries) if fast)
+
+
+def test_a_spaced_file_takes_the_fast_path_and_reads_as_its_compact_twin(store: Store, tmp_path: Path) -> None:
+    """`json.dumps` spacing (`{"type": "message", ...}`) must not send every line down the general path."""
+    compact = generate(tmp_path / "compact.jsonl", 40)
+    spaced = tmp_path / "spaced.jsonl"
+    spaced.write_text(
+        "".join(json.dumps(json.loads(line), ensure_ascii=False) + "\n" for line in compact.read_text().splitlines()),
+        encoding="utf-8",
+    )
+    report = store.import_file(spaced)
+    models = [m for (m,) in store.conn.execute("SELECT model_json FROM entries WHERE type = 'message'")]
+    assert models and all(m == "" for m in models)  # rebuilt from the line: the fast path made them
+    loaded = store.load_session(report.session_id)
+    twin = read_session(compact)
+    assert [e.model_dump(exclude={"raw_line"}) for e in loaded.entries] == [
+        e.model_dump(exclude={"raw_line"}) for e in twin.entries
+    ]
+    assert [e.raw_line for e in loaded.entries] == spaced.read_text().splitlines()[1:]
