@@ -48,7 +48,9 @@ PY = sys.executable
 CUTLINE = shutil.which("cutline", path=str(Path(PY).parent)) or "cutline"
 TIME = "/usr/bin/time"
 
-_LOADS = "import json,sys\nwith open(sys.argv[1],encoding='utf-8') as f:\n    for line in f:\n        json.loads(line)\n"
+_LOADS = (
+    "import json,sys\nwith open(sys.argv[1],encoding='utf-8') as f:\n    for line in f:\n        json.loads(line)\n"
+)
 _IMPORT_BASELINE = """
 import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[2], isolation_level=None)

@@ -123,6 +123,7 @@ def compact_cmd(
     from cutline.core.engine.deadline import within_deadline
     from cutline.core.engine.plan import plan
     from cutline.core.review import save_proposal
+    from cutline.core.store.token_counts import count_entries
     from cutline.core.summarizers import summarizer_for
     from cutline.core.summarizers.prompts import build_prompt_text
 
@@ -154,7 +155,8 @@ def compact_cmd(
         session_id = session_id_for(store, session)
         loaded = store.load_session(session_id)
         path = loaded.active_path()
-        the_plan = plan(path, settings, counter)
+        counts = count_entries(store, loaded, counter)  # the store's cache: a big session is not counted again
+        the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path])
         writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 
