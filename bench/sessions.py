@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen_large_session import generate  # noqa: E402
+from gen_large_session import generate
 
 SIZES = (1_000, 10_000, 100_000)
 SPELLINGS = ("compact", "spaced")

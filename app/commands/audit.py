@@ -47,7 +47,6 @@ def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
 def _proposal_audit(store: Any, ref: str) -> Any:
     from cutline.core.audit.report import audit_proposal
     from cutline.core.review import latest_version, load_proposal
-
     from cutline.core.store.token_counts import count_entries
 
     proposal = load_proposal(store, ref)
@@ -135,6 +134,8 @@ def report_text(report: Any) -> str:
     for w in report.warnings:
         mark = " (recovered)" if w.recovered else ""
         lines.append(f"  ! {w.code}{mark}: {w.message}")
+    if report.quality is not None:
+        lines += ["", f"quality guard: {report.quality.summary()}"]
     lines += ["", "why the cut fell there"]
     lines += [f"  {step}" for step in (report.why.steps or [report.why.text])]
     return "\n".join(lines)

@@ -63,6 +63,20 @@ class PostCompactionSettings(BaseModel):
     prompt: str = DEFAULT_POST_COMPACTION_PROMPT
 
 
+class QualityGuardSettings(BaseModel):
+    """OpenClaw's `qualityGuard` (on by default in its runner, up to 3 corrective retries) plus cutline's `strict`.
+
+    `strict`: a proposal whose summary fails the guard cannot be accepted (OpenClaw
+    cancels such a compaction).
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    enabled: bool = True
+    maxRetries: int = Field(default=1, ge=0, le=3)
+    strict: bool = False
+
+
 class CompactionSettings(BaseModel):
     """Everything that decides where a compaction cuts and how it summarizes.
 
@@ -96,6 +110,16 @@ class CompactionSettings(BaseModel):
     parts: int = Field(default=2, ge=1)
     maxChunkTokens: int | None = Field(default=None, gt=0)
     previewStyle: bool = False
+    # which agent version's planner and summaries (None: chosen from the session, see core.engine.rules)
+    rules: str | None = None
+    # OpenClaw 2026.9's safeguard: recent turns kept verbatim, identifier policy, quality guard, AGENTS.md sections
+    recentTurnsPreserve: int = Field(default=3, ge=0, le=12)
+    identifierPolicy: Literal["strict", "off"] = "strict"
+    qualityGuard: QualityGuardSettings = Field(default_factory=QualityGuardSettings)
+    postCompactionSections: list[str] = Field(default_factory=lambda: ["Session Startup", "Red Lines"])
+    # the openai summarizer: an OpenAI-compatible endpoint (else OPENAI_BASE_URL) and its API flavour
+    baseUrl: str | None = None
+    api: Literal["responses", "chat"] = "responses"
     # giving up in time: the whole compaction, one model request, retries of a failed request (inside the former)
     timeoutSeconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0)
     requestTimeoutSeconds: float = Field(default=DEFAULT_REQUEST_TIMEOUT_SECONDS, gt=0)

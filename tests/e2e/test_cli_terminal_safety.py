@@ -113,6 +113,8 @@ def test_every_command_shows_escapes_instead_of_running_them(
     data("plan", ref, "--json", "--entry-tokens")
     text("tokens", ref)
     data("tokens", ref, "--json")
+    assert _holds_payload(data("context", ref, "--json"))
+    text("context", ref)
     first = data("compact", ref, "--json")
     assert PAYLOAD in first["summary"]  # the exact hostile text, only escaped for the terminal
     text("compact", ref)
