@@ -124,3 +124,24 @@ def test_a_spaced_file_takes_the_fast_path_and_reads_as_its_compact_twin(store: 
         e.model_dump(exclude={"raw_line"}) for e in twin.entries
     ]
     assert [e.raw_line for e in loaded.entries] == spaced.read_text().splitlines()[1:]
+
+
+def test_the_session_row_keeps_its_path_total_so_listing_reads_no_entries(store: Store, tmp_path: Path) -> None:
+    """`ls` shows each session's chars4 path total from its row; it follows cached counts and a grown file."""
+    path = generate(tmp_path / "s.jsonl", 30)
+    report = store.import_file(path)
+    (stored,) = store.conn.execute("SELECT path_tokens FROM sessions WHERE id = ?", (report.session_id,)).fetchone()
+    assert stored is None and store.list_sessions()[0].tokens is None  # nothing counted yet
+    session = store.load_session(report.session_id)
+    counts = count_entries(store, session, "chars4")
+    expected = sum(counts[e.id] for e in session.active_path())
+    assert store.conn.execute("SELECT path_tokens FROM sessions").fetchone()[0] == expected
+    assert store.list_sessions()[0].tokens == expected
+    lines = path.read_text().splitlines()
+    extra = json.loads(lines[-1])
+    extra.update(id="grown-1", parentId=extra["id"])
+    path.write_text("\n".join([*lines, json.dumps(extra)]) + "\n")
+    grown = store.import_and_read(path, _chars4)
+    assert grown.report.grown
+    total = sum(_chars4(e) for e in grown.session.active_path())
+    assert store.list_sessions()[0].tokens == total
