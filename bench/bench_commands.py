@@ -14,6 +14,8 @@ baseline run in the same round (paired, alternating), median of `--repeat` round
 - `audit --proposal` (of the proposal a first untimed `compact` stored), `compact` (extractive), `timeline --json`, `tokens --json`: given FILE on a
   store that imported it already (the store knows the file), against a whole process
   doing `json.loads` of every line of the file. Target ≤ 2x.
+- `load` (only with `--only load,...`): a process that opens the store, recognizes the
+  unchanged FILE and loads the whole session: the floor under the four commands above.
 - `ls` on a store of 20+ sessions (370k entries), target ≤ 0.3 s; `cutline --help`,
   target ≤ 60 ms; both shown next to a bare `python -c pass`.
 
@@ -110,14 +112,14 @@ class Row:
         ow, oc = statistics.median(r.wall for r in self.ours), statistics.median(r.cpu for r in self.ours)
         bw, bc = statistics.median(r.wall for r in self.base), statistics.median(r.cpu for r in self.base)
         rss = max(r.rss_mb for r in self.ours)
-        pairs = statistics.median(o.wall / b.wall for o, b in zip(self.ours, self.base))
+        pairs = statistics.median(o.wall / max(b.wall, 0.01) for o, b in zip(self.ours, self.base))
         mark = ""
         if self.target is not None:
-            mark = "ok" if min(oc / bc, pairs) <= self.target else "OVER"
+            mark = "ok" if min(oc / max(bc, 0.01), pairs) <= self.target else "OVER"
             mark = f"target {self.target:g}x {mark}"
         return (
             f"  {self.what:<9} {self.size:<13} ours {ow:7.2f} s wall {oc:7.2f} s cpu {rss:6.0f} MB | "
-            f"base {bw:7.2f} s wall {bc:7.2f} s cpu | ratio wall {ow / bw:5.2f} (pairs {pairs:5.2f}) cpu {oc / bc:5.2f}  {mark}"
+            f"base {bw:7.2f} s wall {bc:7.2f} s cpu | ratio wall {ow / max(bw, 0.01):5.2f} (pairs {pairs:5.2f}) cpu {oc / max(bc, 0.01):5.2f}  {mark}"
         )
 
 
@@ -163,7 +165,17 @@ def bench_stored(names: list[str], file: Path, label: str, repeat: int) -> list[
         ).stdout
         proposal = json.loads(made)["id"]
         rows = []
-        for name in names:
+        if "load" in names:  # the floor of every command that builds the whole stored session
+            load_script = (
+                "import sys\nfrom cutline.core.store import Store\nwith Store() as s:\n"
+                "    s.load_session(s.import_file(sys.argv[1]).session_id)\n"
+            )
+            ours, base = [], []
+            for _ in range(repeat):
+                base.append(timed([PY, "-c", _LOADS, str(file)]))
+                ours.append(timed([PY, "-c", load_script, str(file)], env))
+            rows.append(Row("load", label, ours, base, None))
+        for name in [n for n in names if n != "load"]:
             ours, base = [], []
             command = [CUTLINE, *_ARGS[name], *([proposal] if name == "audit" else []), str(file)]
             for _ in range(repeat):
@@ -223,7 +235,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     only = args.only.split(",")
-    stored = [name for name in _ARGS if name in only]
+    stored = [name for name in ("load", *_ARGS) if name in only]
     print(f"load average at start: {load()}  ({CUTLINE})")
     for size in parse_sizes(args.sizes):
         for spelling in args.spellings.split(","):
