@@ -139,6 +139,7 @@ def compact_cmd(
     from cutline.core.engine.deadline import within_deadline
     from cutline.core.engine.plan import plan
     from cutline.core.review import save_proposal
+    from cutline.core.store.token_counts import count_entries
     from cutline.core.summarizers import summarizer_for
     from cutline.core.summarizers.prompts import build_prompt_text
 
@@ -189,7 +190,8 @@ def compact_cmd(
         own_model = default_summarizer_model(settings, path, os.environ)
         if own_model:
             settings = settings.with_overrides(model=own_model)
-        the_plan = plan(path, settings, counter)
+        counts = count_entries(store, loaded, counter)  # the store's cache: a big session is not counted again
+        the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path])
         writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 

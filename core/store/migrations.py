@@ -148,3 +148,23 @@ def m003_write_backs(db: Database) -> None:
     )
     db.execute("CREATE INDEX idx_write_backs_state ON write_backs (state)")
     db.execute("ALTER TABLE proposals ADD COLUMN source_sha256 TEXT")
+
+
+# the chars4 tokens of a session's active path, as `ls` shows them (NULL while none is counted)
+PATH_TOKENS_SUM = """
+    SELECT sum(t.tokens) FROM entries e
+    JOIN token_counts t ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = 'chars4'
+    WHERE e.session_id = ? AND e.path_index IS NOT NULL
+"""
+
+
+@migrations(name="m004_session_path_tokens")
+def m004_session_path_tokens(db: Database) -> None:
+    """Keep each session's path total of chars4 tokens in its row, so listing the sessions reads no entries.
+
+    Why: summing the cached counts of every stored entry took `ls` 0.2-0.4 s with 20 sessions.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN path_tokens INTEGER")
+    for (session_id,) in db.execute("SELECT id FROM sessions").fetchall():
+        total = db.execute(PATH_TOKENS_SUM, [session_id]).fetchone()[0]
+        db.execute("UPDATE sessions SET path_tokens = ? WHERE id = ?", [total, session_id])

@@ -24,9 +24,7 @@ PROBLEMS = TypeAdapter(list[Problem])
 _LIST_SESSIONS = """
     SELECT s.*,
         (SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.type = 'compaction') AS compactions,
-        (SELECT sum(t.tokens) FROM entries e
-            JOIN token_counts t ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = 'chars4'
-            WHERE e.session_id = s.id AND e.path_index IS NOT NULL) AS tokens,
+        s.path_tokens AS tokens,
         (SELECT d.decision FROM decisions d WHERE d.session_id = s.id
             ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision,
         (SELECT d.decided_at FROM decisions d WHERE d.session_id = s.id
