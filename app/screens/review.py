@@ -580,15 +580,16 @@ class ReviewScreen(OnDesk, Screen[None]):
     def action_run(self) -> None:
         if self.running or self.plan is None or self.session is None:
             return
-        if self.plan.nothingToCompact or self.plan.alreadyCompacted:
-            advice = (
-                "The last entry is already a compaction: continue the session in the agent, then re-import it."
-                if self.plan.alreadyCompacted
-                else "The session has nothing before the kept part."
+        if self.plan.alreadyCompacted:
+            self.notify(
+                "The last entry is already a compaction: continue the session in the agent, then re-import it.",
+                title="Nothing to compact",
+                severity="warning",
+                timeout=8,
+                markup=False,
             )
-            self.notify(advice, title="Nothing to compact", severity="warning", timeout=8, markup=False)
             return
-        if self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0:
+        if self.plan.nothingToCompact or (self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0):
             self.notify(
                 f"keepRecentTokens {self.plan.keepRecentTokens:,} keeps the whole history: "
                 "press [ to keep 1,000 fewer, or s to set it.",
@@ -895,7 +896,11 @@ class ReviewScreen(OnDesk, Screen[None]):
         moment = self.desk.clock()
         timestamp = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
         line = review.preview_entry(self.desk.store, proposal_id, timestamp=timestamp)
-        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, store_only)
+        from cutline.core.writeback import write_back_plan
+
+        session = self.desk.store.load_session(proposal.session_id)
+        plan = write_back_plan(session)
+        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, plan, store_only)
 
     def cut_disagreement(self) -> str | None:
         """One sentence when the cut drawn on the list is not the open proposal's cut, else None."""
@@ -912,26 +917,22 @@ class ReviewScreen(OnDesk, Screen[None]):
             "cut; run again (r) to propose the list's."
         )
 
-    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str, store_only: bool) -> None:
+    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str, plan: Any, store_only: bool) -> None:
         from cutline.app.screens.modals import ConfirmScreen
-        from cutline.core.review import write_back_refusal
 
         session = self.session
-        refusal = (
-            write_back_refusal(session.format, session.version, session.source_path)
-            if session is not None
-            else "no session"
-        )
-        if store_only or refusal is not None:
-            reason = "you chose to accept without writing" if refusal is None else f"it cannot be: {refusal}"
-            intro = f"The session file is not written ({reason}); the compaction is recorded in the store as:"
+        if store_only:
+            intro = "The session file is not written (you chose to accept without writing); recorded in the store as:"
             write_back = False
-        else:
-            assert session is not None and session.source_path is not None
-            intro = (
-                f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
-            )
+        elif plan.possible and session is not None and session.source_path:
+            if plan.how == "append":
+                intro = f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
+            else:
+                intro = f"Written to {short_path(session.source_path)}: {plan.reason}. The line:"
             write_back = True
+        else:
+            intro = f"No write-back: {plan.reason}. Accepting records the compaction in the store only, as:"
+            write_back = False
         title = "Accept this compaction?"
         disagreement = self.cut_disagreement()
         if disagreement is not None:

@@ -57,15 +57,16 @@ class SessionImported(Message):
 
 
 def writes_back(info: SessionInfo) -> Text:
-    """`yes` when an accepted compaction can be written into the session's file, else why not (shortly)."""
-    from cutline.core.review import write_back_refusal
+    """Whether an accepted compaction can go into the session's file, in a word or two (the accept dialog says why)."""
+    from cutline.core.agents.registry import adapter_for
 
-    refusal = write_back_refusal(info.format, info.version, info.source_path)
-    if refusal is None:
-        return Text("yes", style="green")
-    if info.format == "pi":
-        return Text("no (pi v1)" if info.source_path else "no file", style="dim")
-    return Text("no", style="dim")
+    if adapter_for(info.format).write_back_refusal() is not None:
+        return Text("no", style="dim")
+    if not info.source_path:
+        return Text("no file", style="dim")
+    if info.format == "pi" and (info.version or 1) < 3:
+        return Text(f"yes (migrates v{info.version or 1})", style="green")
+    return Text("yes", style="green")
 
 
 class SessionsScreen(OnDesk, Screen[None]):
