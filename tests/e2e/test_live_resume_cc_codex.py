@@ -89,8 +89,12 @@ def _place(case: Case, root: Path, data: bytes) -> tuple[Path, str]:
 
 
 def _compact_and_accept(case: Case, file: Path) -> review.Proposal:
+    # pi 0.73's cut: with current pi's the kept part begins with a user record, which Claude Code sends
+    # merged into the summary message (not yet what cutline's Claude Code context predicts)
     result = CliRunner().invoke(
-        cli, ["compact", "--keep-recent-tokens", str(case.keep_recent_tokens), "--json", str(file)]
+        cli,
+        ["compact", "--keep-recent-tokens", str(case.keep_recent_tokens), "--json", str(file)],
+        env={"CUTLINE_COMPACTION__RULES": "pi-0.73"},
     )
     assert result.exit_code == 0, result.output
     proposal_id = json.loads(result.output)["id"]

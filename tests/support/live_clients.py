@@ -1,6 +1,6 @@
 """Running the real agent programs offline (Claude Code, Codex) against the kit's fake model API.
 
-The programs come from `$CLIENTS` (default /tmp/real-clients, installed by the kit's
+The programs come from `$CUTLINE_CLIENTS` (default /tmp/real-clients, installed by the kit's
 install_clients.sh or `.ci/run`); the fake server is the corpus' fake_server_ext.py on
 top of the kit (`$REAL_CLIENTS_KIT`). Each run happens in a network namespace of its
 own (`unshare -n` as root, `unshare -rn` otherwise) where only loopback exists, so no
@@ -23,7 +23,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS_TOOLS = REPO / "tests" / "fixtures" / "corpus" / "tools"
-CLIENTS = Path(os.environ.get("CLIENTS", "/tmp/real-clients"))
+CLIENTS = Path(os.environ.get("CUTLINE_CLIENTS") or "/tmp/real-clients")
 PROGRAMS = {
     "claude_code": CLIENTS / "cc" / "node_modules" / ".bin" / "claude",
     "codex": CLIENTS / "codex" / "node_modules" / ".bin" / "codex",

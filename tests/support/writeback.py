@@ -44,11 +44,13 @@ class FixedSummarizer(Summarizer):
         return "## Original Request\nthe turn so far" if request.kind == "turn_prefix" else self.text
 
 
-def propose(store: Store, path: Path, keep_recent_tokens: int = 60, text: str = SUMMARY) -> Proposal:
+def propose(
+    store: Store, path: Path, keep_recent_tokens: int = 60, text: str = SUMMARY, rules: str | None = None
+) -> Proposal:
     """Import `path`, plan and compact it with a fixed summary, store the proposal (tied to the file's bytes)."""
     session_id = store.import_file(path).session_id
     session = store.load_session(session_id)
-    settings = CompactionSettings(keepRecentTokens=keep_recent_tokens)
+    settings = CompactionSettings.model_validate({"keepRecentTokens": keep_recent_tokens, "rules": rules})
     the_plan = plan(session.active_path(), settings)
     proposal = asyncio.run(compact(the_plan, session, FixedSummarizer(text), settings, today=dt.date(2026, 1, 1)))
     review.save_proposal(store, proposal, source_sha256=session.source_sha256)

@@ -91,7 +91,7 @@ def test_claude_code_refuses_kept_records_claude_code_would_drop(tmp_path: Path)
     path = _case(tmp_path, "claude_code")
     original = path.read_bytes()
     with Store(tmp_path / "db") as store:
-        proposal = propose(store, path, keep_recent_tokens=1500)
+        proposal = propose(store, path, keep_recent_tokens=1500, rules="pi-0.73")  # a cut among parallel calls
         with pytest.raises(WriteBackRefused, match="beside Claude Code's parent chain"):
             review.accept(store, proposal.id, write_back=True)
     assert path.read_bytes() == original

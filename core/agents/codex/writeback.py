@@ -35,7 +35,7 @@ def running(session: Session) -> str | None:
     return running_program(session, _IS_CODEX, header_id if isinstance(header_id, str) else "")
 
 
-def payload_for(session: Session, record: CompactionRecord, *, path: Path, timestamp: str) -> bytes:
+def payload_for(session: Session, record: CompactionRecord, *, path: Path, entry_id: str = "", timestamp: str) -> bytes:
     """The exact bytes appended."""
     try:
         return compaction_payload(session, record, timestamp=timestamp)
