@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from cutline.core.errors import CutlineError
+
 
 def cutline_home() -> Path:
     """The data directory, created on first use."""
@@ -15,7 +17,13 @@ def cutline_home() -> Path:
         base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         home = Path(base) / "cutline"
     if not home.is_dir():
-        home.mkdir(parents=True, exist_ok=True, mode=0o700)  # the store and backups copy private sessions
+        if home.exists():
+            what = "CUTLINE_HOME" if env else "cutline's data directory"
+            raise CutlineError(f"{home}: {what} is not a directory (point it at a directory, or move the file away)")
+        try:
+            home.mkdir(parents=True, exist_ok=True, mode=0o700)  # the store and backups copy private sessions
+        except OSError as exc:
+            raise CutlineError(f"{home}: cannot create the data directory ({exc.strerror or exc})") from None
     return home
 
 

@@ -202,7 +202,7 @@ def audit_cmd(
     "counters",
     type=click.Choice(_COUNTERS),
     multiple=True,
-    help="Estimates to draw (repeatable; default chars4, tiktoken, calibrated).",
+    help="Estimates to draw (repeatable; default chars4, tiktoken, calibrated); --replay runs on the first one.",
 )
 @click.option("--keep-recent-tokens", type=int, default=None, help="keepRecentTokens for the replay.")
 @click.option("--reserve-tokens", type=int, default=None, help="reserveTokens (threshold = window - reserve).")
@@ -241,8 +241,14 @@ def timeline_cmd(
 
         result = None
         if do_replay:
+            # the replay runs on one counter: the first one named (chars4 when none is)
             timeline, result = timeline_with_replay(
-                loaded, settings, names, summary_tokens=summary_tokens, counts=counts
+                loaded,
+                settings,
+                names,
+                replay_counter=counters[0] if counters else "chars4",
+                summary_tokens=summary_tokens,
+                counts=counts,
             )
         else:
             timeline = build_timeline(loaded, settings, names, counts)

@@ -13,6 +13,7 @@ import click
 
 from cutline.app.commands._refs import open_counted, open_session
 from cutline.app.output import say, say_json
+from cutline.core.errors import CutlineError
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
@@ -24,6 +25,18 @@ _DB = click.option(
     default=None,
     help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
+
+
+def _refuse_reserve_over_window(settings: Any, window: int) -> None:
+    """One line when the reserve leaves no room at all: pi's threshold (window − reserve) would be zero or negative."""
+    from cutline.core.engine.modes import reserve_for
+
+    reserve = reserve_for(settings)
+    if reserve >= window:
+        raise CutlineError(
+            f"reserveTokens {reserve:,} is at or above the context window {window:,}: "
+            "no context would fit under the threshold (give a smaller --reserve-tokens or a larger --context-window)"
+        )
 
 
 def _plan_text(result: Any) -> str:
@@ -126,6 +139,9 @@ def plan_cmd(
         result = plan(
             path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens, rules=chosen
         )
+    if result.windowGuard is None or not result.windowGuard.shouldBlock:
+        # a window the guard blocks is itself the problem, and the plan says so
+        _refuse_reserve_over_window(settings, result.contextWindow)
     if as_json:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
         data["sessionId"] = loaded.id
@@ -167,6 +183,8 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
         f"{len(report.entries):,} entries on the active path; totals: "
         + ", ".join(f"{name} {total[name]:,}" for name in names)
     )
+    for name, why in report.unavailable.items():
+        say(f"{name}: not counted ({why})")
     calibration = report.calibration
     if calibration.fitted:
         say(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -33,6 +33,20 @@ def _store(db_path: str | None) -> Store:
     for line in recover_write_backs(store):
         say(f"cutline: {line}", err=True)
     return store
+
+
+def _refuse_useless(proposal: Any) -> None:
+    """One line, and nothing stored, for a proposal that summarizes nothing or leaves the context no smaller."""
+    if proposal.summarizedCount == 0:
+        raise CutlineError(
+            "the compaction would summarize no message; no proposal stored "
+            "(lower --keep-recent-tokens to summarize more of the session)"
+        )
+    if proposal.tokensAfter >= proposal.tokensBefore:
+        raise CutlineError(
+            f"the compaction would grow the context ({proposal.tokensBefore:,} -> {proposal.tokensAfter:,} tokens); "
+            "no proposal stored (lower --keep-recent-tokens to summarize more of the session)"
+        )
 
 
 @click.command("compact")
@@ -201,6 +215,7 @@ def compact_cmd(
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
             cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")
             raise CutlineError(f"the {proposal.summarizer} summarizer failed ({cause}); no proposal stored")
+        _refuse_useless(proposal)
         save_proposal(store, proposal, the_plan.model_dump_json(), source_sha256=loaded.source_sha256)
         from cutline.core.writeback import write_back_plan
 
@@ -212,7 +227,7 @@ def compact_cmd(
         f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  summarizer {proposal.summarizer}"
     )
     say(
-        f"tokens {proposal.tokensBefore} -> {proposal.tokensAfter} ({proposal.counter}); "
+        f"tokens {proposal.tokensBefore:,} -> {proposal.tokensAfter:,} ({proposal.counter}); "
         f"summarized {proposal.summarizedCount} messages, first kept entry {proposal.firstKeptEntryId or '-'}"
     )
     say(f"validation: {proposal.validation.summary()}")
@@ -318,8 +333,12 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     for r in rows:
         say(
             f"{r.id}  {r.status:<8}  {r.mode or '-':<18}  {r.summarizer or '-':<10}  "
-            f"{r.tokens_before}->{r.tokens_after}  {'valid' if r.valid else 'INVALID'}  v{r.versions}  {r.created_at}"
+            f"{_tokens(r.tokens_before)}->{_tokens(r.tokens_after)}  {'valid' if r.valid else 'INVALID'}  v{r.versions}  {r.created_at}"
         )
+
+
+def _tokens(value: int | None) -> str:
+    return "?" if value is None else f"{value:,}"
 
 
 COMMANDS = [compact_cmd, accept_cmd, write_back_plan_cmd, undo_cmd, reject_cmd, proposals_cmd]

@@ -266,10 +266,11 @@ def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str |
     Writes only a regular file: an existing one is overwritten after a yes at the terminal
     (or with --force) and keeps its permissions; symlinks and devices are refused.
     """
+    from cutline.app.commands._refs import session_id_for
     from cutline.core.agents.pi.writer import export_pi
 
     with _store(db_path) as store:
-        loaded = store.load_session(session)
+        loaded = store.load_session(session_id_for(store, session))
     to_stdout = str(output) == "-"
     if not to_stdout and loaded.source_path and _same_file(output, Path(loaded.source_path)):
         raise CutlineError(f"{output}: refusing to overwrite the session's own source file; choose another -o")
@@ -287,7 +288,25 @@ def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str |
         write_atomically(output, data, mode)
     except OSError as exc:
         raise CutlineError(f"{output}: cannot write ({exc.strerror or exc})") from None
-    say(f"wrote {output} ({len(data):,} bytes, {len(loaded.entries):,} entries, {fmt})", err=True)
+    say(f"wrote {output} ({len(data):,} bytes, {_what_was_written(loaded, text)})", err=True)
+
+
+def _what_was_written(loaded: Any, text: str) -> str:
+    """What an export holds: a pi session's entries as they were, or what a Claude Code / Codex session became."""
+    entries = f"{len(loaded.entries):,} {_plural(len(loaded.entries), 'entry', 'entries')}"
+    if loaded.format == "pi":
+        return f"{entries}, pi"
+    written = max(0, text.count("\n") - 1)  # every line but the header is one pi entry
+    path = len(loaded.active_path())
+    return (
+        f"converted from {loaded.format}: {written:,} pi v3 {_plural(written, 'entry', 'entries')} "
+        f"from the {path:,} on its active path ({entries} in all; side branches, sidechains and "
+        "records pi has no place for are left out)"
+    )
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
 
 
 COMMANDS = [import_cmd, ls_cmd, show_cmd, export_cmd]

@@ -29,6 +29,25 @@ ROLE_GLYPHS = {
 }
 
 
+LABEL_CELLS = 10
+"""The list's label column: every label fits it whole, or ends in "…" to say it was shortened."""
+
+ROLE_LABELS = {
+    "bashExecution": "bash",
+    "branchSummary": "branch",
+    "compactionSummary": "summary",
+}
+
+
+def fit_label(label: str) -> str:
+    """A label that fits the list's label column: whole, or shortened with "…" (never silently cut)."""
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(label) <= LABEL_CELLS:
+        return label
+    return set_cell_size(label, LABEL_CELLS - 1) + "…"
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """One entry as a list row: kind (role or entry type), glyph, time, preview and marks."""
@@ -123,7 +142,7 @@ def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
         or (role == "bashExecution" and message.exitCode not in (None, 0))
     )
     text = message.text()
-    label: str = role
+    label: str = ROLE_LABELS.get(role, role)
     if role == "toolResult":
         label = one_line(message.toolName or "", 40) or "result"
         preview = one_line(text) or ("[image]" if image else "(empty)")
@@ -144,12 +163,12 @@ def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
         if not preview and image:
             preview = "[image]"
     if role == "custom" and message.customType:
-        label = one_line(message.customType, 12)
+        label = one_line(message.customType, 40)
     return Row(
         kind=role,
         glyph=ROLE_GLYPHS.get(role, "•"),
         time=clock_time(entry.timestamp or message.timestamp),
-        label=label,
+        label=fit_label(label),
         preview=preview,
         thinking=thinking,
         image=image,
@@ -198,6 +217,6 @@ def entry_row(entry: Entry, pair: int | None = None) -> Row:
         kind="note",
         glyph="·",
         time=time,
-        label=entry.type.replace("_", " ")[:12],
+        label=fit_label(entry.type.replace("_", " ")),
         preview=one_line(str(detail)),
     )

@@ -39,6 +39,7 @@ from cutline.core.engine.modes import PI_FAMILY, get_mode, reserve_for
 from cutline.core.engine.plan import CompactionPlan, plan
 from cutline.core.engine.triggers import resolve_context_window
 from cutline.core.models import CompactionRecord, Entry, Session
+from cutline.core.tokens import calibrate
 
 DEFAULT_SUMMARY_TOKENS = 2000
 
@@ -115,6 +116,7 @@ class _Simulation:
     counter: str
     summary_tokens: int
     keeps_from_cut: bool  # pi's kind keeps the path from its cut on
+    overhead: int = 0  # tokens the context holds besides its messages (calibrated: the fitted intercept)
     sim: list[Entry] = field(default_factory=list)
     sim_tokens: list[int] = field(default_factory=list)
     window_start: int = 0
@@ -136,7 +138,7 @@ class _Simulation:
         before = self.running
         record = CompactionRecord(summary="", firstKeptEntryId=p.firstKeptEntryId, tokensBefore=before)
         entry = Entry(id=f"replay-{len(self.fired) + 1}", parentId=after.id, type="compaction", compaction=record)
-        self.running = self.summary_tokens + p.keptTokens
+        self.running = self.overhead + self.summary_tokens + p.keptTokens
         if self.keeps_from_cut and p.firstKeptPathIndex is not None:
             self.window_start += p.firstKeptPathIndex
         else:
@@ -151,18 +153,29 @@ def replay(
     settings: CompactionSettings | None = None,
     counter: str = "chars4",
     summary_tokens: int | None = None,
+    counts: Callable[[str], Mapping[str, int]] | None = None,
 ) -> Replay:
-    """Simulate auto-compaction over the session's active path under `settings`."""
+    """Simulate auto-compaction over the session's active path under `settings` (`counts`: see `counter_tokens`).
+
+    The `calibrated` estimate starts from the fitted overhead (the system prompt and tool
+    schemas the API counts but the transcript does not hold), so it fires where the agent did.
+    """
     settings = settings or CompactionSettings()
     size = DEFAULT_SUMMARY_TOKENS if summary_tokens is None else summary_tokens
     original = [e for e in session.active_path() if e.type != "compaction" and not e.isCompactSummary]
-    tokens = counter_tokens(session, original, counter)
+    tokens = counter_tokens(session, original, counter, counts)
+    overhead = (
+        round(calibrate(session, dict(counts("chars4")) if counts else None).overhead) if counter == "calibrated" else 0
+    )
     weights = context_weight(original)
     turns = _turns(original)
     window = resolve_context_window(settings, _last_model(original)).tokens
     reserve = reserve_for(settings)
     threshold = mode_threshold(settings, window, reserve)
-    run = _Simulation(settings, counter, size, keeps_from_cut=get_mode(settings.mode).plan_family == PI_FAMILY)
+    run = _Simulation(
+        settings, counter, size, keeps_from_cut=get_mode(settings.mode).plan_family == PI_FAMILY, overhead=overhead
+    )
+    run.running = overhead
     peak = 0
     points: list[TimelinePoint] = []
     for i, entry in enumerate(original):
@@ -220,7 +233,7 @@ def timeline_with_replay(
 ) -> tuple[Timeline, Replay]:
     """The session's timeline with the replay's context estimate and its compactions drawn over it (`counts`: see `build_timeline`)."""
     timeline = build_timeline(session, settings, counters, counts)
-    result = replay(session, settings, replay_counter, summary_tokens)
+    result = replay(session, settings, replay_counter, summary_tokens, counts)
     by_entry = {p.entry_id: p.estimates["replay"] for p in result.points}
     for point in timeline.points:
         if point.entry_id in by_entry:

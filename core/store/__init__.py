@@ -97,9 +97,9 @@ class Store:
 
     # -- import ------------------------------------------------------------
 
-    def import_file(self, path: Path | str) -> ImportReport:
-        """Read a session file and import it; an unchanged file is recognized without parsing it."""
-        return self.importer.import_file(path)
+    def import_file(self, path: Path | str, *, count_tokens: bool = True) -> ImportReport:
+        """Read a session file and import it (its chars4 counts cached on the way); an unchanged file is not parsed."""
+        return self.importer.import_file(path, count_tokens=count_tokens)
 
     def import_and_read(
         self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4"

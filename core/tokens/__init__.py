@@ -9,8 +9,10 @@ reproduced here rather than Python's `len` and `json.dumps` defaults.
 
 from __future__ import annotations
 
+import base64
 import functools
 import gc
+import hashlib
 import math
 import os
 import statistics
@@ -44,6 +46,7 @@ IMAGE_TOKENS = IMAGE_CHARS // 4
 
 _DATA = Path(__file__).resolve().parent / "data"
 CL100K_FILE = _DATA / "cl100k_base.tiktoken"
+ANTHROPIC_TIMEOUT_SECONDS = 20.0
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
 
 # ---------------------------------------------------------------------------
@@ -147,15 +150,32 @@ class Chars4Counter:
         return chars4_tokens(message)
 
 
+def _bundled_ranks(path: Path, sha256: str) -> dict[bytes, int]:
+    """The BPE ranks of a bundled `.tiktoken` file (base64 token, space, rank per line), its hash checked.
+
+    Why not tiktoken's `load_tiktoken_bpe`: it copies every file it reads into a cache
+    under the system's temp directory; cutline writes nowhere but `$CUTLINE_HOME`.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise CutlineError(f"tiktoken vocabulary missing: {path}") from None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise CutlineError(f"tiktoken vocabulary damaged (hash mismatch): {path}")
+    ranks: dict[bytes, int] = {}
+    for line in data.splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
 @functools.cache
 def cl100k_encoding() -> Any:
     """The cl100k_base encoding, built once from the file bundled in core/tokens/data (never downloaded)."""
     import tiktoken
-    from tiktoken.load import load_tiktoken_bpe
 
-    if not CL100K_FILE.exists():
-        raise CutlineError(f"tiktoken vocabulary missing: {CL100K_FILE}")
-    ranks = load_tiktoken_bpe(str(CL100K_FILE), expected_hash=CL100K_SHA256)
+    ranks = _bundled_ranks(CL100K_FILE, CL100K_SHA256)
     return tiktoken.Encoding(
         name="cl100k_base",
         pat_str=(
@@ -203,7 +223,8 @@ class AnthropicCounter:
                 raise CutlineError("the anthropic counter needs ANTHROPIC_API_KEY to be set")
             import anthropic
 
-            kwargs: dict[str, Any] = {"api_key": key}
+            # one retry and a bounded wait: an unreachable API must not hold `cutline tokens` for minutes
+            kwargs: dict[str, Any] = {"api_key": key, "max_retries": 1, "timeout": ANTHROPIC_TIMEOUT_SECONDS}
             base_url = os.environ.get("ANTHROPIC_BASE_URL")
             if base_url:
                 kwargs["base_url"] = base_url
@@ -507,6 +528,9 @@ class TokenReport(BaseModel):
     entries: list[dict[str, Any]]
     turns: list[dict[str, Any]]
     errors: list[CounterError]
+    unavailable: dict[str, str] = Field(
+        default_factory=dict, description="counters that could not count (the API unreachable), with why"
+    )
 
 
 def token_report(
@@ -530,9 +554,18 @@ def token_report(
         names.append("anthropic")
     path = session.active_path()
     per_counter: dict[str, list[int]] = {}
+    unavailable: dict[str, str] = {}
     calibration: Calibration | None = None
-    for name in names:
-        counts = counts_of(name)
+    for name in list(names):
+        try:
+            counts = counts_of(name)
+        except CutlineError as exc:
+            if name != "anthropic":
+                raise
+            # the only counter that needs the network: the others still answer offline
+            unavailable[name] = str(exc)
+            names.remove(name)
+            continue
         per_counter[name] = [counts.get(e.id, 0) for e in path]
     chars4 = per_counter.get("chars4") or [counts_of("chars4").get(e.id, 0) for e in path]
     weights = context_weight(path)  # once: every counter's samples walk the same path
@@ -560,4 +593,5 @@ def token_report(
         entries=entries,
         turns=[turns[k] for k in sorted(turns)],
         errors=errors,
+        unavailable=unavailable,
     )

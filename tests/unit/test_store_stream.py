@@ -129,7 +129,7 @@ def test_a_spaced_file_takes_the_fast_path_and_reads_as_its_compact_twin(store: 
 def test_the_session_row_keeps_its_path_total_so_listing_reads_no_entries(store: Store, tmp_path: Path) -> None:
     """`ls` shows each session's chars4 path total from its row; it follows cached counts and a grown file."""
     path = generate(tmp_path / "s.jsonl", 30)
-    report = store.import_file(path)
+    report = store.import_file(path, count_tokens=False)
     (stored,) = store.conn.execute("SELECT path_tokens FROM sessions WHERE id = ?", (report.session_id,)).fetchone()
     assert stored is None and store.list_sessions()[0].tokens is None  # nothing counted yet
     session = store.load_session(report.session_id)

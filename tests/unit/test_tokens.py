@@ -249,7 +249,7 @@ def test_count_entries_caches_and_counts_only_new_entries(tmp_path: Path) -> Non
         )
     source.write_text("\n".join(lines[:3]) + "\n")
     store = Store(tmp_path / "db.sqlite")
-    report = store.import_file(source)
+    report = store.import_file(source, count_tokens=False)
     session = store.load_session(report.session_id)
     counter = CountingCounter()
     first = count_entries(store, session, counter)
@@ -258,7 +258,7 @@ def test_count_entries_caches_and_counts_only_new_entries(tmp_path: Path) -> Non
     assert store.token_counts(session.id, "chars4") == first
     # the file grows: only the new entries are counted
     source.write_text("\n".join(lines) + "\n")
-    store.import_file(source)
+    store.import_file(source, count_tokens=False)
     grown = store.load_session(report.session_id)
     counter.seen.clear()
     second = count_entries(store, grown, counter)
@@ -339,7 +339,7 @@ def test_anthropic_counter_uses_key_and_base_url_from_the_environment(monkeypatc
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     counter = get_counter("anthropic")
     assert counter.name == "anthropic"
-    assert made == {"api_key": "sk-test", "base_url": "http://127.0.0.1:9"}
+    assert made == {"api_key": "sk-test", "base_url": "http://127.0.0.1:9", "max_retries": 1, "timeout": 20.0}
 
 
 def test_anthropic_counter_failure_is_one_line() -> None:

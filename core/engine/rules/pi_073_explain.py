@@ -178,9 +178,14 @@ def _result_step(decision: PiDecision, length: int) -> ExplanationStep:
 def _describe_entry(index: PathIndex, i: int) -> str:
     entry = index.path[i]
     label = role_label(entry)
-    if entry.type == "message":
-        return f"a {label} message"
-    return f"a {label} entry"
+    kind = "message" if entry.type == "message" else "entry"
+    return f"{_article(label)} {label} {kind}"
+
+
+def _article(word: str) -> str:
+    """ "an" before a vowel sound ("an assistant message", "an unknown entry"), else "a" ("a user message")."""
+    lower = word.lower()
+    return "an" if lower[:1] in ("a", "e", "i", "o") or lower.startswith("un") else "a"
 
 
 def _moved_over_kind(index: PathIndex, i: int) -> str:
