@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from cutline.core.agents.context import context_weight, entry_message
+from cutline.core.agents.context import compaction_system_message, context_weight, entry_message
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError
 from cutline.core.models import (
@@ -61,12 +61,28 @@ def _tool_result_chars(block: ToolResultBlock) -> int:
     return chars
 
 
+def _system_chars(message: Message) -> int:
+    """pi 0.87's estimate of a system message: content (images 4800), each section, and the tools it adds as JSON."""
+    chars = 0
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            chars += js_length(block.text)
+        elif isinstance(block, ImageBlock):
+            chars += IMAGE_CHARS
+    chars += sum(js_length(text) for text in message.system_sections().values())
+    tools = (message.model_extra or {}).get("toolsAdded")
+    if tools is not None:
+        chars += js_length(js_stringify(tools))
+    return chars
+
+
 def chars4_tokens(message: Message) -> int:
     """pi's `estimateTokens`: ceil(chars / 4) over what each role contributes.
 
     Tool results carried inside other messages (Claude Code's user records) count
     like a pi toolResult; pi sessions never contain them, so parity is unaffected.
-    System messages (Codex, Claude Code) count their text like user messages.
+    System messages (Codex, Claude Code) count their text like user messages; pi's also
+    their sections and the tools they add.
     """
     role = message.role
     if role == "bashExecution":
@@ -74,6 +90,8 @@ def chars4_tokens(message: Message) -> int:
         return -(-chars // 4)
     if role in {"branchSummary", "compactionSummary"}:
         return -(-js_length(message.summary or "") // 4)
+    if role == "system":
+        return -(-_system_chars(message) // 4)
     assistant = role == "assistant"
     images = role in {"custom", "toolResult"}
     chars = 0
@@ -122,7 +140,11 @@ def counted_text(message: Message) -> tuple[str, int]:
             images += 1
         elif isinstance(block, ToolResultBlock):
             result_block(block)
-    if role == "bashExecution":
+    if role == "system":
+        parts.extend(message.system_sections().values())
+        if message.system_tools():
+            parts.append(js_stringify(message.system_tools()))
+    elif role == "bashExecution":
         parts.append(message.command or "")
         parts.append(message.output or "")
     elif role in ("branchSummary", "compactionSummary"):
@@ -269,12 +291,14 @@ def get_counter(name: str, **kwargs: Any) -> TokenCounter:
 
 
 def entry_tokens(entry: Entry, counter: TokenCounter) -> int:
-    """Tokens of the message an entry puts in context (a compaction counts its summary), 0 for the rest."""
+    """Tokens of the message an entry puts in context (a compaction counts its summary and its `systemMessage`), 0 for the rest."""
     if entry.type == "message":
         message = entry.message
     else:
         message = entry_message(entry)
-    return counter.count(message) if message is not None else 0
+    tokens = counter.count(message) if message is not None else 0
+    system = compaction_system_message(entry) if entry.type == "compaction" else None
+    return tokens + counter.count(system) if system is not None else tokens
 
 
 @contextmanager
