@@ -243,6 +243,7 @@ class ReviewScreen(Screen[None]):
     def load(self) -> None:
         from cutline.app.widgets.plan_overlay import outside_end
         from cutline.app.widgets.rows import pair_numbers
+        from cutline.core.agents.refs import session_file
         from cutline.core.config.settings import load_settings
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
@@ -251,8 +252,8 @@ class ReviewScreen(Screen[None]):
         store = self.app.store
         notice = ""
         ref = self.ref
-        candidate = Path(ref).expanduser()
-        if candidate.is_file():
+        candidate = session_file(ref)
+        if candidate is not None:
             report = store.import_file(candidate)
             ref = report.session_id
             if report.status != "unchanged":

@@ -1,9 +1,9 @@
-"""OpenClaw: its pi-style JSONL transcripts (session header version 4), read through pi's reader.
+"""OpenClaw: its SQLite store (store.py) and its pi-style JSONL transcripts (session header version 4), read through pi's reader.
 
 OpenClaw 2026.9 keeps transcripts in SQLite (`agents/<id>/agent/openclaw-agent.sqlite`)
 and writes JSONL only as exports and legacy imports; its events are pi's entries under a
 version 4 header. A file with a version 1-3 header cannot be told from pi's and reads as
-pi. Write-back is refused: appending to an export would not reach OpenClaw's store.
+pi. Write-back is refused: cutline never writes to OpenClaw's store.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ FIRST_OPENCLAW_VERSION = 4
 
 
 class OpenClawAdapter(AgentAdapter):
-    """OpenClaw's JSONL transcripts (its SQLite store is not read yet)."""
+    """OpenClaw's transcripts: JSONL here; its SQLite store is read by `store.read_store` (read_session routes it)."""
 
     format: SessionFormat = "openclaw"
     label = "OpenClaw"
