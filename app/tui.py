@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
@@ -78,7 +78,7 @@ class CutlineCommands(Provider):
             seen.add(binding.id)
             title = binding.tooltip or binding.description
             help_text = f"{binding.key_display or active.binding.key}  ·  {binding.id}"
-            yield title, help_text, partial(self.app.call_later, active.node.run_action, binding.action)
+            yield title, help_text, partial(self.app.call_later, self.app.run_action, binding.action, active.node)
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._actions():
@@ -101,7 +101,7 @@ class CutlineApp(App[None]):
     CSS_PATH = "cutline.tcss"
     TITLE = "cutline"
     COMMANDS = App.COMMANDS | {CutlineCommands}
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("f1,question_mark", "help", "Help", id="app.help"),
         Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", tooltip="Switch dark / light theme"),
@@ -149,6 +149,20 @@ class CutlineApp(App[None]):
         self.push_screen(SessionsScreen())
         if self.session_ref:
             self.push_screen(ReviewScreen(self.session_ref))
+
+    # -- navigation (screens go through the app, so no screen imports another's caller) --
+
+    def open_review(self, session_ref: str) -> None:
+        """Open the review screen of a session over the current screen."""
+        from cutline.app.screens.review import ReviewScreen
+
+        self.push_screen(ReviewScreen(session_ref))
+
+    def show_sessions(self) -> None:
+        """Replace the current screen with the sessions list."""
+        from cutline.app.screens.sessions import SessionsScreen
+
+        self.switch_screen(SessionsScreen())
 
     # -- errors -------------------------------------------------------------
 

@@ -18,14 +18,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.fake_anthropic import FakeAnthropic
+
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.chunking import split_by_token_share
-from cutline.core.engine.compact import _Run, compact
+from cutline.core.engine.compact import SummaryRun, compact
 from cutline.core.engine.plan import plan
 from cutline.core.models import Entry, Message, Session, TextBlock
 from cutline.core.summarizers.anthropic import AnthropicSummarizer
 from cutline.core.tokens import chars4_tokens
-from tests.fake_anthropic import FakeAnthropic
 
 
 def session(parts: int) -> Session:
@@ -45,7 +46,7 @@ def session(parts: int) -> Session:
     return Session(id="bench", format="pi", version=3, entries=entries)
 
 
-async def sequential(run: _Run, messages: list[Message], parts: int) -> str:
+async def sequential(run: SummaryRun, messages: list[Message], parts: int) -> str:
     """OpenClaw's way: each part after the previous one, then the merge."""
     partials = []
     for chunk in split_by_token_share(messages, parts, chars4_tokens):
@@ -70,7 +71,7 @@ def main() -> None:
         the_session = session(args.parts)
         the_plan = plan(the_session.active_path(), settings)
         # one untimed call first: the SDK's first request pays for lazy imports and the TLS context
-        warm = _Run(writer, settings, None, settings.contextWindow)
+        warm = SummaryRun(writer, settings, None, settings.contextWindow)
         asyncio.run(
             warm.call(
                 "warm-up", warm.history_request([Message(role="user", content=[TextBlock(text="hi")])], None, None)
@@ -89,7 +90,7 @@ def main() -> None:
         peak = server.max_in_flight
 
         summarized = [e.message for e in the_session.active_path()[: len(the_plan.summarize_indices())]]
-        run = _Run(writer, settings, None, settings.contextWindow)
+        run = SummaryRun(writer, settings, None, settings.contextWindow)
         started = time.perf_counter()
         asyncio.run(sequential(run, summarized, args.parts))
         theirs = time.perf_counter() - started

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "sample_sessions"
+from tests.support.fake_anthropic import FakeAnthropic
+from tests.support.paths import SAMPLES
 
 
 @pytest.fixture(autouse=True)
@@ -28,3 +29,19 @@ def cutline_home(_isolated_home: Path) -> Path:
 @pytest.fixture
 def samples_dir() -> Path:
     return SAMPLES
+
+
+@pytest.fixture
+def fake_anthropic() -> Iterator[FakeAnthropic]:
+    """A running fake Anthropic Messages API on localhost, stopped after the test."""
+    server = FakeAnthropic().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A run that collects nothing fails as a failure (1), never as pytest's "no tests" (5): an empty suite is a broken layout."""
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -16,7 +16,7 @@ from cutline.core.errors import CutlineError, NotFoundError
 def _resolve_stored(store: Any, ref: str) -> str:
     """A stored session's id; a directory that names no stored session is said to be one."""
     try:
-        return store.resolve_session(ref)
+        return str(store.resolve_session(ref))
     except NotFoundError as exc:
         from cutline.core.store import AmbiguousSessionError
 
@@ -36,7 +36,7 @@ def session_id_for(store: Any, ref: str) -> str:
     """The stored session id `ref` names; a session file is imported first (again only if it changed)."""
     candidate = _session_file(ref)
     if candidate is not None:
-        return store.import_file(candidate).session_id
+        return str(store.import_file(candidate).session_id)
     return _resolve_stored(store, ref)
 
 

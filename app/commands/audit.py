@@ -57,7 +57,7 @@ def _proposal_audit(store: Any, ref: str) -> Any:
 def _settings(
     keep_recent_tokens: int | None = None, reserve_tokens: int | None = None, context_window: int | None = None
 ) -> Any:
-    from cutline.core.config.settings import load_settings
+    from cutline.core.config.file import load_settings
 
     return load_settings(
         overrides={
@@ -79,21 +79,22 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
         return audit_compaction(store.load_session(session_id), None, settings)
     if ":" in ref:
         session_ref, _, entry_id = ref.rpartition(":")
+        found: str | None
         try:
-            session_id = session_id_for(store, session_ref)
+            found = session_id_for(store, session_ref)
         except NotFoundError:
-            session_id = None
-        if session_id is not None:
-            return audit_compaction(store.load_session(session_id), entry_id, settings)
+            found = None
+        if found is not None:
+            return audit_compaction(store.load_session(found), entry_id, settings)
     try:
         proposal_id = resolve_proposal(store, ref)
     except NotFoundError:
         proposal_id = None
     if proposal_id is not None:
         return _proposal_audit(store, proposal_id)
-    found = _compaction_entry(store, ref)
-    if found is not None:
-        return audit_compaction(store.load_session(found[0]), found[1], settings)
+    entry = _compaction_entry(store, ref)
+    if entry is not None:
+        return audit_compaction(store.load_session(entry[0]), entry[1], settings)
     try:
         session_id = store.resolve_session(ref)
     except NotFoundError:

@@ -89,7 +89,7 @@ def plan_cmd(
     db_path: str | None,
 ) -> None:
     """Show where a compaction of SESSION (a stored session or a session file) would cut now, and why."""
-    from cutline.core.config.settings import load_settings
+    from cutline.core.config.file import load_settings
     from cutline.core.engine.plan import plan
     from cutline.core.store import Store
     from cutline.core.store.token_counts import count_entries

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from cutline.app.commands._refs import session_id_for
 from cutline.core.errors import CutlineError
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
 
 _DB = click.option(
     "--db",
@@ -19,7 +23,7 @@ _DB = click.option(
 )
 
 
-def _store(db_path: str | None):
+def _store(db_path: str | None) -> Store:
     from cutline.core.store import Store
 
     return Store(db_path)
@@ -113,8 +117,7 @@ def compact_cmd(
     db_path: str | None,
 ) -> None:
     """Make a compaction proposal for SESSION (a stored session or a session file), store it and print it."""
-    from cutline.core.config.file import load_config
-    from cutline.core.config.settings import load_settings
+    from cutline.core.config.file import load_config, load_settings
     from cutline.core.engine.compact import compact
     from cutline.core.engine.deadline import within_deadline
     from cutline.core.engine.plan import plan

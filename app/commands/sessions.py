@@ -193,15 +193,15 @@ def _same_file(a: Path, b: Path) -> bool:
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace `path` with `data` all at once: a crash leaves the old file or the new one, never half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with handle:
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(handle.name, path)
+        os.replace(name, path)
     except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
+        Path(name).unlink(missing_ok=True)
         raise
 
 

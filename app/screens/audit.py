@@ -6,14 +6,15 @@ or, inside the cutline app (which owns a store), `AuditScreen(session_id)`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -51,6 +52,74 @@ def _k(value: float) -> str:
     return f"{value:.0f}"
 
 
+Series = list[tuple[str, list[tuple[int, float]]]]
+
+
+def _series(timeline: Any) -> Series:
+    """Measured usage first, then each counter's estimates, as (point index, tokens) pairs."""
+    points = timeline.points
+    series: Series = [("usage", [(i, p.usage) for i, p in enumerate(points) if p.usage is not None])]
+    series += [
+        (name, [(i, p.estimates[name]) for i, p in enumerate(points) if name in p.estimates])
+        for name in timeline.counters
+    ]
+    return series
+
+
+def _legend(timeline: Any, series: Series, zoomed: bool, label_w: int) -> Text:
+    """The line above the plot: one swatch per drawn series, then the window, threshold and compaction marks."""
+    legend = Text(" " * (label_w + 1))
+    for name, pts in series:
+        if pts:
+            legend.append("━ ", style=SERIES_STYLES.get(name, "white"))
+            legend.append(("usage" if name == "usage" else name) + "  ")
+    if zoomed:
+        legend.append(
+            f"window {_k(timeline.context_window)} / threshold {_k(timeline.threshold)} off scale ", style="#e0616b"
+        )
+    else:
+        legend.append("─ window ", style="#e0616b")
+        legend.append("┄ threshold ", style="#d7af5f")
+    if timeline.compactions:
+        legend.append("│ compaction", style="#7f7f7f")
+    return legend
+
+
+class _DotGrid:
+    """A `cols` x `rows` grid of braille cells, each 2 x 4 dots, with the style of the last dot set in a cell."""
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.cols, self.rows = cols, rows
+        self.dots_w, self.dots_h = cols * 2, rows * 4
+        self.cells: list[list[int]] = [[0] * cols for _ in range(rows)]
+        self.styles: list[list[str | None]] = [[None] * cols for _ in range(rows)]
+
+    def set_dot(self, x: int, y: int, style: str) -> None:
+        if 0 <= x < self.dots_w and 0 <= y < self.dots_h:
+            self.cells[y // 4][x // 2] |= _DOTS[(x % 2, y % 4)]
+            self.styles[y // 4][x // 2] = style
+
+    def line(self, a: tuple[int, int], b: tuple[int, int], style: str) -> None:
+        (x0, y0), (x1, y1) = a, b
+        steps = max(abs(x1 - x0), abs(y1 - y0), 1)
+        for s in range(steps + 1):
+            self.set_dot(round(x0 + (x1 - x0) * s / steps), round(y0 + (y1 - y0) * s / steps), style)
+
+    def row_text(self, r: int, label: str, overlay: dict[tuple[int, int], tuple[str, str]]) -> Text:
+        """Row `r` as text: its y label, then dots where set, else the overlay's mark, else blank."""
+        text = Text(label + "┤", style="dim")
+        for x in range(self.cols):
+            bits = self.cells[r][x]
+            if bits:
+                text.append(chr(0x2800 + bits), style=self.styles[r][x] or "white")
+            elif (r, x) in overlay:
+                char, style = overlay[(r, x)]
+                text.append(char, style=style)
+            else:
+                text.append(" ")
+        return text
+
+
 def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
     """The timeline drawn in braille dots on a `width` x `height` cell grid (y labels and a legend included)."""
     label_w = 6
@@ -66,88 +135,41 @@ def plot_lines(timeline: Any, width: int, height: int) -> list[Text]:
     # a session far below its window is drawn on its own scale, the window noted as off the chart
     zoomed = 0 < peak * 3 < timeline.threshold
     top = (peak if zoomed else max(peak, timeline.context_window)) * 1.05 or 1.0
-    dots_w, dots_h = cols * 2, rows * 4
-    cells: list[list[int]] = [[0] * cols for _ in range(rows)]
-    styles: list[list[str | None]] = [[None] * cols for _ in range(rows)]
+    grid = _DotGrid(cols, rows)
     overlay: dict[tuple[int, int], tuple[str, str]] = {}
 
     def to_dot(i: int, v: float) -> tuple[int, int]:
-        x = 0 if len(points) <= 1 else round(i * (dots_w - 1) / (len(points) - 1))
-        y = dots_h - 1 - round(min(v, top) / top * (dots_h - 1))
+        x = 0 if len(points) <= 1 else round(i * (grid.dots_w - 1) / (len(points) - 1))
+        y = grid.dots_h - 1 - round(min(v, top) / top * (grid.dots_h - 1))
         return x, y
-
-    def set_dot(x: int, y: int, style: str) -> None:
-        if 0 <= x < dots_w and 0 <= y < dots_h:
-            cells[y // 4][x // 2] |= _DOTS[(x % 2, y % 4)]
-            styles[y // 4][x // 2] = style
-
-    def line(a: tuple[int, int], b: tuple[int, int], style: str) -> None:
-        (x0, y0), (x1, y1) = a, b
-        steps = max(abs(x1 - x0), abs(y1 - y0), 1)
-        for s in range(steps + 1):
-            set_dot(round(x0 + (x1 - x0) * s / steps), round(y0 + (y1 - y0) * s / steps), style)
 
     def row_of(v: float) -> int:
         return to_dot(0, v)[1] // 4
 
     for c in timeline.compactions:
-        x = 0 if len(points) <= 1 else round(min(c.index, len(points) - 1) * (dots_w - 1) / (len(points) - 1)) // 2
+        x = 0 if len(points) <= 1 else round(min(c.index, len(points) - 1) * (grid.dots_w - 1) / (len(points) - 1)) // 2
         for r in range(rows):
             overlay[(r, x)] = ("┊" if c.replayed else "│", "#af87d7" if c.replayed else "#7f7f7f")
-    for r_value, char, style in ((timeline.threshold, "┄", "#d7af5f"), (timeline.context_window, "─", "#e0616b")):
-        if zoomed:
-            break
-        r = row_of(r_value)
-        for x in range(cols):
-            overlay.setdefault((r, x), (char, style))
-    series: list[tuple[str, list[tuple[int, float]]]] = [
-        ("usage", [(i, p.usage) for i, p in enumerate(points) if p.usage is not None])
-    ]
-    series += [
-        (name, [(i, p.estimates[name]) for i, p in enumerate(points) if name in p.estimates])
-        for name in timeline.counters
-    ]
+    if not zoomed:
+        for r_value, char, style in ((timeline.threshold, "┄", "#d7af5f"), (timeline.context_window, "─", "#e0616b")):
+            r = row_of(r_value)
+            for x in range(cols):
+                overlay.setdefault((r, x), (char, style))
+    series = _series(timeline)
     for name, pts in reversed(series):
         style = SERIES_STYLES.get(name, "white")
         dots = [to_dot(i, v) for i, v in pts]
-        for a, b in zip(dots, dots[1:]):
-            line(a, b, style)
+        for a, b in itertools.pairwise(dots):
+            grid.line(a, b, style)
         if len(dots) == 1:
-            set_dot(*dots[0], style)
+            grid.set_dot(*dots[0], style)
 
-    out: list[Text] = []
-    legend = Text(" " * (label_w + 1))
-    for name, pts in series:
-        if pts:
-            legend.append("━ ", style=SERIES_STYLES.get(name, "white"))
-            legend.append(("usage" if name == "usage" else name) + "  ")
-    if zoomed:
-        legend.append(
-            f"window {_k(timeline.context_window)} / threshold {_k(timeline.threshold)} off scale ", style="#e0616b"
-        )
-    else:
-        legend.append("─ window ", style="#e0616b")
-        legend.append("┄ threshold ", style="#d7af5f")
-    if timeline.compactions:
-        legend.append("│ compaction", style="#7f7f7f")
-    out.append(legend)
+    out: list[Text] = [_legend(timeline, series, zoomed, label_w)]
     label_rows = {row_of(top * f / 1.05): _k(top * f / 1.05) for f in (0.0, 0.5, 1.0)}
     if not zoomed:
         label_rows[row_of(timeline.context_window)] = _k(timeline.context_window)
-    for r in range(rows):
-        text = Text(label_rows.get(r, "").rjust(label_w) + "┤", style="dim")
-        for x in range(cols):
-            bits = cells[r][x]
-            if bits:
-                text.append(chr(0x2800 + bits), style=styles[r][x] or "white")
-            elif (r, x) in overlay:
-                char, style = overlay[(r, x)]
-                text.append(char, style=style)
-            else:
-                text.append(" ")
-        out.append(text)
-    axis = Text(" " * label_w + "└" + "─" * cols, style="dim")
-    out.append(axis)
+    out += [grid.row_text(r, label_rows.get(r, "").rjust(label_w), overlay) for r in range(rows)]
+    out.append(Text(" " * label_w + "└" + "─" * cols, style="dim"))
     return out[:height]
 
 
@@ -217,7 +239,7 @@ class AuditScreen(Screen[None]):
     AuditScreen Static { width: 1fr; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="audit.back", tooltip="Back to the previous screen"),
         Binding(
             "left_square_bracket",
@@ -311,7 +333,7 @@ class AuditScreen(Screen[None]):
     def load(self) -> None:
         from cutline.core.audit.report import audit_compaction, audit_proposal
         from cutline.core.audit.timeline import build_timeline
-        from cutline.core.config.settings import load_settings
+        from cutline.core.config.file import load_settings
         from cutline.core.review import latest_version, load_proposal
 
         store, owned = self._open_store()
@@ -476,7 +498,7 @@ class AuditScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="audit-replay")
     def compute_replay(self, session: Any) -> None:
         from cutline.core.audit.replay import timeline_with_replay
-        from cutline.core.config.settings import load_settings
+        from cutline.core.config.file import load_settings
 
         timeline, result = timeline_with_replay(session, load_settings(), ["chars4", "calibrated"])
         self.post_message(TimelineReady(timeline, result.text()))

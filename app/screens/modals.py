@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
@@ -20,7 +21,7 @@ from cutline.app.widgets.safe_text import visible
 class ErrorScreen(ModalScreen[None]):
     """An error, shown as a modal; the app keeps running underneath."""
 
-    BINDINGS = [Binding("escape,enter", "dismiss", "Close", id="error.close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", "Close", id="error.close")]
 
     def __init__(self, title: str, message: str) -> None:
         super().__init__(classes="modal")
@@ -46,7 +47,7 @@ class ErrorScreen(ModalScreen[None]):
 class ConfirmScreen(ModalScreen[bool]):
     """Ask yes/no, showing exactly what will happen; dismisses with True on confirm."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,n", "cancel", "Cancel", id="confirm.cancel"),
         Binding("y", "confirm", "Confirm", id="confirm.yes"),
     ]
@@ -83,7 +84,7 @@ class ConfirmScreen(ModalScreen[bool]):
 class HelpScreen(ModalScreen[None]):
     """Every key of the current screen and the app, with its binding id for remapping."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
 
     def __init__(self, rows: list[tuple[str, str, str]]) -> None:
         super().__init__(classes="modal")
@@ -139,7 +140,7 @@ class PathSuggester(Suggester):
 class PathPrompt(ModalScreen[Path | None]):
     """Ask for a file path, with completion (right arrow or tab accepts the suggestion)."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
         Binding("tab", "complete", "Complete", show=False, priority=True),
     ]

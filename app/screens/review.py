@@ -7,12 +7,12 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.clock import Clock
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -21,6 +21,8 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, ProgressBar, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState
 
+from cutline.app.desk import OnDesk
+from cutline.app.screens.versions import Version
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.message_list import MessageList
@@ -30,18 +32,10 @@ from cutline.app.widgets.summary_editor import SummaryEditor
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.models import Entry, Session
 
+if TYPE_CHECKING:
+    from cutline.core.review import Origin, SummaryVersion
+
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
-
-
-@dataclass
-class Version:
-    """One stored summary version."""
-
-    n: int
-    origin: str
-    created_at: str
-    text: str
-    tokens: int | None = None
 
 
 @dataclass
@@ -118,10 +112,10 @@ class Decided(Message):
         super().__init__()
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(OnDesk, Screen[None]):
     """One session under review."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="review.back", tooltip="Back to the sessions (cancels a run first)"),
         Binding("r", "run", "Run", id="review.run", tooltip="Run the compaction with the current settings"),
         Binding("ctrl+x", "cancel_run", "Cancel run", id="review.cancel", tooltip="Cancel the running compaction"),
@@ -210,20 +204,19 @@ class ReviewScreen(Screen[None]):
                     yield Static(Text("loading…", style="dim"), id="settings-loading")
                 with TabPane("Proposal", id="tab-proposal"):
                     yield ProposalView(id="proposal-view")
-                with TabPane("Summary", id="tab-summary"):
-                    with Vertical():
-                        with Horizontal(id="editor-bar"):
-                            yield Static("", id="editor-tokens")
-                            yield Static("", id="editor-saved")
-                        editor = SummaryEditor(
-                            "", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True
-                        )
-                        editor.cursor_blink = self.app.cursor_blink
-                        yield editor
+                with TabPane("Summary", id="tab-summary"), Vertical():
+                    with Horizontal(id="editor-bar"):
+                        yield Static("", id="editor-tokens")
+                        yield Static("", id="editor-saved")
+                    editor = SummaryEditor(
+                        "", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True
+                    )
+                    editor.cursor_blink = self.desk.cursor_blink
+                    yield editor
         with Horizontal(id="status-bar"):
             yield Static("loading session…", id="status-text")
             yield ProgressBar(
-                id="run-progress", show_eta=False, clock=Clock(get_time=lambda: self.app.clock().timestamp())
+                id="run-progress", show_eta=False, clock=Clock(get_time=lambda: self.desk.clock().timestamp())
             )
         yield Footer()
 
@@ -244,12 +237,12 @@ class ReviewScreen(Screen[None]):
         from cutline.app.widgets.plan_overlay import outside_end
         from cutline.app.widgets.rows import pair_numbers
         from cutline.core.agents.refs import session_file
-        from cutline.core.config.settings import load_settings
+        from cutline.core.config.file import load_settings
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
         from cutline.core.tokens import calibrate
 
-        store = self.app.store
+        store = self.desk.store
         notice = ""
         ref = self.ref
         candidate = session_file(ref)
@@ -303,11 +296,8 @@ class ReviewScreen(Screen[None]):
         return proposal, infos[0].status, [self._version(v) for v in review.versions(store, proposal.id)]
 
     @staticmethod
-    def _version(row: Any) -> Version:
-        get = row.get if isinstance(row, dict) else lambda k, d=None: getattr(row, k, d)
-        return Version(
-            n=get("n"), origin=get("origin"), created_at=get("created_at", ""), text=get("text"), tokens=get("tokens")
-        )
+    def _version(row: SummaryVersion) -> Version:
+        return Version(n=row.n, origin=row.origin, created_at=row.created_at, text=row.text, tokens=row.tokens)
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
@@ -337,7 +327,7 @@ class ReviewScreen(Screen[None]):
         if first_load:
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
-            pane.mount(SettingsPanel(self.settings, self.counter, cursor_blink=self.app.cursor_blink, id="settings"))
+            pane.mount(SettingsPanel(self.settings, self.counter, cursor_blink=self.desk.cursor_blink, id="settings"))
         self.replan()
         self.proposal = result.proposal
         self.proposal_status = result.proposal_status
@@ -470,8 +460,10 @@ class ReviewScreen(Screen[None]):
         if counter == "calibrated":
             scaler = CalibratedCounter(self.calibration_ratio)
             tokens = [scaler.scale(t) for t in self.tokens["chars4"]]
+        elif self.session is None:
+            return  # nothing loaded yet to count
         else:
-            counts = count_entries(self.app.store, self.session, counter)
+            counts = count_entries(self.desk.store, self.session, counter)
             tokens = [counts.get(e.id, 0) for e in self.path]
         self.post_message(CountsReady(counter, tokens))
 
@@ -517,14 +509,12 @@ class ReviewScreen(Screen[None]):
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
         else:
-            from cutline.app.screens.sessions import SessionsScreen
-
-            self.app.switch_screen(SessionsScreen())
+            self.desk.show_sessions()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         has_open = self.proposal is not None and self.proposal_status == "open"
         if action == "cancel_run":
-            return True if self.running else False
+            return bool(self.running)
         if action == "run":
             return None if self.running or self.plan is None else True
         if action in ("edit", "diff"):
@@ -539,12 +529,12 @@ class ReviewScreen(Screen[None]):
         if self.running or self.plan is None or self.session is None:
             return
         if self.plan.nothingToCompact or self.plan.alreadyCompacted:
-            self.app.show_error(
+            self.desk.show_error(
                 "Nothing to compact", self.plan.explanation_text() or "The plan has nothing to summarize."
             )
             return
         if self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0:
-            self.app.show_error(
+            self.desk.show_error(
                 "Nothing to summarize",
                 f"keepRecentTokens {self.plan.keepRecentTokens:,} keeps the whole history; lower it (s, or [) to move the cut.",
             )
@@ -558,7 +548,7 @@ class ReviewScreen(Screen[None]):
         self.query_one(TabbedContent).active = "tab-proposal"
         self.query_one(ProposalView).show_progress(self.progress_lines)
         self._run_stage = " compaction…"
-        self._run_deadline = self.app.clock() + timedelta(seconds=self.settings.timeoutSeconds)
+        self._run_deadline = self.desk.clock() + timedelta(seconds=self.settings.timeoutSeconds)
         self._show_run_status()
         self._run_ticker = self.set_interval(1.0, self._show_run_status)
         self.refresh_bindings()
@@ -568,7 +558,7 @@ class ReviewScreen(Screen[None]):
         """The running stage and the time left before the run's deadline stops it."""
         if not self.running or self._run_deadline is None:
             return
-        left = max(0, math.ceil((self._run_deadline - self.app.clock()).total_seconds()))
+        left = max(0, math.ceil((self._run_deadline - self.desk.clock()).total_seconds()))
         self.set_status(f"running{self._run_stage} · {left // 60}:{left % 60:02d} left (ctrl+x cancels)")
 
     @work(exclusive=True, group="compact", exit_on_error=False, description="Compaction")
@@ -588,7 +578,7 @@ class ReviewScreen(Screen[None]):
             self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
 
         run = compact(
-            plan, session, summarizer, settings, progress=progress, hooks=hooks, today=self.app.clock().date()
+            plan, session, summarizer, settings, progress=progress, hooks=hooks, today=self.desk.clock().date()
         )
         proposal = await within_deadline(run, settings.timeoutSeconds)
         self.post_message(ProposalComputed(proposal))
@@ -632,9 +622,9 @@ class ReviewScreen(Screen[None]):
         from cutline.core import review
 
         review.save_proposal(
-            self.app.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None
+            self.desk.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None
         )
-        versions = [self._version(v) for v in review.versions(self.app.store, proposal.id)]
+        versions = [self._version(v) for v in review.versions(self.desk.store, proposal.id)]
         self.post_message(ProposalStored(proposal, versions))
 
     @on(ProposalStored)
@@ -662,7 +652,7 @@ class ReviewScreen(Screen[None]):
             self._run_finished("saving the proposal failed")
         elif worker.group == "review-load" and event.state == WorkerState.ERROR:
             self.set_status("could not load the session")
-        self.app.report_worker(event)
+        self.desk.report_worker(event)
 
     # -- proposal and editor ------------------------------------------------
 
@@ -738,7 +728,7 @@ class ReviewScreen(Screen[None]):
         self._update_saved_label()
         if self._autosave is not None:
             self._autosave.stop()
-        self._autosave = self.set_timer(self.app.autosave_seconds, self._autosave_now)
+        self._autosave = self.set_timer(self.desk.autosave_seconds, self._autosave_now)
 
     def _autosave_now(self) -> None:
         self._autosave = None
@@ -746,10 +736,10 @@ class ReviewScreen(Screen[None]):
             self.save_version(self.proposal.id, self.pending_text, "edited")
 
     @work(thread=True, group="autosave", exit_on_error=False, description="Saving the summary")
-    def save_version(self, proposal_id: str, text: str, origin: str) -> None:
+    def save_version(self, proposal_id: str, text: str, origin: Origin) -> None:
         from cutline.core import review
 
-        row = review.add_version(self.app.store, proposal_id, text, origin=origin)
+        row = review.add_version(self.desk.store, proposal_id, text, origin=origin)
         self.post_message(VersionSaved(self._version(row)))
 
     @on(VersionSaved)
@@ -772,7 +762,7 @@ class ReviewScreen(Screen[None]):
             return
         from cutline.core import review
 
-        row = review.add_version(self.app.store, self.proposal.id, self.pending_text, origin="edited")
+        row = review.add_version(self.desk.store, self.proposal.id, self.pending_text, origin="edited")
         version = self._version(row)
         self.versions.append(version)
         self.pending_text = None
@@ -812,7 +802,7 @@ class ReviewScreen(Screen[None]):
         if self.proposal is None or self.proposal_status != "open":
             return
         if not self.proposal.validation.ok:
-            self.app.show_error("This proposal cannot be accepted", self.proposal.validation.summary())
+            self.desk.show_error("This proposal cannot be accepted", self.proposal.validation.summary())
             return
         self.flush_pending()
         self.prepare_accept(self.proposal.id)
@@ -821,14 +811,14 @@ class ReviewScreen(Screen[None]):
     def prepare_accept(self, proposal_id: str) -> None:
         from cutline.core import review
 
-        proposal = review.load_proposal(self.app.store, proposal_id)
-        text = review.latest_version(self.app.store, proposal_id).text
+        proposal = review.load_proposal(self.desk.store, proposal_id)
+        text = review.latest_version(self.desk.store, proposal_id).text
         validation = review.validate_version(proposal, text)
         if not validation.ok:
             raise review.InvalidProposal(f"the current summary cannot be accepted: {validation.summary()}")
-        moment = self.app.clock()
+        moment = self.desk.clock()
         timestamp = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-        line = review.preview_entry(self.app.store, proposal_id, timestamp=timestamp)
+        line = review.preview_entry(self.desk.store, proposal_id, timestamp=timestamp)
         self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp)
 
     def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
@@ -882,14 +872,14 @@ class ReviewScreen(Screen[None]):
         from cutline.core import review
 
         if decision == "accepted":
-            result = review.accept(self.app.store, proposal_id, write_back=write_back, timestamp=timestamp)
+            result = review.accept(self.desk.store, proposal_id, write_back=write_back, timestamp=timestamp)
             detail = (
                 f"entry {result.entry_id} written to {result.written_to}"
                 if result.written_to
                 else "recorded in the store"
             )
         else:
-            review.reject(self.app.store, proposal_id)
+            review.reject(self.desk.store, proposal_id)
             detail = "rejected"
         self.post_message(Decided(decision, detail))
 
@@ -942,7 +932,7 @@ class ReviewScreen(Screen[None]):
 
         text = export_pi(session)
         self.app.call_from_thread(
-            self.app.deliver_download, text, f"{download_stem(session)}.jsonl", "application/x-ndjson"
+            self.desk.deliver_download, text, f"{download_stem(session)}.jsonl", "application/x-ndjson"
         )
 
     @work(thread=True, group="export", exit_on_error=False, description="Drawing the timeline")
@@ -951,7 +941,7 @@ class ReviewScreen(Screen[None]):
 
         svg = render_svg(build_timeline(session, settings), title=f"cutline — {download_stem(session)}")
         self.app.call_from_thread(
-            self.app.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml"
+            self.desk.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml"
         )
 
 

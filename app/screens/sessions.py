@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker
 
+from cutline.app.desk import OnDesk
 from cutline.app.widgets.safe_text import one_line, short_path
+
+if TYPE_CHECKING:
+    from cutline.core.store import SessionInfo
 
 
 def ago(moment: str | None, now: datetime) -> str:
@@ -36,7 +42,7 @@ def ago(moment: str | None, now: datetime) -> str:
 
 
 class SessionsLoaded(Message):
-    def __init__(self, sessions: list) -> None:
+    def __init__(self, sessions: list[SessionInfo]) -> None:
         self.sessions = sessions
         super().__init__()
 
@@ -49,10 +55,10 @@ class SessionImported(Message):
         super().__init__()
 
 
-class SessionsScreen(Screen[None]):
+class SessionsScreen(OnDesk, Screen[None]):
     """The list of stored sessions."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", id="sessions.open", tooltip="Open the selected session for review"),
         Binding("i", "import_file", "Import", id="sessions.import", tooltip="Import a session file"),
         Binding("slash", "filter", "Filter", id="sessions.filter", tooltip="Filter sessions as you type"),
@@ -62,14 +68,14 @@ class SessionsScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.sessions: list = []
+        self.sessions: list[SessionInfo] = []
 
     def compose(self) -> ComposeResult:
         yield Header(icon="✂")
         with Horizontal(id="sessions-bar"):
             yield Static("Sessions", id="sessions-title")
             field = Input(placeholder="filter: name, path, format…", id="sessions-filter")
-            field.cursor_blink = self.app.cursor_blink
+            field.cursor_blink = self.desk.cursor_blink
             yield field
         table: DataTable[Text] = DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
         yield table
@@ -95,17 +101,17 @@ class SessionsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="sessions-list", exit_on_error=False, description="Loading sessions")
     def load(self) -> None:
-        self.post_message(SessionsLoaded(self.app.store.list_sessions()))
+        self.post_message(SessionsLoaded(self.desk.store.list_sessions()))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.app.report_worker(event)
+        self.desk.report_worker(event)
 
     @on(SessionsLoaded)
     def _loaded(self, message: SessionsLoaded) -> None:
         self.sessions = message.sessions
         self._fill()
 
-    def _matches(self, info, needle: str) -> bool:
+    def _matches(self, info: SessionInfo, needle: str) -> bool:
         haystack = " ".join(str(x) for x in (info.name, info.source_path or "", info.format, info.id)).lower()
         return all(word in haystack for word in needle.lower().split())
 
@@ -114,9 +120,9 @@ class SessionsScreen(Screen[None]):
         needle = self.query_one("#sessions-filter", Input).value.strip()
         selected = None
         if table.row_count and table.cursor_row >= 0:
-            selected = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+            selected = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
         table.clear()
-        now = self.app.clock()
+        now = self.desk.clock()
         shown = 0
         for info in self.sessions:
             if needle and not self._matches(info, needle):
@@ -181,13 +187,11 @@ class SessionsScreen(Screen[None]):
         table = self.query_one(DataTable)
         if not table.row_count:
             return
-        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
         self.open_session(str(key))
 
     def open_session(self, session_id: str) -> None:
-        from cutline.app.screens.review import ReviewScreen
-
-        self.app.push_screen(ReviewScreen(session_id))
+        self.desk.open_review(session_id)
 
     def action_import_file(self) -> None:
         from cutline.app.screens.modals import PathPrompt
@@ -196,11 +200,11 @@ class SessionsScreen(Screen[None]):
             if path is not None:
                 self.import_file(path)
 
-        self.app.push_screen(PathPrompt("Import a session file", cursor_blink=self.app.cursor_blink), chosen)
+        self.app.push_screen(PathPrompt("Import a session file", cursor_blink=self.desk.cursor_blink), chosen)
 
     @work(thread=True, exclusive=True, group="sessions-import", exit_on_error=False, description="Import")
     def import_file(self, path: Path) -> None:
-        report = self.app.store.import_file(path)
+        report = self.desk.store.import_file(path)
         self.post_message(SessionImported(report.session_id, report.status, len(report.problems)))
 
     @on(SessionImported)

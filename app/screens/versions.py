@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.rule import Rule
@@ -12,18 +13,27 @@ from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Label, Select, Static
 from textual.worker import Worker
 
+from cutline.app.desk import OnDesk
 from cutline.app.widgets.safe_text import one_line, short_path, visible
 from cutline.core.models import Entry
 
-if TYPE_CHECKING:
-    from cutline.app.screens.review import Version
+
+@dataclass
+class Version:
+    """One stored summary version."""
+
+    n: int
+    origin: str
+    created_at: str
+    text: str
+    tokens: int | None = None
 
 
 def diff_text(old: str, new: str, old_label: str, new_label: str) -> Text:
@@ -50,7 +60,7 @@ def diff_text(old: str, new: str, old_label: str, new_label: str) -> Text:
 class DiffScreen(ModalScreen[int | None]):
     """Diff any two summary versions; `r` reverts the summary to the left-hand version."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close", id="diff.close"),
         Binding(
             "r", "revert", "Revert to left", id="diff.revert", tooltip="Make the left-hand version the current summary"
@@ -93,7 +103,8 @@ class DiffScreen(ModalScreen[int | None]):
         )
 
     def action_revert(self) -> None:
-        self.dismiss(self.query_one("#diff-left", Select).value)
+        value = self.query_one("#diff-left", Select).value
+        self.dismiss(value if isinstance(value, int) else None)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -105,10 +116,10 @@ class HistoryLoaded(Message):
         super().__init__()
 
 
-class HistoryScreen(ModalScreen[None]):
+class HistoryScreen(OnDesk, ModalScreen[None]):
     """Compactions in the session file and proposals made here, with their decisions."""
 
-    BINDINGS = [Binding("escape,q,H", "close", "Close", id="history.close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,H", "close", "Close", id="history.close")]
 
     def __init__(self, session_id: str, path: Sequence[Entry]) -> None:
         super().__init__(classes="modal")
@@ -129,7 +140,7 @@ class HistoryScreen(ModalScreen[None]):
     def load(self) -> None:
         from cutline.core import review
 
-        store = self.app.store
+        store = self.desk.store
         rows: list[dict[str, Any]] = []
         for info in review.list_proposals(store, self.session_id):
             row = info.model_dump()
@@ -139,7 +150,7 @@ class HistoryScreen(ModalScreen[None]):
         self.post_message(HistoryLoaded(rows))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.app.report_worker(event)
+        self.desk.report_worker(event)
 
     @on(HistoryLoaded)
     def _loaded(self, message: HistoryLoaded) -> None:
@@ -147,15 +158,18 @@ class HistoryScreen(ModalScreen[None]):
 
     def _history(self, proposals: list[dict[str, Any]], loading: bool = False) -> Group:
         parts: list[Any] = [Rule("in the session file", style="dim")]
-        compactions = [(i, e) for i, e in enumerate(self.path) if e.type == "compaction" and e.compaction is not None]
+        compactions = [
+            (i, e, record)
+            for i, e in enumerate(self.path)
+            if e.type == "compaction" and (record := e.compaction) is not None
+        ]
         if not compactions:
             parts.append(Text("No compaction in this session yet.", style="dim"))
         else:
             table = Table(box=None, header_style="dim", expand=True)
             for column in ("#", "when", "tokens before", "first kept", "summary"):
                 table.add_column(column, no_wrap=column != "summary", overflow="ellipsis")
-            for i, entry in compactions:
-                record = entry.compaction
+            for i, entry, record in compactions:
                 table.add_row(
                     str(i),
                     Text(visible(str(entry.timestamp or ""))[:19]),

@@ -13,11 +13,21 @@ from rich.rule import Rule
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from cutline.app.widgets.safe_text import visible
-from cutline.core.models import Entry, ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.models import (
+    Block,
+    Entry,
+    ImageBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 SHOWN_CHARS = 20_000
 
@@ -75,7 +85,7 @@ class DetailPane(VerticalScroll):
         self._body = Static("", id="detail-body")
         self.call_paths: dict[str, str] = {}
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield self._body
 
     def show(self, entry: Entry | None, facts: EntryFacts | None = None, message: Message | None = None) -> None:
@@ -176,40 +186,46 @@ class DetailPane(VerticalScroll):
         lexer = _lexer_for(self.call_paths.get(message.toolCallId or ""), "")
         for block in message.content:
             parts.append(Rule(style="dim"))
-            if isinstance(block, TextBlock):
-                if message.role == "toolResult" and lexer:
-                    parts.append(self._syntax(_clip(block.text), lexer))
-                elif message.role == "toolResult":
-                    parts.append(Text(_clip(block.text)))
+            parts += self._block_parts(message, block, lexer)
+        return parts
+
+    def _block_parts(self, message: Message, block: Block, lexer: str | None) -> list[RenderableType]:
+        """One content block of a message: text (highlighted for tool output), thinking, a tool call, an image or a result."""
+        parts: list[RenderableType] = []
+        if isinstance(block, TextBlock):
+            if message.role == "toolResult" and lexer:
+                parts.append(self._syntax(_clip(block.text), lexer))
+            elif message.role == "toolResult":
+                parts.append(Text(_clip(block.text)))
+            else:
+                parts.append(Markdown(_clip(block.text)))
+        elif isinstance(block, ThinkingBlock):
+            parts.append(Text("thinking", style="bold magenta"))
+            parts.append(Padding(Text(_clip(block.thinking), style="italic"), (0, 0, 0, 2)))
+        elif isinstance(block, ToolCallBlock):
+            parts.append(Text(visible(f"⚒ {block.name}  ({block.id})"), style="bold"))
+            try:
+                args = json.dumps(block.arguments, indent=2, ensure_ascii=False)
+            except (TypeError, ValueError):
+                args = str(block.arguments)
+            parts.append(self._syntax(_clip(args), "json"))
+        elif isinstance(block, ImageBlock):
+            parts.append(
+                Text(
+                    visible(f"▣ image {block.mimeType or ''} ({len(block.data):,} base64 characters)"),
+                    style="bold cyan",
+                )
+            )
+        elif isinstance(block, ToolResultBlock):
+            parts.append(
+                Text(
+                    visible(f"↳ result of {block.toolCallId}") + ("  ERROR" if block.isError else ""),
+                    style="bold red" if block.isError else "bold",
+                )
+            )
+            for inner in block.content:
+                if isinstance(inner, TextBlock):
+                    parts.append(Text(_clip(inner.text)))
                 else:
-                    parts.append(Markdown(_clip(block.text)))
-            elif isinstance(block, ThinkingBlock):
-                parts.append(Text("thinking", style="bold magenta"))
-                parts.append(Padding(Text(_clip(block.thinking), style="italic"), (0, 0, 0, 2)))
-            elif isinstance(block, ToolCallBlock):
-                parts.append(Text(visible(f"⚒ {block.name}  ({block.id})"), style="bold"))
-                try:
-                    args = json.dumps(block.arguments, indent=2, ensure_ascii=False)
-                except (TypeError, ValueError):
-                    args = str(block.arguments)
-                parts.append(self._syntax(_clip(args), "json"))
-            elif isinstance(block, ImageBlock):
-                parts.append(
-                    Text(
-                        visible(f"▣ image {block.mimeType or ''} ({len(block.data):,} base64 characters)"),
-                        style="bold cyan",
-                    )
-                )
-            elif isinstance(block, ToolResultBlock):
-                parts.append(
-                    Text(
-                        visible(f"↳ result of {block.toolCallId}") + ("  ERROR" if block.isError else ""),
-                        style="bold red" if block.isError else "bold",
-                    )
-                )
-                for inner in block.content:
-                    if isinstance(inner, TextBlock):
-                        parts.append(Text(_clip(inner.text)))
-                    else:
-                        parts.append(Text(f"▣ image {inner.mimeType}", style="bold cyan"))
+                    parts.append(Text(f"▣ image {inner.mimeType}", style="bold cyan"))
         return parts

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -78,7 +79,7 @@ KIND_CLASS = {
 class MessageList(ScrollView, can_focus=True):
     """A scrolling list of session entries with a cursor, token bars and the plan drawn on it."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor_up", "Up", show=False),
         Binding("down,j", "cursor_down", "Down", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
@@ -90,7 +91,7 @@ class MessageList(ScrollView, can_focus=True):
         Binding("enter", "select", "Show entry", show=False),
     ]
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "message-list--cursor",
         "message-list--partner",
         "message-list--user",
@@ -151,7 +152,7 @@ class MessageList(ScrollView, can_focus=True):
         self._pairs: dict[int, int] = {}
         self._partners: dict[int, int] = {}
         self._rows: LRUCache[int, Row] = LRUCache(4096)
-        self._strips: LRUCache[tuple, Strip] = LRUCache(4096)
+        self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(4096)
         self._styles: dict[str, Style] = {}
         self.lines_rendered = 0
         self.rows_built = 0
@@ -315,7 +316,7 @@ class MessageList(ScrollView, can_focus=True):
         is_cursor = index is not None and index == self.cursor
         is_partner = index is not None and self._partners.get(self.cursor) == index
         if index is None:
-            key: tuple = (-1, width, self.marks.cut_label if self.marks else "")
+            key: tuple[object, ...] = (-1, width, self.marks.cut_label if self.marks else "")
         else:
             zone = self.marks.zone(index) if self.marks else "context"
             key = (index, width, is_cursor, is_partner, zone)

@@ -9,6 +9,7 @@ from rich.markdown import Markdown
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -29,7 +30,7 @@ class ProposalView(VerticalScroll):
             Text("No proposal yet. Press r to run a compaction with the current settings.", style="dim")
         )
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield self._body
 
     def show_progress(self, lines: list[str]) -> None:
@@ -109,7 +110,7 @@ class ProposalView(VerticalScroll):
         ids = p.context_entry_ids
         for i, message in enumerate(p.context[:CONTEXT_ROWS_SHOWN]):
             source = ids[i] if i < len(ids) and ids[i] else "new"
-            table.add_row(str(i), message.role, Text(visible(source)), Text(one_line(message.text() or "", 200)))
+            table.add_row(str(i), message.role, Text(visible(source or "")), Text(one_line(message.text() or "", 200)))
         parts.append(table)
         if len(p.context) > CONTEXT_ROWS_SHOWN:
             parts.append(Text(f"… {len(p.context) - CONTEXT_ROWS_SHOWN:,} more messages", style="dim"))

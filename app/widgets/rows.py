@@ -141,7 +141,7 @@ def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
         or (role == "bashExecution" and message.exitCode not in (None, 0))
     )
     text = message.text()
-    label = role
+    label: str = role
     if role == "toolResult":
         label = message.toolName or "result"
         preview = one_line(text) or ("[image]" if image else "(empty)")

@@ -18,6 +18,7 @@ the replayed context as soon as the first replayed compaction differs from reali
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -33,8 +34,9 @@ from cutline.core.audit.timeline import (
 )
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.context import context_weight
-from cutline.core.engine.plan import plan
-from cutline.core.engine.triggers import reserve_for, resolve_context_window
+from cutline.core.engine.modes import PI_FAMILY, get_mode, reserve_for
+from cutline.core.engine.plan import CompactionPlan, plan
+from cutline.core.engine.triggers import resolve_context_window
 from cutline.core.models import CompactionRecord, Entry, Session
 
 DEFAULT_SUMMARY_TOKENS = 2000
@@ -79,12 +81,8 @@ class Replay(BaseModel):
 
 
 def mode_threshold(settings: CompactionSettings, window: int, reserve: int) -> int:
-    """The context size above which the mode compacts: pi's window − reserve, or the seeds' own thresholds."""
-    if settings.mode == "first-and-tail":
-        return settings.compactionThresholdTokens
-    if settings.mode == "system-and-summary":
-        return settings.threshold - 1 if settings.threshold > 0 else 10**12  # ">= threshold"; 0 turns it off
-    return window - reserve
+    """The context size above which the settings' mode compacts (pi's window − reserve, or the seeds' own)."""
+    return get_mode(settings.mode).trigger_threshold(settings, window, reserve)
 
 
 def _ends_turn(entry: Entry) -> bool:
@@ -97,6 +95,54 @@ def _ends_turn(entry: Entry) -> bool:
         and message.stopReason not in ("toolUse", "aborted")
         and not message.tool_calls()
     )
+
+
+def _is_main_assistant(entry: Entry) -> bool:
+    return (
+        entry.type == "message"
+        and entry.message is not None
+        and entry.message.role == "assistant"
+        and not entry.isSidechain
+    )
+
+
+@dataclass
+class _Simulation:
+    """The replayed path so far, its running context size and the compactions fired."""
+
+    settings: CompactionSettings
+    counter: str
+    summary_tokens: int
+    keeps_from_cut: bool  # pi's kind keeps the path from its cut on
+    sim: list[Entry] = field(default_factory=list)
+    sim_tokens: list[int] = field(default_factory=list)
+    window_start: int = 0
+    running: int = 0
+    fired: list[ReplayCompaction] = field(default_factory=list)
+
+    def plan_now(self) -> CompactionPlan | None:
+        """The plan a compaction firing now would follow, None when it would not compact."""
+        # pi only looks at the path from the previous compaction's first kept entry on, so plan that
+        # tail alone: the same cut, without re-indexing the whole session at every compaction
+        start = self.window_start
+        p = plan(self.sim[start:], self.settings, self.counter, tokens=self.sim_tokens[start:], entry_tokens=False)
+        if p.alreadyCompacted or p.nothingToCompact or (p.firstKeptEntryId is None and self.keeps_from_cut):
+            return None
+        return p
+
+    def compact(self, p: CompactionPlan, after: Entry) -> tuple[Entry, int, int]:
+        """Append the compaction entry the plan makes; its entry, the context before and after."""
+        before = self.running
+        record = CompactionRecord(summary="", firstKeptEntryId=p.firstKeptEntryId, tokensBefore=before)
+        entry = Entry(id=f"replay-{len(self.fired) + 1}", parentId=after.id, type="compaction", compaction=record)
+        self.running = self.summary_tokens + p.keptTokens
+        if self.keeps_from_cut and p.firstKeptPathIndex is not None:
+            self.window_start += p.firstKeptPathIndex
+        else:
+            self.window_start = 0  # the other modes keep message 0 and look at the whole path
+        self.sim.append(entry)
+        self.sim_tokens.append(self.summary_tokens)
+        return entry, before, self.running
 
 
 def replay(
@@ -115,60 +161,34 @@ def replay(
     window = resolve_context_window(settings, _last_model(original)).tokens
     reserve = reserve_for(settings)
     threshold = mode_threshold(settings, window, reserve)
-    sim: list[Entry] = []
-    sim_tokens: list[int] = []
-    window_start = 0
-    running = 0
+    run = _Simulation(settings, counter, size, keeps_from_cut=get_mode(settings.mode).plan_family == PI_FAMILY)
     peak = 0
     points: list[TimelinePoint] = []
-    fired: list[ReplayCompaction] = []
     for i, entry in enumerate(original):
-        sim.append(entry)
-        sim_tokens.append(tokens[i])
+        run.sim.append(entry)
+        run.sim_tokens.append(tokens[i])
         if weights[i]:
-            running += tokens[i]
-        if (
-            entry.type == "message"
-            and entry.message is not None
-            and entry.message.role == "assistant"
-            and not entry.isSidechain
-        ):
-            points.append(
-                TimelinePoint(index=len(points), entry_id=entry.id, turn=turns[i], estimates={"replay": running})
-            )
-            peak = max(peak, running)
+            run.running += tokens[i]
+        if _is_main_assistant(entry):
+            estimates = {"replay": run.running}
+            points.append(TimelinePoint(index=len(points), entry_id=entry.id, turn=turns[i], estimates=estimates))
+            peak = max(peak, run.running)
         is_assistant = entry.type == "message" and entry.message is not None and entry.message.role == "assistant"
-        overflow = is_assistant and settings.enabled and running > window
-        if not overflow and (not _ends_turn(entry) or not (settings.enabled and running > threshold)):
+        overflow = is_assistant and settings.enabled and run.running > window
+        if not overflow and (not _ends_turn(entry) or not (settings.enabled and run.running > threshold)):
             continue
-        # pi only looks at the path from the previous compaction's first kept entry on, so plan that
-        # tail alone: the same cut, without re-indexing the whole session at every compaction
-        p = plan(sim[window_start:], settings, counter, tokens=sim_tokens[window_start:], entry_tokens=False)
-        if (
-            p.alreadyCompacted
-            or p.nothingToCompact
-            or (p.firstKeptEntryId is None and settings.mode in ("pi", "safeguard"))
-        ):
+        p = run.plan_now()
+        if p is None:
             continue
-        kept = p.keptTokens
-        record = CompactionRecord(summary="", firstKeptEntryId=p.firstKeptEntryId, tokensBefore=running)
-        compaction = Entry(id=f"replay-{len(fired) + 1}", parentId=entry.id, type="compaction", compaction=record)
-        before = running
-        running = size + kept
-        if settings.mode in ("pi", "safeguard") and p.firstKeptPathIndex is not None:
-            window_start += p.firstKeptPathIndex
-        else:
-            window_start = 0  # the other modes keep message 0 and look at the whole path
-        sim.append(compaction)
-        sim_tokens.append(size)
-        fired.append(
+        compaction, before, after = run.compact(p, entry)
+        run.fired.append(
             ReplayCompaction(
                 entry_id=compaction.id,
                 after_entry_id=entry.id,
                 point_index=len(points),
                 turn=turns[i],
                 tokens_before=before,
-                tokens_after=running,
+                tokens_after=after,
                 first_kept_entry_id=p.firstKeptEntryId,
                 summarized_messages=p.messagesToSummarize + p.turnPrefixMessages,
                 is_split_turn=p.isSplitTurn,
@@ -183,7 +203,7 @@ def replay(
         reserve_tokens=reserve,
         threshold=threshold,
         summary_tokens=size,
-        compactions=fired,
+        compactions=run.fired,
         points=points,
         peak_tokens=peak,
     )

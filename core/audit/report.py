@@ -12,11 +12,20 @@ import difflib
 import json
 import re
 import textwrap
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from cutline.core.audit.facts import (
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compact import Proposal
+from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
+from cutline.core.engine.last_turn import SECTION_HEADING, message_text
+from cutline.core.engine.modes import PI_FAMILY, get_mode
+from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
+from cutline.core.engine.validation import ContextProblem, validate_context
+from cutline.core.errors import CutlineError, NotFoundError
+from cutline.core.facts import (
     FACT_KINDS,
     Fact,
     FactKind,
@@ -30,13 +39,6 @@ from cutline.core.audit.facts import (
     normalize_text,
     summary_facts,
 )
-from cutline.core.config.settings import CompactionSettings
-from cutline.core.engine.compact import Proposal
-from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
-from cutline.core.engine.last_turn import SECTION_HEADING, message_text
-from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
-from cutline.core.engine.validation import validate_context
-from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.tokens import least_squares, path_tokens, usage_samples
 
@@ -328,84 +330,109 @@ def _injected_section(summary: str) -> str:
     return summary[at:] if at >= 0 else ""
 
 
+@dataclass(frozen=True)
+class _Recovery:
+    """How a summarized user message still reaches the agent, if it does."""
+
+    injected: bool  # re-injected verbatim under the last-exchange heading
+    replayed: bool  # kept verbatim in the replacement history
+    quoted: bool  # quoted by the summary
+
+    def describe(self) -> str:
+        if self.injected:
+            return "it was re-injected verbatim under \u201c## Last Exchange (Verbatim)\u201d"
+        if self.replayed:
+            return "its user message is kept verbatim in the replacement history"
+        if self.quoted:
+            return "it was not re-injected (the summary quotes the user message, not the exchange)"
+        return "it was not re-injected"
+
+
+def _last_person_turn(path: list[Entry], before: list[int]) -> tuple[int | None, list[int]]:
+    """The last user turn a person typed (else the last user turn at all), and every user turn."""
+    users = [i for i in before if _is_user_turn(path[i])]
+    people = [i for i in users if not is_automated(path[i])]
+    return (people[-1] if people else users[-1] if users else None), users
+
+
+def _recovery(cut: _Cut, user_text: str) -> _Recovery:
+    probe = normalize_text(user_text)[:160]
+    section = _injected_section(cut.summary)
+    return _Recovery(
+        injected=bool(section) and probe in normalize_text(section),
+        replayed=bool(probe) and any(probe in normalize_text(text) for text in cut.extra_visible),
+        quoted=bool(probe) and probe in normalize_text(cut.summary),
+    )
+
+
+def _answer_after(path: list[Entry], before: list[int], last_user: int) -> str | None:
+    """The id of the first assistant message answering the user turn."""
+    for i in before:
+        message = path[i].message
+        if i > last_user and message is not None and message.role == "assistant":
+            return path[i].id
+    return None
+
+
+def _exchange_summarized_text(entry_id: str, user_text: str, automated_after: int, recovery: _Recovery) -> str:
+    text = (
+        f"the last user\u2194assistant exchange (user message {entry_id}: \u201c{_clip(user_text, 80)}\u201d) "
+        "fell into the summarized part"
+    )
+    if automated_after:
+        plural = "s" if automated_after != 1 else ""
+        text += f" while {automated_after} automated user message{plural} after it stayed in the kept window"
+    return f"{text}; {recovery.describe()}"
+
+
+def _requests_of(entry: Entry, message: Message, user_text: str) -> list[Fact]:
+    """The requests and instructions of a user message; the message itself (clipped) when none are found."""
+    requests = [f for f in message_facts(message, entry.id) if f.kind in ("request", "instruction")]
+    if requests:
+        return requests
+    clipped = _clip(user_text, 300)
+    return [Fact(kind="request", text=clipped, key=normalize_text(clipped), source_entry_id=entry.id)]
+
+
+def _request_not_visible_warning(
+    entry: Entry, message: Message, user_text: str, visible: VisibleText
+) -> AuditWarning | None:
+    missing = [f for f in _requests_of(entry, message, user_text) if not match_fact(f, visible).retained]
+    if not missing:
+        return None
+    return AuditWarning(
+        code="latest-request-not-visible",
+        message="the latest user request is not in what the agent still sees: "
+        + "; ".join(f"\u201c{_clip(f.text)}\u201d" for f in missing[:3]),
+        entry_ids=[entry.id],
+        recovered=False,
+    )
+
+
 def _last_exchange_warnings(
     cut: _Cut, before: list[int], summarized_ids: set[str], visible: VisibleText
 ) -> list[AuditWarning]:
+    """Whether the person's last exchange fell into the summary, and whether their latest request is still seen."""
     path = cut.path
-    users = [i for i in before if _is_user_turn(path[i])]
-    people = [i for i in users if not is_automated(path[i])]
-    last_user = people[-1] if people else users[-1] if users else None
+    last_user, users = _last_person_turn(path, before)
     if last_user is None:
         return []
-    automated_after = sum(1 for i in users if i > last_user and path[i].id not in summarized_ids)
     entry = path[last_user]
-    assert entry.message is not None
-    warnings: list[AuditWarning] = []
-    user_text = message_text(entry.message)
-    if entry.id in summarized_ids:
-        section = _injected_section(cut.summary)
-        probe = normalize_text(user_text)[:160]
-        injected = bool(section) and probe in normalize_text(section)
-        replayed = bool(probe) and any(probe in normalize_text(text) for text in cut.extra_visible)
-        quoted = bool(probe) and probe in normalize_text(cut.summary)
-        recovered = injected or replayed
-        answer = next(
-            (
-                path[i].id
-                for i in before
-                if i > last_user and path[i].message is not None and path[i].message.role == "assistant"
-            ),
-            None,
-        )
-        ids = [entry.id] + ([answer] if answer else [])
-        warnings.append(
-            AuditWarning(
-                code="last-exchange-summarized",
-                message=(
-                    f"the last user\u2194assistant exchange (user message {entry.id}: \u201c{_clip(user_text, 80)}\u201d) "
-                    "fell into the summarized part"
-                    + (
-                        f" while {automated_after} automated user message{'s' if automated_after != 1 else ''} after it stayed in the kept window"
-                        if automated_after
-                        else ""
-                    )
-                    + "; "
-                    + (
-                        "it was re-injected verbatim under \u201c## Last Exchange (Verbatim)\u201d"
-                        if injected
-                        else "its user message is kept verbatim in the replacement history"
-                        if replayed
-                        else "it was not re-injected (the summary quotes the user message, not the exchange)"
-                        if quoted
-                        else "it was not re-injected"
-                    )
-                ),
-                entry_ids=ids,
-                recovered=recovered,
-            )
-        )
-        requests = [f for f in message_facts(entry.message, entry.id) if f.kind in ("request", "instruction")]
-        if not requests:
-            requests = [
-                Fact(
-                    kind="request",
-                    text=_clip(user_text, 300),
-                    key=normalize_text(_clip(user_text, 300)),
-                    source_entry_id=entry.id,
-                )
-            ]
-        missing = [f for f in requests if not match_fact(f, visible).retained]
-        if missing:
-            warnings.append(
-                AuditWarning(
-                    code="latest-request-not-visible",
-                    message="the latest user request is not in what the agent still sees: "
-                    + "; ".join(f"\u201c{_clip(f.text)}\u201d" for f in missing[:3]),
-                    entry_ids=[entry.id],
-                    recovered=False,
-                )
-            )
-    return warnings
+    message = entry.message
+    if message is None or entry.id not in summarized_ids:
+        return []
+    automated_after = sum(1 for i in users if i > last_user and path[i].id not in summarized_ids)
+    user_text = message_text(message)
+    recovery = _recovery(cut, user_text)
+    answer = _answer_after(path, before, last_user)
+    summarized = AuditWarning(
+        code="last-exchange-summarized",
+        message=_exchange_summarized_text(entry.id, user_text, automated_after, recovery),
+        entry_ids=[entry.id] + ([answer] if answer else []),
+        recovered=recovery.injected or recovery.replayed,
+    )
+    unseen = _request_not_visible_warning(entry, message, user_text, visible)
+    return [summarized] + ([unseen] if unseen is not None else [])
 
 
 def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWarning | None:
@@ -445,26 +472,41 @@ def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWa
     )
 
 
-def _audit(
-    session: Session,
-    cut: _Cut,
-    target: Literal["compaction", "proposal"],
-    target_id: str,
-    first_kept: str | None,
-    why: CutExplanation,
-    tokens_before: int | None,
-    tokens_after: int | None,
-    counter: str = "chars4",
-    tokens: list[int] | None = None,
-) -> AuditReport:
+@dataclass(frozen=True)
+class _Target:
+    """What is audited: a compaction entry or a proposal, with its recorded figures."""
+
+    kind: Literal["compaction", "proposal"]
+    id: str
+    first_kept: str | None
+    tokens_before: int | None
+    tokens_after: int | None
+    counter: str = "chars4"
+
+
+@dataclass(frozen=True)
+class _Split:
+    """Which context entries before the cut were summarized away (the rest stayed visible)."""
+
+    before: list[int]  # path indices of the context before the compaction
+    summarized: list[int]
+    summarized_ids: list[str]
+
+
+def _split(cut: _Cut) -> _Split:
+    """The context before the cut and the part of it the agent no longer sees."""
     path = cut.path
-    path_ids = {e.id for e in path}
     before = context_indices(path)
     after_set = {i for i in cut.after_ids if i is not None}
     summarized = [i for i in before if path[i].id not in after_set]
-    summarized_ids = {path[i].id for i in summarized}
-    conversation = [path[i] for i in summarized if path[i].type != "compaction"]
-    previous = [path[i] for i in summarized if path[i].type == "compaction" and path[i].compaction is not None]
+    return _Split(before=before, summarized=summarized, summarized_ids=[path[i].id for i in summarized])
+
+
+def _fact_verdicts(session: Session, cut: _Cut, split: _Split) -> tuple[list[AuditFact], VisibleText]:
+    """Every fact of the summarized conversation and of earlier summaries, judged against what stays visible."""
+    path = cut.path
+    conversation = [path[i] for i in split.summarized if path[i].type != "compaction"]
+    previous = [path[i] for i in split.summarized if path[i].type == "compaction" and path[i].compaction is not None]
     facts = extract_facts(conversation)
     known = {(f.kind, f.key) for f in facts}
     earlier = [
@@ -475,69 +517,103 @@ def _audit(
     ]
     visible = VisibleText([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
     verdicts = _verdicts(facts, "conversation", visible) + _verdicts(dedupe(earlier), "previous_summary", visible)
+    return verdicts, visible
 
-    warnings: list[AuditWarning] = _last_exchange_warnings(cut, before, summarized_ids, visible)
-    validation = validate_context(cut.after, cut.after_ids)
-    pair_problems = [p for p in validation.problems if p.code in _PAIR_CODES]
-    other_problems = [p for p in validation.problems if p.code not in _PAIR_CODES]
-    for code, problems, what in (
-        ("broken-tool-pairs", pair_problems, "broken tool pairs in the rebuilt context"),
-        ("invalid-context", other_problems, "the rebuilt context would be refused"),
-    ):
-        if problems:
-            warnings.append(
-                AuditWarning(
-                    code=code,  # type: ignore[arg-type]
-                    message=f"{what}: " + _clip("; ".join(str(p) for p in problems), 300),
-                    entry_ids=[p.entry_id for p in problems if p.entry_id],
-                )
-            )
-    tokens = tokens if tokens is not None else path_tokens(path, "chars4")
-    usage_warning = _usage_warning(cut, tokens, whole_history=not first_kept)
-    if usage_warning:
-        warnings.append(usage_warning)
-    lost_errors = [f for f in verdicts if f.kind == "error" and not f.retained and f.origin == "conversation"]
-    if lost_errors:
-        warnings.append(
-            AuditWarning(
-                code="tool-failures-vanished",
-                message=f"{len(lost_errors)} error{'s' if len(lost_errors) != 1 else ''} vanished from what the agent sees, e.g. \u201c{_clip(lost_errors[0].text)}\u201d",
-                entry_ids=[f.source_entry_id for f in lost_errors if f.source_entry_id],
-            )
+
+def _context_warnings(cut: _Cut) -> list[AuditWarning]:
+    """Broken tool pairs and other reasons the rebuilt context would be refused."""
+    problems = validate_context(cut.after, cut.after_ids).problems
+    groups: list[tuple[WarningCode, list[ContextProblem], str]] = [
+        (
+            "broken-tool-pairs",
+            [p for p in problems if p.code in _PAIR_CODES],
+            "broken tool pairs in the rebuilt context",
+        ),
+        ("invalid-context", [p for p in problems if p.code not in _PAIR_CODES], "the rebuilt context would be refused"),
+    ]
+    return [
+        AuditWarning(
+            code=code,
+            message=f"{what}: " + _clip("; ".join(str(p) for p in group), 300),
+            entry_ids=[p.entry_id for p in group if p.entry_id],
         )
+        for code, group, what in groups
+        if group
+    ]
+
+
+def _lost_errors_warning(verdicts: list[AuditFact]) -> AuditWarning | None:
+    """Errors of the conversation that nothing visible mentions any more."""
+    lost = [f for f in verdicts if f.kind == "error" and not f.retained and f.origin == "conversation"]
+    if not lost:
+        return None
+    return AuditWarning(
+        code="tool-failures-vanished",
+        message=f"{len(lost)} error{'s' if len(lost) != 1 else ''} vanished from what the agent sees, e.g. \u201c{_clip(lost[0].text)}\u201d",
+        entry_ids=[f.source_entry_id for f in lost if f.source_entry_id],
+    )
+
+
+def _dropped_summary_warning(verdicts: list[AuditFact]) -> AuditWarning | None:
+    """Facts of the previous summary the update no longer carries."""
     dropped = [f for f in verdicts if f.origin == "previous_summary" and not f.retained]
-    if dropped:
-        total = sum(1 for f in verdicts if f.origin == "previous_summary")
-        warnings.append(
-            AuditWarning(
-                code="previous-summary-dropped",
-                message=(
-                    f"the update dropped {len(dropped)} of {total} facts of the previous summary, e.g. "
-                    f"\u201c{_clip(dropped[0].text)}\u201d"
-                ),
-                entry_ids=sorted({f.source_entry_id for f in dropped if f.source_entry_id}),
-            )
-        )
-    if target == "compaction" and first_kept is not None and all(e.id != first_kept for e in path):
-        warnings.append(
-            AuditWarning(
-                code="first-kept-missing",
-                message=f"firstKeptEntryId {first_kept} is not on the path before the compaction: the agent keeps nothing verbatim",
-                entry_ids=[],
-            )
-        )
+    if not dropped:
+        return None
+    total = sum(1 for f in verdicts if f.origin == "previous_summary")
+    return AuditWarning(
+        code="previous-summary-dropped",
+        message=(
+            f"the update dropped {len(dropped)} of {total} facts of the previous summary, e.g. "
+            f"\u201c{_clip(dropped[0].text)}\u201d"
+        ),
+        entry_ids=sorted({f.source_entry_id for f in dropped if f.source_entry_id}),
+    )
+
+
+def _first_kept_missing_warning(target: _Target, path: list[Entry]) -> AuditWarning | None:
+    """A compaction whose first kept entry is not on the path keeps nothing verbatim."""
+    first_kept = target.first_kept
+    if target.kind != "compaction" or first_kept is None or any(e.id == first_kept for e in path):
+        return None
+    return AuditWarning(
+        code="first-kept-missing",
+        message=f"firstKeptEntryId {first_kept} is not on the path before the compaction: the agent keeps nothing verbatim",
+        entry_ids=[],
+    )
+
+
+def _audit(
+    session: Session, cut: _Cut, target: _Target, why: CutExplanation, tokens: list[int] | None = None
+) -> AuditReport:
+    """Judge a cut: which facts survive, and every warning the cut deserves."""
+    path = cut.path
+    split = _split(cut)
+    verdicts, visible = _fact_verdicts(session, cut, split)
+    tokens = tokens if tokens is not None else path_tokens(path, "chars4")
+    optional = (
+        _usage_warning(cut, tokens, whole_history=not target.first_kept),
+        _lost_errors_warning(verdicts),
+        _dropped_summary_warning(verdicts),
+        _first_kept_missing_warning(target, path),
+    )
+    warnings = [
+        *_last_exchange_warnings(cut, split.before, set(split.summarized_ids), visible),
+        *_context_warnings(cut),
+        *(w for w in optional if w is not None),
+    ]
+    path_ids = {e.id for e in path}
     return AuditReport(
         session_id=session.id,
-        target=target,
-        target_id=target_id,
+        target=target.kind,
+        target_id=target.id,
         format=session.format,
         summary=cut.summary,
-        first_kept_entry_id=first_kept,
-        summarized_entry_ids=[path[i].id for i in summarized],
+        first_kept_entry_id=target.first_kept,
+        summarized_entry_ids=split.summarized_ids,
         kept_entry_ids=[i for i in cut.after_ids if i is not None and i in path_ids],
-        tokens_before=tokens_before,
-        tokens_after=tokens_after,
-        counter=counter,
+        tokens_before=target.tokens_before,
+        tokens_after=target.tokens_after,
+        counter=target.counter,
         facts=verdicts,
         retention=_retention(verdicts),
         warnings=warnings,
@@ -625,6 +701,7 @@ def explain_compaction(
     settings: CompactionSettings,
     fmt: str,
     tokens_before: int | None,
+    *,
     from_hook: bool | None = None,
     tokens: list[int] | None = None,
 ) -> CutExplanation:
@@ -639,7 +716,7 @@ def explain_compaction(
             + (f"; the context held {tokens_before:,} tokens when it fired" if tokens_before else "")
         )
         return CutExplanation(text=text, steps=[text], tokens_before_recorded=tokens_before or None, reproduced=None)
-    if fmt != "pi" or (settings.mode not in ("pi", "safeguard")):
+    if fmt != "pi" or get_mode(settings.mode).plan_family != PI_FAMILY:
         settings = settings.with_overrides(mode="pi")
     tokens = tokens if tokens is not None else path_tokens(path_before, "chars4")
     index = index_path(path_before, tokens, "chars4")
@@ -723,20 +800,23 @@ def audit_compaction(
     cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
     tokens = path_tokens(path, "chars4")
     why = explain_compaction(
-        path, record.firstKeptEntryId, settings, session.format, record.tokensBefore or None, record.fromHook, tokens
-    )
-    tokens_after = record.tokensAfter if record.tokensAfter else sum_context_tokens(after)
-    return _audit(
-        session,
-        cut,
-        "compaction",
-        entry_id,
+        path,
         record.firstKeptEntryId,
-        why,
-        record.tokensBefore or why.tokens_before_estimate,
-        tokens_after,
+        settings,
+        session.format,
+        record.tokensBefore or None,
+        from_hook=record.fromHook,
         tokens=tokens,
     )
+    tokens_after = record.tokensAfter if record.tokensAfter else sum_context_tokens(after)
+    target = _Target(
+        kind="compaction",
+        id=entry_id,
+        first_kept=record.firstKeptEntryId,
+        tokens_before=record.tokensBefore or why.tokens_before_estimate,
+        tokens_after=tokens_after,
+    )
+    return _audit(session, cut, target, why, tokens=tokens)
 
 
 def _proposal_settings(proposal: Proposal) -> CompactionSettings:
@@ -776,24 +856,22 @@ def audit_proposal(session: Session, proposal: Proposal, summary: str | None = N
     counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
     p = plan(path, settings)
     prefix = [f"proposal {proposal.id} made with mode {proposal.mode}, summarizer {proposal.summarizer or '?'}"]
-    if p.firstKeptEntryId != proposal.firstKeptEntryId and proposal.mode in ("pi", "safeguard"):
+    if p.firstKeptEntryId != proposal.firstKeptEntryId and get_mode(proposal.mode).plan_family == PI_FAMILY:
         prefix.append(
             f"note: re-planning now cuts at {p.firstKeptEntryId}, the proposal cut at {proposal.firstKeptEntryId}"
         )
     why = _explanation_from_plan(
         p, prefix, {"path_ids": [e.id for e in path], "reproduced": p.firstKeptEntryId == proposal.firstKeptEntryId}
     )
-    return _audit(
-        session,
-        cut,
-        "proposal",
-        proposal.id,
-        proposal.firstKeptEntryId,
-        why,
-        proposal.tokensBefore,
-        proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
-        proposal.counter if summary is None else counter,
+    target = _Target(
+        kind="proposal",
+        id=proposal.id,
+        first_kept=proposal.firstKeptEntryId,
+        tokens_before=proposal.tokensBefore,
+        tokens_after=proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
+        counter=proposal.counter if summary is None else counter,
     )
+    return _audit(session, cut, target, why)
 
 
 # ---------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from pydantic import BaseModel, Field
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.context import context_weight, has_valid_usage
-from cutline.core.engine.triggers import reserve_for, resolve_context_window
+from cutline.core.engine.modes import reserve_for
+from cutline.core.engine.triggers import resolve_context_window
 from cutline.core.models import Entry, Session
 from cutline.core.tokens import CalibratedCounter, calibrate, get_counter, path_tokens
 
@@ -56,7 +57,7 @@ def counter_tokens(session: Session, path: list[Entry], name: str) -> list[int]:
     """Per-entry tokens of a path by a counter name; `calibrated` is chars4 scaled by the session's fitted ratio."""
     if name == "calibrated":
         chars4 = path_tokens(path, "chars4")
-        ratio = calibrate(session, {e.id: t for e, t in zip(path, chars4)}).ratio
+        ratio = calibrate(session, {e.id: t for e, t in zip(path, chars4, strict=True)}).ratio
         scaler = CalibratedCounter(ratio)
         return [scaler.scale(t) for t in chars4]
     return path_tokens(path, get_counter(name))

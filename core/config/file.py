@@ -24,7 +24,8 @@ from pydantic_settings import (
 )
 
 from cutline.core.config.errors import describe
-from cutline.core.config.settings import CompactionSettings
+from cutline.core.config.openclaw import openclaw_compaction_dict
+from cutline.core.config.settings import CompactionSettings, settings_from_dict
 from cutline.core.errors import SettingsError
 from cutline.core.paths import config_path
 
@@ -143,3 +144,25 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
         else:
             result[key] = value
     return result
+
+
+def load_settings(
+    config: str | Path | None = None,
+    *,
+    openclaw: str | Path | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> CompactionSettings:
+    """The `[compaction]` settings of cutline's config, then an OpenClaw config, then explicit overrides (later wins).
+
+    `config` defaults to `$CUTLINE_HOME/config.toml` (with its `CUTLINE_…` environment
+    overrides); None values in `overrides` are ignored.
+    """
+    settings = load_config(config).compaction
+    if openclaw is None and not overrides:
+        return settings
+    data = settings.model_dump(exclude_unset=True)
+    if openclaw is not None:
+        data = merged(data, openclaw_compaction_dict(openclaw))
+    if overrides:
+        data = merged(data, {k: v for k, v in overrides.items() if v is not None})
+    return settings_from_dict(data)

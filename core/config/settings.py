@@ -7,7 +7,6 @@ person typed.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -123,28 +122,3 @@ def settings_from_dict(data: dict[str, Any], prefix: str = "compaction") -> Comp
         first = exc.errors()[0]
         key = ".".join(str(p) for p in (prefix, *first.get("loc", ())))
         raise SettingsError(f"{key}: {describe(first)}") from None
-
-
-def load_settings(
-    config: str | Path | None = None,
-    *,
-    openclaw: str | Path | None = None,
-    overrides: dict[str, Any] | None = None,
-) -> CompactionSettings:
-    """The `[compaction]` settings of cutline's config, then an OpenClaw config, then explicit overrides (later wins).
-
-    `config` defaults to `$CUTLINE_HOME/config.toml` (with its `CUTLINE_…` environment
-    overrides, see core.config.file); None values in `overrides` are ignored.
-    """
-    from cutline.core.config.file import load_config, merged
-    from cutline.core.config.openclaw import openclaw_compaction_dict
-
-    settings = load_config(config).compaction
-    if openclaw is None and not overrides:
-        return settings
-    data = settings.model_dump(exclude_unset=True)
-    if openclaw is not None:
-        data = merged(data, openclaw_compaction_dict(openclaw))
-    if overrides:
-        data = merged(data, {k: v for k, v in overrides.items() if v is not None})
-    return settings_from_dict(data)

@@ -59,13 +59,6 @@ def effective_reserve_tokens(reserve_tokens: int, reserve_tokens_floor: int = DE
     return max(reserve_tokens, reserve_tokens_floor)
 
 
-def reserve_for(settings: CompactionSettings) -> int:
-    """The reserve a mode uses: pi's own value in `pi` mode, OpenClaw's floored value otherwise."""
-    if settings.mode == "pi":
-        return settings.reserveTokens
-    return effective_reserve_tokens(settings.reserveTokens, settings.reserveTokensFloor)
-
-
 def context_window_for_model(model: str | None) -> int | None:
     """The context window of a known model id (provider prefixes like `anthropic/` are ignored)."""
     if not model:
@@ -119,6 +112,7 @@ def should_run_memory_flush(
     context_window: int,
     reserve_tokens_floor: int,
     soft_threshold_tokens: int,
+    *,
     compaction_count: int = 0,
     memory_flush_compaction_count: int | None = None,
 ) -> bool:
@@ -128,9 +122,7 @@ def should_run_memory_flush(
     threshold = memory_flush_threshold(context_window, reserve_tokens_floor, soft_threshold_tokens)
     if threshold <= 0 or total_tokens < threshold:
         return False
-    if memory_flush_compaction_count is not None and memory_flush_compaction_count == compaction_count:
-        return False
-    return True
+    return memory_flush_compaction_count is None or memory_flush_compaction_count != compaction_count
 
 
 # Substrings (lower-case) that mark a provider's "your input is bigger than the window" error.

@@ -73,93 +73,109 @@ def _has_non_result_content(message: Message) -> bool:
     return any(not isinstance(b, ToolResultBlock) for b in message.content)
 
 
-def validate_context(messages: list[Message], entry_ids: list[str | None] | None = None) -> Validation:
-    """Validate `messages` (in the order the agent sends them); `entry_ids[i]` names where message i came from."""
-    problems: list[ContextProblem] = []
+class _Checker:
+    """The state of one pass over a context: problems found and which tool calls await their results."""
 
-    def flag(index: int, code: str, text: str) -> None:
+    def __init__(self, entry_ids: list[str | None] | None) -> None:
+        self.entry_ids = entry_ids
+        self.problems: list[ContextProblem] = []
+        self.pending: dict[str, int] = {}
+        self.answered: set[str] = set()
+        self.called: set[str] = set()
+        self.text_seen_in_turn = False
+
+    def flag(self, index: int, code: str, text: str) -> None:
+        entry_ids = self.entry_ids
         entry_id = entry_ids[index] if entry_ids and index < len(entry_ids) else None
-        problems.append(ContextProblem(index=index, entry_id=entry_id, code=code, message=text))
+        self.problems.append(ContextProblem(index=index, entry_id=entry_id, code=code, message=text))
 
+    def close_assistant_turn(self) -> None:
+        """Every call of the closing assistant turn still without a result is missing one."""
+        for call_id, call_index in self.pending.items():
+            self.flag(call_index, "missing-result", f"tool call {call_id} has no result in the next user turn")
+        self.pending.clear()
+
+    def assistant(self, index: int, message: Message, opens_turn: bool) -> None:
+        if opens_turn:
+            self.close_assistant_turn()
+        for call in message.tool_calls():
+            self.pending[call.id] = index
+            self.called.add(call.id)
+        self.text_seen_in_turn = False
+
+    def user(self, index: int, message: Message, opens_turn: bool) -> None:
+        if opens_turn:
+            self.text_seen_in_turn = False
+        # a Claude Code result can carry its id twice (on the message and in its block): count it once
+        result_ids = list(dict.fromkeys(message.tool_result_ids()))
+        for result_id in result_ids or ([""] if message.role == "toolResult" else []):
+            self.result(index, result_id)
+        if _has_non_result_content(message):
+            self.text_seen_in_turn = True
+
+    def result(self, index: int, result_id: str) -> None:
+        """A tool result: answering a pending call, or a duplicate, or an orphan."""
+        if result_id in self.pending:
+            if self.text_seen_in_turn:
+                self.flag(
+                    index, "result-after-text", f"the result of tool call {result_id} comes after text in its user turn"
+                )
+            del self.pending[result_id]
+            self.answered.add(result_id)
+        elif result_id in self.answered:
+            self.flag(index, "duplicate-result", f"a second result for tool call {result_id}")
+        elif result_id in self.called:
+            self.flag(
+                index, "orphan-result", f"the result of tool call {result_id} does not follow its call's assistant turn"
+            )
+        else:
+            label = result_id or "(no id)"
+            self.flag(index, "orphan-result", f"tool result for call {label}, which is not in the context")
+
+
+def _sent(messages: list[Message], checker: _Checker) -> list[tuple[int, Message]]:
+    """The messages as the API receives them, each with its index in `messages` (a late system message is flagged)."""
     sent: list[tuple[int, Message]] = []
     for index, message in enumerate(messages):
         if message.role == "system":
             if sent:
-                flag(index, "system-not-first", "a system message after the conversation started")
+                checker.flag(index, "system-not-first", "a system message after the conversation started")
             continue
         if message.role == "assistant" and message.stopReason in ("error", "aborted"):
             continue
         sent.extend((index, m) for m in to_llm([message]))
+    return sent
 
+
+def validate_context(messages: list[Message], entry_ids: list[str | None] | None = None) -> Validation:
+    """Validate `messages` (in the order the agent sends them); `entry_ids[i]` names where message i came from."""
+    checker = _Checker(entry_ids)
+    sent = _sent(messages, checker)
     if not sent:
-        flag(0, "empty-context", "there is no message to send")
-        return Validation(ok=False, problems=problems)
-
+        checker.flag(0, "empty-context", "there is no message to send")
+        return Validation(ok=False, problems=checker.problems)
     first_index, first = sent[0]
     if first.role == "assistant":
-        flag(
+        checker.flag(
             first_index,
             "first-not-user",
             "the first message is an assistant message; the API needs a user message first",
         )
-
-    pending: dict[str, int] = {}
-    answered: set[str] = set()
-    called: set[str] = set()
-    text_seen_in_turn = False
     previous_role: str | None = None
     last_position = len(sent) - 1
-
-    def close_assistant_turn() -> None:
-        for call_id, call_index in pending.items():
-            flag(call_index, "missing-result", f"tool call {call_id} has no result in the next user turn")
-        pending.clear()
-
     for position, (index, message) in enumerate(sent):
         role = "assistant" if message.role == "assistant" else "user"
         is_final_assistant = role == "assistant" and position == last_position
         if _is_blank(message) and message.role != "toolResult" and not is_final_assistant:
-            flag(index, "empty-content", f"{message.role} message has no content")
+            checker.flag(index, "empty-content", f"{message.role} message has no content")
         if role == "assistant":
-            if previous_role != "assistant":
-                close_assistant_turn()
-            for call in message.tool_calls():
-                pending[call.id] = index
-                called.add(call.id)
-            text_seen_in_turn = False
+            checker.assistant(index, message, opens_turn=previous_role != "assistant")
         else:
-            if previous_role != "user":
-                text_seen_in_turn = False
-            # a Claude Code result can carry its id twice (on the message and in its block): count it once
-            result_ids = list(dict.fromkeys(message.tool_result_ids()))
-            for result_id in result_ids or ([""] if message.role == "toolResult" else []):
-                if result_id in pending:
-                    if text_seen_in_turn:
-                        flag(
-                            index,
-                            "result-after-text",
-                            f"the result of tool call {result_id} comes after text in its user turn",
-                        )
-                    del pending[result_id]
-                    answered.add(result_id)
-                elif result_id in answered:
-                    flag(index, "duplicate-result", f"a second result for tool call {result_id}")
-                elif result_id in called:
-                    flag(
-                        index,
-                        "orphan-result",
-                        f"the result of tool call {result_id} does not follow its call's assistant turn",
-                    )
-                else:
-                    label = result_id or "(no id)"
-                    flag(index, "orphan-result", f"tool result for call {label}, which is not in the context")
-            if _has_non_result_content(message):
-                text_seen_in_turn = True
+            checker.user(index, message, opens_turn=previous_role != "user")
         previous_role = role
         # the user turn after an assistant turn is the only place its calls may be answered
         if role == "user" and position < last_position and sent[position + 1][1].role == "assistant":
-            close_assistant_turn()
-    close_assistant_turn()
-
-    problems.sort(key=lambda p: p.index)
+            checker.close_assistant_turn()
+    checker.close_assistant_turn()
+    problems = sorted(checker.problems, key=lambda p: p.index)
     return Validation(ok=not problems, problems=problems)

@@ -1,7 +1,7 @@
 """The offline summarizer: fills pi's checkpoint sections with what the conversation said, verbatim.
 
 No model and no network: user requests and rules, files touched, tool failures,
-decisions and identifiers are picked out by the rules of `core.audit.facts` and laid out in
+decisions and identifiers are picked out by the rules of `core.facts` and laid out in
 pi's structured format. When the text would exceed the token budget (chars / 4), whole
 items are dropped, lowest priority first (oldest first among equals), so nothing is ever
 cut inside an identifier. The same request always gives the same text.
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from cutline.core.audit.facts import (
+from cutline.core.facts import (
     Fact,
     content_words,
     error_text,
@@ -117,7 +119,7 @@ _MAX_ARG_CHARS = 160
 _MAX_RESOLVE_STEPS = 3
 # a later user message without a request adds its first sentence to the goal only if it says this much
 _MIN_GOAL_WORDS = 3
-# a user's condition or permission is a rule too, though core.audit.facts' instruction words miss
+# a user's condition or permission is a rule too, though core.facts' instruction words miss
 # some ("inside-IR35 roles are allowed if the rate is £600 or more")
 _CONDITION = re.compile(
     r"\b(allowed|permitted|acceptable|only if|unless|as long as|provided that|at least|at most|no more than|"
@@ -178,7 +180,7 @@ def _own_text(message: Message) -> str:
     return "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
 
 
-def _arguments(call: ToolCallBlock) -> dict:
+def _arguments(call: ToolCallBlock) -> dict[str, Any]:
     args = call.arguments
     if isinstance(args, str):
         try:
@@ -230,7 +232,7 @@ def _call_target(call: ToolCallBlock) -> str:
     return f"{call.name}\x00{json.dumps(args, sort_keys=True, default=str)}"
 
 
-def _result_text(blocks: list) -> str:
+def _result_text(blocks: Sequence[object]) -> str:
     return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
 
 
@@ -257,11 +259,10 @@ def _tool_outcomes(messages: list[Message]) -> list[_ToolOutcome]:
             if isinstance(block, ToolResultBlock):
                 results.append((block.toolCallId, block.isError, _result_text(block.content)))
         for call_id, failed, text in results:
-            call = calls.get(call_id)
-            if call is None:
-                name = message.toolName or "tool"
-                call = ToolCallBlock(id=call_id, name=name, arguments={})
-            outcomes.append(_ToolOutcome(call, failed, error_text(text) if failed else "", len(outcomes)))
+            answered = calls.get(call_id)
+            if answered is None:
+                answered = ToolCallBlock(id=call_id, name=message.toolName or "tool", arguments={})
+            outcomes.append(_ToolOutcome(answered, failed, error_text(text) if failed else "", len(outcomes)))
     return outcomes
 
 
@@ -316,9 +317,19 @@ def _latest_work(text: str) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: bool = False) -> None:
-    """Items for a conversation: requests, rules, files, failures, decisions, identifiers."""
-    users = _user_messages(messages)
+_IDENTIFIER_LABELS = {
+    "path": "Path",
+    "url": "URL",
+    "hex": "Id",
+    "number": "Number",
+    "host_port": "Address",
+    "email": "E-mail",
+    "name": "Name",
+}
+
+
+def _collect_requests(users: list[str], out: _Collector, *, turn_prefix: bool) -> None:
+    """The first request, the later ones (not the last, unless a turn prefix), and the latest work in progress."""
     for index, text in enumerate(users):
         if index == 0:
             for request in _latest_request(text):
@@ -330,6 +341,9 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
         for request in _latest_work(users[-1]):
             out.add("in_progress", request, P_LATEST_REQUEST)
 
+
+def _gather_facts(messages: list[Message]) -> tuple[list[Fact], dict[str, str]]:
+    """Every fact of the messages (earlier summaries' too, user conditions as rules), and who named each identifier first."""
     facts: list[Fact] = []
     identifier_roles: dict[str, str] = {}
     for message in messages:
@@ -345,13 +359,17 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             for rule in _conditions(_own_text(message)):
                 if normalize_sentence(rule) not in ruled:
                     facts.append(Fact(kind="instruction", text=rule, key=normalize_sentence(rule)))
+    return facts, identifier_roles
 
-    last_assistant = next((m for m in reversed(messages) if m.role == "assistant" and _own_text(m).strip()), None)
-    plans = (
-        {f.key for f in message_facts(last_assistant) if f.kind == "decision" and _PLAN.search(f.text)}
-        if last_assistant and not turn_prefix
-        else set()
-    )
+
+def _plan_keys(last_assistant: Message | None, *, turn_prefix: bool) -> set[str]:
+    """The decisions of the last assistant message that announce what comes next."""
+    if last_assistant is None or turn_prefix:
+        return set()
+    return {f.key for f in message_facts(last_assistant) if f.kind == "decision" and _PLAN.search(f.text)}
+
+
+def _collect_rules_and_decisions(facts: list[Fact], plans: set[str], out: _Collector, *, turn_prefix: bool) -> None:
     constraints_key = "context" if turn_prefix else "constraints"
     for fact in facts:
         if fact.kind == "instruction":
@@ -359,6 +377,9 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
         elif fact.kind == "decision" and fact.key not in plans:
             out.add("done" if turn_prefix else "decisions", fact.text, P_DECISION)
 
+
+def _touched_files(messages: list[Message]) -> tuple[list[str], list[str]]:
+    """The files the tool calls modified and read, each once, in the order first touched."""
     modified: list[str] = []
     read: list[str] = []
     for message in messages:
@@ -372,13 +393,20 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
                     modified.append(path)
             elif name in _READ_TOOLS and path not in read:
                 read.append(path)
+    return modified, read
+
+
+def _collect_files(messages: list[Message], out: _Collector) -> None:
+    modified, read = _touched_files(messages)
     for path in modified:
         out.add("done", f"Modified `{path}`", P_MODIFIED)
     for path in read:
         if path not in modified:
             out.add("context", f"Read `{path}`", P_READ)
 
-    outcomes = _tool_outcomes(messages)
+
+def _split_failures(outcomes: list[_ToolOutcome]) -> tuple[list[_ToolOutcome], list[_ToolOutcome]]:
+    """Failed calls never followed by a success on the same target, and those that were; both in result order."""
     later_success: set[str] = set()
     unresolved: list[_ToolOutcome] = []
     resolved: list[_ToolOutcome] = []
@@ -388,42 +416,59 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             (resolved if key in later_success else unresolved).append(outcome)
         else:
             later_success.add(key)
-    for outcome in sorted(unresolved, key=lambda o: o.seq):
-        line = (
-            f"{_call_label(outcome.call)} failed: {outcome.error}"
-            if outcome.error
-            else f"{_call_label(outcome.call)} failed"
-        )
-        out.add("context" if turn_prefix else "blocked", line, P_BLOCKED)
-    for outcome in sorted(resolved, key=lambda o: o.seq):
-        line = f"{_call_label(outcome.call)} failed, later succeeded: {outcome.error}".rstrip(": ")
-        out.add("context", line, P_RESOLVED_FAILURE)
+    return sorted(unresolved, key=lambda o: o.seq), sorted(resolved, key=lambda o: o.seq)
+
+
+def _failure_lines(messages: list[Message]) -> list[tuple[str, str]]:
+    """Failed shell runs, assistant errors and errors the user reported, as (kind, line): kind "blocked" or "reported"."""
+    lines: list[tuple[str, str]] = []
     for message in messages:
         if message.role == "bashExecution" and message.exitCode not in (None, 0):
-            out.add(
-                "context" if turn_prefix else "blocked",
-                f"`{message.command}` exited with code {message.exitCode}",
-                P_BLOCKED,
-            )
+            lines.append(("blocked", f"`{message.command}` exited with code {message.exitCode}"))
         if message.role == "assistant" and message.stopReason == "error" and message.errorMessage:
-            out.add(
-                "context" if turn_prefix else "blocked",
-                f"Assistant error: {error_text(message.errorMessage)}",
-                P_BLOCKED,
-            )
+            lines.append(("blocked", f"Assistant error: {error_text(message.errorMessage)}"))
         if message.role == "user":
-            for fact in message_facts(message):
-                if fact.kind == "error":
-                    out.add("context", f"Error the user reported: {fact.text}", P_BLOCKED)
+            lines.extend(
+                ("reported", f"Error the user reported: {fact.text}")
+                for fact in message_facts(message)
+                if fact.kind == "error"
+            )
+    return lines
 
-    if not turn_prefix:
-        if last_assistant is not None:
-            for fact in message_facts(last_assistant):
-                if fact.key in plans:
-                    out.add("next", fact.text, P_NEXT)
-        for outcome in sorted(unresolved, key=lambda o: o.seq)[-_MAX_RESOLVE_STEPS:]:
-            out.add("next", f"Resolve the failure of {_call_label(outcome.call)}", P_NEXT - 2)
 
+def _collect_failures(
+    messages: list[Message],
+    unresolved: list[_ToolOutcome],
+    resolved: list[_ToolOutcome],
+    out: _Collector,
+    *,
+    turn_prefix: bool,
+) -> None:
+    blocked = "context" if turn_prefix else "blocked"
+    for outcome in unresolved:
+        label = _call_label(outcome.call)
+        out.add(blocked, f"{label} failed: {outcome.error}" if outcome.error else f"{label} failed", P_BLOCKED)
+    for outcome in resolved:
+        line = f"{_call_label(outcome.call)} failed, later succeeded: {outcome.error}".rstrip(": ")
+        out.add("context", line, P_RESOLVED_FAILURE)
+    for kind, line in _failure_lines(messages):
+        out.add(blocked if kind == "blocked" else "context", line, P_BLOCKED)
+
+
+def _collect_next(
+    last_assistant: Message | None, plans: set[str], unresolved: list[_ToolOutcome], out: _Collector
+) -> None:
+    """What the assistant said it would do next, then the unresolved failures to resolve."""
+    if last_assistant is not None:
+        for fact in message_facts(last_assistant):
+            if fact.key in plans:
+                out.add("next", fact.text, P_NEXT)
+    for outcome in unresolved[-_MAX_RESOLVE_STEPS:]:
+        out.add("next", f"Resolve the failure of {_call_label(outcome.call)}", P_NEXT - 2)
+
+
+def _collect_identifiers(facts: list[Fact], identifier_roles: dict[str, str], out: _Collector) -> None:
+    """Identifiers no item shows yet; those the user named rank higher."""
     shown = " \n ".join(normalize_text(i.text) for i in out.items)
     listed: set[str] = set()
     for fact in facts:
@@ -431,16 +476,23 @@ def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: b
             continue
         listed.add(fact.key)
         priority = P_USER_IDENTIFIER if identifier_roles.get(fact.key) == "user" else P_IDENTIFIER
-        label = {
-            "path": "Path",
-            "url": "URL",
-            "hex": "Id",
-            "number": "Number",
-            "host_port": "Address",
-            "email": "E-mail",
-            "name": "Name",
-        }.get(fact.identifier_kind or "", "Identifier")
+        label = _IDENTIFIER_LABELS.get(fact.identifier_kind or "", "Identifier")
         out.add("context", f"{label}: `{fact.text}`" if "`" not in fact.text else f"{label}: {fact.text}", priority)
+
+
+def _collect_history(messages: list[Message], out: _Collector, *, turn_prefix: bool = False) -> None:
+    """Items for a conversation: requests, rules, files, failures, decisions, identifiers."""
+    _collect_requests(_user_messages(messages), out, turn_prefix=turn_prefix)
+    facts, identifier_roles = _gather_facts(messages)
+    last_assistant = next((m for m in reversed(messages) if m.role == "assistant" and _own_text(m).strip()), None)
+    plans = _plan_keys(last_assistant, turn_prefix=turn_prefix)
+    _collect_rules_and_decisions(facts, plans, out, turn_prefix=turn_prefix)
+    _collect_files(messages, out)
+    unresolved, resolved = _split_failures(_tool_outcomes(messages))
+    _collect_failures(messages, unresolved, resolved, out, turn_prefix=turn_prefix)
+    if not turn_prefix:
+        _collect_next(last_assistant, plans, unresolved, out)
+    _collect_identifiers(facts, identifier_roles, out)
 
 
 def _section_for_heading(title: str) -> str | None:
@@ -487,11 +539,10 @@ def parse_summary(summary: str) -> list[tuple[str, str]]:
 
 def _collect_summary(summary: str, out: _Collector, *, finished: bool) -> None:
     """Items of an earlier summary; with `finished`, its in-progress work counts as done."""
-    for section, text in parse_summary(summary):
-        if finished and section == "in_progress":
-            section = "done"
-        if finished and section == "next":
+    for heading, text in parse_summary(summary):
+        if finished and heading == "next":
             continue
+        section = "done" if finished and heading == "in_progress" else heading
         out.add(section, text, _SECTION_PRIORITY.get(section, P_CONTEXT))
 
 

@@ -152,6 +152,44 @@ def cap_middle(text: str, max_chars: int = PREVIEW_MAX_INPUT_CHARS) -> str:
     return js_slice(text, 0, head) + marker_template.format(omitted) + (js_slice(text, length - tail) if tail else "")
 
 
+def _tool_result(text: str, style: SerializeStyle) -> str:
+    """A tool result as its labelled part, cut as the style cuts it."""
+    if style == "preview":
+        return f"[Tool result]: {preview_tool_result(text)}"
+    return f"[Tool result]: {truncate_for_summary(text)}"
+
+
+def _message_parts(message: Message, style: SerializeStyle) -> list[str]:
+    """The labelled parts one message contributes to the serialized conversation."""
+    parts: list[str] = []
+    if message.role == "user":
+        for block in message.content:
+            if isinstance(block, ToolResultBlock):
+                result_text = _text_of(block.content)
+                if result_text:
+                    parts.append(_tool_result(result_text, style))
+        text = _text_of(message.content)
+        if text:
+            parts.append(f"[User]: {text}")
+    elif message.role == "assistant":
+        texts = [b.text for b in message.content if isinstance(b, TextBlock)]
+        thinking = [b.thinking for b in message.content if isinstance(b, ThinkingBlock)]
+        calls = [format_tool_call(b) for b in message.content if isinstance(b, ToolCallBlock)]
+        if thinking:
+            parts.append("[Assistant thinking]: " + "\n".join(thinking))
+        if texts:
+            parts.append("[Assistant]: " + "\n".join(texts))
+        if calls:
+            parts.append("[Assistant tool calls]: " + "; ".join(calls))
+    elif message.role == "toolResult":
+        text = _text_of(message.content) + "".join(
+            _text_of(b.content) for b in message.content if isinstance(b, ToolResultBlock)
+        )
+        if text:
+            parts.append(_tool_result(text, style))
+    return parts
+
+
 def serialize_conversation(messages: list[Message], style: SerializeStyle = "pi") -> str:
     """The conversation as plain labelled text so the summarizer does not try to continue it.
 
@@ -163,38 +201,9 @@ def serialize_conversation(messages: list[Message], style: SerializeStyle = "pi"
     if style not in ("pi", "preview"):
         raise ValueError(f"unknown serialization style: {style!r}")
 
-    def tool_result(text: str) -> str:
-        if style == "preview":
-            return f"[Tool result]: {preview_tool_result(text)}"
-        return f"[Tool result]: {truncate_for_summary(text)}"
-
     parts: list[str] = []
     for message in to_llm(messages):
-        if message.role == "user":
-            for block in message.content:
-                if isinstance(block, ToolResultBlock):
-                    result_text = _text_of(block.content)
-                    if result_text:
-                        parts.append(tool_result(result_text))
-            text = _text_of(message.content)
-            if text:
-                parts.append(f"[User]: {text}")
-        elif message.role == "assistant":
-            texts = [b.text for b in message.content if isinstance(b, TextBlock)]
-            thinking = [b.thinking for b in message.content if isinstance(b, ThinkingBlock)]
-            calls = [format_tool_call(b) for b in message.content if isinstance(b, ToolCallBlock)]
-            if thinking:
-                parts.append("[Assistant thinking]: " + "\n".join(thinking))
-            if texts:
-                parts.append("[Assistant]: " + "\n".join(texts))
-            if calls:
-                parts.append("[Assistant tool calls]: " + "; ".join(calls))
-        elif message.role == "toolResult":
-            text = _text_of(message.content) + "".join(
-                _text_of(b.content) for b in message.content if isinstance(b, ToolResultBlock)
-            )
-            if text:
-                parts.append(tool_result(text))
+        parts += _message_parts(message, style)
     conversation = "\n\n".join(parts)
     if style == "preview":
         conversation = cap_middle(conversation)

@@ -47,7 +47,7 @@ def make(seed):
         return eid
 
     calls = 0
-    for step in range(rng.randint(5, 120)):
+    for _step in range(rng.randint(5, 120)):
         r = rng.random()
         if r < 0.2:
             c = rng.choice(["text", "str"])
@@ -160,7 +160,7 @@ def make(seed):
                 }
             )
         elif r < 0.78 and ids:
-            fk = rng.choice(ids + [None, "missing1"])
+            fk = rng.choice([*ids, None, "missing1"])
             det = {"readFiles": ["old.py", "a.py"], "modifiedFiles": ["m.py"]} if rng.random() < 0.6 else None
             rec = {
                 "type": "compaction",
@@ -178,8 +178,8 @@ def make(seed):
             leaf = rng.choice(ids)
     path = str(OUT / f"f{seed}.jsonl")
     with open(path, "w") as f:
-        for l in lines:
-            f.write(json.dumps(l, ensure_ascii=False) + "\n")
+        for line in lines:
+            f.write(json.dumps(line, ensure_ascii=False) + "\n")
     return path
 
 

@@ -417,7 +417,7 @@ def crossing_after_last_cut() -> Builder:
 def only_tool_results() -> Builder:
     """No valid cut point at all after a compaction: the cut stays at the window start."""
     b = Builder("no-cut-points", 11)
-    first = b.user(words=40)
+    b.user(words=40)
     call = b.call("read", {"path": "n/a.txt"})
     b.assistant([call], stop="toolUse")
     b.add({"type": "compaction", "summary": "earlier work", "firstKeptEntryId": None, "tokensBefore": 100})

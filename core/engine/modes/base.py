@@ -1,0 +1,84 @@
+"""What a compaction mode is: how it plans a path and how it rebuilds the context around a summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan
+from cutline.core.engine.path_index import PathIndex
+from cutline.core.engine.proposal import ToolFailure
+from cutline.core.engine.rules.base import PlannerRules
+from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
+from cutline.core.models import Entry, Message
+
+PI_FAMILY = "pi"
+
+
+@dataclass(frozen=True)
+class CompactionJob:
+    """What a mode rebuilds from: the plan, the path it was made for, and the messages it cuts away."""
+
+    plan: CompactionPlan
+    path: list[Entry]
+    settings: CompactionSettings
+    summarized: list[Message]
+    prefix: list[Message]
+    read_files: list[str]
+    modified_files: list[str]
+
+
+@dataclass
+class Rebuilt:
+    """A mode's answer: the summary, how the compaction entry wraps it, and the context the agent would see."""
+
+    summary: str
+    context: list[Message]
+    context_entry_ids: list[str | None]
+    first_kept_entry_id: str | None
+    summarized_count: int
+    kept_count: int
+    summary_index: int = 0
+    summary_role: Literal["compactionSummary", "user"] = "compactionSummary"
+    entry_prefix: str = ""
+    entry_suffix: str = ""
+    last_turn: str = ""
+    tool_failures: list[ToolFailure] = field(default_factory=list)
+
+
+class CompactionMode(Protocol):
+    """A compaction mode: its name, its reserve and trigger, its planning and its rebuild of the context.
+
+    `plan_family` names the planner a mode shares: plans of one family are
+    interchangeable (pi and safeguard cut alike), and a family of `PI_FAMILY` keeps
+    the recent part of the path from a cut, as pi does.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def plan_family(self) -> str: ...
+
+    def reserve_tokens(self, settings: CompactionSettings) -> int:
+        """The reserve the mode keeps free below the window."""
+        ...
+
+    def trigger_threshold(self, settings: CompactionSettings, window: int, reserve: int) -> int:
+        """The context size above which the mode compacts."""
+        ...
+
+    def plan(
+        self, index: PathIndex, settings: CompactionSettings, rules: PlannerRules, *, entry_tokens: bool
+    ) -> CompactionPlan:
+        """Plan a compaction of the indexed path (`rules` decides the cut for modes that cut as pi does)."""
+        ...
+
+    def summary_style(self, settings: CompactionSettings) -> SummaryStyle:
+        """The prompt and serialization the mode's summarization requests use."""
+        ...
+
+    async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
+        """Summarize what the plan cuts away through `run` and rebuild the context around the summary."""
+        ...

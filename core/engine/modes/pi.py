@@ -1,0 +1,142 @@
+"""The `pi` mode: pi's compact(), history and a split turn's prefix summarized concurrently, merged after `---`.
+
+The cut comes from the planner rule set it is given (`core.engine.rules`); the
+summary gets pi's last-turn, tool-failure and file-operation sections, and the
+context is rebuilt as pi's buildSessionContext would with the new compaction entry.
+`safeguard` builds on this mode and overrides its hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan
+from cutline.core.engine.context import build_context, context_indices
+from cutline.core.engine.last_turn import last_turn_section
+from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, Rebuilt
+from cutline.core.engine.path_index import PathIndex
+from cutline.core.engine.rules.base import PlannerRules, PlanRequest
+from cutline.core.engine.sections import collect_tool_failures, format_file_operations, format_tool_failures
+from cutline.core.engine.summary_run import NO_PRIOR_HISTORY, SummaryRun, SummaryStyle, settings_style
+from cutline.core.errors import SummarizerError
+from cutline.core.models import CompactionRecord, Entry, Message
+
+TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
+
+
+async def _constant(text: str) -> str:
+    return text
+
+
+def rebuilt_context(job: CompactionJob, summary: str) -> tuple[list[Message], list[str | None]]:
+    """The context pi builds once the compaction entry holding `summary` is appended, with each message's entry id."""
+    path = job.path
+    details = {"readFiles": job.read_files, "modifiedFiles": job.modified_files}
+    record = CompactionRecord(
+        summary=summary,
+        firstKeptEntryId=job.plan.firstKeptEntryId,
+        tokensBefore=job.plan.tokensBefore,
+        details=details,
+    )
+    pending = Entry(id="(proposed)", parentId=path[-1].id if path else None, type="compaction", compaction=record)
+    extended = [*path, pending]
+    ids: list[str | None] = [None if i == len(path) else extended[i].id for i in context_indices(extended)]
+    return build_context(extended), ids
+
+
+class PiMode:
+    """pi's compaction: pi's reserve and trigger, the rule set's cut, pi's two summaries."""
+
+    @property
+    def name(self) -> str:
+        return "pi"
+
+    @property
+    def plan_family(self) -> str:
+        return PI_FAMILY
+
+    def reserve_tokens(self, settings: CompactionSettings) -> int:
+        """pi's own reserve (no floor)."""
+        return settings.reserveTokens
+
+    def trigger_threshold(self, settings: CompactionSettings, window: int, reserve: int) -> int:
+        """pi compacts above window − reserve."""
+        return window - reserve
+
+    def plan(
+        self, index: PathIndex, settings: CompactionSettings, rules: PlannerRules, *, entry_tokens: bool
+    ) -> CompactionPlan:
+        """The rule set plans; this mode adds nothing."""
+        request = PlanRequest(
+            index=index,
+            settings=settings,
+            mode=self.name,
+            reserve=self.reserve_tokens(settings),
+            entry_tokens=entry_tokens,
+        )
+        return rules.plan(request)
+
+    def summary_style(self, settings: CompactionSettings) -> SummaryStyle:
+        """The prompt and serialization the settings name."""
+        return settings_style(settings)
+
+    async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
+        """Summarize the history and the turn prefix, append pi's sections, rebuild the context."""
+        history, previous = await self.prepare_history(job, run)
+        if job.plan.isSplitTurn and job.prefix:
+            history_text, prefix_text = await asyncio.gather(
+                self.summarize_history(job, run, history, previous) if job.summarized else _constant(NO_PRIOR_HISTORY),
+                self.summarize_prefix(run, job.prefix),
+            )
+            body = f"{history_text}{TURN_CONTEXT_SEPARATOR}{prefix_text}"
+        else:
+            body = await self.summarize_history(job, run, history, previous)
+        cut_away = job.summarized + job.prefix
+        last_turn = (
+            last_turn_section(cut_away, job.settings.lastTurnMaxTokens) if job.settings.lastTurnInjection else ""
+        )
+        if last_turn:
+            body = f"{body}\n\n{last_turn}"
+        failures = collect_tool_failures(cut_away)
+        body += format_tool_failures(failures) + format_file_operations(job.read_files, job.modified_files)
+        context, ids = rebuilt_context(job, body)
+        return Rebuilt(
+            summary=body,
+            context=context,
+            context_entry_ids=ids,
+            first_kept_entry_id=job.plan.firstKeptEntryId,
+            summarized_count=len(cut_away),
+            kept_count=job.plan.keptMessages,
+            last_turn=last_turn,
+            tool_failures=failures,
+        )
+
+    async def prepare_history(self, job: CompactionJob, run: SummaryRun) -> tuple[list[Message], str | None]:
+        """The history to summarize and the summary it updates: as planned, for pi."""
+        return job.summarized, job.plan.previousSummary
+
+    async def summarize_history(
+        self, job: CompactionJob, run: SummaryRun, history: list[Message], previous: str | None
+    ) -> str:
+        """One pass, or OpenClaw's stages when the history is too big for one."""
+        run.emit("history")
+        custom = job.settings.customInstructions
+        if run.needs_stages(history):
+            return await run.staged("history", history, previous, custom)
+        if not history:
+            return previous or NO_PRIOR_HISTORY
+        return await run.with_fallback("history", history, previous, custom, run.max_chunk(history))
+
+    async def summarize_prefix(self, run: SummaryRun, prefix: list[Message]) -> str:
+        """pi's turn-prefix request; a failure leaves a note in the summary's place."""
+        run.emit("turn_prefix")
+        try:
+            return await run.call("turn_prefix", run.turn_prefix_request(prefix))
+        except SummarizerError as exc:
+            run.note(f"turn_prefix: summarization failed: {exc}")
+            run.degrade("annotation")
+            return f"Context contained {len(prefix)} messages (0 oversized). Summary unavailable due to size limits."
+
+
+PI = PiMode()

@@ -1,0 +1,33 @@
+"""Planner rule sets by name: each agent version's way of deciding where a compaction cuts.
+
+A rule set is an object with a `name` and `plan(PlanRequest) -> CompactionPlan`
+(the `PlannerRules` protocol in `base`). Modes that cut the way pi does (`pi`,
+`safeguard`) hand the planning to the rule set they are given; the seed modes
+plan on their own. Today there is one rule set, `pi-0.73` (pi 0.73.1, exact).
+Adding one — current pi, an OpenClaw release — is adding a module here that
+decides first and describes after (as `pi_073_decide`, `pi_073_explain` and `pi_073` do) and a line
+in `RULES`. The `PathIndex` in a request holds pi 0.73's view of the path (its cut
+points, message tokens, context estimate); a rule set that counts or cuts otherwise
+(docs/rules/pi-current.md, docs/rules/openclaw-2026.9.md) indexes
+`request.index.path` and `request.index.tokens` its own way.
+"""
+
+from __future__ import annotations
+
+from cutline.core.engine.rules.base import PlannerRules, PlanRequest
+from cutline.core.engine.rules.pi_073 import PI_0_73
+from cutline.core.errors import CutlineError
+
+RULES: dict[str, PlannerRules] = {PI_0_73.name: PI_0_73}
+DEFAULT_RULES = PI_0_73.name
+
+__all__ = ["DEFAULT_RULES", "RULES", "PlanRequest", "PlannerRules", "get_rules"]
+
+
+def get_rules(name: str) -> PlannerRules:
+    """The rule set called `name`; an unknown name is one clear error naming the known ones."""
+    try:
+        return RULES[name]
+    except KeyError:
+        known = ", ".join(sorted(RULES))
+        raise CutlineError(f"unknown planner rules {name!r} (known: {known})") from None

@@ -1,0 +1,1 @@
+"""End to end: a real terminal (tmux), a headless browser, and the app or CLI as child processes."""

@@ -1,0 +1,1 @@
+"""Quality gates: lint, format, types and import contracts, run as part of the test suite."""

@@ -1,0 +1,1 @@
+"""Unit tests: core and CLI in process, no terminal, browser or child process of the app."""

@@ -1,0 +1,107 @@
+"""A compaction gives up in time: `cutline compact` against an API that never answers ends at its deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from cutline.app.cli import main
+from cutline.core.engine.deadline import DeadlineExceeded, within_deadline
+from tests.golden_writeback.make_session import write_session
+from tests.support.fake_anthropic import FakeAnthropic, Step, error_body, never_answers
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = 0
+    try:
+        main(list(args))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err, err
+    return code, out, err
+
+
+@pytest.fixture
+def api(fake_anthropic: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> FakeAnthropic:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-deadline")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.base_url)
+    return fake_anthropic
+
+
+def compact(capsys: pytest.CaptureFixture[str], tmp_path: Path, *flags: str) -> tuple[int, str, str]:
+    session = write_session(tmp_path / "session.jsonl")
+    return run(
+        capsys,
+        "compact",
+        str(session),
+        "--summarizer",
+        "anthropic",
+        "--keep-recent-tokens",
+        "300",
+        "--db",
+        str(tmp_path / "c.db"),
+        *flags,
+    )
+
+
+def test_compact_against_an_api_that_never_answers_stops_at_the_deadline(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, api: FakeAnthropic
+) -> None:
+    api.script(never_answers())
+    code, out, err = compact(capsys, tmp_path, "--timeout", "1.5")
+    assert code == 1 and out == ""
+    assert err == (
+        "cutline: the compaction did not finish within its 1.5 s deadline and was stopped "
+        "(compaction.timeoutSeconds or --timeout sets it)\n"
+    )
+    assert api.message_requests(), "the requests were sent and left unanswered"
+
+
+def test_the_deadline_comes_from_config_and_bounds_the_retries(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, api: FakeAnthropic, cutline_home: Path
+) -> None:
+    # the server asks for an hour's pause before a retry; the SDK would obey, the deadline does not wait
+    wait_an_hour = Step(
+        status=429, body=error_body(429, "rate_limit_error", "slow down"), headers={"retry-after": "3600"}
+    )
+    api.script([wait_an_hour] * 10)
+    (cutline_home / "config.toml").write_text("[compaction]\ntimeoutSeconds = 1\n", encoding="utf-8")
+    code, _, err = compact(capsys, tmp_path)
+    assert code == 1
+    assert err.startswith("cutline: the compaction did not finish within its 1 s deadline and was stopped")
+    assert len(err.splitlines()) == 1
+
+
+def test_the_per_request_timeout_comes_from_the_flag(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, api: FakeAnthropic
+) -> None:
+    api.script(never_answers())
+    code, _, err = compact(capsys, tmp_path, "--request-timeout", "0.2", "--timeout", "60")
+    assert code == 1
+    assert "timed out after 0.2s (3 attempts)" in err and len(err.splitlines()) == 1
+
+
+async def test_within_deadline_cancels_the_work_and_keeps_inner_timeouts() -> None:
+    cancelled = asyncio.Event()
+
+    async def forever() -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    with pytest.raises(DeadlineExceeded, match=re.escape("within its 0.05 s deadline")):
+        await within_deadline(forever(), 0.05)
+    assert cancelled.is_set()
+
+    async def inner_timeout() -> None:
+        await asyncio.wait_for(asyncio.Event().wait(), 0.01)
+
+    with pytest.raises(TimeoutError):  # not the deadline's: passed on as it is
+        await within_deadline(inner_timeout(), 60)
+    assert await within_deadline(asyncio.sleep(0, result=7), 60) == 7
