@@ -14,6 +14,7 @@ from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.agents.pi.writer import export_pi
 from cutline.core.agents.registry import ADAPTERS, adapter_for, detect
 from cutline.core.agents.sniff import sniff, sniff_lines
+from cutline.core.agents.wire import WireContext
 from cutline.core.errors import FormatError
 from cutline.core.models import Entry, Message, Problem, Session
 
@@ -29,6 +30,7 @@ __all__ = [
     "export_pi",
     "read_session",
     "session_context",
+    "session_wire_context",
     "sniff",
 ]
 
@@ -100,3 +102,8 @@ def _encoding_problem(file: str, encoding: str) -> Problem:
 def session_context(session: Session) -> list[Message]:
     """The messages the session's agent sends next, rebuilt by that agent's adapter."""
     return adapter_for(session.format).context(session.active_path())
+
+
+def session_wire_context(session: Session) -> WireContext:
+    """The neutral message list the session's agent sends next (`cutline context`, the desk, the conformance test)."""
+    return adapter_for(session.format).wire_context(session)

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from cutline.core.agents.context import build_context, context_indices, entry_message
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.wire import WireContext, wire_messages
 from cutline.core.errors import WriteBackRefused
 from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat, Usage
 
@@ -63,6 +64,10 @@ class AgentAdapter(ABC):
     def entry_message(self, entry: Entry) -> Message | None:
         """The message one entry contributes to the context (a compaction gives its summary)."""
         return entry_message(entry)
+
+    def wire_context(self, session: Session) -> WireContext:
+        """The neutral message list the agent's next request carries (what `cutline context` prints)."""
+        return WireContext(agent=self.format, messages=wire_messages(self.context(session.active_path())))
 
     def usage_records(self, path: list[Entry]) -> list[UsageRecord]:
         """The recorded usage on a path, one record per model call."""

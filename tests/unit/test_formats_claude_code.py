@@ -48,7 +48,10 @@ def test_compact_boundary() -> None:
     )
     assert boundary.compaction.firstKeptEntryId is None
     assert boundary.compaction.tokensBefore == 45210
-    assert boundary.compaction.details == {"trigger": "manual"}
+    assert boundary.compaction.details == {
+        "trigger": "manual",
+        "logicalParentUuid": "00000000-0000-4000-8000-000000000009",
+    }
     summary = entries[uuid(12)]
     assert summary.isCompactSummary and summary.message.role == "user"
 
@@ -146,4 +149,6 @@ def test_export_to_pi_is_a_linear_v3_session() -> None:
     ]
     assert body[9]["firstKeptEntryId"] is None and body[9]["tokensBefore"] == 45210
     assert body[0]["message"]["content"] == "Refactor cart.py"
-    assert body[1]["message"]["usage"]["totalTokens"] == 1211
+    # one API call in two block records: its usage is counted once, on the last of them
+    assert body[1]["message"]["usage"]["totalTokens"] == 0
+    assert body[2]["message"]["usage"]["totalTokens"] == 1263  # the last block record has the final output count

@@ -5,18 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
+from cutline.core.agents.claude_code.context import claude_code_context, claude_code_wire
 from cutline.core.agents.claude_code.detect import is_claude_code_record
 from cutline.core.agents.claude_code.reader import read_claude_code
 from cutline.core.agents.jsonl import Lines
-from cutline.core.models import Session, SessionFormat
+from cutline.core.agents.wire import WireContext
+from cutline.core.models import Entry, Message, Session, SessionFormat
 
 
 class ClaudeCodeAdapter(AgentAdapter):
     """Claude Code's transcripts.
 
-    Its context follows the shared rules: the reader marks sidechains and the summary
-    record (`isSidechain`, `isCompactSummary`) so they are never sent, and a compaction
-    keeps nothing before it (`preservedSegment` is not read yet).
+    Its context (claude_code/context.py): after a compaction the summary record as sent,
+    the `preservedSegment` after it, then what followed; rendered attachments as the
+    system reminders they are; the synthetic "No response requested." after a resumed
+    summary. Sidechains are never sent.
     """
 
     format: SessionFormat = "claude_code"
@@ -27,6 +30,12 @@ class ClaudeCodeAdapter(AgentAdapter):
 
     def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
         return handed_over(read_claude_code(lines, file, stem), sink, keep)
+
+    def context(self, path: list[Entry]) -> list[Message]:
+        return claude_code_context(path)
+
+    def wire_context(self, session: Session) -> WireContext:
+        return WireContext(agent=self.format, messages=claude_code_wire(session.active_path()))
 
 
 ADAPTER = ClaudeCodeAdapter()

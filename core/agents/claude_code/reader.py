@@ -4,7 +4,17 @@ Records keep their `uuid` as entry id and `parentUuid` as parent, so rewinds (se
 children of one parent) become branches of the tree. A `compact_boundary` system
 record becomes a compaction entry whose parent is its `logicalParentUuid`, so the
 active path runs through it; its summary is the text of the `isCompactSummary` user
-record that follows.
+record that follows, and its `preservedSegment` head is the first entry it keeps.
+
+Claude Code writes one assistant record per content block (all with the same
+`message.id`) and one user record per parallel tool result, each parented to the
+tool_use it answers: the active chain is a tree there. The chain from the leaf is
+walked as Claude Code walks it, the sibling blocks and results of each API message
+are taken in, and the entries of that chain are re-parented into one line (the
+record's own parent is kept as `sourceParentId`), so every reader of the path sees
+the whole conversation. Attachments that the program renders into the request
+(`rendered`, `renderedRole`) become messages (`system` or `user`), the others and the
+bookkeeping records are kept as "other".
 """
 
 from __future__ import annotations
@@ -17,11 +27,35 @@ from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_
 from cutline.core.agents.jsonl import Lines, Record, parse_records
 from cutline.core.models import Entry, Problem, Session
 
-# record types Claude Code writes that carry no conversation: kept as "other", not reported
+# record types Claude Code writes that carry no conversation: kept as "other" with their fields, not reported.
+# Why kept: they are the program's bookkeeping (request logs `api-request*`, the prompt queue, the last
+# prompt and leaf, running cost, tool and mode latches, file snapshots), read by nothing that rebuilds
+# the context, but part of the file a write-back must leave as it was.
 _HARMLESS_TYPES = frozenset(
-    {"system", "summary", "file-history-snapshot", "queue-operation", "progress", "attachment", "custom-title", "tag"}
+    {
+        "system",
+        "summary",
+        "file-history-snapshot",
+        "queue-operation",
+        "progress",
+        "attachment",
+        "custom-title",
+        "tag",
+        "api-request",
+        "api-request-shape",
+        "api-request-blob",
+        "last-prompt",
+        "cost-state",
+        "tools-used",
+        "mode",
+        "atis-latch",
+        "agent-name",
+        "pr-link",
+    }
 )
-_TREE_TYPES = frozenset({"user", "assistant", "system"})
+_TREE_TYPES = frozenset({"user", "assistant", "system", "attachment"})
+_REMINDER_OPEN = "<system-reminder>\n"
+_REMINDER_CLOSE = "\n</system-reminder>"
 _OTHER_DROP = frozenset({"type", "uuid", "parentUuid", "timestamp"})
 # Anthropic stop reasons in pi's vocabulary
 _STOP_REASONS = {
@@ -46,11 +80,12 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
     boundaries: dict[str, Entry] = {}
     pending: Entry | None = None
     leaf_id: str | None = None
+    first_line: dict[str, int] = {}
     for record in records:
         value = record.value
         kind = value.get("type")
         uuid = value.get("uuid")
-        has_uuid = isinstance(uuid, str) and bool(uuid)
+        has_uuid = _check_identity(value, record.line, session_id, first_line, (file, problems))
         entry_id = uuid if has_uuid else ids.make(record.line)
         parent = value.get("parentUuid")
         timestamp = value.get("timestamp")
@@ -75,16 +110,12 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
             logical = value.get("logicalParentUuid")
             if isinstance(logical, str):
                 shaped["parentId"] = logical
-            raw_meta = value.get("compactMetadata")
-            meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
-            pre = meta.get("preTokens")
             shaped["type"] = "compaction"
-            shaped["compaction"] = {
-                "summary": "",
-                "firstKeptEntryId": None,
-                "tokensBefore": pre if isinstance(pre, int) and not isinstance(pre, bool) else 0,
-                "details": {"trigger": meta.get("trigger")},
-            }
+            shaped["compaction"] = _compaction(value)
+        elif kind == "attachment" and _rendered(value) is not None:
+            shaped["type"] = "message"
+            shaped["isMeta"] = True
+            shaped["message"] = _attachment_message(value)
         else:
             shaped["data"] = {k: v for k, v in value.items() if k not in _OTHER_DROP}
             if kind in ("user", "assistant"):
@@ -118,6 +149,8 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
             pending = None
         if has_uuid and kind in _TREE_TYPES and not entry.isSidechain:
             leaf_id = entry_id
+    leaf_id = linearize(entries, leaf_id, file, problems)
+    usage_once_per_call(entries)
     return Session(
         id=session_id,
         format="claude_code",
@@ -132,6 +165,211 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
     )
+
+
+def _check_identity(
+    value: dict[str, Any],
+    line: int,
+    session_id: str,
+    first_line: dict[str, int],
+    report: tuple[str, list[Problem]],
+) -> bool:
+    """Whether the record's uuid can be its entry id; a repeated uuid or another session's record is reported."""
+    file, problems = report
+    uuid = value.get("uuid")
+    usable = isinstance(uuid, str) and bool(uuid)
+    if isinstance(uuid, str) and usable and uuid in first_line:
+        problems.append(
+            Problem(
+                file=file,
+                line=line,
+                message=f"duplicate uuid {uuid} (first at line {first_line[uuid]}); this copy kept aside",
+                severity="warning",
+            )
+        )
+        usable = False
+    elif isinstance(uuid, str) and usable:
+        first_line[uuid] = line
+    other_session = value.get("sessionId")
+    if isinstance(other_session, str) and other_session != session_id and value.get("type") in _TREE_TYPES:
+        problems.append(
+            Problem(
+                file=file,
+                line=line,
+                message=f"record of another session ({other_session}) in this file; kept",
+                severity="warning",
+            )
+        )
+    return usable
+
+
+def _int_or(value: Any, default: int | None) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _compaction(value: dict[str, Any]) -> dict[str, Any]:
+    """A compact_boundary as the neutral compaction: what it kept (`preservedSegment`) and its token figures."""
+    raw_meta = value.get("compactMetadata")
+    meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+    details: dict[str, Any] = {"trigger": meta.get("trigger")}
+    for key in ("preservedSegment", "preservedMessages", "cumulativeDroppedTokens", "durationMs"):
+        if key in meta:
+            details[key] = meta[key]
+    if isinstance(value.get("logicalParentUuid"), str):
+        details["logicalParentUuid"] = value["logicalParentUuid"]
+    segment = meta.get("preservedSegment")
+    head = segment.get("headUuid") if isinstance(segment, dict) else None
+    return {
+        "summary": "",
+        "firstKeptEntryId": head if isinstance(head, str) else None,
+        "tokensBefore": _int_or(meta.get("preTokens"), 0),
+        "tokensAfter": _int_or(meta.get("postTokens"), None),
+        "details": details,
+    }
+
+
+def _rendered(value: dict[str, Any]) -> list[str] | None:
+    """The texts an attachment puts into the request (`rendered[].content`), None when it sends nothing."""
+    rendered = value.get("rendered")
+    if not isinstance(rendered, list):
+        return None
+    texts = [item["content"] for item in rendered if type(item) is dict and isinstance(item.get("content"), str)]
+    return texts or None
+
+
+def reminder_text(text: str) -> str:
+    """A system reminder's text without its `<system-reminder>` wrapper (how `role:"system"` messages carry it)."""
+    if text.startswith(_REMINDER_OPEN) and text.endswith(_REMINDER_CLOSE):
+        return text[len(_REMINDER_OPEN) : -len(_REMINDER_CLOSE)]
+    return text
+
+
+def _attachment_message(value: dict[str, Any]) -> dict[str, Any]:
+    """An attachment the program renders as a message: `renderedRole` system (unwrapped text) or user (as is)."""
+    texts = _rendered(value) or []
+    raw = value.get("attachment")
+    attachment: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    system = value.get("renderedRole") == "system"
+    blocks = [{"type": "text", "text": reminder_text(t) if system else t} for t in texts]
+    message: dict[str, Any] = {
+        "role": "system" if system else "user",
+        "content": blocks,
+        "timestamp": iso_to_ms(value.get("timestamp")),
+        "attachmentType": attachment.get("type"),
+    }
+    if value.get("renderedBesideToolResult") is True:
+        message["besideToolResult"] = True
+    return message
+
+
+def _response_id(entry: Entry) -> str | None:
+    if entry.message is None or entry.message.role != "assistant":
+        return None
+    value = (entry.message.model_extra or {}).get("responseId")
+    return value if isinstance(value, str) else None
+
+
+def _chain(by_id: dict[str, Entry], leaf: str) -> list[Entry]:
+    """Entries from the root to `leaf` by their parents (cycles cut)."""
+    chain: list[Entry] = []
+    seen: set[str] = set()
+    node = by_id.get(leaf)
+    while node is not None and node.id not in seen:
+        seen.add(node.id)
+        chain.append(node)
+        node = by_id.get(node.parentId) if node.parentId else None
+    chain.reverse()
+    return chain
+
+
+def _with_siblings(chain: list[Entry], entries: list[Entry]) -> list[Entry]:
+    """The chain with every block record of its API messages and every tool result answering them.
+
+    Claude Code keeps one record per block and parents each parallel tool result to its
+    own tool_use, so the chain from the leaf misses the other blocks and results: they
+    are taken in, blocks in file order, then results in file order (the order the
+    program merges them back into one assistant and one user message).
+    """
+    groups: dict[str, list[Entry]] = {}
+    for entry in entries:
+        response = _response_id(entry)
+        if response is not None and not entry.isSidechain:
+            groups.setdefault(response, []).append(entry)
+    if not any(len(g) > 1 for g in groups.values()):
+        return chain
+    group_of = {e.id: r for r, g in groups.items() for e in g}
+    results: dict[str, list[Entry]] = {}
+    result_group: dict[str, str] = {}
+    for entry in entries:
+        parent_group = group_of.get(entry.parentId or "")
+        if parent_group is not None and entry.message is not None and entry.message.tool_result_ids():
+            results.setdefault(parent_group, []).append(entry)
+            result_group[entry.id] = parent_group
+    out: list[Entry] = []
+    placed: set[str] = set()
+    for entry in chain:
+        if entry.id in placed:
+            continue
+        batch = [entry]
+        group = group_of.get(entry.id)
+        if group is not None:
+            batch = groups[group]
+        elif entry.id in result_group:
+            batch = results[result_group[entry.id]]
+        for item in batch:
+            if item.id not in placed:
+                placed.add(item.id)
+                out.append(item)
+    return out
+
+
+def usage_once_per_call(entries: list[Entry]) -> None:
+    """Keep an API message's usage on its last block record only, so each model call is counted once.
+
+    Claude Code copies the same `message.usage` onto every block record of one message;
+    the copies stay in the records' own lines.
+    """
+    last: dict[str, Entry] = {}
+    for entry in entries:
+        response = _response_id(entry)
+        if response is not None:
+            last[response] = entry
+    for entry in entries:
+        response = _response_id(entry)
+        if response is not None and last[response] is not entry and entry.message is not None:
+            entry.message.usage = None
+
+
+def linearize(entries: list[Entry], leaf_id: str | None, file: str, problems: list[Problem]) -> str | None:
+    """Re-parent the active chain into one line (sibling blocks and parallel results taken in); returns the leaf.
+
+    A file whose conversation records all have `parentUuid: null` (written by a tool
+    that kept no tree) is read as one conversation in file order, and said so.
+    """
+    if leaf_id is None:
+        return None
+    by_id = {e.id: e for e in entries}
+    conversation = [e for e in entries if e.type in ("message", "compaction") and not e.isSidechain]
+    if len(conversation) > 1 and all(e.parentId is None for e in conversation):
+        problems.append(
+            Problem(
+                file=file,
+                line=None,
+                message="no record names its parent (parentUuid is null everywhere); read in file order as one conversation",
+                severity="warning",
+            )
+        )
+        chain = conversation
+    else:
+        chain = _with_siblings(_chain(by_id, leaf_id), entries)
+    previous: str | None = None
+    for entry in chain:
+        if entry.parentId != previous:
+            extra = entry.model_extra if entry.model_extra is not None else {}
+            extra.setdefault("sourceParentId", entry.parentId)
+            entry.parentId = previous
+        previous = entry.id
+    return chain[-1].id if chain else leaf_id
 
 
 def _first_string(records: list[Record], key: str) -> str | None:

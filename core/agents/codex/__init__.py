@@ -5,17 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
+from cutline.core.agents.codex.context import codex_context, codex_wire, encrypted_note
 from cutline.core.agents.codex.detect import is_codex_record
 from cutline.core.agents.codex.reader import read_codex
 from cutline.core.agents.jsonl import Lines
-from cutline.core.models import Session, SessionFormat
+from cutline.core.agents.wire import WireContext
+from cutline.core.models import Entry, Message, Session, SessionFormat
 
 
 class CodexAdapter(AgentAdapter):
     """Codex rollouts.
 
-    Its context follows the shared rules: a `compacted` record keeps nothing before it
-    (its `replacement_history` is not replayed yet).
+    Its context: after a `compacted` record, the record's `replacement_history` verbatim
+    (else the earlier user prompts and the summary), then the items that followed; each
+    Responses item is a message of its own on the wire.
     """
 
     format: SessionFormat = "codex"
@@ -26,6 +29,14 @@ class CodexAdapter(AgentAdapter):
 
     def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
         return handed_over(read_codex(lines, file, stem), sink, keep)
+
+    def context(self, path: list[Entry]) -> list[Message]:
+        return codex_context(path)
+
+    def wire_context(self, session: Session) -> WireContext:
+        path = session.active_path()
+        note = encrypted_note(path)
+        return WireContext(agent=self.format, messages=codex_wire(codex_context(path)), notes=[note] if note else [])
 
 
 ADAPTER = CodexAdapter()

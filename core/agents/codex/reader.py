@@ -20,7 +20,12 @@ from cutline.core.agents.jsonl import Lines, Record, parse_records
 from cutline.core.models import Entry, Problem, Session
 
 # response_item payload types with no conversational counterpart: kept as "other", not reported
-_HARMLESS_ITEMS = frozenset({"web_search_call", "ghost_snapshot", "compaction", "image_generation_call"})
+_HARMLESS_ITEMS = frozenset({"web_search_call", "ghost_snapshot", "image_generation_call"})
+# record kinds that are bookkeeping, not model context (kept as "other" with their payload, never reported):
+# UI events, per-turn settings, the snapshot developer/context messages are built from (`world_state`),
+# and the usage of each model response (`token_usage_record`, read for the token figures)
+_METADATA_KINDS = frozenset({"event_msg", "turn_context", "session_meta", "state", "world_state", "token_usage_record"})
+ENCRYPTED_COMPACTION = "(an encrypted remote compaction: its summary is readable only by the model, not here)"
 _ROLES = {"user": "user", "assistant": "assistant", "developer": "system", "system": "system"}
 # prefixes of the user messages Codex injects itself (instructions, environment)
 _INJECTED_PREFIXES = (
@@ -84,15 +89,9 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         if kind == "response_item":
             _response_item(payload, shaped, state, where=(file, record.line), problems=problems)
         elif kind == "compacted":
-            message = payload.get("message")
             shaped["type"] = "compaction"
-            shaped["compaction"] = {
-                "summary": message if isinstance(message, str) else "",
-                "firstKeptEntryId": None,
-                "tokensBefore": state.last_total,
-                "details": {"replacement_history": payload.get("replacement_history")},
-            }
-        elif kind in ("event_msg", "turn_context", "session_meta", "state"):
+            shaped["compaction"] = compaction_fields(payload, state.last_total)
+        elif kind in _METADATA_KINDS:
             shaped["data"] = payload
             if kind == "turn_context" and isinstance(payload.get("model"), str):
                 state.model = payload["model"]
@@ -120,8 +119,11 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         entries.append(entry)
         if entry.message is not None and entry.message.role == "assistant":
             state.last_assistant = entry
-        if kind == "event_msg" and payload.get("type") == "token_count":
-            _attach_usage(payload, state)
+        if kind == "token_usage_record":
+            _attach_usage(payload.get("usage"), state)
+        elif kind == "event_msg" and payload.get("type") == "token_count":
+            info = payload.get("info")
+            _attach_usage(info.get("last_token_usage") if isinstance(info, dict) else None, state)
     return Session(
         id=session_id,
         format="codex",
@@ -165,6 +167,37 @@ def check_ordinals(records: list[Record], file: str, problems: list[Problem]) ->
         expected = ordinal + 1
 
 
+def is_encrypted_item(item: Any) -> bool:
+    """A history item that only the model can read: a remote compaction's `encrypted_content`."""
+    return (
+        type(item) is dict
+        and item.get("type") in ("compaction", "compaction_summary")
+        and isinstance(item.get("encrypted_content"), str)
+    )
+
+
+def compaction_fields(payload: dict[str, Any], tokens_before: int) -> dict[str, Any]:
+    """A `compacted` record as the neutral compaction: its summary (or why it cannot be read) and its details.
+
+    `replacement_history` (Codex 0.16x), when present, is the whole history the agent
+    continues from; an encrypted remote compaction keeps its summary as opaque
+    `encrypted_content`, which cutline says it cannot read.
+    """
+    message = payload.get("message")
+    history = payload.get("replacement_history")
+    summary = message if isinstance(message, str) else ""
+    details: dict[str, Any] = {"replacement_history": history}
+    metadata = payload.get("replacement_history_metadata")
+    if metadata is not None:
+        details["replacement_history_metadata"] = metadata
+    encrypted = isinstance(history, list) and any(is_encrypted_item(item) for item in history)
+    if encrypted or is_encrypted_item(payload):
+        details["encrypted"] = True
+        if not summary:
+            summary = ENCRYPTED_COMPACTION
+    return {"summary": summary, "firstKeptEntryId": None, "tokensBefore": tokens_before, "details": details}
+
+
 def _unwrap(value: dict[str, Any]) -> tuple[str | None, Any]:
     """A record's kind and payload.
 
@@ -194,10 +227,12 @@ class _State:
         self.last_total = 0
 
 
-def _attach_usage(payload: dict[str, Any], state: _State) -> None:
-    """Give a token_count event's last-response usage to the latest assistant message lacking one."""
-    info = payload.get("info")
-    last = info.get("last_token_usage") if isinstance(info, dict) else None
+def _attach_usage(last: Any, state: _State) -> None:
+    """Give one response's usage to the latest assistant message lacking one.
+
+    Codex 0.169 writes each response's usage twice, as a `token_usage_record` and in the
+    next `token_count` event: the first to arrive is taken, so each is counted once.
+    """
     if not isinstance(last, dict):
         return
     usage = usage_from_last(last)
@@ -218,29 +253,65 @@ def _response_item(
     """Shape one response_item payload into a message entry (or "other")."""
     file, line = where
     kind = payload.get("type")
-    timestamp = iso_to_ms(shaped["timestamp"])
-    message: dict[str, Any] | None = None
-    if kind == "message":
-        role = _ROLES.get(string_or(payload.get("role")))
-        if role is None:
+    if kind == "message" and _ROLES.get(string_or(payload.get("role"))) is None:
+        problems.append(
+            Problem(
+                file=file,
+                line=line,
+                message=f"message with unknown role {payload.get('role')!r} (kept as 'other')",
+                severity="warning",
+            )
+        )
+    message = item_message(payload, state.tool_names, state.model)
+    if message is None:
+        shaped["data"] = payload
+        known = kind in _MESSAGE_ITEMS or kind in _HARMLESS_ITEMS or is_encrypted_item(payload)
+        if not known:
+            shown = repr(kind) if isinstance(kind, str) else "missing"
             problems.append(
                 Problem(
                     file=file,
                     line=line,
-                    message=f"message with unknown role {payload.get('role')!r} (kept as 'other')",
+                    message=f"unknown response item type {shown} (kept as 'other')",
                     severity="warning",
                 )
             )
-        else:
-            blocks = _content(payload.get("content"))
-            message = {"role": role, "content": blocks}
-            if role == "assistant":
-                _assistant(message, state)
-            elif role == "user" and blocks and blocks[0].get("text", "").lstrip().startswith(_INJECTED_PREFIXES):
-                shaped["isMeta"] = True
+        return
+    message["timestamp"] = iso_to_ms(shaped["timestamp"])
+    if message.pop("injected", False):
+        shaped["isMeta"] = True
+    shaped["type"] = "message"
+    shaped["message"] = message
+
+
+_MESSAGE_ITEMS = frozenset(
+    {
+        "message",
+        "reasoning",
+        "function_call",
+        "custom_tool_call",
+        "local_shell_call",
+        "function_call_output",
+        "custom_tool_call_output",
+        "local_shell_call_output",
+    }
+)
+
+
+def item_message(payload: dict[str, Any], tool_names: dict[str, str], model: str | None) -> dict[str, Any] | None:
+    """One Responses item as a neutral message dict (None when it is no message); `injected` marks Codex's own context."""
+    kind = payload.get("type")
+    message: dict[str, Any] | None = None
+    if kind == "message":
+        role = _ROLES.get(string_or(payload.get("role")))
+        if role is None:
+            return None
+        blocks = _content(payload.get("content"))
+        message = {"role": role, "content": blocks}
+        if role == "user" and blocks and blocks[0].get("text", "").lstrip().startswith(_INJECTED_PREFIXES):
+            message["injected"] = True
     elif kind == "reasoning":
         message = {"role": "assistant", "content": [_reasoning(payload)]}
-        _assistant(message, state)
     elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
         call_id = string_or(payload.get("call_id"), string_or(payload.get("id")))
         if kind == "function_call":
@@ -252,47 +323,26 @@ def _response_item(
         else:
             name = "local_shell"
             arguments = payload.get("action")
-        state.tool_names[call_id] = name
+        tool_names[call_id] = name
         message = {
             "role": "assistant",
             "content": [{"type": "toolCall", "id": call_id, "name": name, "arguments": arguments}],
         }
-        _assistant(message, state)
     elif kind in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
         call_id = string_or(payload.get("call_id"))
         content, is_error = _output(payload.get("output"))
-        message = {
+        return {
             "role": "toolResult",
             "toolCallId": call_id,
-            "toolName": state.tool_names.get(call_id),
+            "toolName": tool_names.get(call_id),
             "content": content,
             "isError": is_error,
         }
-    else:
-        shaped["data"] = payload
-        if kind not in _HARMLESS_ITEMS:
-            shown = repr(kind) if isinstance(kind, str) else "missing"
-            problems.append(
-                Problem(
-                    file=file,
-                    line=line,
-                    message=f"unknown response item type {shown} (kept as 'other')",
-                    severity="warning",
-                )
-            )
-        return
-    if message is None:
-        shaped["data"] = payload
-        return
-    message["timestamp"] = timestamp
-    shaped["type"] = "message"
-    shaped["message"] = message
-
-
-def _assistant(message: dict[str, Any], state: _State) -> None:
-    message["provider"] = "openai"
-    if state.model is not None:
-        message["model"] = state.model
+    if message is not None and message["role"] == "assistant":
+        message["provider"] = "openai"
+        if model is not None:
+            message["model"] = model
+    return message
 
 
 def _content(items: Any) -> list[dict[str, Any]]:

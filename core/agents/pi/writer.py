@@ -16,6 +16,7 @@ from cutline.core.models import (
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
+    Usage,
 )
 
 CURRENT_VERSION = 3
@@ -131,8 +132,10 @@ def _message_dict(message: Message) -> dict[str, Any]:
             out[key] = value
     if message.role == "toolResult":
         out["isError"] = message.isError
-    if message.usage is not None:
-        usage = message.usage.model_dump(mode="json")
+    if message.usage is not None or message.role == "assistant":
+        # pi's assistant messages always carry usage; a block record of a Claude Code call whose
+        # usage is counted on its last record gets zeros
+        usage = (message.usage or Usage()).model_dump(mode="json")
         usage.setdefault("cost", {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0})
         out["usage"] = usage
     for key, value in (message.model_extra or {}).items():
