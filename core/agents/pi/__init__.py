@@ -10,11 +10,13 @@ from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.pi.append import append_compaction
 from cutline.core.agents.pi.detect import is_pi_record
 from cutline.core.agents.pi.reader import read_pi
+from cutline.core.agents.pi.system import system_prompt
+from cutline.core.agents.wire import WireContext, wire_messages
 from cutline.core.models import CompactionRecord, Entry, Session, SessionFormat
 
 
 class PiAdapter(AgentAdapter):
-    """pi-coding-agent's session files (`~/.pi/agent/sessions/**/*.jsonl`), versions 1-3."""
+    """pi-coding-agent's session files (`~/.pi/agent/sessions/**/*.jsonl`), versions 1-3 (0.73 and current 0.87)."""
 
     format: SessionFormat = "pi"
     label = "pi"
@@ -24,6 +26,19 @@ class PiAdapter(AgentAdapter):
 
     def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
         return read_pi(lines, file, stem, sink, keep)
+
+    def wire_context(self, session: Session) -> WireContext:
+        """pi's Anthropic request: the context's system messages, replayed into one prompt, go in `system`, not `messages`."""
+        messages = self.context(session.active_path())
+        prompt = system_prompt(messages)
+        notes = [
+            f"system prompt from the session's system entries ({len(prompt):,} chars), sent as the request's `system`"
+        ]
+        return WireContext(
+            agent=self.format,
+            messages=wire_messages([m for m in messages if m.role != "system"]),
+            notes=notes if prompt else [],
+        )
 
     def write_back_refusal(self) -> str | None:
         return None

@@ -20,7 +20,7 @@ from cutline.core.agents.openclaw import store as oc_store
 from cutline.core.errors import FormatError
 from cutline.core.store import Store
 
-OPENCLAW = Path(__file__).parent / "fixtures" / "corpus" / "openclaw"
+OPENCLAW = Path(__file__).parent.parent / "fixtures" / "corpus" / "openclaw"
 SID = (OPENCLAW / "session_id").read_text(encoding="utf-8").strip()
 STATES = ["main/session.sqlite", "main/after-manual-compact.sqlite", "thirdparty/session.sqlite"]
 

@@ -21,7 +21,7 @@ from cutline.core.models import TextBlock
 from cutline.core.tokens import IMAGE_CHARS, chars4_tokens, entry_tokens, get_counter
 from cutline.core.tokens.jsjson import js_length, js_stringify
 
-CORPUS = Path(__file__).parent / "fixtures" / "corpus"
+CORPUS = Path(__file__).parent.parent / "fixtures" / "corpus"
 PI087 = CORPUS / "pi-0.87"
 
 
