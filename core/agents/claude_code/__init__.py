@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
 from cutline.core.agents.claude_code.context import claude_code_context, claude_code_wire
 from cutline.core.agents.claude_code.detect import is_claude_code_record
+from cutline.core.agents.claude_code.locate import claude_code_files, claude_code_peek
 from cutline.core.agents.claude_code.reader import read_claude_code
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext
 from cutline.core.models import Entry, Message, Session, SessionFormat
 
@@ -36,6 +40,12 @@ class ClaudeCodeAdapter(AgentAdapter):
 
     def wire_context(self, session: Session) -> WireContext:
         return WireContext(agent=self.format, messages=claude_code_wire(session.active_path()))
+
+    def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        return claude_code_files(env, home)
+
+    def peek(self, path: Path) -> list[SessionPeek]:
+        return claude_code_peek(path)
 
 
 ADAPTER = ClaudeCodeAdapter()

@@ -8,10 +8,14 @@ pi. Write-back is refused: cutline never writes to OpenClaw's store.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.openclaw.store import peek_store
+from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.pi.reader import read_pi
 from cutline.core.models import Session, SessionFormat
 
@@ -38,6 +42,15 @@ class OpenClawAdapter(AgentAdapter):
         session = read_pi(lines, file, stem, sink, keep)
         session.format = self.format
         return session
+
+    def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        """`$OPENCLAW_STATE_DIR/agents/<id>/agent/openclaw-agent.sqlite` (default state dir `~/.openclaw`)."""
+        state = Path(env["OPENCLAW_STATE_DIR"]).expanduser() if env.get("OPENCLAW_STATE_DIR") else home / ".openclaw"
+        return sorted(state.glob("agents/*/agent/openclaw-agent.sqlite"))
+
+    def peek(self, path: Path) -> list[SessionPeek]:
+        """Every session of the store, from its session list and header events (no transcript is decoded)."""
+        return peek_store(path)
 
     def write_back_refusal(self) -> str | None:
         return "OpenClaw keeps its transcripts in its SQLite store, which cutline does not write to yet"

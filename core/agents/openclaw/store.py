@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.pi.reader import read_pi
 from cutline.core.errors import FormatError
 from cutline.core.models import Entry, Problem, Session
@@ -282,18 +283,26 @@ def read_store(ref: str | Path) -> Session:
     return session
 
 
-def store_header(path: Path) -> dict[str, Any]:
-    """The header event of the store's latest session (for listing: cheap, one row)."""
+def peek_store(path: Path) -> list[SessionPeek]:
+    """Each session of a store for a listing: id, the OpenClaw version that wrote the store, cwd, bytes and last update."""
+    out: list[SessionPeek] = []
     with open_store(path) as conn:
-        sessions = list_sessions(conn)
-        if not sessions:
-            return {}
-        row = conn.execute(
-            "SELECT event_json FROM transcript_events WHERE session_id = ? ORDER BY seq LIMIT 1",
-            (sessions[0].session_id,),
-        ).fetchone()
-    try:
-        value = json.loads(row[0]) if row and isinstance(row[0], str) else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+        _, app = schema_version(conn)
+        for info in list_sessions(conn):
+            row = conn.execute(
+                "SELECT event_json, (SELECT sum(coalesce(length(event_json), 0) + coalesce(length(event_zstd), 0))"
+                " FROM transcript_events WHERE session_id = ?1) FROM transcript_events WHERE session_id = ?1 AND seq = 0",
+                (info.session_id,),
+            ).fetchone()
+            cwd = None
+            if row is not None and isinstance(row[0], str):
+                try:
+                    header = json.loads(row[0])
+                except ValueError:
+                    header = None
+                if type(header) is dict and isinstance(header.get("cwd"), str):
+                    cwd = header["cwd"]
+            size = int(row[1]) if row is not None and isinstance(row[1], int) else 0
+            modified = info.updated_ms / 1000 if info.updated_ms else path.stat().st_mtime
+            out.append(SessionPeek(session_ref(path, info.session_id), info.session_id, app, cwd, size, modified))
+    return out

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.peek import SessionPeek, file_peek, head_records, head_text
 from cutline.core.agents.pi.append import append_compaction
 from cutline.core.agents.pi.detect import is_pi_record
 from cutline.core.agents.pi.reader import read_pi
@@ -39,6 +42,30 @@ class PiAdapter(AgentAdapter):
             messages=wire_messages([m for m in messages if m.role != "system"]),
             notes=notes if prompt else [],
         )
+
+    def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        """`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl` (`PI_CODING_AGENT_DIR` moves `~/.pi/agent`)."""
+        agent_dir = (
+            Path(env["PI_CODING_AGENT_DIR"]).expanduser() if env.get("PI_CODING_AGENT_DIR") else home / ".pi" / "agent"
+        )
+        return sorted((agent_dir / "sessions").glob("*/*.jsonl"))
+
+    def peek(self, path: Path) -> list[SessionPeek]:
+        """The header line: id, format version and cwd; a `role:"system"` entry near the start marks current pi (0.87+)."""
+        text = head_text(path)
+        records = head_records(text)
+        header = records[0] if records and records[0].get("type") == "session" else {}
+        version = header.get("version")
+        shown = f"v{version}" if isinstance(version, int) else None
+        if re.search(r'"role"\s*:\s*"system"', text):
+            shown = f"{shown or 'v3'} (0.87+)"
+        session_id = header.get("id")
+        cwd = header.get("cwd")
+        return [
+            file_peek(
+                path, session_id if isinstance(session_id, str) else None, shown, cwd if isinstance(cwd, str) else None
+            )
+        ]
 
     def write_back_refusal(self) -> str | None:
         return None
