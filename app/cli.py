@@ -1,4 +1,8 @@
-"""The `cutline` command: subcommands are discovered from app/commands, errors become one line."""
+"""The `cutline` command: subcommands are discovered from app/commands, errors become one line.
+
+Every line it prints goes through `cutline.app.output`, which shows control characters
+as pictures: session text (names, file names, summaries) must not drive the terminal.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import sys
 import click
 
 import cutline.app.commands as _commands_pkg
+from cutline.app.output import say, terminal_text
 from cutline.core.errors import CutlineError
 
 
@@ -57,21 +62,22 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
-        click.echo("cutline: aborted", err=True)
+        say("cutline: aborted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
+        exc.message = terminal_text(exc.message)  # type: ignore[misc]  # it can quote an argument: a session or file name
         exc.show()
         sys.exit(exc.exit_code)
     except CutlineError as exc:
-        click.echo(f"cutline: {exc}", err=True)
+        say(f"cutline: {exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        click.echo("cutline: interrupted", err=True)
+        say("cutline: interrupted", err=True)
         sys.exit(130)
     except Exception as exc:
         if os.environ.get("CUTLINE_DEBUG"):
             raise
-        click.echo(f"cutline: internal error: {type(exc).__name__}: {exc} (set CUTLINE_DEBUG=1 for details)", err=True)
+        say(f"cutline: internal error: {type(exc).__name__}: {exc} (set CUTLINE_DEBUG=1 for details)", err=True)
         sys.exit(2)
 
 

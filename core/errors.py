@@ -25,3 +25,15 @@ class SettingsError(CutlineError):
 
 class SummarizerError(CutlineError):
     """A summarizer failed (API error, timeout, malformed response)."""
+
+
+def redacted(text: str, *secrets: str | None, limit: int = 200) -> str:
+    """Text fit for a one-line error: single spaced, capped, every secret blanked out.
+
+    Why: an API's error text can echo the request's key; it must not reach a terminal or a log.
+    """
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from cutline.app.commands._refs import session_id_for
+from cutline.app.output import say, say_json
 from cutline.core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
@@ -79,7 +80,6 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
         return audit_compaction(store.load_session(session_id), None, settings)
     if ":" in ref:
         session_ref, _, entry_id = ref.rpartition(":")
-        found: str | None
         try:
             found = session_id_for(store, session_ref)
         except NotFoundError:
@@ -184,9 +184,9 @@ def audit_cmd(
         else:
             report = audit_compaction(store.load_session(session_id), compaction_id, settings)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        say_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(report_text(report))
+        say(report_text(report))
 
 
 @click.command("timeline")
@@ -242,28 +242,28 @@ def timeline_cmd(
         data: dict[str, Any] = {"timeline": timeline.model_dump()}
         if result is not None:
             data["replay"] = {**result.model_dump(exclude={"points"}), "text": result.text()}
-        click.echo(json.dumps(data, indent=2))
+        say_json(json.dumps(data, indent=2))
         return
-    click.echo(
+    say(
         f"session {timeline.session_id}: {len(timeline.points)} model calls; window {timeline.context_window:,}, "
         f"reserve {timeline.reserve_tokens:,}, threshold {timeline.threshold:,}"
     )
     peak = max((p.usage or 0 for p in timeline.points), default=0)
     if peak:
-        click.echo(f"peak recorded usage {peak:,} tokens")
+        say(f"peak recorded usage {peak:,} tokens")
     for name in timeline.counters:
         values = [p.estimates[name] for p in timeline.points if name in p.estimates]
         if values:
-            click.echo(f"peak {name} estimate {max(values):,} tokens")
+            say(f"peak {name} estimate {max(values):,} tokens")
     for c in timeline.compactions:
         kind = "replayed compaction" if c.replayed else "compaction"
         before = f"{c.tokens_before:,}" if c.tokens_before else "?"
         after = f"{c.tokens_after:,}" if c.tokens_after is not None else "?"
-        click.echo(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
+        say(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
     if result is not None:
-        click.echo(result.text())
+        say(result.text())
     if output:
-        click.echo(f"wrote {output}")
+        say(f"wrote {output}")
 
 
 @click.command("compare")
@@ -281,9 +281,9 @@ def compare_cmd(a: str, b: str, as_json: bool, db_path: str | None) -> None:
         right = _audit_ref(store, b, settings)
     result = compare(left, right)
     if as_json:
-        click.echo(result.model_dump_json(indent=2))
+        say_json(result.model_dump_json(indent=2))
     else:
-        click.echo(result.text())
+        say(result.text())
 
 
 COMMANDS = [audit_cmd, timeline_cmd, compare_cmd]

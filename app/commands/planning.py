@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from cutline.app.commands._refs import open_counted, open_session
+from cutline.app.output import say, say_json
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
@@ -113,9 +114,9 @@ def plan_cmd(
     if as_json:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
         data["sessionId"] = loaded.id
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        say_json(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        click.echo(_plan_text(result))
+        say(_plan_text(result))
 
 
 def _percent(value: float | None) -> str:
@@ -143,31 +144,29 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
         loaded = open_session(store, session)
         report = cached_token_report(store, loaded, list(counters) if counters else None)
     if as_json:
-        click.echo(report.model_dump_json(indent=2))
+        say_json(report.model_dump_json(indent=2))
         return
     names = report.counters
     total = {name: sum(row[name] for row in report.entries) for name in names}
-    click.echo(
+    say(
         f"{len(report.entries):,} entries on the active path; totals: "
         + ", ".join(f"{name} {total[name]:,}" for name in names)
     )
     calibration = report.calibration
     if calibration.fitted:
-        click.echo(
+        say(
             f"calibrated ({calibration.method} over {len(calibration.samples)} turns): "
             f"real ≈ {calibration.overhead:,.0f} + {calibration.ratio:.3f} × chars4"
         )
     if not report.turns:
-        click.echo("no assistant usage records: nothing to compare the counters against")
+        say("no assistant usage records: nothing to compare the counters against")
         return
-    click.echo(f"\n{'turn':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
+    say(f"\n{'turn':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
     for row in report.turns:
-        click.echo(f"{row['pathIndex']:>6} {row['real']:>9,} " + " ".join(f"{row.get(name, 0):>11,}" for name in names))
-    click.echo("\nrelative error against usage (median / p90):")
+        say(f"{row['pathIndex']:>6} {row['real']:>9,} " + " ".join(f"{row.get(name, 0):>11,}" for name in names))
+    say("\nrelative error against usage (median / p90):")
     for err in report.errors:
-        click.echo(
-            f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)"
-        )
+        say(f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)")
 
 
 COMMANDS = [plan_cmd, tokens_cmd]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cutline.app.commands._refs import session_id_for
+from cutline.app.output import say, say_json
 from cutline.core.errors import CutlineError
 
 if TYPE_CHECKING:
@@ -165,20 +166,20 @@ def compact_cmd(
             raise CutlineError(f"the {proposal.summarizer} summarizer failed ({cause}); no proposal stored")
         save_proposal(store, proposal, the_plan.model_dump_json())
     if as_json:
-        click.echo(proposal.model_dump_json(indent=2))
+        say_json(proposal.model_dump_json(indent=2))
         return
-    click.echo(
+    say(
         f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  summarizer {proposal.summarizer}"
     )
-    click.echo(
+    say(
         f"tokens {proposal.tokensBefore} -> {proposal.tokensAfter} ({proposal.counter}); "
         f"summarized {proposal.summarizedCount} messages, first kept entry {proposal.firstKeptEntryId or '-'}"
     )
-    click.echo(f"validation: {proposal.validation.summary()}")
+    say(f"validation: {proposal.validation.summary()}")
     for note in proposal.notes:
-        click.echo(f"note: {note}")
-    click.echo("")
-    click.echo(proposal.summary)
+        say(f"note: {note}")
+    say("")
+    say(proposal.summary)
 
 
 @click.command("accept")
@@ -194,10 +195,10 @@ def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool,
     with _store(db_path) as store:
         decision = accept(store, proposal, write_back=write_back, note=note)
     if as_json:
-        click.echo(decision.model_dump_json(indent=2))
+        say_json(decision.model_dump_json(indent=2))
         return
     where = f"; compaction entry {decision.entry_id} appended to {decision.written_to}" if decision.written_to else ""
-    click.echo(f"accepted {decision.proposal_id} (summary version {decision.version}){where}")
+    say(f"accepted {decision.proposal_id} (summary version {decision.version}){where}")
 
 
 @click.command("reject")
@@ -210,7 +211,7 @@ def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
 
     with _store(db_path) as store:
         decision = reject(store, proposal, note=note)
-    click.echo(f"rejected {decision.proposal_id}")
+    say(f"rejected {decision.proposal_id}")
 
 
 @click.command("proposals")
@@ -224,13 +225,13 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     with _store(db_path) as store:
         rows = list_proposals(store, session_id_for(store, session))
     if as_json:
-        click.echo(json.dumps([r.model_dump() for r in rows], indent=2))
+        say_json(json.dumps([r.model_dump() for r in rows], indent=2))
         return
     if not rows:
-        click.echo("no proposals")
+        say("no proposals")
         return
     for r in rows:
-        click.echo(
+        say(
             f"{r.id}  {r.status:<8}  {r.mode or '-':<18}  {r.summarizer or '-':<10}  "
             f"{r.tokens_before}->{r.tokens_after}  {'valid' if r.valid else 'INVALID'}  v{r.versions}  {r.created_at}"
         )

@@ -7,6 +7,7 @@ inside each command.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -14,6 +15,8 @@ from typing import Any
 
 import click
 
+from cutline.app.output import say, say_json, terminal_text
+from cutline.app.widgets.safe_text import one_line
 from cutline.core.errors import CutlineError
 
 _DB = click.option(
@@ -57,20 +60,20 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
             try:
                 report = store.import_file(file)
             except CutlineError as exc:
-                click.echo(f"cutline: {exc}", err=True)
+                say(f"cutline: {exc}", err=True)
                 continue
             except Exception as exc:
                 if os.environ.get("CUTLINE_DEBUG"):
                     raise
-                click.echo(f"cutline: {file}: internal error: {type(exc).__name__}: {exc}", err=True)
+                say(f"cutline: {file}: internal error: {type(exc).__name__}: {exc}", err=True)
                 continue
             imported += 1
-            click.echo(_import_line(report, store.short_ids().get(report.session_id, report.session_id)))
+            say(_import_line(report, store.short_ids().get(report.session_id, report.session_id)))
             shown_as = {report.path: str(file)} if report.path else {}
             for problem in report.problems:
                 where = shown_as.get(problem.file, problem.file)
                 line = f"{where}:{problem.line}" if problem.line is not None else where
-                click.echo(f"{line}: {problem.message}", err=True)
+                say(f"{line}: {problem.message}", err=True)
     if imported == 0:
         # SystemExit, not click's Exit: with standalone_mode=False click returns Exit's code instead of exiting
         sys.exit(1)
@@ -98,22 +101,23 @@ def ls_cmd(as_json: bool, everywhere: bool, db_path: str | None) -> None:
 
         from cutline.core.store import SessionInfo
 
-        click.echo(TypeAdapter(list[SessionInfo]).dump_json(sessions, indent=2).decode())
+        say_json(TypeAdapter(list[SessionInfo]).dump_json(sessions, indent=2).decode())
         return
     if not sessions:
-        click.echo("no sessions yet: `cutline import FILE`")
+        say("no sessions yet: `cutline import FILE`")
         return
     rows = [("ID", "NAME", "FORMAT", "ENTRIES", "TOKENS", "COMPACTIONS", "LAST DECISION", "UPDATED")]
     for info in sessions:
+        name = one_line(info.name)
         rows.append(
             (
-                short_ids.get(info.id, info.id),
-                info.name if len(info.name) <= 40 else info.name[:39] + "…",
+                one_line(short_ids.get(info.id, info.id)),
+                name if len(name) <= 40 else name[:39] + "…",
                 f"{info.format} v{info.version}" if info.version is not None else info.format,
                 f"{info.entries:,}",
                 f"{info.tokens:,}" if info.tokens is not None else "-",
                 str(info.compactions),
-                info.last_decision or "-",
+                one_line(info.last_decision or "-"),
                 info.updated_at[:16].replace("T", " "),
             )
         )
@@ -124,7 +128,7 @@ def _table(rows: list[tuple[str, ...]], numeric: set[int]) -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]) for i, cell in enumerate(row)]
-        click.echo("  ".join(cells).rstrip())
+        say("  ".join(cells).rstrip())
 
 
 def _size(size: int) -> str:
@@ -231,9 +235,9 @@ def show_cmd(session: str, tail: int | None, as_json: bool, db_path: str | None)
     with _store(db_path) as store:
         overview = store.overview(session_id_for(store, session))
     if as_json:
-        click.echo(overview.model_dump_json(indent=2))
+        say_json(overview.model_dump_json(indent=2))
         return
-    click.echo(_overview_text(overview, tail))
+    say(_overview_text(overview, tail))
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -243,12 +247,23 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` all at once: a crash leaves the old file or the new one, never half of it."""
+def _new_file_mode() -> int:
+    """The mode a newly created file gets under the current umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace `path` with `data` all at once: a crash leaves the old file or the new one, never half of it.
+
+    The new file gets `mode` (the replaced file's), else what a new file gets under the umask.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), _new_file_mode() if mode is None else mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -256,6 +271,34 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
+
+
+def export_target_mode(output: Path, *, force: bool, interactive: bool) -> int | None:
+    """The mode to keep when `output` is replaced (None for a new file), or one line refusing to write it.
+
+    Why: replacing whatever the path names turned a device node into a regular file and
+    replaced symlinks; only a regular file is written, and an existing one only when the
+    person agrees (asked at a terminal, `--force` otherwise).
+    """
+    shown = terminal_text(str(output))
+    try:
+        info = output.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CutlineError(f"{shown}: cannot write ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise CutlineError(f"{shown}: is a symbolic link; refusing to replace it (name the file it points to)")
+    if not stat.S_ISREG(info.st_mode):
+        raise CutlineError(
+            f"{shown}: is not a regular file (a device, pipe, socket or directory); refusing to write it"
+        )
+    if not force:
+        if not interactive:
+            raise CutlineError(f"{shown}: already exists; pass --force to overwrite it")
+        if not click.confirm(f"{shown} exists. Overwrite it?", default=False, err=True):
+            raise CutlineError(f"{shown}: left as it was")
+    return stat.S_IMODE(info.st_mode)
 
 
 @click.command("export")
@@ -268,25 +311,36 @@ def write_atomically(path: Path, data: bytes) -> None:
     required=True,
     help="File to write (`-` for stdout).",
 )
+@click.option("--force", is_flag=True, help="Overwrite an existing file without asking.")
 @_DB
-def export_cmd(session: str, fmt: str, output: Path, db_path: str | None) -> None:
-    """Write a stored SESSION out as a session file; a pi session comes back byte for byte."""
+def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str | None) -> None:
+    """Write a stored SESSION out as a session file; a pi session comes back byte for byte.
+
+    Writes only a regular file: an existing one is overwritten after a yes at the terminal
+    (or with --force) and keeps its permissions; symlinks and devices are refused.
+    """
     from cutline.core.agents.pi.writer import export_pi
 
     with _store(db_path) as store:
         loaded = store.load_session(session)
-    if str(output) != "-" and loaded.source_path and _same_file(output, Path(loaded.source_path)):
+    to_stdout = str(output) == "-"
+    if not to_stdout and loaded.source_path and _same_file(output, Path(loaded.source_path)):
         raise CutlineError(f"{output}: refusing to overwrite the session's own source file; choose another -o")
-    data = export_pi(loaded).encode("utf-8")
-    if str(output) == "-":
-        sys.stdout.buffer.write(data)
+    text = export_pi(loaded)
+    if to_stdout:
+        if sys.stdout.isatty():
+            say(text.rstrip("\n"))  # a person reading it: escape sequences shown, not run
+            return
+        sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.buffer.flush()
         return
+    mode = export_target_mode(output, force=force, interactive=sys.stdin.isatty())
+    data = text.encode("utf-8")
     try:
-        write_atomically(output, data)
+        write_atomically(output, data, mode)
     except OSError as exc:
         raise CutlineError(f"{output}: cannot write ({exc.strerror or exc})") from None
-    click.echo(f"wrote {output} ({len(data):,} bytes, {len(loaded.entries):,} entries, {fmt})", err=True)
+    say(f"wrote {output} ({len(data):,} bytes, {len(loaded.entries):,} entries, {fmt})", err=True)
 
 
 COMMANDS = [import_cmd, ls_cmd, show_cmd, export_cmd]

@@ -7,7 +7,6 @@ import os
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.padding import Padding
 from rich.rule import Rule
 from rich.syntax import Syntax
@@ -17,6 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from cutline.app.widgets.plain_markdown import plain_markdown
 from cutline.app.widgets.safe_text import visible
 from cutline.core.models import (
     Block,
@@ -130,7 +130,7 @@ class DetailPane(VerticalScroll):
                 )
             )
             parts.append(Rule(style="dim"))
-            parts.append(Markdown(_clip(record.summary or "(empty summary)")))
+            parts.append(plain_markdown(_clip(record.summary or "(empty summary)")))
         elif message is not None:
             parts.extend(self._message_parts(message))
         else:
@@ -182,7 +182,7 @@ class DetailPane(VerticalScroll):
                 parts.append(Text(f"exit code {message.exitCode}", style="bold red"))
         if message.role in ("branchSummary", "compactionSummary") and message.summary:
             parts.append(Rule(style="dim"))
-            parts.append(Markdown(_clip(message.summary)))
+            parts.append(plain_markdown(_clip(message.summary)))
         lexer = _lexer_for(self.call_paths.get(message.toolCallId or ""), "")
         for block in message.content:
             parts.append(Rule(style="dim"))
@@ -198,7 +198,7 @@ class DetailPane(VerticalScroll):
             elif message.role == "toolResult":
                 parts.append(Text(_clip(block.text)))
             else:
-                parts.append(Markdown(_clip(block.text)))
+                parts.append(plain_markdown(_clip(block.text)))
         elif isinstance(block, ThinkingBlock):
             parts.append(Text("thinking", style="bold magenta"))
             parts.append(Padding(Text(_clip(block.thinking), style="italic"), (0, 0, 0, 2)))

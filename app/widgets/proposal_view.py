@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -13,6 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from cutline.app.widgets.plain_markdown import plain_markdown
 from cutline.app.widgets.safe_text import one_line, visible
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class ProposalView(VerticalScroll):
         parts.append(verdict)
 
         parts.append(Rule("summary", style="dim"))
-        parts.append(Markdown(visible(summary) or "(empty)"))
+        parts.append(plain_markdown(visible(summary) or "(empty)"))
 
         parts.append(Rule("injected last-turn block", style="dim"))
         if p.injected.last_turn:

@@ -143,7 +143,7 @@ def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
     text = message.text()
     label: str = role
     if role == "toolResult":
-        label = message.toolName or "result"
+        label = one_line(message.toolName or "", 40) or "result"
         preview = one_line(text) or ("[image]" if image else "(empty)")
     elif role == "bashExecution":
         preview = one_line(f"{message.command or ''} → {message.output or ''}")

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.store.db import Row, StoreDatabase
+from cutline.core.store.like import like_prefix
 
 Origin = Literal["generated", "edited", "reverted"]
 
@@ -145,8 +146,8 @@ class Proposals:
         ref = ref.strip()
         if not ref:
             raise NotFoundError("no proposal given")
-        rows = self._db.rows("SELECT id FROM proposals WHERE id LIKE ? ORDER BY id", (ref.replace("%", "") + "%",))
-        ids: list[str] = [row["id"] for row in rows]
+        rows = self._db.rows("SELECT id FROM proposals WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like_prefix(ref),))
+        ids: list[str] = [row["id"] for row in rows if row["id"].startswith(ref)]  # LIKE ignores ASCII case
         if ref in ids:
             return ref
         if len(ids) == 1:

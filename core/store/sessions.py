@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 from cutline.core.errors import NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
+from cutline.core.store.like import like_prefix
 from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
 from cutline.core.store.rows import entry_from_row
 
@@ -252,10 +253,9 @@ class Sessions:
     def compaction_entries(self, prefix: str) -> list[tuple[str, str]]:
         """(session id, entry id) of every stored compaction entry whose id starts with `prefix`, by session and order."""
         with self._db.reading() as conn:
-            pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             rows: list[tuple[str, str]] = conn.execute(
                 "SELECT session_id, id FROM entries WHERE type = 'compaction' AND id LIKE ? ESCAPE '\\'"
                 " ORDER BY session_id, seq",
-                (pattern,),
+                (like_prefix(prefix),),
             ).fetchall()
         return [(session_id, entry_id) for session_id, entry_id in rows if entry_id.startswith(prefix)]

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from cutline.core.agents.context import compaction_system_message, context_weight, entry_message
 from cutline.core.config.settings import DEFAULT_MODEL
-from cutline.core.errors import CutlineError
+from cutline.core.errors import CutlineError, redacted
 from cutline.core.models import (
     Entry,
     ImageBlock,
@@ -242,7 +242,12 @@ class AnthropicCounter:
         except CutlineError:
             raise
         except Exception as exc:
-            raise CutlineError(f"anthropic count_tokens failed: {type(exc).__name__}: {exc}") from exc
+            # the server may echo the key in its error text
+            secret = getattr(self._client, "api_key", None)
+            detail = redacted(
+                str(exc), secret if isinstance(secret, str) else None, os.environ.get("ANTHROPIC_API_KEY")
+            )
+            raise CutlineError(f"anthropic count_tokens failed: {type(exc).__name__}: {detail}") from None
         return int(getattr(result, "input_tokens", 0))
 
     def count(self, message: Message) -> int:

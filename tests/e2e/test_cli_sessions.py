@@ -155,7 +155,7 @@ def test_export_of_a_generated_session_is_byte_identical_and_atomic(
     out = tmp_path / "out" / "copy.jsonl"
     out.parent.mkdir()
     out.write_text("old contents")
-    result = runner.invoke(cli, ["export", "work-session", "-o", str(out)])
+    result = runner.invoke(cli, ["export", "work-session", "-o", str(out), "--force"])
     assert result.exit_code == 0, result.output
     assert out.read_bytes() == session_file.read_bytes()
     assert sorted(p.name for p in out.parent.iterdir()) == ["copy.jsonl"]  # no temp file left

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,8 @@ window.WebSocket.prototype = NativeWebSocket.prototype;
 Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
 """
 
+TOKEN = "test-token-for-the-browser"
+
 ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b[\]P_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b.")
 
 
@@ -53,11 +56,15 @@ def _free_port() -> int:
 
 
 def _wait_http(url: str, deadline: float) -> None:
+    """Wait until the server answers (the tokened URL redirects to a page that needs the cookie urllib drops)."""
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
                     return
+        except urllib.error.HTTPError as error:
+            if error.code == 403:
+                return
         except OSError:
             time.sleep(0.2)
     raise AssertionError(f"{url} did not answer")
@@ -87,18 +94,31 @@ def test_serve_refuses_a_public_address_without_the_flag(cutline_home: Path) -> 
 def test_serve_warns_when_binding_a_public_address(cutline_home: Path) -> None:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cutline.app.cli", "serve", "--host", "0.0.0.0", "--port", str(port), "--allow-remote"],
+        [
+            sys.executable,
+            "-m",
+            "cutline.app.cli",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(port),
+            "--allow-remote",
+            "--no-browser",
+            "--token",
+            TOKEN,
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        _wait_http(f"http://127.0.0.1:{port}/", time.monotonic() + 30)
+        _wait_http(f"http://127.0.0.1:{port}/?token={TOKEN}", time.monotonic() + 30)
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=20)
-    assert "Anyone who can reach this port can read every stored session" in err
+    assert "Anyone who can reach this port and holds the token can" in err
 
 
 def test_each_tab_runs_the_app_as_its_own_process() -> None:
@@ -120,14 +140,14 @@ def served(cutline_home: Path) -> Iterator[str]:
     assert imported.returncode == 0, imported.stderr
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cutline.app.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "cutline.app.cli", "serve", "--port", str(port), "--no-browser", "--token", TOKEN],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "CUTLINE_HOME": str(cutline_home)},
     )
     try:
-        url = f"http://127.0.0.1:{port}/"
+        url = f"http://127.0.0.1:{port}/?token={TOKEN}"
         _wait_http(url, time.monotonic() + 60)
         yield url
     finally:

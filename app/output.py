@@ -1,0 +1,40 @@
+"""Everything the command line prints goes through here, so session text never drives the terminal.
+
+A session holds whatever an agent's tools read (web pages, files), and its text reaches
+the terminal in summaries, previews, names and error messages. Escape sequences there
+could set the window title, write the clipboard (OSC 52), plant hyperlinks or clear the
+screen; so text output shows every control character as a visible picture, as the desk
+does, and JSON output escapes the ones JSON leaves raw (DEL and C1), staying exact JSON.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from cutline.app.widgets.safe_text import visible
+
+# json.dumps and pydantic escape C0 controls inside strings but leave DEL and C1 raw;
+# outside strings JSON holds only ASCII punctuation, spaces and newlines.
+_JSON_RAW_CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_text(text: str) -> str:
+    """Text fit for a terminal: control characters other than newline and tab shown as pictures or escapes."""
+    return visible(text)
+
+
+def terminal_json(text: str) -> str:
+    """Serialized JSON fit for a terminal: every control character left raw becomes a \\u escape (same JSON value)."""
+    return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def say(text: object = "", *, err: bool = False) -> None:
+    """Print one line (or several) of text for a person."""
+    click.echo(terminal_text(str(text)), err=err)
+
+
+def say_json(text: str) -> None:
+    """Print serialized JSON for a program."""
+    click.echo(terminal_json(text))
