@@ -63,6 +63,10 @@ class Loaded(Message):
         super().__init__()
 
 
+class SourceChanged(Message):
+    """The session's file grew (or changed) on disk: the agent is still writing it."""
+
+
 class CountsReady(Message):
     def __init__(self, counter: str, tokens: list[int]) -> None:
         self.counter = counter
@@ -164,9 +168,13 @@ class ReviewScreen(OnDesk, Screen[None]):
         ),
     ]
 
+    # how often the session's file is looked at for what the agent appended
+    FOLLOW_SECONDS = 1.0
+
     def __init__(self, ref: str) -> None:
         super().__init__()
         self.ref = ref
+        self._followed: tuple[str, object] = ("", None)
         self.session: Session | None = None
         self.path: list[Entry] = []
         self.tokens: dict[str, list[int]] = {}
@@ -224,6 +232,35 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.sub_title = self.ref
         self.query_one(MessageList).focus()
         self.load()
+
+    # -- following a session the agent still writes ------------------------
+
+    def follow(self, source: str) -> None:
+        """Look at the session's file every FOLLOW_SECONDS; when it changed, reload (the import adds only what was appended).
+
+        Why a timer and not a worker: the look is one stat (microseconds), and a worker
+        that never ends would keep the screen from ever being idle.
+        """
+        from cutline.core.agents.follow import source_signature
+
+        self._followed = (source, source_signature(source))
+        self.set_interval(self.FOLLOW_SECONDS, self._look_at_source, name="follow-source")
+
+    def _look_at_source(self) -> None:
+        from cutline.core.agents.follow import source_signature
+
+        source, last = self._followed
+        now = source_signature(source)
+        if now is None or now == last or self.running:
+            return
+        self._followed = (source, now)
+        self.post_message(SourceChanged())
+
+    @on(SourceChanged)
+    def _source_changed(self) -> None:
+        if self.session is not None and self.session.source_path:
+            self.ref = self.session.source_path
+            self.load()
 
     # -- status -------------------------------------------------------------
 
@@ -324,6 +361,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         message_list.set_entries(self.path, self.tokens[self.counter], result.pairs)
         if not first_load:
             self._sync_settings_panel()
+        if first_load and self.session.source_path:
+            self.follow(self.session.source_path)
         if first_load:
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
