@@ -98,7 +98,7 @@ class FoundSessionsScreen(OnDesk, Screen[None]):
                 key=s.ref,
             )
         count = len(message.found.sessions)
-        notes = [f"{count} session{'s' if count != 1 else ''}"] + message.found.problems[:3]
+        notes = [f"{count} session{'s' if count != 1 else ''}", *message.found.problems[:3]]
         self.query_one("#found-note", Static).update(Text(" · ".join(notes)))
 
     def action_open(self) -> None:
