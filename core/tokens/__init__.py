@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from cutline.core.agents.context import compaction_system_message, context_weight, entry_message
 from cutline.core.config.settings import DEFAULT_MODEL
@@ -33,6 +33,7 @@ from cutline.core.models import (
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
+    Usage,
 )
 from cutline.core.tokens.jsjson import js_length, js_stringify
 
@@ -113,6 +114,14 @@ def chars4_tokens(message: Message) -> int:
     return -(-chars // 4)
 
 
+def _system_parts(message: Message) -> list[str]:
+    """What a pi system message adds to its text: its sections and the tools it declares (as JSON)."""
+    parts = list(message.system_sections().values())
+    if message.system_tools():
+        parts.append(js_stringify(message.system_tools()))
+    return parts
+
+
 def counted_text(message: Message) -> tuple[str, int]:
     """The text chars4 measures for a message, and how many images it counts (for other tokenizers)."""
     parts: list[str] = []
@@ -141,9 +150,7 @@ def counted_text(message: Message) -> tuple[str, int]:
         elif isinstance(block, ToolResultBlock):
             result_block(block)
     if role == "system":
-        parts.extend(message.system_sections().values())
-        if message.system_tools():
-            parts.append(js_stringify(message.system_tools()))
+        parts.extend(_system_parts(message))
     elif role == "bashExecution":
         parts.append(message.command or "")
         parts.append(message.output or "")
@@ -406,7 +413,7 @@ def error_summary(errors: list[float]) -> tuple[float | None, float | None]:
 
 
 def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
-    """For each assistant message with usage, the API's prompt tokens and the counter's sum over the context before it.
+    """For each recorded model call (an assistant message's usage, a pi `usage` entry), the API's prompt tokens and the counter's sum over the context before it.
 
     The context before a message is rebuilt as pi does after compactions: the latest
     compaction's summary, its kept entries, then everything after it.
@@ -425,12 +432,7 @@ def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
             first_kept = entry.compaction.firstKeptEntryId if entry.compaction else None
             kept_from = ids.get(first_kept, -1) if first_kept else -1
         ids.setdefault(entry.id, i)
-        message = entry.message
-        if entry.type != "message" or message is None or message.role != "assistant" or message.usage is None:
-            continue
-        if message.stopReason in ("aborted", "error"):
-            continue
-        real = message.usage.prompt_tokens
+        real = _recorded_prompt_tokens(entry)
         if real <= 0:
             continue
         if last_compaction < 0:
@@ -441,6 +443,24 @@ def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
                 estimate += prefix[last_compaction] - prefix[kept_from]
         samples.append(UsageSample(pathIndex=i, entryId=entry.id, real=real, estimate=estimate))
     return samples
+
+
+def _recorded_prompt_tokens(entry: Entry) -> int:
+    """What the API counted as sent for the call an entry records: an assistant message's usage, or a pi `usage` entry's."""
+    if entry.type == "usage":
+        recorded = entry.data.get("usage")
+        if type(recorded) is not dict:
+            return 0
+        try:
+            return Usage.model_validate(recorded).prompt_tokens
+        except ValidationError:
+            return 0
+    message = entry.message
+    if entry.type != "message" or message is None or message.role != "assistant" or message.usage is None:
+        return 0
+    if message.stopReason in ("aborted", "error"):
+        return 0
+    return message.usage.prompt_tokens
 
 
 def least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | None:

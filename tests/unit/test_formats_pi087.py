@@ -18,7 +18,7 @@ from cutline.core.agents import read_session, session_context
 from cutline.core.agents.pi.system import system_prompt
 from cutline.core.engine.context import context_indices
 from cutline.core.models import TextBlock
-from cutline.core.tokens import IMAGE_CHARS, chars4_tokens, entry_tokens, get_counter
+from cutline.core.tokens import IMAGE_CHARS, chars4_tokens, entry_tokens, get_counter, path_tokens, usage_samples
 from cutline.core.tokens.jsjson import js_length, js_stringify
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "corpus"
@@ -176,6 +176,9 @@ def test_usage_entries_are_understood_and_never_sent(tmp_path: Path) -> None:
     assert len(session_context(session)) == len(session_context(read_session(PI087 / "main" / "session.jsonl")))
     assert entry_tokens(entry, get_counter("chars4")) == 0
     assert entry_row(entry).preview == "cache_warm call · 2,504 tokens"
+    path = session.active_path()
+    samples = usage_samples(path, path_tokens(path))
+    assert samples[-1].entryId == "0000cafe" and samples[-1].real == 2503
 
 
 def test_user_images_in_system_content_count_like_pi() -> None:
