@@ -158,6 +158,12 @@ class CutlineApp(App[None]):
 
         self.push_screen(ReviewScreen(session_ref))
 
+    def show_found_sessions(self) -> None:
+        """Open the list of every agent's sessions on this machine over the current screen."""
+        from cutline.app.screens.found import FoundSessionsScreen
+
+        self.push_screen(FoundSessionsScreen())
+
     def show_sessions(self) -> None:
         """Replace the current screen with the sessions list."""
         from cutline.app.screens.sessions import SessionsScreen

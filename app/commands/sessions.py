@@ -10,6 +10,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +125,7 @@ def ls_cmd(as_json: bool, everywhere: bool, db_path: str | None) -> None:
     _table(rows, numeric={3, 4, 5})
 
 
-def _table(rows: list[tuple[str, ...]], numeric: set[int]) -> None:
+def _table(rows: Sequence[tuple[str, ...]], numeric: set[int]) -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]) for i, cell in enumerate(row)]

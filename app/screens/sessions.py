@@ -187,9 +187,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         self.load()
 
     def action_machine(self) -> None:
-        from cutline.app.screens.found import FoundSessionsScreen
-
-        self.app.push_screen(FoundSessionsScreen())
+        self.desk.show_found_sessions()
 
     def action_open(self) -> None:
         table = self.query_one(DataTable)
