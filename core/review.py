@@ -17,6 +17,7 @@ from cutline.core.agents.entries import now_iso
 from cutline.core.agents.pi.writer import compaction_line
 from cutline.core.agents.registry import adapter_for
 from cutline.core.engine.compact import Proposal, validate_proposal
+from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.paths import backups_dir
@@ -192,6 +193,14 @@ def accept(
     validation = validate_version(proposal, version.text)
     if not validation.ok:
         raise InvalidProposal(f"proposal {proposal.id} cannot be accepted: {validation.summary()}")
+    quality = proposal.quality
+    if quality is not None and quality.strict:
+        reasons = audit_summary(version.text, quality.inputs)
+        if reasons:
+            raise InvalidProposal(
+                f"proposal {proposal.id} cannot be accepted: the summary fails the quality guard "
+                f"({', '.join(reasons)}) and qualityGuard.strict is on"
+            )
     decision = Decision(
         proposal_id=proposal.id,
         session_id=proposal.session_id,

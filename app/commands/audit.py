@@ -134,6 +134,8 @@ def report_text(report: Any) -> str:
     for w in report.warnings:
         mark = " (recovered)" if w.recovered else ""
         lines.append(f"  ! {w.code}{mark}: {w.message}")
+    if report.quality is not None:
+        lines += ["", f"quality guard: {report.quality.summary()}"]
     lines += ["", "why the cut fell there"]
     lines += [f"  {step}" for step in (report.why.steps or [report.why.text])]
     return "\n".join(lines)

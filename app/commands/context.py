@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from cutline.app.output import say, say_json
+
 _PREVIEW = 160
 
 
@@ -73,9 +75,9 @@ def context_cmd(session: str, as_json: bool, db_path: str | None) -> None:
         opened = open_session(store, session)
     context = session_wire_context(opened)
     if as_json:
-        click.echo(json.dumps(context_json(context), ensure_ascii=False, indent=2))
+        say_json(json.dumps(context_json(context), ensure_ascii=False, indent=2))
         return
-    click.echo(context_text(context))
+    say(context_text(context))
 
 
 COMMANDS = [context_cmd]

@@ -16,6 +16,7 @@ from cutline.app.output import say, say_json
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
+_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
 _DB = click.option(
     "--db",
     "db_path",
@@ -27,8 +28,11 @@ _DB = click.option(
 
 def _plan_text(result: Any) -> str:
     lines = [
-        f"mode {result.mode} · counter {result.counter} · {result.pathLength:,} entries on the active path",
+        f"mode {result.mode} · rules {result.rules} · counter {result.counter} · "
+        f"{result.pathLength:,} entries on the active path",
     ]
+    if result.refusal:
+        lines.append(f"refused: {result.refusal}")
     if result.alreadyCompacted:
         lines.append("already compacted: the last entry is a compaction")
     elif result.firstKeptPathIndex is not None:
@@ -69,6 +73,12 @@ def _plan_text(result: Any) -> str:
 @click.option("--mode", type=click.Choice(_MODES), default=None, help="Compaction mode (default: settings, else pi).")
 @click.option("--counter", type=click.Choice(_COUNTERS), default="chars4", show_default=True, help="Token counter.")
 @click.option(
+    "--rules",
+    type=click.Choice(_RULES),
+    default=None,
+    help="Planner rule set: pi (current, 0.87.1 = 1.5.2), pi-0.73, openclaw-2026.9 (default: what the session shows, else settings, else pi).",
+)
+@click.option(
     "--openclaw-config",
     type=click.Path(dir_okay=False, exists=True),
     default=None,
@@ -84,6 +94,7 @@ def plan_cmd(
     context_window: int | None,
     mode: str | None,
     counter: str,
+    rules: str | None,
     openclaw_config: str | None,
     entry_tokens: bool,
     as_json: bool,
@@ -92,6 +103,7 @@ def plan_cmd(
     """Show where a compaction of SESSION (a stored session or a session file) would cut now, and why."""
     from cutline.core.config.file import load_settings
     from cutline.core.engine.plan import plan
+    from cutline.core.engine.rules.choice import evidence
     from cutline.core.store import Store
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import gc_paused
@@ -110,7 +122,10 @@ def plan_cmd(
         if counts is None:
             counts = count_entries(store, loaded, counter)
         path = loaded.active_path()
-        result = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens)
+        chosen = rules or evidence(path, loaded.format, loaded.version)
+        result = plan(
+            path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens, rules=chosen
+        )
     if as_json:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
         data["sessionId"] = loaded.id

@@ -34,11 +34,15 @@ def _store(db_path: str | None) -> Store:
 @click.argument("session")
 @click.option(
     "--summarizer",
-    type=click.Choice(["extractive", "anthropic"]),
+    type=click.Choice(["extractive", "anthropic", "openai"]),
     default=None,
     help="Who writes the summary (default: settings, else extractive).",
 )
-@click.option("--model", default=None, help="Model for the anthropic summarizer.")
+@click.option("--model", default=None, help="Model for the anthropic / openai summarizer (default: the session's own).")
+@click.option(
+    "--base-url", default=None, help="openai summarizer: an OpenAI-compatible endpoint (else OPENAI_BASE_URL)."
+)
+@click.option("--api", type=click.Choice(["responses", "chat"]), default=None, help="openai summarizer: which API.")
 @click.option(
     "--mode",
     type=click.Choice(["pi", "safeguard", "first-and-tail", "system-and-summary"]),
@@ -54,7 +58,12 @@ def _store(db_path: str | None) -> Store:
     "--max-chunk-tokens", type=int, default=None, help="Staged summarization: split by this many tokens per part."
 )
 @click.option("--tail", "protected_tail", type=int, default=None, help="first-and-tail: messages kept at the end.")
-@click.option("--prompt", "prompt_name", default=None, help="History prompt: pi-checkpoint, go-7-section or narrative.")
+@click.option(
+    "--prompt",
+    "prompt_name",
+    default=None,
+    help="History prompt: pi-checkpoint, go-7-section, narrative, claude-code or codex (as those agents summarize).",
+)
 @click.option(
     "--last-turn/--no-last-turn",
     "last_turn",
@@ -98,6 +107,8 @@ def compact_cmd(
     session: str,
     summarizer: str | None,
     model: str | None,
+    base_url: str | None,
+    api: str | None,
     mode: str | None,
     keep_recent_tokens: int | None,
     reserve_tokens: int | None,
@@ -141,19 +152,38 @@ def compact_cmd(
         "customInstructions": instructions,
         "summarizer": summarizer,
         "model": model,
+        "baseUrl": base_url,
+        "api": api,
         "timeoutSeconds": timeout_seconds,
         "requestTimeoutSeconds": request_timeout_seconds,
     }
     settings = load_settings(openclaw=openclaw_config, overrides={k: v for k, v in overrides.items() if v is not None})
+    if openclaw_config:
+        from cutline.core.config.openclaw import retired_notice
+
+        notice = retired_notice(openclaw_config)
+        if notice:
+            say(f"note: {notice}", err=True)
     # checked up front: otherwise a bad name fails only when the plan has something to summarize
     build_prompt_text("history", "", prompt_name=settings.promptName)
     if settings.summarizer == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
         # without this the engine's fallback chain would store a proposal that only says "Summary unavailable"
         raise CutlineError("the anthropic summarizer needs ANTHROPIC_API_KEY in the environment")
+    if (
+        settings.summarizer == "openai"
+        and not os.environ.get("OPENAI_API_KEY")
+        and not (settings.baseUrl or os.environ.get("OPENAI_BASE_URL"))
+    ):
+        raise CutlineError("the openai summarizer needs OPENAI_API_KEY (or a baseUrl / OPENAI_BASE_URL endpoint)")
     with _store(db_path) as store:
         session_id = session_id_for(store, session)
         loaded = store.load_session(session_id)
         path = loaded.active_path()
+        from cutline.core.summarizers.session_model import default_summarizer_model
+
+        own_model = default_summarizer_model(settings, path, os.environ)
+        if own_model:
+            settings = settings.with_overrides(model=own_model)
         the_plan = plan(path, settings, counter)
         writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
@@ -176,6 +206,8 @@ def compact_cmd(
         f"summarized {proposal.summarizedCount} messages, first kept entry {proposal.firstKeptEntryId or '-'}"
     )
     say(f"validation: {proposal.validation.summary()}")
+    if proposal.quality is not None:
+        say(f"quality guard: {proposal.quality.summary()}{' (strict)' if proposal.quality.strict else ''}")
     for note in proposal.notes:
         say(f"note: {note}")
     say("")

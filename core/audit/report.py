@@ -17,12 +17,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from cutline.core.audit.quality import compaction_quality
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import Proposal
 from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
 from cutline.core.engine.last_turn import SECTION_HEADING, message_text
 from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
+from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.validation import ContextProblem, validate_context
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.facts import (
@@ -137,6 +139,8 @@ class AuditReport(BaseModel):
     retention: list[KindRetention] = Field(default_factory=list)
     warnings: list[AuditWarning] = Field(default_factory=list)
     why: CutExplanation
+    # OpenClaw 2026.9's quality guard on the summary (sections asked of OpenClaw sessions only)
+    quality: QualityVerdict | None = None
 
     @property
     def lost(self) -> list[AuditFact]:
@@ -618,7 +622,19 @@ def _audit(
         retention=_retention(verdicts),
         warnings=warnings,
         why=why,
+        quality=compaction_quality(
+            session,
+            [path[i] for i in split.summarized if path[i].type != "compaction"],
+            cut.summary,
+            _details_of(session, target.id),
+        ),
     )
+
+
+def _details_of(session: Session, entry_id: str) -> Any:
+    """The recorded details of the compaction entry `entry_id` (None for a proposal or another entry)."""
+    entry = session.by_id().get(entry_id)
+    return entry.compaction.details if entry is not None and entry.compaction is not None else None
 
 
 # ---------------------------------------------------------------------------

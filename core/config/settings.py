@@ -25,6 +25,8 @@ DEFAULT_MODEL = "claude-sonnet-5-5"
 
 Mode = Literal["pi", "safeguard", "first-and-tail", "system-and-summary"]
 MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
+# planner rule sets (core.engine.rules): pi 0.73.1, current pi (0.87.1 = 1.5.2), OpenClaw 2026.9
+Rules = Literal["pi", "pi-0.73", "openclaw-2026.9"]
 
 DEFAULT_MEMORY_FLUSH_PROMPT = " ".join(
     [
@@ -63,6 +65,20 @@ class PostCompactionSettings(BaseModel):
     prompt: str = DEFAULT_POST_COMPACTION_PROMPT
 
 
+class QualityGuardSettings(BaseModel):
+    """OpenClaw's `qualityGuard` (on by default in its runner, up to 3 corrective retries) plus cutline's `strict`.
+
+    `strict`: a proposal whose summary fails the guard cannot be accepted (OpenClaw
+    cancels such a compaction).
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    enabled: bool = True
+    maxRetries: int = Field(default=1, ge=0, le=3)
+    strict: bool = False
+
+
 class CompactionSettings(BaseModel):
     """Everything that decides where a compaction cuts and how it summarizes.
 
@@ -96,6 +112,17 @@ class CompactionSettings(BaseModel):
     parts: int = Field(default=2, ge=1)
     maxChunkTokens: int | None = Field(default=None, gt=0)
     previewStyle: bool = False
+    # which agent version's planner and summaries (None: chosen from the session, else current pi;
+    # see core.engine.rules.choice)
+    rules: Rules | None = None
+    # OpenClaw 2026.9's safeguard: recent turns kept verbatim, identifier policy, quality guard, AGENTS.md sections
+    recentTurnsPreserve: int = Field(default=3, ge=0, le=12)
+    identifierPolicy: Literal["strict", "off"] = "strict"
+    qualityGuard: QualityGuardSettings = Field(default_factory=QualityGuardSettings)
+    postCompactionSections: list[str] = Field(default_factory=lambda: ["Session Startup", "Red Lines"])
+    # the openai summarizer: an OpenAI-compatible endpoint (else OPENAI_BASE_URL) and its API flavour
+    baseUrl: str | None = None
+    api: Literal["responses", "chat"] = "responses"
     # giving up in time: the whole compaction, one model request, retries of a failed request (inside the former)
     timeoutSeconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0)
     requestTimeoutSeconds: float = Field(default=DEFAULT_REQUEST_TIMEOUT_SECONDS, gt=0)

@@ -36,6 +36,7 @@ from cutline.core.engine.recovery import (
     build_post_compaction_turn,
     should_run_post_compaction,
 )
+from cutline.core.engine.rule_summaries import guard_inputs, judge, summary_rules
 from cutline.core.engine.sections import (
     MAX_TOOL_FAILURE_CHARS,
     MAX_TOOL_FAILURES,
@@ -151,6 +152,18 @@ def _apply(proposal: Proposal, rebuilt: Rebuilt) -> None:
     proposal.entry_suffix = rebuilt.entry_suffix
     proposal.injected.last_turn = rebuilt.last_turn
     proposal.details.toolFailures = rebuilt.tool_failures
+    proposal.quality = rebuilt.quality
+    proposal.details.latestUnresolvedUserRequest = rebuilt.latest_request
+    if rebuilt.prompt_name:
+        proposal.prompt_name = rebuilt.prompt_name
+
+
+def _judge(proposal: Proposal, job: CompactionJob) -> None:
+    """The rule set the summary followed and the quality guard's verdict on it (every proposal gets one)."""
+    proposal.rules = summary_rules(job.plan, job.settings)
+    if proposal.quality is None:
+        inputs = guard_inputs(proposal.rules, job.summarized + job.prefix, job.settings)
+        proposal.quality = judge(proposal.summary, inputs, job.settings)
 
 
 def _inject_turns(proposal: Proposal, settings: CompactionSettings, today: dt.date) -> None:
@@ -189,6 +202,7 @@ async def compact(
         prefix=_messages_at(path, plan.turn_prefix_indices()),
         read_files=list(plan.readOnlyFiles),
         modified_files=list(plan.modifiedFiles),
+        cwd=session.cwd,
     )
     outcomes: list[HookOutcome] = []
 
@@ -198,6 +212,7 @@ async def compact(
 
     proposal = _new_proposal(plan, session, job, run, summarizer)
     _apply(proposal, await mode.rebuild(job, run))
+    _judge(proposal, job)
     _inject_turns(proposal, settings, today)
     proposal.tokensAfter, proposal.counter = _count_tokens(proposal.context, plan.counter, run.notes)
     proposal.validation = validate_proposal(proposal)

@@ -43,6 +43,7 @@ class CompactionPlan(BaseModel):
 
     mode: str
     counter: str
+    rules: str = Field(default="pi-0.73", description="the planner rule set (agent version) that decided")
     pathLength: int
     alreadyCompacted: bool = False
     nothingToCompact: bool = False
@@ -80,6 +81,8 @@ class CompactionPlan(BaseModel):
     protectedHeadPathIndex: int | None = None
     lastUserPathIndex: int | None = None
     lastUserRequest: str | None = None
+    latestUnresolvedUserRequest: str | None = None
+    refusal: str | None = Field(default=None, description="why the rule set refuses to plan (OpenClaw's error)")
     historyBudgetTokens: int | None = None
     historyExceedsShare: bool | None = None
     windowGuard: ContextWindow | None = Field(

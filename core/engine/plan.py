@@ -16,7 +16,8 @@ from cutline.core.engine.modes import get_mode
 from cutline.core.engine.modes.system_and_summary import clean_history
 from cutline.core.engine.path_index import PathIndex, index_path, js_sorted
 from cutline.core.engine.plan_figures import n
-from cutline.core.engine.rules import DEFAULT_RULES, get_rules
+from cutline.core.engine.rules import get_rules
+from cutline.core.engine.rules.choice import choose_for_index, evidence
 from cutline.core.engine.rules.pi_073_decide import CutPoint, find_cut_point
 from cutline.core.engine.triggers import (
     CONTEXT_WINDOW_HARD_MIN_TOKENS,
@@ -50,16 +51,18 @@ def plan(
     tokens: list[int] | None = None,
     *,
     entry_tokens: bool = True,
-    rules: str = DEFAULT_RULES,
+    rules: str | None = None,
 ) -> CompactionPlan:
     """Plan a compaction of a path under the settings' mode; `tokens` are per-entry counts from `counter`.
 
-    Pass a `PathIndex` (from `index_path`) to re-plan the same path cheaply; `rules`
-    names the planner rule set for modes that cut as pi does.
+    Pass a `PathIndex` (from `index_path`) to re-plan the same path cheaply. The planner
+    rule set (for modes that cut as pi does) is `rules` when given, else the one the
+    session's own entries call for, else the settings' `rules` (core.engine.rules.choice).
     """
     settings = settings or CompactionSettings()
     index = path if isinstance(path, PathIndex) else index_path(path, tokens, counter)
-    result = get_mode(settings.mode).plan(index, settings, get_rules(rules), entry_tokens=entry_tokens)
+    chosen = get_rules(choose_for_index(index, settings.rules, rules))
+    result = get_mode(settings.mode).plan(index, settings, chosen, entry_tokens=entry_tokens)
     return _with_window_guard(result)
 
 
@@ -103,11 +106,20 @@ def _with_window_guard(result: CompactionPlan) -> CompactionPlan:
 
 
 def plan_session(
-    store: Any, session: Any, settings: CompactionSettings | None = None, counter: str = "chars4"
+    store: Any,
+    session: Any,
+    settings: CompactionSettings | None = None,
+    counter: str = "chars4",
+    rules: str | None = None,
 ) -> CompactionPlan:
-    """Plan a stored session's active path with the store's cached (and incrementally counted) tokens."""
+    """Plan a stored session's active path with the store's cached (and incrementally counted) tokens.
+
+    Without `rules`, the session's format and header count as evidence too (an OpenClaw store or a version-4 file).
+    """
     from cutline.core.store.token_counts import count_entries
 
     counts = count_entries(store, session, counter)
     path = session.active_path()
-    return plan(path, settings, counter, [counts.get(e.id, 0) for e in path])
+    if rules is None:
+        rules = evidence(path, getattr(session, "format", None), getattr(session, "version", None))
+    return plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=rules)

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.recovery import MemoryFlushTurn
 from cutline.core.engine.validation import ContextProblem, Validation, validate_context
 from cutline.core.models import CompactionRecord, Message, TextBlock
@@ -28,6 +29,7 @@ class ProposalDetails(BaseModel):
     readFiles: list[str] = Field(default_factory=list)
     modifiedFiles: list[str] = Field(default_factory=list)
     toolFailures: list[ToolFailure] = Field(default_factory=list)
+    latestUnresolvedUserRequest: str | None = None
 
 
 class InjectedBlocks(BaseModel):
@@ -68,6 +70,9 @@ class Proposal(BaseModel):
     notes: list[str] = Field(default_factory=list)
     degraded: Literal["none", "partial", "annotation"] = "none"
     validation: Validation = Field(default_factory=Validation)
+    # the rule set whose summarization wrote it, and OpenClaw's quality guard's verdict on it
+    rules: str = ""
+    quality: QualityVerdict | None = None
     # where the summary sits in `context` and how it is wrapped there and in the written entry
     summary_index: int = 0
     summary_role: Literal["compactionSummary", "user"] = "compactionSummary"
@@ -80,7 +85,9 @@ class Proposal(BaseModel):
 
     def compaction_record(self, summary: str | None = None) -> CompactionRecord:
         """The compaction entry's payload, with `summary` (e.g. an edited version) in place of the generated one."""
-        details = {"readFiles": self.details.readFiles, "modifiedFiles": self.details.modifiedFiles}
+        details: dict[str, Any] = {"readFiles": self.details.readFiles, "modifiedFiles": self.details.modifiedFiles}
+        if self.details.latestUnresolvedUserRequest:
+            details["latestUnresolvedUserRequest"] = self.details.latestUnresolvedUserRequest
         return CompactionRecord(
             summary=self.entry_summary(summary),
             firstKeptEntryId=self.firstKeptEntryId,

@@ -10,7 +10,7 @@ from cutline.core.summarizers.base import Summarizer, SummaryRequest
 if TYPE_CHECKING:
     from cutline.core.config.settings import CompactionSettings
 
-SUMMARIZERS = ("extractive", "anthropic")
+SUMMARIZERS = ("extractive", "anthropic", "openai")
 
 
 def get_summarizer(name: str = "extractive", **kwargs: Any) -> Summarizer:
@@ -35,6 +35,13 @@ def get_summarizer(name: str = "extractive", **kwargs: Any) -> Summarizer:
             raise CutlineError(
                 f"unknown option for the anthropic summarizer (got {', '.join(sorted(options))})"
             ) from None
+    if name == "openai":
+        from cutline.core.summarizers.openai_api import OpenAISummarizer
+
+        try:
+            return OpenAISummarizer(**options)
+        except TypeError:
+            raise CutlineError(f"unknown option for the openai summarizer (got {', '.join(sorted(options))})") from None
     raise CutlineError(f"unknown summarizer {name!r} (known: {', '.join(SUMMARIZERS)})")
 
 
@@ -44,6 +51,15 @@ def summarizer_for(settings: CompactionSettings) -> Summarizer:
         return get_summarizer(
             settings.summarizer,
             model=settings.model,
+            timeout=settings.requestTimeoutSeconds,
+            max_retries=settings.maxRetries,
+        )
+    if settings.summarizer == "openai":
+        return get_summarizer(
+            "openai",
+            model=settings.model,
+            base_url=settings.baseUrl,
+            api=settings.api,
             timeout=settings.requestTimeoutSeconds,
             max_retries=settings.maxRetries,
         )

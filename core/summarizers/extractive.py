@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cutline.core.facts import (
@@ -605,6 +605,8 @@ class ExtractiveSummarizer(Summarizer):
 
 def summarize_extractive(request: SummaryRequest) -> str:
     """The extractive summary for any request kind (history, update, turn_prefix, merge)."""
+    if request.prompt_name == OPENCLAW_SAFEGUARD_PROMPT:
+        return summarize_openclaw_layout(request)
     focus = (request.custom_instructions or "").strip()
     out = _Collector(focus_words(focus))
     layout = CHECKPOINT_LAYOUT
@@ -632,3 +634,45 @@ def summarize_extractive(request: SummaryRequest) -> str:
 def _has_progress(later_parts: list[str]) -> bool:
     """Whether a later partial summary has in-progress work or requests (so earlier work is done)."""
     return any(section in ("in_progress", "goal") for part in later_parts for section, _ in parse_summary(part))
+
+
+# ---------------------------------------------------------------------------
+# OpenClaw 2026.9's safeguard layout
+# ---------------------------------------------------------------------------
+
+# the request's prompt_name that asks for OpenClaw's five required sections
+OPENCLAW_SAFEGUARD_PROMPT = "openclaw-safeguard"
+
+OPENCLAW_LAYOUT: tuple[_Section, ...] = (
+    _Section("oc_decisions", "## Decisions", "- "),
+    _Section("oc_todos", "## Open TODOs", "- "),
+    _Section("oc_rules", "## Constraints/Rules", "- "),
+    _Section("oc_asks", "## Pending user asks", "- "),
+    _Section("oc_identifiers", "## Exact identifiers", "- "),
+)
+
+# where each of pi's checkpoint sections goes in OpenClaw's layout
+_TO_OPENCLAW = {
+    "decisions": "oc_decisions",
+    "done": "oc_decisions",
+    "goal": "oc_todos",
+    "next": "oc_todos",
+    "blocked": "oc_todos",
+    "constraints": "oc_rules",
+    "in_progress": "oc_asks",
+    "context": "oc_identifiers",
+}
+
+
+def summarize_openclaw_layout(request: SummaryRequest) -> str:
+    """The same items in OpenClaw 2026.9's five required sections, so its quality guard passes offline.
+
+    The custom instructions are OpenClaw's identifier and /compact texts, not a topic to
+    favour; the previous summary is re-distilled with the new messages.
+    """
+    out = _Collector(focus_words(""))
+    if request.previous_summary:
+        _collect_summary(request.previous_summary, out, finished=True)
+    _collect_history(request.messages, out, turn_prefix=request.kind == "turn_prefix")
+    items = [replace(item, section=_TO_OPENCLAW.get(item.section, "oc_identifiers")) for item in out.items]
+    return render_within(OPENCLAW_LAYOUT, items, max(request.max_tokens, 1) * 4)

@@ -12,6 +12,15 @@ from typing import Literal
 from pydantic import BaseModel
 
 from cutline.core.errors import CutlineError
+from cutline.core.summarizers.agent_prompts import (
+    CLAUDE_CODE_COMPACT_PROMPT,
+    CLAUDE_CODE_INSTRUCTIONS_LABEL,
+    CLAUDE_CODE_REMINDER,
+    CODEX_COMPACT_PROMPT,
+    OPENCLAW_SYSTEM_PROMPT,
+    PI_CURRENT_SYSTEM_PROMPT,
+    PI_CURRENT_TURN_PREFIX_PROMPT,
+)
 
 PromptKind = Literal["history", "update", "turn_prefix", "merge"]
 
@@ -239,11 +248,40 @@ PROMPTS: dict[str, Prompt] = {
             text=SUMMARIZATION_SYSTEM_PROMPT,
             placement="system",
         ),
+        Prompt(
+            name="claude-code",
+            description="Claude Code's compact prompt (summarize as Claude Code would)",
+            text=CLAUDE_CODE_COMPACT_PROMPT + CLAUDE_CODE_REMINDER,
+        ),
+        Prompt(
+            name="codex",
+            description="Codex's handoff prompt (summarize as Codex would)",
+            text=CODEX_COMPACT_PROMPT,
+        ),
+        Prompt(
+            name="pi-current-turn-prefix",
+            description="current pi's checkpoint of a split turn's prefix",
+            text=PI_CURRENT_TURN_PREFIX_PROMPT,
+        ),
+        Prompt(
+            name="pi-current-system",
+            description="current pi's system prompt for every summarization call",
+            text=PI_CURRENT_SYSTEM_PROMPT,
+            placement="system",
+        ),
+        Prompt(
+            name="openclaw-system",
+            description="OpenClaw 2026.9's system prompt for every summarization call",
+            text=OPENCLAW_SYSTEM_PROMPT,
+            placement="system",
+        ),
     ]
 }
 
 # Prompts a person can choose for the history summary (the others are used by the engine).
-HISTORY_PROMPTS = ("pi-checkpoint", "go-7-section", "narrative")
+HISTORY_PROMPTS = ("pi-checkpoint", "go-7-section", "narrative", "claude-code", "codex")
+# Prompts the engine uses for one purpose only.
+_ENGINE_ONLY = ("pi-turn-prefix", "pi-current-turn-prefix", "merge", "merge-legacy", "openclaw-identifiers")
 
 
 def get_prompt(name: str) -> str:
@@ -289,18 +327,20 @@ def build_prompt_text(
         custom_instructions = merge_focus
     get_prompt(prompt_name)
     prompt = PROMPTS[prompt_name]
-    if prompt.placement == "system" or prompt_name in (
-        "pi-turn-prefix",
-        "merge",
-        "merge-legacy",
-        "openclaw-identifiers",
-    ):
+    if prompt.placement == "system" or prompt_name in _ENGINE_ONLY:
         raise UnknownPromptError(f"prompt {prompt_name!r} cannot be used for a {kind} summary")
     if prompt_name in ("pi-checkpoint", "pi-update"):
-        base = UPDATE_SUMMARIZATION_PROMPT if previous_summary else SUMMARIZATION_PROMPT
+        base = _with_focus(
+            UPDATE_SUMMARIZATION_PROMPT if previous_summary else SUMMARIZATION_PROMPT, custom_instructions
+        )
+    elif prompt_name == "claude-code":
+        # Claude Code puts /compact instructions before its closing reminder
+        extra = f"{CLAUDE_CODE_INSTRUCTIONS_LABEL}{custom_instructions.strip()}" if custom_instructions else ""
+        base = f"{CLAUDE_CODE_COMPACT_PROMPT}{extra}{CLAUDE_CODE_REMINDER}"
+    elif prompt_name == "codex":
+        base = _with_focus(prompt.text.rstrip("\n"), custom_instructions) if custom_instructions else prompt.text
     else:
-        base = prompt.text
-    base = _with_focus(base, custom_instructions)
+        base = _with_focus(prompt.text, custom_instructions)
     previous = f"<previous-summary>\n{previous_summary}\n</previous-summary>\n\n" if previous_summary else ""
     if prompt.placement == "before":
         return f"{base}\n\n{_wrap(conversation_text)}\n\n{previous}".rstrip("\n")

@@ -85,8 +85,10 @@ def _clean(args: tuple[str, ...], *streams: str) -> None:
 
 
 def test_every_command_shows_escapes_instead_of_running_them(
-    hostile: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+    hostile: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], cutline_home: Path
 ) -> None:
+    # pi 0.73's rules, pinned: current pi makes no plan for this session at keepRecentTokens 20000
+    (cutline_home / "config.toml").write_text('[compaction]\nrules = "pi-0.73"\n', encoding="utf-8")
     ref = str(hostile)
     seen: list[str] = []
 
@@ -113,6 +115,8 @@ def test_every_command_shows_escapes_instead_of_running_them(
     data("plan", ref, "--json", "--entry-tokens")
     text("tokens", ref)
     data("tokens", ref, "--json")
+    assert _holds_payload(data("context", ref, "--json"))
+    text("context", ref)
     first = data("compact", ref, "--json")
     assert PAYLOAD in first["summary"]  # the exact hostile text, only escaped for the terminal
     text("compact", ref)

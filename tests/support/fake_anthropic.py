@@ -131,6 +131,14 @@ class FakeAnthropic:
         with self._lock:
             return self._script.pop(0) if self._script else Step()
 
+    def serves(self, path: str) -> bool:
+        """Whether `path` is an endpoint this fake answers with scripted steps."""
+        return path == "/v1/messages"
+
+    def reply_body(self, path: str, request_body: Any, text: str) -> dict[str, Any]:
+        """The success body for `path` carrying `text`."""
+        return self._message(request_body, text)
+
     def _message(self, request_body: Any, text: str) -> dict[str, Any]:
         model = request_body.get("model", "claude-test") if isinstance(request_body, dict) else "claude-test"
         with self._lock:
@@ -189,7 +197,7 @@ class FakeAnthropic:
                 if self.path == "/v1/messages/count_tokens":
                     self._send(200, json.dumps({"input_tokens": _count_tokens(body)}).encode(), {})
                     return
-                if self.path != "/v1/messages":
+                if not fake.serves(self.path):
                     self._send(404, json.dumps(error_body(404, "not_found_error", "Not found")).encode(), {})
                     return
                 step = fake._next_step()
@@ -204,9 +212,8 @@ class FakeAnthropic:
                 elif step.body is not None:
                     payload = json.dumps(step.body).encode()
                 else:
-                    payload = json.dumps(
-                        fake._message(body, step.text if step.text is not None else fake.reply)
-                    ).encode()
+                    text = step.text if step.text is not None else fake.reply
+                    payload = json.dumps(fake.reply_body(self.path, body, text)).encode()
                 self._send(step.status, payload, dict(step.headers))
 
         return Handler

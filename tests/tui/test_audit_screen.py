@@ -120,7 +120,9 @@ def test_plot_marks_window_threshold_compactions_and_series() -> None:
     assert any(line.lstrip().startswith("3k┤") for line in lines)
 
 
-def test_snapshot(store_path: Path, snap_compare) -> None:
+def test_snapshot(store_path: Path, snap_compare, cutline_home: Path) -> None:
+    (cutline_home / "config.toml").write_text('[compaction]\nrules = "pi-0.73"\n', encoding="utf-8")  # pi 0.73's replay
+
     async def ready(pilot) -> None:
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()

@@ -45,7 +45,8 @@ def visible_rows(message_list: MessageList) -> list[str]:
     return [strip_text(message_list, y) for y in range(message_list.scrollable_content_region.height)]
 
 
-async def test_changing_keep_recent_tokens_moves_the_cut_line(tmp_path: Path) -> None:
+async def test_changing_keep_recent_tokens_moves_the_cut_line(tmp_path: Path, cutline_home: Path) -> None:
+    (cutline_home / "config.toml").write_text('[compaction]\nrules = "pi-0.73"\n', encoding="utf-8")  # pi 0.73's cut
     session = write_session(tmp_path / "ledger.jsonl")
     app = test_app(tmp_path / "store.db", str(session))
     async with app.run_test(size=SIZE) as pilot:

@@ -27,7 +27,10 @@ SIZE = (140, 40)
 @pytest.fixture
 def ledger(tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The fixed session, a config that keeps 5000 recent tokens (so the cut is on screen), and fixed ids."""
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
+    # pi 0.73's rules, pinned: the snapshots show its plan (current pi is the default since issue 11)
+    (cutline_home / "config.toml").write_text(
+        '[compaction]\nkeepRecentTokens = 5000\nrules = "pi-0.73"\n', encoding="utf-8"
+    )
     monkeypatch.setattr(cutline.core.engine.compact, "new_proposal_id", lambda now=None: "019b8e2a5f00c0ffee42")
     monkeypatch.setattr(cutline.core.review.secrets, "token_hex", lambda n=4: "5eed" * n)
     monkeypatch.chdir(tmp_path)  # paths are shown relative to the working directory

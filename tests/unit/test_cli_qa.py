@@ -39,6 +39,7 @@ def test_compact_with_a_failing_api_is_one_line_error_and_stores_nothing(
     monkeypatch,
 ):
     """Three 500s used to give exit 0 and a stored "Summary unavailable due to size limits." proposal."""
+    monkeypatch.setenv("CUTLINE_COMPACTION__RULES", "pi-0.73")  # pi 0.73's concurrent split-turn calls
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-qa")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.base_url)
     fake_anthropic.script(server_error(30))

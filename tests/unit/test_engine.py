@@ -107,7 +107,7 @@ def sample(tmp_path) -> Session:
 
 def test_split_turn_summaries_run_concurrently_and_merge_after_separator(sample):
     recorder = Recorder(delay=0.05)
-    proposal, the_plan = run(sample, CompactionSettings(keepRecentTokens=300), recorder)
+    proposal, the_plan = run(sample, CompactionSettings(keepRecentTokens=300, rules="pi-0.73"), recorder)
     assert the_plan.isSplitTurn and the_plan.firstKeptEntryId == "e000000a"
     assert recorder.peak == 2  # history and turn prefix in flight together
     history, prefix = sorted(recorder.requests, key=lambda r: r.kind)
@@ -224,7 +224,7 @@ def test_staged_parts_run_concurrently_then_merge():
     recorder = Recorder(delay=0.05)
     # window 12,000: chunks may take floor(12,000 x 0.4) - 4,096 = 704 tokens, less than the ~1,650 to summarize
     settings = CompactionSettings(
-        keepRecentTokens=10, parts=4, contextWindow=12_000, mode="safeguard", lastTurnInjection=False
+        rules="pi-0.73", keepRecentTokens=10, parts=4, contextWindow=12_000, mode="safeguard", lastTurnInjection=False
     )
     proposal, _ = run(session_of(long_history()), settings, recorder, progress=events.append)
     parts = [r for r in recorder.requests if r.kind == "history"]
@@ -240,7 +240,7 @@ def test_staged_parts_run_concurrently_then_merge():
 
 def test_pi_mode_stages_only_when_input_exceeds_max_chunk():
     recorder = Recorder()
-    settings = CompactionSettings(keepRecentTokens=10, lastTurnInjection=False)
+    settings = CompactionSettings(keepRecentTokens=10, lastTurnInjection=False, rules="pi-0.73")
     run(session_of(long_history()), settings, recorder)
     assert [r.kind for r in recorder.requests] == ["history"]  # 1,600 tokens is far below the chunk limit
     recorder = Recorder()
@@ -251,7 +251,9 @@ def test_pi_mode_stages_only_when_input_exceeds_max_chunk():
 
 def test_safeguard_prunes_and_summarizes_dropped_part_first():
     recorder = Recorder()
-    settings = CompactionSettings(keepRecentTokens=10, mode="safeguard", contextWindow=2000, lastTurnInjection=False)
+    settings = CompactionSettings(
+        keepRecentTokens=10, mode="safeguard", contextWindow=2000, lastTurnInjection=False, rules="pi-0.73"
+    )
     messages = long_history(8, 300)
     the_plan = plan(session_of(messages).active_path(), settings)
     the_plan.tokensBefore = 5000  # new content far above 0.5 x 1000 x 1.2
@@ -280,7 +282,7 @@ def test_fallback_partial_without_oversized_messages():
         return any(m is big or (m.toolCallId == "c1" and m.role == "toolResult") for m in request.messages)
 
     recorder = Recorder(fail=fail)
-    settings = CompactionSettings(keepRecentTokens=5, contextWindow=100_000, lastTurnInjection=False)
+    settings = CompactionSettings(keepRecentTokens=5, contextWindow=100_000, lastTurnInjection=False, rules="pi-0.73")
     proposal, _ = run(session_of(messages), settings, recorder)
     assert proposal.degraded == "partial"
     # 65,000 tokens exceed one chunk, so the input is staged: the part holding the big result is summarized
@@ -500,7 +502,7 @@ def test_empty_summary_makes_the_proposal_invalid():
 
 def test_safeguard_summarizes_the_turn_prefix_with_openclaw_focus(sample):
     recorder = Recorder()
-    run(sample, CompactionSettings(keepRecentTokens=300, mode="safeguard"), recorder)
+    run(sample, CompactionSettings(keepRecentTokens=300, mode="safeguard", rules="pi-0.73"), recorder)
     prefix = [r for r in recorder.requests if r.messages and r.messages[0].text().startswith("Now run the tests")]
     (request,) = prefix
     assert request.kind == "history" and request.max_tokens == 13107

@@ -28,7 +28,7 @@ def summarizer(server: FakeAnthropic) -> AnthropicSummarizer:
 
 def test_split_turn_sends_two_requests_and_merges_replies(fake_anthropic, session):
     fake_anthropic.latency = 0.2
-    settings = CompactionSettings(keepRecentTokens=300, lastTurnInjection=False)
+    settings = CompactionSettings(keepRecentTokens=300, lastTurnInjection=False, rules="pi-0.73")
     the_plan = plan(session.active_path(), settings)
     proposal = asyncio.run(compact(the_plan, session, summarizer(fake_anthropic), settings))
     requests = fake_anthropic.message_requests()

@@ -40,7 +40,7 @@ def as_path(messages: list[Message]) -> list[Entry]:
 
 
 def test_plan_explains_the_walk_the_move_back_and_the_split_turn() -> None:
-    result = plan(path_of("special-cut-points"), CompactionSettings(keepRecentTokens=5000))
+    result = plan(path_of("special-cut-points"), CompactionSettings(keepRecentTokens=5000, rules="pi-0.73"))
     # verified against pi's own answer in tests/golden/special-cut-points.golden.json
     assert (result.firstKeptPathIndex, result.isSplitTurn, result.turnStartPathIndex) == (76, True, 74)
     assert result.crossingPathIndex == 79 and result.cutCandidatePathIndex == 79
@@ -53,7 +53,7 @@ def test_plan_explains_the_walk_the_move_back_and_the_split_turn() -> None:
 
 def test_plan_spans_cover_the_window_and_tokens_add_up() -> None:
     path = path_of("previous-compactions")
-    result = plan(path, CompactionSettings(keepRecentTokens=5000))
+    result = plan(path, CompactionSettings(keepRecentTokens=5000, rules="pi-0.73"))
     assert result.boundaryStart == 30 and result.previousCompactionIndex == 48
     covered = result.summarize_indices() + result.turn_prefix_indices() + result.kept_indices()
     assert covered == list(range(result.boundaryStart, len(path)))
@@ -69,7 +69,7 @@ def test_plan_spans_cover_the_window_and_tokens_add_up() -> None:
 
 
 def test_walk_that_crosses_after_the_last_cut_point_falls_back_like_pi() -> None:
-    result = plan(path_of("crossing-after-last-cut"), CompactionSettings(keepRecentTokens=2000))
+    result = plan(path_of("crossing-after-last-cut"), CompactionSettings(keepRecentTokens=2000, rules="pi-0.73"))
     assert result.crossingPathIndex == 18 and result.firstKeptPathIndex == 0
     assert any("falls back to the first valid cut point 0" in s.text for s in result.explanation)
 

@@ -46,7 +46,13 @@ def test_plan_json_matches_pi_and_imports_the_file(capsys: pytest.CaptureFixture
 
 def test_plan_text_explains(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "plan", str(GOLDEN / "sessions" / "special-cut-points.jsonl"), "--keep-recent-tokens", "5000"
+        capsys,
+        "plan",
+        str(GOLDEN / "sessions" / "special-cut-points.jsonl"),
+        "--keep-recent-tokens",
+        "5000",
+        "--rules",
+        "pi-0.73",
     )
     assert code == 0
     assert "cut: keep from path index 76" in out and "split turn from 74" in out

@@ -63,7 +63,7 @@ def test_plans_match_pi(golden: Path) -> None:
     data, path = _load(golden)
     index = index_path(path)
     for keep, expected in data["plans"].items():
-        result = plan(index, CompactionSettings(keepRecentTokens=int(keep)))
+        result = plan(index, CompactionSettings(keepRecentTokens=int(keep), rules="pi-0.73"))
         where = f"keepRecentTokens={keep}"
         if expected is None:
             assert result.alreadyCompacted, where

@@ -43,7 +43,7 @@ def test_our_reader_sees_what_pi_sees_after_write_back(tmp_path):
     assert context[0].role == "compactionSummary"
     assert context[0].summary == ORACLE["plans"]["300"]["previousSummary"]
     assert [e["id"] for e in ORACLE["perEntry"]] == [e.id for e in active]
-    again = plan(active, CompactionSettings(keepRecentTokens=300))
+    again = plan(active, CompactionSettings(keepRecentTokens=300, rules="pi-0.73"))
     assert again.tokensBefore == ORACLE["plans"]["300"]["tokensBefore"]
     assert again.firstKeptEntryId == ORACLE["plans"]["300"]["firstKeptEntryId"]
     assert again.previousSummary == ORACLE["plans"]["300"]["previousSummary"]

@@ -212,7 +212,7 @@ def test_serialized_length_matches_pi_on_the_golden_sessions() -> None:
         for keep, expected in golden["plans"].items():
             if not expected:
                 continue
-            planned = plan(path, CompactionSettings(keepRecentTokens=int(keep)))
+            planned = plan(path, CompactionSettings(keepRecentTokens=int(keep), rules="pi-0.73"))
             messages = [
                 m
                 for i in planned.summarize_indices()

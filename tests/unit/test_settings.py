@@ -67,9 +67,11 @@ def test_load_openclaw_config(tmp_path: Path) -> None:
     config = tmp_path / "openclaw.json"
     config.write_text(OPENCLAW_EXAMPLE)
     s = load_settings(tmp_path / "absent.toml", openclaw=config)
-    assert s.mode == "safeguard" and s.reserveTokensFloor == 24000
+    assert s.mode == "safeguard"
+    # OpenClaw 2026.9 retired reserveTokensFloor, maxHistoryShare and the memory flush prompts: not used
+    assert s.reserveTokensFloor == 20000
     assert s.memoryFlush.softThresholdTokens == 6000
-    assert s.memoryFlush.systemPrompt == "Session nearing compaction. Store durable memories now."
+    assert s.memoryFlush.systemPrompt == CompactionSettings().memoryFlush.systemPrompt
     assert s.postCompaction.enabled and "today" in s.postCompaction.prompt
     assert s.keepRecentTokens == 20000  # untouched defaults stay
 
@@ -177,3 +179,28 @@ def test_deadline_defaults_follow_openclaw(tmp_path: Path) -> None:
     config = tmp_path / "openclaw.json"
     config.write_text("{agents: {defaults: {compaction: {timeoutSeconds: 45}}}}")
     assert load_settings(tmp_path / "none.toml", openclaw=config).timeoutSeconds == 45
+
+
+def test_openclaw_2026_9_keys_are_read_and_retired_ones_reported(tmp_path: Path) -> None:
+    from cutline.core.config.openclaw import retired_notice
+
+    config = tmp_path / "openclaw.json"
+    config.write_text(
+        """{agents: {defaults: {compaction: {
+          recentTurnsPreserve: 20, identifierPolicy: "custom", keepRecentTokens: 12000,
+          qualityGuard: {enabled: false, maxRetries: 9}, postCompactionSections: ["Red Lines"],
+          reserveTokensFloor: 30000, maxHistoryShare: 0.7, customInstructions: "x",
+        }}}}"""
+    )
+    s = load_settings(tmp_path / "none.toml", openclaw=config)
+    assert (s.recentTurnsPreserve, s.identifierPolicy, s.keepRecentTokens) == (12, "strict", 12000)
+    assert (s.qualityGuard.enabled, s.qualityGuard.maxRetries) == (False, 3)
+    assert s.postCompactionSections == ["Red Lines"]
+    assert (s.reserveTokensFloor, s.maxHistoryShare, s.customInstructions) == (20000, 0.5, None)
+    assert retired_notice(config) == (
+        "openclaw.json: retired in OpenClaw 2026.9 and not used: agents.defaults.compaction.reserveTokensFloor, "
+        "agents.defaults.compaction.maxHistoryShare, agents.defaults.compaction.customInstructions, "
+        'agents.defaults.compaction.identifierPolicy "custom" (read as "strict")'
+    )
+    config.write_text('{"agents": {"defaults": {"compaction": {"keepRecentTokens": 1}}}}')
+    assert retired_notice(config) is None

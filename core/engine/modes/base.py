@@ -9,6 +9,7 @@ from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.proposal import ToolFailure
+from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.rules.base import PlannerRules
 from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 from cutline.core.models import Entry, Message
@@ -27,6 +28,8 @@ class CompactionJob:
     prefix: list[Message]
     read_files: list[str]
     modified_files: list[str]
+    # the session's working directory (OpenClaw reads the workspace's AGENTS.md from there)
+    cwd: str | None = None
 
 
 @dataclass
@@ -45,6 +48,10 @@ class Rebuilt:
     entry_suffix: str = ""
     last_turn: str = ""
     tool_failures: list[ToolFailure] = field(default_factory=list)
+    # set by summary flows that judge their own summary (OpenClaw 2026.9) or name their prompt
+    quality: QualityVerdict | None = None
+    latest_request: str | None = None
+    prompt_name: str | None = None
 
 
 class CompactionMode(Protocol):

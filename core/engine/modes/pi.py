@@ -9,13 +9,22 @@ context is rebuilt as pi's buildSessionContext would with the new compaction ent
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
-from cutline.core.engine.context import build_context, context_indices
+from cutline.core.engine.context import build_context, context_indices, entry_message
 from cutline.core.engine.last_turn import last_turn_section
 from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, Rebuilt
+from cutline.core.engine.openclaw_safeguard import (
+    SAFEGUARD_PROMPT,
+    agents_md_rules,
+    latest_unresolved_request,
+    openclaw_summary,
+)
 from cutline.core.engine.path_index import PathIndex
+from cutline.core.engine.pi_current_summary import current_pi_body
+from cutline.core.engine.rule_summaries import RULES_OPENCLAW, RULES_PI, model_max_output_tokens, summary_rules
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
 from cutline.core.engine.sections import collect_tool_failures, format_file_operations, format_tool_failures
 from cutline.core.engine.summary_run import NO_PRIOR_HISTORY, SummaryRun, SummaryStyle, settings_style
@@ -29,10 +38,14 @@ async def _constant(text: str) -> str:
     return text
 
 
-def rebuilt_context(job: CompactionJob, summary: str) -> tuple[list[Message], list[str | None]]:
+def rebuilt_context(
+    job: CompactionJob, summary: str, latest_request: str | None = None
+) -> tuple[list[Message], list[str | None]]:
     """The context pi builds once the compaction entry holding `summary` is appended, with each message's entry id."""
     path = job.path
-    details = {"readFiles": job.read_files, "modifiedFiles": job.modified_files}
+    details: dict[str, Any] = {"readFiles": job.read_files, "modifiedFiles": job.modified_files}
+    if latest_request:
+        details["latestUnresolvedUserRequest"] = latest_request
     record = CompactionRecord(
         summary=summary,
         firstKeptEntryId=job.plan.firstKeptEntryId,
@@ -82,9 +95,26 @@ class PiMode:
         return settings_style(settings)
 
     async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
-        """Summarize the history and the turn prefix, append pi's sections, rebuild the context."""
+        """Summarize the history and the turn prefix, append pi's sections, rebuild the context.
+
+        The summarization follows the rule set's agent version (core.engine.rule_summaries):
+        pi 0.73.1 here, current pi's sequential calls, or OpenClaw 2026.9's safeguard.
+        """
+        rules = summary_rules(job.plan, job.settings)
+        if rules == RULES_OPENCLAW:
+            return await rebuild_openclaw(job, run)
         history, previous = await self.prepare_history(job, run)
-        if job.plan.isSplitTurn and job.prefix:
+        if rules == RULES_PI:
+            body = await current_pi_body(
+                run,
+                job.settings,
+                summarized=history,
+                prefix=job.prefix,
+                previous=previous,
+                split_turn=job.plan.isSplitTurn,
+                model_max=model_max_output_tokens(run.summarizer.model),
+            )
+        elif job.plan.isSplitTurn and job.prefix:
             history_text, prefix_text = await asyncio.gather(
                 self.summarize_history(job, run, history, previous) if job.summarized else _constant(NO_PRIOR_HISTORY),
                 self.summarize_prefix(run, job.prefix),
@@ -137,6 +167,46 @@ class PiMode:
             run.note(f"turn_prefix: summarization failed: {exc}")
             run.degrade("annotation")
             return f"Context contained {len(prefix)} messages (0 oversized). Summary unavailable due to size limits."
+
+
+async def rebuild_openclaw(job: CompactionJob, run: SummaryRun) -> Rebuilt:
+    """OpenClaw 2026.9's safeguard summary (core.engine.openclaw_safeguard), the context rebuilt as pi's."""
+    settings = job.settings
+    kept = [m for m in (entry_message(job.path[i]) for i in job.plan.kept_indices()) if m is not None]
+    latest = getattr(job.plan, "latestUnresolvedUserRequest", None) or latest_unresolved_request(
+        job.summarized + job.prefix + kept
+    )
+    cut_away = job.summarized + job.prefix
+    failures = collect_tool_failures(cut_away)
+    appendix = (
+        format_tool_failures(failures)
+        + format_file_operations(job.read_files, job.modified_files)
+        + agents_md_rules(job.cwd, settings.postCompactionSections)
+    )
+    result = await openclaw_summary(
+        run,
+        settings,
+        summarized=job.summarized,
+        prefix=job.prefix,
+        previous=job.plan.previousSummary,
+        split_turn=job.plan.isSplitTurn,
+        latest_request=latest,
+        appendix=appendix,
+        model_max=model_max_output_tokens(run.summarizer.model),
+    )
+    context, ids = rebuilt_context(job, result.summary, latest)
+    return Rebuilt(
+        summary=result.summary,
+        context=context,
+        context_entry_ids=ids,
+        first_kept_entry_id=job.plan.firstKeptEntryId,
+        summarized_count=len(cut_away),
+        kept_count=job.plan.keptMessages,
+        tool_failures=failures,
+        quality=result.verdict,
+        latest_request=result.latest_request,
+        prompt_name=SAFEGUARD_PROMPT,
+    )
 
 
 PI = PiMode()

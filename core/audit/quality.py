@@ -1,0 +1,45 @@
+"""OpenClaw 2026.9's quality guard over a past compaction: would its summary pass the checks?
+
+Required sections are asked of OpenClaw sessions only (their format, or a version 4+ header);
+the protected identifiers and the latest ask come from the summarized messages, and
+the recorded `latestUnresolvedUserRequest` (when the compaction has one) must lead
+`## Pending user asks`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cutline.core.engine.context import entry_message
+from cutline.core.engine.quality_guard import (
+    REQUIRED_SUMMARY_SECTIONS,
+    QualityInputs,
+    QualityVerdict,
+    identifiers_of,
+    latest_user_ask,
+    verdict_for,
+)
+from cutline.core.models import Entry, Message, Session
+
+FIRST_OPENCLAW_VERSION = 4
+
+
+def _recorded_request(details: Any) -> str | None:
+    value = details.get("latestUnresolvedUserRequest") if isinstance(details, dict) else None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def compaction_quality(session: Session, summarized: list[Entry], summary: str, details: Any) -> QualityVerdict:
+    """The guard's verdict on a compaction's summary of `summarized`."""
+    messages: list[Message] = [m for m in (entry_message(e) for e in summarized) if m is not None]
+    openclaw = session.format == "openclaw" or (
+        session.format == "pi" and (session.version or 0) >= FIRST_OPENCLAW_VERSION
+    )
+    request = _recorded_request(details)
+    inputs = QualityInputs(
+        requiredSections=list(REQUIRED_SUMMARY_SECTIONS) if openclaw else [],
+        identifiers=identifiers_of(messages),
+        latestUnresolvedRequest=request,
+        latestUserAsk=None if request else latest_user_ask(messages),
+    )
+    return verdict_for(summary, inputs)

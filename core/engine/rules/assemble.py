@@ -1,0 +1,207 @@
+"""A rule set's decisions turned into a CompactionPlan with its explanation, shared by current pi and OpenClaw 2026.9."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep, Span
+from cutline.core.engine.context import ContextEstimate
+from cutline.core.engine.path_index import js_sorted
+from cutline.core.engine.plan_figures import budget
+from cutline.core.engine.rules.base import PlanRequest
+from cutline.core.engine.rules.walk import Cut, Walk
+from cutline.core.engine.triggers import should_compact
+
+FILE_KINDS = ("read", "written", "edited")
+
+
+def n(value: int | float) -> str:
+    """A figure with thousands separators (floats to one decimal)."""
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
+
+
+@dataclass
+class Decision:
+    """Everything a rule set decided for one plan, in item indices of its walk."""
+
+    rules: str
+    walk: Walk
+    start: int
+    end: int
+    estimate: ContextEstimate
+    cut: Cut | None = None
+    previous: int = -1  # path index of the previous compaction
+    previous_summary: str | None = None
+    no_plan: str | None = None  # "already-compacted", "nothing", or None
+    refusal: str | None = None
+    prelude_messages: int = 0
+    prelude_tokens: int = 0
+    keep: float = 0
+    latest_request: str | None = None
+    seed_ops: list[tuple[int, str]] = field(
+        default_factory=list
+    )  # (0 read / 1 written / 2 edited, path) before the walk
+    steps: list[ExplanationStep] = field(default_factory=list)
+    entry_tokens: list[int] = field(default_factory=list)
+
+
+def file_lists(decision: Decision, history_end: int, cut: Cut) -> dict[str, list[str]]:
+    """The raw read/written/edited sets over the summarized and turn-prefix items, and pi's two summary lists."""
+    sets: tuple[set[str], set[str], set[str]] = (set(), set(), set())
+    for kind, target in decision.seed_ops:
+        sets[kind].add(target)
+    items = decision.walk.items
+    ranges = [(decision.start, history_end)]
+    if cut.split:
+        ranges.append((cut.turn_start, cut.first))
+    for lo, hi in ranges:
+        for i in range(lo, hi):
+            for kind, target in items[i].fileops:
+                sets[kind].add(target)
+    read, written, edited = sets
+    modified = written | edited
+    read_sorted = js_sorted(read)
+    return {
+        "readFiles": read_sorted,
+        "writtenFiles": js_sorted(written),
+        "editedFiles": js_sorted(edited),
+        "modifiedFiles": js_sorted(modified),
+        "readOnlyFiles": [f for f in read_sorted if f not in modified],
+    }
+
+
+def _spans(positions: list[int]) -> list[Span]:
+    spans: list[Span] = []
+    for p in positions:
+        if spans and spans[-1].stop == p:
+            spans[-1].stop = p + 1
+        else:
+            spans.append(Span(start=p, stop=p + 1))
+    return spans
+
+
+def _range_text(positions: list[int]) -> str:
+    if not positions:
+        return "nothing"
+    if len(positions) == 1:
+        return f"path index {positions[0]}"
+    return f"path indices {positions[0]}..{positions[-1]}"
+
+
+def _trigger_step(estimate: ContextEstimate, window: int, reserve: int, source: str) -> ExplanationStep:
+    threshold = window - reserve
+    if estimate.lastUsageIndex is not None:
+        how = (
+            f"last assistant usage {n(estimate.usageTokens)} + {estimate.counter} estimate "
+            f"{n(estimate.trailingTokens)} of the messages after it"
+        )
+    else:
+        how = f"{estimate.counter} estimates of every context message (no usable usage record)"
+    over = estimate.tokens > threshold
+    return ExplanationStep(
+        step="trigger",
+        text=(
+            f"context window {n(window)} ({source}) − reserve {n(reserve)} = threshold {n(threshold)}; "
+            f"context is {n(estimate.tokens)} tokens ({how}); compaction "
+            f"{'would trigger' if over else 'would not trigger yet'} "
+            f"({n(estimate.tokens)} {'>' if over else '<='} {n(threshold)})"
+        ),
+        data={"contextWindow": window, "reserveTokens": reserve, "threshold": threshold, "tokens": estimate.tokens},
+    )
+
+
+def assemble(decision: Decision, request: PlanRequest) -> CompactionPlan:
+    """The CompactionPlan (path indices, figures, file lists, explanation) for a rule set's decision."""
+    index, settings = request.index, request.settings
+    figures = budget(settings, index, request.reserve)
+    window, source, reserve = figures.window, figures.source, figures.reserve
+    estimate = decision.estimate
+    walk = decision.walk
+    items = walk.items
+    rules_step = ExplanationStep(
+        step="rules",
+        text=f"planned by the rules of {decision.rules}",
+        data={"rules": decision.rules},
+    )
+    steps = [rules_step, _trigger_step(estimate, window, reserve, source), *decision.steps]
+    base: dict[str, Any] = {
+        "mode": request.mode,
+        "counter": index.counter,
+        "rules": decision.rules,
+        "pathLength": index.n,
+        "contextWindow": window,
+        "contextWindowSource": source,
+        "reserveTokens": reserve,
+        "threshold": window - reserve,
+        "keepRecentTokens": settings.keepRecentTokens,
+        "entryTokens": decision.entry_tokens if request.entry_tokens else [],
+        "tokensBefore": estimate.tokens,
+        "contextEstimate": estimate,
+        "previousCompactionIndex": decision.previous if decision.previous >= 0 else None,
+        "previousSummary": decision.previous_summary,
+        "latestUnresolvedUserRequest": decision.latest_request,
+    }
+    should = should_compact(estimate.tokens, window, reserve, settings.enabled)
+    if decision.no_plan is not None or decision.refusal is not None or decision.cut is None:
+        return CompactionPlan.model_construct(
+            **base,
+            alreadyCompacted=decision.no_plan == "already-compacted",
+            nothingToCompact=decision.no_plan != "already-compacted",
+            refusal=decision.refusal,
+            shouldCompact=False,
+            explanation=steps,
+        )
+    cut = decision.cut
+    first = cut.first
+    history_end = cut.turn_start if cut.split else first
+    start = decision.start
+    summarized = decision.prelude_messages + walk.messages_in(start, history_end)
+    summarized_tokens = decision.prelude_tokens + walk.tokens_in(start, history_end)
+    prefix_count = walk.messages_in(cut.turn_start, first) if cut.split else 0
+    prefix_tokens = walk.tokens_in(cut.turn_start, first) if cut.split else 0
+    kept = walk.messages_in(first, decision.end)
+    kept_tokens = walk.weight_in(first, decision.end)
+    positions = [it.pos for it in items]
+    first_pos = positions[first]
+    summarize_positions = positions[start:history_end]
+    prefix_positions = positions[cut.turn_start : first] if cut.split else []
+    kept_positions = positions[first : decision.end]
+    steps.append(
+        ExplanationStep(
+            step="result",
+            pathIndex=first_pos,
+            text=(
+                f"summarize {_range_text(summarize_positions)} ({summarized} messages, {n(summarized_tokens)} tokens)"
+                + (
+                    f"; turn prefix {_range_text(prefix_positions)} ({prefix_count} messages, {n(prefix_tokens)} tokens)"
+                    if cut.split
+                    else ""
+                )
+                + f"; keep {_range_text(kept_positions)} ({kept} messages, {n(kept_tokens)} tokens)"
+            ),
+        )
+    )
+    files: dict[str, Any] = file_lists(decision, history_end, cut)
+    return CompactionPlan.model_construct(
+        **base,
+        firstKeptEntryId=items[first].entry_id,
+        firstKeptPathIndex=first_pos,
+        isSplitTurn=cut.split,
+        turnStartPathIndex=positions[cut.turn_start] if cut.split else None,
+        boundaryStart=positions[start] if start < len(positions) else index.n,
+        summarizeSpans=_spans(summarize_positions),
+        turnPrefixSpans=_spans(prefix_positions),
+        keptSpans=_spans(kept_positions),
+        messagesToSummarize=summarized,
+        turnPrefixMessages=prefix_count,
+        keptMessages=kept,
+        summarizedTokens=summarized_tokens,
+        turnPrefixTokens=prefix_tokens,
+        keptTokens=kept_tokens,
+        shouldCompact=should,
+        crossingPathIndex=positions[cut.crossing] if cut.crossing is not None else None,
+        cutCandidatePathIndex=positions[cut.candidate] if cut.candidate is not None else None,
+        explanation=steps,
+        **files,
+    )

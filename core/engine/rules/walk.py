@@ -1,0 +1,113 @@
+"""The cut-point walk current pi and OpenClaw 2026.9 share, over a list of planner items, in O(log n) a plan.
+
+Both agents walk back from the newest item summing estimates until keepRecentTokens is
+reached, take the nearest cut point at or after that item (else the last one), move
+back over items that add nothing to context, and call the turn split unless the cut
+item starts a turn. They differ in what an item is and which items count: each rule
+set builds `Item`s (its projection) and passes its choices here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from itertools import accumulate
+
+from cutline.core.models import Message
+
+
+@dataclass
+class Item:
+    """One entry as a planner sees it: its path index, kind, the messages it contributes and their weight."""
+
+    pos: int
+    kind: str
+    messages: list[Message]
+    weight: int
+    cut: bool = False  # a valid first kept item
+    turn: bool = False  # starts a turn
+    counted: bool = False  # the walk adds it (pi: weight > 0; OpenClaw: it has a message)
+    barrier: bool = False  # the move back stops after it (a compaction, or an item that reaches the model)
+    summarized: int = 0  # messages it gives to the summary when summarized
+    entry_id: str = ""
+    fileops: list[tuple[int, str]] = field(default_factory=list)  # (0 read / 1 written / 2 edited, path)
+
+
+@dataclass
+class Cut:
+    """Where the walk crossed keepRecentTokens, where the cut landed and whether it splits a turn (item indices)."""
+
+    first: int
+    turn_start: int
+    split: bool
+    crossing: int | None
+    candidate: int | None
+    exceeded: bool
+
+
+class Walk:
+    """Prefix sums and sorted index lists over items, built once per path and rule set."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self.items = items
+        self.n = len(items)
+        self.prefix = [0, *accumulate(it.weight for it in items)]
+        self.summary_prefix = [0, *accumulate(it.summarized for it in items)]
+        self.summary_tokens = [0, *accumulate(it.weight if it.summarized else 0 for it in items)]
+        self.cuts = [i for i, it in enumerate(items) if it.cut]
+        self.turns = [i for i, it in enumerate(items) if it.turn]
+        self.counted = [i for i, it in enumerate(items) if it.counted]
+        self.barriers = [i for i, it in enumerate(items) if it.barrier]
+
+    def crossing(self, start: int, end: int, keep: float) -> int | None:
+        """The counted item where the running sum from the end first reaches `keep` (None when it never does)."""
+        total = self.prefix[end]
+        prefix = self.prefix
+        # suffix sums total - prefix[i] only fall as i grows: the last i whose suffix still reaches keep
+        last = bisect_left(range(start, end), True, key=lambda i: total - prefix[i] < keep) + start - 1
+        if last < start:
+            return None
+        k = bisect_right(self.counted, last) - 1
+        if k < 0 or self.counted[k] < start:
+            return None
+        return self.counted[k]
+
+    def find_cut(self, start: int, end: int, keep: float) -> Cut:
+        """The nearest cut point at or after the crossing (the last one when none is; the first when never crossed)."""
+        lo = bisect_left(self.cuts, start)
+        hi = bisect_left(self.cuts, end)
+        if lo >= hi:
+            return Cut(first=start, turn_start=-1, split=False, crossing=None, candidate=None, exceeded=False)
+        crossing = self.crossing(start, end, keep)
+        if crossing is None:
+            cut = self.cuts[lo]
+        else:
+            c = bisect_left(self.cuts, crossing, lo, hi)
+            cut = self.cuts[c] if c < hi else self.cuts[hi - 1]
+        return Cut(
+            first=cut, turn_start=-1, split=False, crossing=crossing, candidate=cut, exceeded=crossing is not None
+        )
+
+    def move_back(self, cut: int, start: int) -> int:
+        """Move the cut back over items that add nothing, stopping after a barrier (never before `start`)."""
+        b = bisect_left(self.barriers, cut) - 1
+        previous = self.barriers[b] if b >= 0 else -1
+        return max(start, previous + 1) if cut > start else cut
+
+    def turn_start(self, cut: int, start: int) -> tuple[int, bool]:
+        """The item starting the turn the cut falls in, and whether the cut splits it."""
+        if self.items[cut].turn if cut < self.n else False:
+            return -1, False
+        t = bisect_right(self.turns, cut) - 1
+        if t >= 0 and self.turns[t] >= start:
+            return self.turns[t], True
+        return -1, False
+
+    def messages_in(self, start: int, stop: int) -> int:
+        return self.summary_prefix[stop] - self.summary_prefix[start] if stop > start else 0
+
+    def tokens_in(self, start: int, stop: int) -> int:
+        return self.summary_tokens[stop] - self.summary_tokens[start] if stop > start else 0
+
+    def weight_in(self, start: int, stop: int) -> int:
+        return self.prefix[stop] - self.prefix[start] if stop > start else 0
