@@ -14,7 +14,8 @@ def cutline_home() -> Path:
     else:
         base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         home = Path(base) / "cutline"
-    home.mkdir(parents=True, exist_ok=True)
+    if not home.is_dir():
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)  # the store and backups copy private sessions
     return home
 
 
@@ -28,8 +29,11 @@ def config_path() -> Path:
 
 
 def backups_dir() -> Path:
+    """Copies of session files made before each write-back (a private directory)."""
     path = cutline_home() / "backups"
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o700)
     return path
 
 

@@ -11,7 +11,6 @@ import datetime as dt
 import difflib
 import json
 import secrets
-from pathlib import Path
 
 from cutline.core.agents.entries import now_iso
 from cutline.core.agents.pi.writer import compaction_line
@@ -20,7 +19,6 @@ from cutline.core.engine.compact import Proposal, validate_proposal
 from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
-from cutline.core.paths import backups_dir
 from cutline.core.store import Store
 from cutline.core.store.proposals import (
     Decision,
@@ -31,6 +29,8 @@ from cutline.core.store.proposals import (
     SummaryVersion,
 )
 from cutline.core.tokens.jsjson import js_length
+from cutline.core.writeback import recover_write_backs
+from cutline.core.writeback import write_back as write_back_accepted
 
 __all__ = [
     "Decision",
@@ -69,10 +69,18 @@ def _tokens(text: str) -> int:
     return -(-js_length(text) // 4)
 
 
-def save_proposal(store: Store, proposal: Proposal, plan_json: str | None = None) -> Proposal:
-    """Store a new proposal and its generated summary as version 1; picks the id its entry will get."""
+def save_proposal(
+    store: Store, proposal: Proposal, plan_json: str | None = None, source_sha256: str | None = None
+) -> Proposal:
+    """Store a new proposal and its generated summary as version 1; picks the id its entry will get.
+
+    The proposal is tied to the bytes of the session file it was made from (`source_sha256`,
+    default: the file as the store last imported it): write-back refuses any other content.
+    """
     if not proposal.entryId:
         proposal.entryId = secrets.token_hex(4)
+    if source_sha256 is None:
+        source_sha256 = store.sessions.fingerprint(proposal.session_id)
     store.proposals.insert(
         NewProposal(
             id=proposal.id,
@@ -90,6 +98,7 @@ def save_proposal(store: Store, proposal: Proposal, plan_json: str | None = None
             valid=proposal.validation.ok,
             summary=proposal.summary,
             summary_tokens=_tokens(proposal.summary),
+            source_sha256=source_sha256,
         )
     )
     return proposal
@@ -160,12 +169,15 @@ def preview_entry(store: Store, ref: str, *, timestamp: str | None = None) -> st
     """Exactly the JSON line `accept` appends (pass the same `timestamp` to both; the entry id is fixed per proposal)."""
     proposal = load_proposal(store, ref)
     text = latest_version(store, proposal.id).text
-    return compaction_line(
-        proposal.compaction_record(text),
-        entry_id=proposal.entryId,
-        parent_id=proposal.parentEntryId,
-        timestamp=timestamp or now_iso(),
-    )
+    record = proposal.compaction_record(text)
+    stamp = timestamp or now_iso()
+    try:
+        session = store.load_session(proposal.session_id)
+    except NotFoundError:
+        session = None
+    if session is not None and adapter_for(session.format).write_back_plan(session).possible:
+        return adapter_for(session.format).preview_line(session, record, entry_id=proposal.entryId, timestamp=stamp)
+    return compaction_line(record, entry_id=proposal.entryId, parent_id=proposal.parentEntryId, timestamp=stamp)
 
 
 def _open_or_refuse(store: Store, proposal_id: str) -> None:
@@ -182,11 +194,14 @@ def accept(
     timestamp: str | None = None,
     note: str | None = None,
 ) -> Decision:
-    """Accept the latest summary version: validate, append the compaction to the session file, record, re-import.
+    """Accept the latest summary version: validate, write the compaction into the session, record, re-import.
 
-    Refuses a decided proposal, an invalid one, and (for write-back) a session that is
-    not pi / OpenClaw or whose file changed since the proposal was made.
+    Refuses a decided proposal, an invalid one, and (for write-back) a session its agent
+    cannot take it in, one whose file is not exactly what the proposal was made from, or
+    one whose agent is running (see `cutline.core.writeback`).
     """
+    if write_back:
+        recover_write_backs(store)
     proposal = load_proposal(store, ref)
     _open_or_refuse(store, proposal.id)
     version = latest_version(store, proposal.id)
@@ -210,30 +225,12 @@ def accept(
         version=version.n,
     )
     if write_back:
-        session = store.load_session(proposal.session_id)
-        refusal = adapter_for(session.format).write_back_refusal()
-        if refusal is not None:
-            raise CutlineError(f"write-back refused: {refusal}; accept without it")
-        if not session.source_path:
-            raise CutlineError("the session has no source file to write back to")
-        leaf = session.active_path()[-1].id if session.entries else None
-        if leaf != proposal.parentEntryId:
-            raise CutlineError(
-                f"the session moved on since proposal {proposal.id} was made (leaf {leaf}, was {proposal.parentEntryId}); make a new proposal"
-            )
-        entry = adapter_for(session.format).write_back(
-            Path(session.source_path),
-            session,
-            proposal.compaction_record(version.text),
-            backup_dir=backups_dir(),
-            entry_id=proposal.entryId,
-            timestamp=timestamp,
+        outcome = write_back_accepted(
+            store, decision, entry_id=proposal.entryId, record_text=version.text, timestamp=timestamp
         )
-        decision.written_to = session.source_path
-        decision.entry_id = entry.id
+        decision.notes = outcome.notes
+        return decision
     store.proposals.record_decision(decision)
-    if write_back and decision.written_to:
-        store.import_file(decision.written_to)
     return decision
 
 

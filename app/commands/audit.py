@@ -47,12 +47,13 @@ def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
 def _proposal_audit(store: Any, ref: str) -> Any:
     from cutline.core.audit.report import audit_proposal
     from cutline.core.review import latest_version, load_proposal
+    from cutline.core.store.token_counts import count_entries
 
     proposal = load_proposal(store, ref)
     session = store.load_session(proposal.session_id)
     latest = latest_version(store, proposal.id)
     summary = latest.text if latest.text != proposal.summary else None
-    return audit_proposal(session, proposal, summary)
+    return audit_proposal(session, proposal, summary, count_entries(store, session, "chars4"))
 
 
 def _settings(
@@ -184,7 +185,10 @@ def audit_cmd(
                     f"proposal {report.target_id} belongs to session {report.session_id}, not {session_id}"
                 )
         else:
-            report = audit_compaction(store.load_session(session_id), compaction_id, settings)
+            from cutline.core.store.token_counts import count_entries
+
+            loaded = store.load_session(session_id)
+            report = audit_compaction(loaded, compaction_id, settings, count_entries(store, loaded, "chars4"))
     if as_json:
         say_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -228,13 +232,21 @@ def timeline_cmd(
         raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
     names = list(counters) or list(_COUNTERS)
+    from cutline.core.store.token_counts import count_entries
+
     with _store(db_path) as store:
         loaded = store.load_session(session_id_for(store, session))
-    result = None
-    if do_replay:
-        timeline, result = timeline_with_replay(loaded, settings, names, summary_tokens=summary_tokens)
-    else:
-        timeline = build_timeline(loaded, settings, names)
+
+        def counts(name: str) -> dict[str, int]:
+            return count_entries(store, loaded, name)  # the store's cache: counted once per session and counter
+
+        result = None
+        if do_replay:
+            timeline, result = timeline_with_replay(
+                loaded, settings, names, summary_tokens=summary_tokens, counts=counts
+            )
+        else:
+            timeline = build_timeline(loaded, settings, names, counts)
     if output:
         try:
             Path(output).write_text(render_svg(timeline), encoding="utf-8")

@@ -25,9 +25,14 @@ _DB = click.option(
 
 
 def _store(db_path: str | None) -> Store:
+    """The store, after finishing any write-back a crash interrupted (one line each on stderr)."""
     from cutline.core.store import Store
+    from cutline.core.writeback import recover_write_backs
 
-    return Store(db_path)
+    store = Store(db_path)
+    for line in recover_write_backs(store):
+        say(f"cutline: {line}", err=True)
+    return store
 
 
 @click.command("compact")
@@ -134,6 +139,7 @@ def compact_cmd(
     from cutline.core.engine.deadline import within_deadline
     from cutline.core.engine.plan import plan
     from cutline.core.review import save_proposal
+    from cutline.core.store.token_counts import count_entries
     from cutline.core.summarizers import summarizer_for
     from cutline.core.summarizers.prompts import build_prompt_text
 
@@ -184,7 +190,8 @@ def compact_cmd(
         own_model = default_summarizer_model(settings, path, os.environ)
         if own_model:
             settings = settings.with_overrides(model=own_model)
-        the_plan = plan(path, settings, counter)
+        counts = count_entries(store, loaded, counter)  # the store's cache: a big session is not counted again
+        the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path])
         writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 
@@ -194,7 +201,10 @@ def compact_cmd(
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
             cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")
             raise CutlineError(f"the {proposal.summarizer} summarizer failed ({cause}); no proposal stored")
-        save_proposal(store, proposal, the_plan.model_dump_json())
+        save_proposal(store, proposal, the_plan.model_dump_json(), source_sha256=loaded.source_sha256)
+        from cutline.core.writeback import write_back_plan
+
+        back = write_back_plan(loaded)
     if as_json:
         say_json(proposal.model_dump_json(indent=2))
         return
@@ -206,6 +216,10 @@ def compact_cmd(
         f"summarized {proposal.summarizedCount} messages, first kept entry {proposal.firstKeptEntryId or '-'}"
     )
     say(f"validation: {proposal.validation.summary()}")
+    if back.possible:
+        say(f"write-back: possible with `accept --write-back` ({back.style}): {back.reason}")
+    else:
+        say(f"write-back: not possible ({back.reason}); `accept` without --write-back records the decision only")
     if proposal.quality is not None:
         say(f"quality guard: {proposal.quality.summary()}{' (strict)' if proposal.quality.strict else ''}")
     for note in proposal.notes:
@@ -216,12 +230,17 @@ def compact_cmd(
 
 @click.command("accept")
 @click.argument("proposal")
-@click.option("--write-back", is_flag=True, help="Append the compaction entry to the pi / OpenClaw session file.")
+@click.option(
+    "--write-back", is_flag=True, help="Write the compaction into the agent's session file (see `write-back-plan`)."
+)
 @click.option("--note", default=None, help="A note kept with the decision.")
 @click.option("--json", "as_json", is_flag=True, help="Print the decision as JSON.")
 @_DB
 def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool, db_path: str | None) -> None:
-    """Accept PROPOSAL's latest summary version (refused if invalid or already decided)."""
+    """Accept PROPOSAL's latest summary version (refused if invalid or already decided).
+
+    Without --write-back the decision is only recorded in the store.
+    """
     from cutline.core.review import accept
 
     with _store(db_path) as store:
@@ -229,8 +248,42 @@ def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool,
     if as_json:
         say_json(decision.model_dump_json(indent=2))
         return
-    where = f"; compaction entry {decision.entry_id} appended to {decision.written_to}" if decision.written_to else ""
+    where = f"; compaction entry {decision.entry_id} written to {decision.written_to}" if decision.written_to else ""
     say(f"accepted {decision.proposal_id} (summary version {decision.version}){where}")
+    for line in decision.notes:
+        say(f"note: {line}")
+
+
+@click.command("write-back-plan")
+@click.argument("proposal")
+@_DB
+def write_back_plan_cmd(proposal: str, db_path: str | None) -> None:
+    """Say whether PROPOSAL's session can be written back, how, and why not (nothing is written)."""
+    from cutline.core.review import load_proposal
+    from cutline.core.writeback import write_back_plan
+
+    with _store(db_path) as store:
+        plan = write_back_plan(store.load_session(load_proposal(store, proposal).session_id))
+    if plan.possible:
+        say(f"write-back possible ({plan.style}): {plan.reason}")
+    else:
+        say(f"no write-back: {plan.reason}; `cutline accept {proposal}` without --write-back records the decision only")
+
+
+@click.command("undo")
+@click.argument("proposal")
+@click.option("--branch", is_flag=True, help="If the agent wrote since: continue from before the compaction (pi).")
+@click.option(
+    "--from-backup", is_flag=True, help="Restore the backup made before the write-back (a copy of now is kept)."
+)
+@_DB
+def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None) -> None:
+    """Take back PROPOSAL's write-back: the session file exactly as before it (the proposal is open again)."""
+    from cutline.core.writeback import undo
+
+    with _store(db_path) as store:
+        result = undo(store, proposal, from_backup=from_backup, branch=branch)
+    say(result.message)
 
 
 @click.command("reject")
@@ -269,4 +322,4 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
         )
 
 
-COMMANDS = [compact_cmd, accept_cmd, reject_cmd, proposals_cmd]
+COMMANDS = [compact_cmd, accept_cmd, write_back_plan_cmd, undo_cmd, reject_cmd, proposals_cmd]

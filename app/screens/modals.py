@@ -22,6 +22,7 @@ class ErrorScreen(ModalScreen[None]):
     """An error, shown as a modal; the app keeps running underneath."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", "Close", id="error.close")]
+    AUTO_FOCUS = "#close"
 
     def __init__(self, title: str, message: str) -> None:
         super().__init__(classes="modal")
@@ -35,9 +36,6 @@ class ErrorScreen(ModalScreen[None]):
                 yield Static(Text(visible(self.message)), id="error-message")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", variant="error", id="close")
-
-    def on_mount(self) -> None:
-        self.query_one("#close", Button).focus()
 
     @on(Button.Pressed, "#close")
     def _close(self) -> None:

@@ -858,21 +858,24 @@ class ReviewScreen(OnDesk, Screen[None]):
         moment = self.desk.clock()
         timestamp = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
         line = review.preview_entry(self.desk.store, proposal_id, timestamp=timestamp)
-        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp)
+        from cutline.core.writeback import write_back_plan
 
-    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str) -> None:
+        session = self.desk.store.load_session(proposal.session_id)
+        plan = write_back_plan(session)
+        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, plan)
+
+    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str, plan: Any) -> None:
         from cutline.app.screens.modals import ConfirmScreen
-        from cutline.core.agents.registry import adapter_for
 
         session = self.session
-        if session is not None and adapter_for(session.format).write_back_refusal() is None and session.source_path:
-            intro = (
-                f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
-            )
+        if plan.possible and session is not None and session.source_path:
+            if plan.how == "append":
+                intro = f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
+            else:
+                intro = f"Written to {short_path(session.source_path)}: {plan.reason}. The line:"
             write_back = True
         else:
-            fmt = session.format if session is not None else "unknown"
-            intro = f"This {fmt} session is not written back; the compaction is recorded in the store as:"
+            intro = f"No write-back: {plan.reason}. Accepting records the compaction in the store only, as:"
             write_back = False
 
         def answered(yes: bool | None) -> None:

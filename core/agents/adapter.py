@@ -16,6 +16,15 @@ from cutline.core.agents.context import build_context, context_indices, entry_me
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext, wire_messages
+from cutline.core.agents.writeback import (
+    OnPrepared,
+    PendingWrite,
+    Recovery,
+    UndoResult,
+    WriteBackPlan,
+    WrittenBack,
+    no_record,
+)
 from cutline.core.errors import WriteBackRefused
 from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat, Usage
 
@@ -86,9 +95,29 @@ class AgentAdapter(ABC):
             if entry.message is not None and entry.message.role == "assistant" and entry.message.usage is not None
         ]
 
+    # -- write-back and undo: the seam every agent's writer fills in ------------------------------
+
+    def write_back_plan(self, session: Session) -> WriteBackPlan:
+        """Whether this session can take a compaction from cutline, how, and why not (pure: from the session alone).
+
+        Shown before anyone confirms; `write_back` refuses exactly when this says no.
+        """
+        return WriteBackPlan.refused(self.write_back_refusal() or f"{self.label} sessions are not written back yet")
+
     def write_back_refusal(self) -> str | None:
-        """Why this agent's sessions take no compaction from cutline, or None when they do."""
+        """Why this agent's sessions never take a compaction from cutline, or None when some do (see `write_back_plan`)."""
         return f"{self.label} sessions are not written back yet"
+
+    def running_agent(self, session: Session) -> str | None:
+        """A running agent process that may be writing to this session (its description), or None.
+
+        A write-back while the agent runs ends on a dead branch: callers refuse when one is found.
+        """
+        return None
+
+    def preview_line(self, session: Session, record: CompactionRecord, *, entry_id: str, timestamp: str) -> str:
+        """Exactly what `write_back` will add for this compaction (shown in the confirmation)."""
+        return record.model_dump_json()
 
     def write_back(
         self,
@@ -99,10 +128,41 @@ class AgentAdapter(ABC):
         backup_dir: Path,
         entry_id: str | None = None,
         timestamp: str | None = None,
-    ) -> Entry:
-        """Write an accepted compaction into the agent's session; returns the new entry."""
-        raise WriteBackRefused(f"{path}: {self.write_back_refusal()}")
+        proposal_id: str = "",
+        on_prepared: OnPrepared = no_record,
+    ) -> WrittenBack:
+        """Write an accepted compaction into the agent's session.
 
-    def undo(self, path: Path, session: Session, entry_id: str, *, backup_dir: Path) -> None:
-        """Take back a compaction cutline wrote (restore the session as the agent had it)."""
-        raise WriteBackRefused(f"{path}: undoing a write-back is not supported for {self.label} sessions yet")
+        Every implementation keeps the same guarantees: refuse unless the session is
+        byte for byte what `session` was read from; back it up first (private, the
+        source's mode); call `on_prepared` with the pending record before the first byte
+        is written; then check and write with nothing in between (one append, one rename
+        or one transaction); a failure leaves the session as it was.
+        """
+        raise WriteBackRefused(f"{path}: {self.write_back_plan(session).reason}")
+
+    def recover(self, pending: PendingWrite) -> Recovery:
+        """What became of an interrupted write-back (repairing a half-written one), from the session alone."""
+        return Recovery(state="unknown", message=f"{pending.path}: {self.label} write-backs cannot be recovered yet")
+
+    def undo(
+        self, pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False
+    ) -> UndoResult:
+        """Take back a finished write-back: the exact former session when nothing followed it.
+
+        When the agent wrote since, raise UndoNeedsChoice naming what is possible
+        (`branch`: continue from before the compaction where the format has branches;
+        `from_backup`: the backup, keeping a copy of the current state).
+        """
+        raise WriteBackRefused(f"{pending.path}: undoing a write-back is not supported for {self.label} sessions yet")
+
+    def drift(self, session: Session, entry_id: str) -> str | None:
+        """A warning when the agent wrote past a compaction cutline wrote, on another branch (it will not resume from it)."""
+        if not any(e.id == entry_id for e in session.entries):
+            return None
+        if any(e.id == entry_id for e in session.active_path()):
+            return None
+        return (
+            f"the agent kept writing on its old branch after compaction {entry_id}: it will not resume from it; "
+            "make a new proposal, or undo this one"
+        )

@@ -18,6 +18,7 @@ the replayed context as soon as the first replayed compaction differs from reali
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -215,9 +216,10 @@ def timeline_with_replay(
     counters: list[str] | None = None,
     replay_counter: str = "chars4",
     summary_tokens: int | None = None,
+    counts: Callable[[str], Mapping[str, int]] | None = None,
 ) -> tuple[Timeline, Replay]:
-    """The session's timeline with the replay's context estimate and its compactions drawn over it."""
-    timeline = build_timeline(session, settings, counters)
+    """The session's timeline with the replay's context estimate and its compactions drawn over it (`counts`: see `build_timeline`)."""
+    timeline = build_timeline(session, settings, counters, counts)
     result = replay(session, settings, replay_counter, summary_tokens)
     by_entry = {p.entry_id: p.estimates["replay"] for p in result.points}
     for point in timeline.points:

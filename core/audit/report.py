@@ -12,6 +12,7 @@ import difflib
 import json
 import re
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -795,9 +796,16 @@ def explain_compaction(
 
 
 def audit_compaction(
-    session: Session, compaction_entry_id: str | None = None, settings: CompactionSettings | None = None
+    session: Session,
+    compaction_entry_id: str | None = None,
+    settings: CompactionSettings | None = None,
+    chars4: Mapping[str, int] | None = None,
 ) -> AuditReport:
-    """Audit a compaction already in the transcript (default: the latest one)."""
+    """Audit a compaction already in the transcript (default: the latest one).
+
+    `chars4` are the entries' chars4 counts by id when the caller has them (the store's
+    cache): a big session is then not counted again.
+    """
     settings = settings or CompactionSettings()
     entry_id = compaction_entry_id or latest_compaction_id(session)
     full = path_to(session, entry_id)
@@ -814,7 +822,7 @@ def audit_compaction(
     if details.get("replacement_history"):
         extra.extend(_strings(details["replacement_history"]))
     cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
-    tokens = path_tokens(path, "chars4")
+    tokens = _chars4_of(path, chars4)
     why = explain_compaction(
         path,
         record.firstKeptEntryId,
@@ -845,10 +853,20 @@ def _proposal_settings(proposal: Proposal) -> CompactionSettings:
         return CompactionSettings()
 
 
-def audit_proposal(session: Session, proposal: Proposal, summary: str | None = None) -> AuditReport:
+def _chars4_of(path: list[Entry], chars4: Mapping[str, int] | None) -> list[int]:
+    """Per-entry chars4 counts of a path: looked up when given by entry id, else counted."""
+    if chars4 is None:
+        return path_tokens(path, "chars4")
+    return [chars4.get(e.id, 0) for e in path]
+
+
+def audit_proposal(
+    session: Session, proposal: Proposal, summary: str | None = None, chars4: Mapping[str, int] | None = None
+) -> AuditReport:
     """Audit a proposal made here, against the session path it was planned on.
 
-    `summary` audits another version of the summary (an edit) in the generated one's place.
+    `summary` audits another version of the summary (an edit) in the generated one's place;
+    `chars4` are the entries' chars4 counts by id when the caller has them (the store's cache).
     """
     path = session.active_path()
     if proposal.parentEntryId is not None:
@@ -870,7 +888,8 @@ def audit_proposal(session: Session, proposal: Proposal, summary: str | None = N
     )
     settings = _proposal_settings(proposal)
     counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
-    p = plan(path, settings)
+    tokens = _chars4_of(path, chars4)
+    p = plan(path, settings, tokens=tokens)
     prefix = [f"proposal {proposal.id} made with mode {proposal.mode}, summarizer {proposal.summarizer or '?'}"]
     if p.firstKeptEntryId != proposal.firstKeptEntryId and get_mode(proposal.mode).plan_family == PI_FAMILY:
         prefix.append(
@@ -887,7 +906,7 @@ def audit_proposal(session: Session, proposal: Proposal, summary: str | None = N
         tokens_after=proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
         counter=proposal.counter if summary is None else counter,
     )
-    return _audit(session, cut, target, why)
+    return _audit(session, cut, target, why, tokens=tokens)
 
 
 # ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ the provider really counted.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from html import escape
 
 from pydantic import BaseModel, Field
@@ -53,8 +54,17 @@ class Timeline(BaseModel):
     keep_recent_tokens: int
 
 
-def counter_tokens(session: Session, path: list[Entry], name: str) -> list[int]:
-    """Per-entry tokens of a path by a counter name; `calibrated` is chars4 scaled by the session's fitted ratio."""
+def counter_tokens(
+    session: Session, path: list[Entry], name: str, counts: Callable[[str], Mapping[str, int]] | None = None
+) -> list[int]:
+    """Per-entry tokens of a path by a counter name; `calibrated` is chars4 scaled by the session's fitted ratio.
+
+    `counts` gives a counter's per-entry counts by entry id (the store's cache passes its
+    own, `calibrated` included); without it the path is counted afresh.
+    """
+    if counts is not None:
+        by_id = counts(name)
+        return [by_id.get(e.id, 0) for e in path]
     if name == "calibrated":
         chars4 = path_tokens(path, "chars4")
         ratio = calibrate(session, {e.id: t for e, t in zip(path, chars4, strict=True)}).ratio
@@ -114,13 +124,19 @@ def _last_model(path: list[Entry]) -> str | None:
 
 
 def build_timeline(
-    session: Session, settings: CompactionSettings | None = None, counters: list[str] | None = None
+    session: Session,
+    settings: CompactionSettings | None = None,
+    counters: list[str] | None = None,
+    counts: Callable[[str], Mapping[str, int]] | None = None,
 ) -> Timeline:
-    """The timeline of the session's active path: one point per assistant message, estimates from each named counter."""
+    """The timeline of the session's active path: one point per assistant message, estimates from each named counter.
+
+    `counts` gives a counter's per-entry counts by entry id (see `counter_tokens`).
+    """
     settings = settings or CompactionSettings()
     names = counters or ["chars4"]
     path = session.active_path()
-    per_counter = {name: counter_tokens(session, path, name) for name in names}
+    per_counter = {name: counter_tokens(session, path, name, counts) for name in names}
     before = {name: context_before(path, tokens) for name, tokens in per_counter.items()}
     turns = _turns(path)
     points: list[TimelinePoint] = []

@@ -28,6 +28,7 @@ from cutline.core.store.proposals import Proposals
 from cutline.core.store.rows import entry_keys
 from cutline.core.store.sessions import AmbiguousSessionError, SessionInfo, Sessions, display_name, unique_prefixes
 from cutline.core.store.token_counts import TokenCounts
+from cutline.core.store.writebacks import WriteBacks
 
 __all__ = [
     "AmbiguousSessionError",
@@ -55,6 +56,7 @@ class Store:
         self.sessions = Sessions(self.database)
         self.counts = TokenCounts(self.database)
         self.proposals = Proposals(self.database)
+        self.write_backs = WriteBacks(self.database)
         self.importer = Importer(self.database, self.sessions, self.counts)
 
     @property

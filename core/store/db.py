@@ -6,7 +6,9 @@ UI's worker threads and the CLI share one connection under one lock.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -33,12 +35,31 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _make_private(path: Path) -> None:
+    """The database file readable by its owner only: created 0600, an existing one narrowed (its WAL files follow it).
+
+    Sessions hold whatever the user and the agent typed; the store copies them.
+    """
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return  # sqlite reports the problem with its own words
+    try:
+        if stat.S_IMODE(os.fstat(fd).st_mode) & 0o077:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 class StoreDatabase:
     """The open database file: its connection, the lock that serializes its users, and transactions."""
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _make_private(self.path)
         self.lock = threading.RLock()
         conn: sqlite3.Connection | None = None
         try:
@@ -87,6 +108,16 @@ class StoreDatabase:
                 raise
             else:
                 self.conn.commit()
+
+    @contextmanager
+    def durable(self) -> Iterator[None]:
+        """Commits inside are fsynced before they return (synchronous=FULL), for records a crash must not lose."""
+        with self.lock:
+            self.conn.execute("PRAGMA synchronous=FULL")
+            try:
+                yield
+            finally:
+                self.conn.execute("PRAGMA synchronous=NORMAL")
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:

@@ -294,6 +294,7 @@ class Importer:
                 total = len(rows)
                 self._update_session_row(conn, store_id, session, now, total)
                 self._cache_counts(conn, store_id, counter, counts)
+                self._counts.refresh_total(conn, store_id)  # the path or its cached counts changed
             return ImportReport(
                 session_id=store_id,
                 name=display_name(session.name, session.source_path, store_id),

@@ -125,3 +125,46 @@ def m002_header_json_and_lookup_indexes(db: Database) -> None:
     db.execute("CREATE INDEX idx_proposals_session ON proposals (session_id, created_at)")
     db.execute("CREATE UNIQUE INDEX idx_summary_versions_proposal_n ON summary_versions (proposal_id, n)")
     db.execute("CREATE INDEX idx_decisions_session ON decisions (session_id, decided_at)")
+
+
+@migrations(name="m003_write_backs")
+def m003_write_backs(db: Database) -> None:
+    """Every write-back into a session: recorded as pending before its first byte, then done or undone.
+
+    With the fingerprints before and after and the exact bytes added, an interrupted
+    write-back is recovered from the file alone, and undo knows the former file.
+    """
+    db.execute(
+        """
+        CREATE TABLE write_backs (
+            proposal_id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('pending', 'done', 'undone')),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            record_json TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_write_backs_state ON write_backs (state)")
+    db.execute("ALTER TABLE proposals ADD COLUMN source_sha256 TEXT")
+
+
+# the chars4 tokens of a session's active path, as `ls` shows them (NULL while none is counted)
+PATH_TOKENS_SUM = """
+    SELECT sum(t.tokens) FROM entries e
+    JOIN token_counts t ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = 'chars4'
+    WHERE e.session_id = ? AND e.path_index IS NOT NULL
+"""
+
+
+@migrations(name="m004_session_path_tokens")
+def m004_session_path_tokens(db: Database) -> None:
+    """Keep each session's path total of chars4 tokens in its row, so listing the sessions reads no entries.
+
+    Why: summing the cached counts of every stored entry took `ls` 0.2-0.4 s with 20 sessions.
+    """
+    db.execute("ALTER TABLE sessions ADD COLUMN path_tokens INTEGER")
+    for (session_id,) in db.execute("SELECT id FROM sessions").fetchall():
+        total = db.execute(PATH_TOKENS_SUM, [session_id]).fetchone()[0]
+        db.execute("UPDATE sessions SET path_tokens = ? WHERE id = ?", [total, session_id])

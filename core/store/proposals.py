@@ -45,6 +45,8 @@ class Decision(BaseModel):
     entry_id: str | None = None
     note: str | None = None
     version: int | None = None
+    # what a person should know about the write-back (backup kept, warnings); not stored
+    notes: list[str] = []
 
 
 class ProposalInfo(BaseModel):
@@ -81,6 +83,8 @@ class NewProposal(BaseModel):
     valid: bool
     summary: str
     summary_tokens: int | None = None
+    # the fingerprint of the session file the proposal was made from: write-back needs the very same bytes
+    source_sha256: str | None = None
 
 
 _DECISION_COLUMNS = ("proposal_id", "session_id", "decision", "decided_at", "written_to", "entry_id", "note")
@@ -113,8 +117,9 @@ class Proposals:
         with self._db.transaction() as conn:
             conn.execute(
                 "INSERT INTO proposals (id, session_id, created_at, status, summarizer, model, prompt_name,"
-                " settings_json, plan_json, proposal_json, tokens_before, tokens_after, first_kept_entry_id, valid)"
-                " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " settings_json, plan_json, proposal_json, tokens_before, tokens_after, first_kept_entry_id, valid,"
+                " source_sha256)"
+                " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     proposal.id,
                     proposal.session_id,
@@ -129,6 +134,7 @@ class Proposals:
                     proposal.tokens_after,
                     proposal.first_kept_entry_id,
                     int(proposal.valid),
+                    proposal.source_sha256,
                 ),
             )
             _insert_version(
@@ -162,6 +168,11 @@ class Proposals:
         if row is None:
             raise NotFoundError(f"no proposal {proposal_id}")
         return row
+
+    def source_sha256(self, proposal_id: str) -> str | None:
+        """The fingerprint of the session file the proposal was made from (None for proposals older than it)."""
+        value = self.row(proposal_id)["source_sha256"]
+        return str(value) if value is not None else None
 
     def status(self, proposal_id: str) -> str:
         """open, accepted or rejected."""

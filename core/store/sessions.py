@@ -24,9 +24,7 @@ PROBLEMS = TypeAdapter(list[Problem])
 _LIST_SESSIONS = """
     SELECT s.*,
         (SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.type = 'compaction') AS compactions,
-        (SELECT sum(t.tokens) FROM entries e
-            JOIN token_counts t ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = 'chars4'
-            WHERE e.session_id = s.id AND e.path_index IS NOT NULL) AS tokens,
+        s.path_tokens AS tokens,
         (SELECT d.decision FROM decisions d WHERE d.session_id = s.id
             ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision,
         (SELECT d.decided_at FROM decisions d WHERE d.session_id = s.id
@@ -227,6 +225,11 @@ class Sessions:
             entries = [entry_from_row(model_json, raw, line) for model_json, raw, line in cursor]
             freeze_if_big(len(entries))
         return session_from_row(row, entries)
+
+    def fingerprint(self, session_id: str) -> str | None:
+        """The SHA-256 of the session file as last imported (None when unknown)."""
+        row = self._db.one("SELECT source_sha256 FROM sessions WHERE id = ?", (session_id,))
+        return str(row["source_sha256"]) if row is not None and row["source_sha256"] is not None else None
 
     def path_entry_ids(self, session_id: str) -> list[str]:
         """Ids of the active path, root first, as stored."""

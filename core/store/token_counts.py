@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from cutline.core.models import Session
 from cutline.core.store.db import StoreDatabase
+from cutline.core.store.migrations import PATH_TOKENS_SUM
 from cutline.core.tokens import (
     TokenCounter,
     TokenReport,
@@ -26,6 +27,7 @@ from cutline.core.tokens import (
 if TYPE_CHECKING:
     from cutline.core.store import Store
 
+_ANY_CHARS4 = "SELECT 1 FROM token_counts WHERE session_id = ? AND counter = 'chars4' LIMIT 1"
 _UPSERT = "INSERT OR REPLACE INTO token_counts (session_id, entry_id, counter, tokens) VALUES (?, ?, ?, ?)"
 
 
@@ -49,6 +51,15 @@ class TokenCounts:
             conn.executemany(
                 _UPSERT, [(session_id, entry_id, counter, int(tokens)) for entry_id, tokens in counts.items()]
             )
+            if counter == "chars4":
+                self.refresh_total(conn, session_id)
+
+    @staticmethod
+    def refresh_total(conn: sqlite3.Connection, session_id: str) -> None:
+        """Within an open transaction: the session row's chars4 total of its active path, after its counts or path changed."""
+        counted = conn.execute(_ANY_CHARS4, (session_id,)).fetchone() is not None
+        total = conn.execute(PATH_TOKENS_SUM, (session_id,)).fetchone()[0] if counted else None
+        conn.execute("UPDATE sessions SET path_tokens = ? WHERE id = ?", (total, session_id))
 
     @staticmethod
     def save_unless_cached(conn: sqlite3.Connection, session_id: str, counter: str, counts: Mapping[str, int]) -> None:
@@ -61,6 +72,8 @@ class TokenCounts:
         if cached == len(counts):
             return
         conn.executemany(_UPSERT, [(session_id, entry_id, counter, tokens) for entry_id, tokens in counts.items()])
+        if counter == "chars4":
+            TokenCounts.refresh_total(conn, session_id)
 
     @staticmethod
     def forget(conn: sqlite3.Connection, session_id: str) -> None:

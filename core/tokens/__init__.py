@@ -412,14 +412,15 @@ def error_summary(errors: list[float]) -> tuple[float | None, float | None]:
     return statistics.median(ordered), p90
 
 
-def usage_samples(path: list[Entry], tokens: list[int]) -> list[UsageSample]:
+def usage_samples(path: list[Entry], tokens: list[int], weights: list[bool] | None = None) -> list[UsageSample]:
     """For each recorded model call (an assistant message's usage, a pi `usage` entry), the API's prompt tokens and the counter's sum over the context before it.
 
     The context before a message is rebuilt as pi does after compactions: the latest
-    compaction's summary, its kept entries, then everything after it.
+    compaction's summary, its kept entries, then everything after it. `weights` is
+    `context_weight(path)` when the caller has it (it depends on the path alone).
     """
     prefix = [0]
-    weights = context_weight(path)
+    weights = weights if weights is not None else context_weight(path)
     for i in range(len(path)):
         prefix.append(prefix[-1] + (tokens[i] if weights[i] else 0))
     samples: list[UsageSample] = []
@@ -578,7 +579,8 @@ def token_report(
         counts = counts_of(name)
         per_counter[name] = [counts.get(e.id, 0) for e in path]
     chars4 = per_counter.get("chars4") or [counts_of("chars4").get(e.id, 0) for e in path]
-    calibration = fit_calibration(usage_samples(path, chars4))
+    weights = context_weight(path)  # once: every counter's samples walk the same path
+    calibration = fit_calibration(usage_samples(path, chars4, weights))
     entries = [
         {"pathIndex": i, "id": e.id, "type": e.type, "role": e.role, **{n: per_counter[n][i] for n in names}}
         for i, e in enumerate(path)
@@ -586,7 +588,7 @@ def token_report(
     turns: dict[int, dict[str, Any]] = {}
     errors: list[CounterError] = []
     for name in names:
-        samples = usage_samples(path, per_counter[name])
+        samples = usage_samples(path, per_counter[name], weights)
         if name == "calibrated":
             for s in samples:
                 s.estimate = round(s.estimate + calibration.overhead)

@@ -94,6 +94,7 @@ def codex_turn_context(request: list[WireMessage], context: list[WireMessage]) -
 _CC_TURN_REMINDERS = (
     "Today's date is ",
     "# Environment\n",
+    "# Environment update\n",
     "You are powered by the model named ",
     "The following deferred tools are now available",
     "Available agent types for the Agent tool:",

@@ -154,7 +154,7 @@ class FakeAnthropic:
             "usage": {"input_tokens": _count_tokens(request_body), "output_tokens": max(1, len(text) // 4)},
         }
 
-    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:  # noqa: C901 - one handler class, its routes inside
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -175,6 +175,43 @@ class FakeAnthropic:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout or cancellation)
 
+            def _stream(self, message: dict[str, Any]) -> None:
+                """The message as the API streams it (server-sent events), for clients that always stream."""
+                text = message["content"][0]["text"]
+                head = {**message, "content": [], "stop_reason": None}
+                events: list[tuple[str, dict[str, Any]]] = [
+                    ("message_start", {"type": "message_start", "message": head}),
+                    (
+                        "content_block_start",
+                        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+                    ),
+                    (
+                        "content_block_delta",
+                        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+                    ),
+                    ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                    (
+                        "message_delta",
+                        {
+                            "type": "message_delta",
+                            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                            "usage": {"output_tokens": message["usage"]["output_tokens"]},
+                        },
+                    ),
+                    ("message_stop", {"type": "message_stop"}),
+                ]
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("connection", "close")
+                    self.end_headers()
+                    for name, data in events:
+                        self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length) if length else b""
@@ -182,7 +219,10 @@ class FakeAnthropic:
                     body = json.loads(raw) if raw else None
                 except ValueError:
                     body = raw.decode("utf-8", "replace")
-                record = RecordedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                # the SDK may add a query (`?beta=true`): the route is the path without it
+                record = RecordedRequest(
+                    self.path.split("?", 1)[0], {k.lower(): v for k, v in self.headers.items()}, body
+                )
                 with fake._lock:
                     fake.requests.append(record)
                     fake.in_flight += 1
@@ -194,10 +234,11 @@ class FakeAnthropic:
                         fake.in_flight -= 1
 
             def _answer(self, body: Any) -> None:
-                if self.path == "/v1/messages/count_tokens":
+                route = self.path.split("?", 1)[0]
+                if route == "/v1/messages/count_tokens":
                     self._send(200, json.dumps({"input_tokens": _count_tokens(body)}).encode(), {})
                     return
-                if not fake.serves(self.path):
+                if not fake.serves(route):
                     self._send(404, json.dumps(error_body(404, "not_found_error", "Not found")).encode(), {})
                     return
                 step = fake._next_step()
@@ -206,6 +247,15 @@ class FakeAnthropic:
                     return
                 delay = step.delay + fake.latency
                 if delay and fake._stopping.wait(delay):
+                    return
+                if (
+                    route == "/v1/messages"
+                    and step.body is None
+                    and step.status == 200
+                    and isinstance(body, dict)
+                    and body.get("stream")
+                ):
+                    self._stream(fake._message(body, step.text if step.text is not None else fake.reply))
                     return
                 if isinstance(step.body, bytes):
                     payload = step.body

@@ -24,13 +24,17 @@ def strip_text(message_list: MessageList, y: int) -> str:
     return message_list.render_line(y).text
 
 
-async def wait_until(app, pilot, condition, attempts: int = 200) -> None:
-    """Let the app run (timers included) until `condition()` holds; fail if it never does."""
+async def wait_until(app, pilot, condition, attempts: int = 200, *, join_workers: bool = True) -> None:
+    """Let the app run (timers included) until `condition()` holds; fail if it never does.
+
+    `join_workers=False` when a worker is meant to fail: joining it re-raises its error in the test.
+    """
     for _ in range(attempts):
         if condition():
             return
         await pilot.pause(0.02)
-        await app.workers.wait_for_complete()
+        if join_workers:
+            await app.workers.wait_for_complete()
     raise AssertionError("condition never became true")
 
 
@@ -454,6 +458,8 @@ async def test_a_run_shows_its_time_left_and_stops_at_the_deadline(
         await wait_until(app, pilot, lambda: not screen.running)
         screen.settings = screen.settings.with_overrides(timeoutSeconds=0.2)
         await pilot.press("r")
-        await wait_until(app, pilot, lambda: isinstance(app.screen, ErrorScreen))
+        await wait_until(
+            app, pilot, lambda: isinstance(app.screen, ErrorScreen) and app.screen.is_mounted, join_workers=False
+        )
         assert "did not finish within its 0.2 s deadline" in str(app.screen.message)
         assert "compaction failed" in rendered_text(screen.query_one("#status-text").content)

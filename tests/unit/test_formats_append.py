@@ -89,16 +89,18 @@ def test_generated_id_and_timestamp(session_file: Path, tmp_path: Path) -> None:
     assert entry.timestamp.endswith("Z") and len(entry.timestamp) == 24
 
 
-def test_second_append_needs_no_second_backup(session_file: Path, tmp_path: Path) -> None:
+def test_each_append_keeps_the_exact_file_before_it(session_file: Path, tmp_path: Path) -> None:
     backups = tmp_path / "backups"
+    original = session_file.read_bytes()
     first = read_session(session_file)
     append_compaction(session_file, first, record(), backup_dir=backups, entry_id="c0ffee01")
+    between = session_file.read_bytes()
     second = read_session(session_file)
     follow_up = CompactionRecord(summary="again", firstKeptEntryId=None, tokensBefore=1)
     entry = append_compaction(session_file, second, follow_up, backup_dir=backups, entry_id="c0ffee03")
     assert entry.parentId == "c0ffee01"
-    # the one backup is still a prefix of the file: the original is recoverable from it
-    assert len(list(backups.iterdir())) == 1
+    # undo restores the file as it was before each write-back: one exact backup of each state
+    assert sorted(p.read_bytes() for p in backups.iterdir()) == sorted([original, between])
     assert read_session(session_file).leaf_id == "c0ffee03"
 
 
@@ -142,7 +144,6 @@ def test_refuses_a_file_without_final_newline(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
-        ("pi-v1-legacy.jsonl", "is a pi v1 session (no entry ids)"),
         ("claude-code-small.jsonl", "only pi / OpenClaw session files take a compaction (this one is claude_code)"),
         ("codex-small.jsonl", "only pi / OpenClaw session files take a compaction (this one is codex)"),
     ],

@@ -55,7 +55,13 @@ def test_opens_default_db_in_cutline_home_with_wal_and_all_migrations(cutline_ho
         tables = set(store.db.table_names())
         assert {"sessions", "entries", "token_counts", "proposals", "summary_versions", "decisions"} <= tables
         applied = [m.name for m in migrations.applied(store.db)]
-        assert applied == ["m001_initial", "m002_header_json_and_lookup_indexes"]
+        assert applied == [
+            "m001_initial",
+            "m002_header_json_and_lookup_indexes",
+            "m003_write_backs",
+            "m004_session_path_tokens",
+        ]
+        assert "write_backs" in tables
         assert migrations.pending(store.db) == []
     # opening again applies nothing twice
     with Store() as again:
@@ -83,6 +89,7 @@ def test_entries_table_has_the_agreed_keys_and_indexes(store: Store) -> None:
         "tokens_after",
         "first_kept_entry_id",
         "valid",
+        "source_sha256",
     }
     assert set(store.db["decisions"].columns_dict) == {
         "id",
@@ -123,7 +130,8 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
     old.close()
 
     with Store(db_path) as store:
-        assert [m.name for m in migrations.applied(store.db)][-1] == "m002_header_json_and_lookup_indexes"
+        assert [m.name for m in migrations.applied(store.db)][-2:] == ["m003_write_backs", "m004_session_path_tokens"]
+        assert migrations.pending(store.db) == []  # upgraded to the latest schema
         assert store.db["sessions"].get("old-1")["header_json"] == "{}"
         assert [info.id for info in store.list_sessions()] == ["old-1"]
         # and the upgraded store works as a new one does

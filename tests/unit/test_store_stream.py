@@ -105,3 +105,43 @@ def test_the_reader_streams_every_entry_to_its_sink_even_when_it_keeps_none(tmp_
     # only pi's own message lines come from the fast path
     assert {from_line for _, from_line in seen} == {True, False}
     assert all(e.type == "message" for (_, fast), e in zip(seen, full.entries) if fast)
+
+
+def test_a_spaced_file_takes_the_fast_path_and_reads_as_its_compact_twin(store: Store, tmp_path: Path) -> None:
+    """`json.dumps` spacing (`{"type": "message", ...}`) must not send every line down the general path."""
+    compact = generate(tmp_path / "compact.jsonl", 40)
+    spaced = tmp_path / "spaced.jsonl"
+    spaced.write_text(
+        "".join(json.dumps(json.loads(line), ensure_ascii=False) + "\n" for line in compact.read_text().splitlines()),
+        encoding="utf-8",
+    )
+    report = store.import_file(spaced)
+    models = [m for (m,) in store.conn.execute("SELECT model_json FROM entries WHERE type = 'message'")]
+    assert models and all(m == "" for m in models)  # rebuilt from the line: the fast path made them
+    loaded = store.load_session(report.session_id)
+    twin = read_session(compact)
+    assert [e.model_dump(exclude={"raw_line"}) for e in loaded.entries] == [
+        e.model_dump(exclude={"raw_line"}) for e in twin.entries
+    ]
+    assert [e.raw_line for e in loaded.entries] == spaced.read_text().splitlines()[1:]
+
+
+def test_the_session_row_keeps_its_path_total_so_listing_reads_no_entries(store: Store, tmp_path: Path) -> None:
+    """`ls` shows each session's chars4 path total from its row; it follows cached counts and a grown file."""
+    path = generate(tmp_path / "s.jsonl", 30)
+    report = store.import_file(path)
+    (stored,) = store.conn.execute("SELECT path_tokens FROM sessions WHERE id = ?", (report.session_id,)).fetchone()
+    assert stored is None and store.list_sessions()[0].tokens is None  # nothing counted yet
+    session = store.load_session(report.session_id)
+    counts = count_entries(store, session, "chars4")
+    expected = sum(counts[e.id] for e in session.active_path())
+    assert store.conn.execute("SELECT path_tokens FROM sessions").fetchone()[0] == expected
+    assert store.list_sessions()[0].tokens == expected
+    lines = path.read_text().splitlines()
+    extra = json.loads(lines[-1])
+    extra.update(id="grown-1", parentId=extra["id"])
+    path.write_text("\n".join([*lines, json.dumps(extra)]) + "\n")
+    grown = store.import_and_read(path, _chars4)
+    assert grown.report.grown
+    total = sum(_chars4(e) for e in grown.session.active_path())
+    assert store.list_sessions()[0].tokens == total

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
+from cutline.core.agents.adapter import EntrySink, handed_over
+from cutline.core.agents.appending_adapter import AppendingAdapter
+from cutline.core.agents.claude_code import writeback
 from cutline.core.agents.claude_code.context import claude_code_context, claude_code_wire
 from cutline.core.agents.claude_code.detect import is_claude_code_record
 from cutline.core.agents.claude_code.locate import claude_code_files, claude_code_peek
@@ -17,7 +19,7 @@ from cutline.core.agents.wire import WireContext
 from cutline.core.models import Entry, Message, Session, SessionFormat
 
 
-class ClaudeCodeAdapter(AgentAdapter):
+class ClaudeCodeAdapter(AppendingAdapter):
     """Claude Code's transcripts.
 
     Its context (claude_code/context.py): after a compaction the summary record as sent,
@@ -27,6 +29,7 @@ class ClaudeCodeAdapter(AgentAdapter):
     """
 
     format: SessionFormat = "claude_code"
+    writer = writeback
     label = "Claude Code"
 
     def detect(self, record: dict[str, Any]) -> bool:

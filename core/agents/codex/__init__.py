@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
+from cutline.core.agents.adapter import EntrySink, handed_over
+from cutline.core.agents.appending_adapter import AppendingAdapter
+from cutline.core.agents.codex import writeback
 from cutline.core.agents.codex.context import codex_context, codex_wire, encrypted_note
 from cutline.core.agents.codex.detect import is_codex_record
 from cutline.core.agents.codex.locate import codex_files, codex_peek
@@ -17,7 +19,7 @@ from cutline.core.agents.wire import WireContext
 from cutline.core.models import Entry, Message, Session, SessionFormat
 
 
-class CodexAdapter(AgentAdapter):
+class CodexAdapter(AppendingAdapter):
     """Codex rollouts.
 
     Its context: after a `compacted` record, the record's `replacement_history` verbatim
@@ -26,6 +28,7 @@ class CodexAdapter(AgentAdapter):
     """
 
     format: SessionFormat = "codex"
+    writer = writeback
     label = "Codex"
 
     def detect(self, record: dict[str, Any]) -> bool:

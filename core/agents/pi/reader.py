@@ -7,6 +7,7 @@ reproduces the source bytes.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -117,18 +118,20 @@ def _first_value(lines: Lines, file: str) -> tuple[int, Any] | None:
     return None
 
 
-_FAST_PREFIX = '{"type":"message"'
+# `{"type":"message"` as pi writes it, or with spaces as `json.dumps` and other tools write it
+_FAST_PREFIX = re.compile(r'\{\s*"type"\s*:\s*"message"').match
 _validate_entry_json = Entry.__pydantic_validator__.validate_json
 _SET_BY_READER = ("line", "raw_line", "sourceType")
 
 
 def entry_from_line(text: str, number: int) -> Entry | None:
-    """The entry a message line as pi writes it (`{"type":"message",...`) stands for, or None when it needs the general path.
+    """The entry a message line (`{"type":"message",...`, spaced or not) stands for, or None when it needs the general path.
 
     Why: pydantic-core parses and validates such a line in one step, the fast path for big
-    files; the store rebuilds these entries from their stored line the same way.
+    files; the store rebuilds these entries from their stored line the same way. Spacing
+    changes nothing pydantic-core reads, so a re-serialized file takes it too.
     """
-    if not text.startswith(_FAST_PREFIX):
+    if _FAST_PREFIX(text) is None:
         return None
     try:
         entry = _validate_entry_json(text)

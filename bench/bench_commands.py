@@ -1,0 +1,265 @@
+"""Whole-process timings of cutline's commands on 1k / 10k / 100k-entry pi sessions, each against a baseline run beside it.
+
+Every figure is one command as a person runs it (interpreter start included), timed
+with `/usr/bin/time` in a child process (wall, user + sys CPU, peak RSS), next to its
+baseline run in the same round (paired, alternating), median of `--repeat` rounds:
+
+- `plan`: cold `cutline plan --json --keep-recent-tokens 20000 FILE` (fresh store:
+  read, import, count, plan) against pi's own process planning the same file (the
+  oracle: node start, parse, migrate, prepareCompaction). Target ≤ 1.0x, and the
+  10k → 100k growth no worse than linear.
+- `import`: `cutline import FILE` into a fresh store against `json.loads` of every line
+  plus one `executemany` of the raw lines into a WAL SQLite table. Target ≤ 2x,
+  peak ≤ 300 MB.
+- `audit --proposal` (of the proposal a first untimed `compact` stored), `compact` (extractive), `timeline --json`, `tokens --json`: given FILE on a
+  store that imported it already (the store knows the file), against a whole process
+  doing `json.loads` of every line of the file. Target ≤ 2x.
+- `load` (only with `--only load,...`): a process that opens the store, recognizes the
+  unchanged FILE and loads the whole session: the floor under the four commands above.
+- `ls` on a store of 20+ sessions (370k entries), target ≤ 0.3 s; `cutline --help`,
+  target ≤ 60 ms; both shown next to a bare `python -c pass`.
+
+The load average is printed before and after each group: the machine is shared.
+
+    python bench/bench_commands.py [--sizes 1k,10k,100k] [--spellings compact,spaced]
+        [--only plan,import,audit,compact,timeline,tokens,ls,help] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from sessions import SIZES, SPELLINGS, parse_sizes, session_file  # noqa: E402
+
+ORACLE = HERE.parent.parent / "shared" / "tools" / "pi-oracle" / "run"
+if not ORACLE.exists():
+    ORACLE = Path("/work/shared/tools/pi-oracle/run")
+PY = sys.executable
+CUTLINE = shutil.which("cutline", path=str(Path(PY).parent)) or "cutline"
+TIME = "/usr/bin/time"
+
+_LOADS = (
+    "import json,sys\nwith open(sys.argv[1],encoding='utf-8') as f:\n    for line in f:\n        json.loads(line)\n"
+)
+_IMPORT_BASELINE = """
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[2], isolation_level=None)
+db.execute("PRAGMA journal_mode=WAL")
+db.execute("CREATE TABLE IF NOT EXISTS e (seq INTEGER PRIMARY KEY, id TEXT, raw TEXT)")
+rows = []
+with open(sys.argv[1], encoding="utf-8") as f:
+    for seq, line in enumerate(f):
+        line = line.rstrip("\\n")
+        rows.append((seq, json.loads(line).get("id"), line))
+db.execute("BEGIN")
+db.executemany("INSERT INTO e VALUES (?, ?, ?)", rows)
+db.execute("COMMIT")
+"""
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    rss_mb: float
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def timed(args: list[str], env: dict[str, str] | None = None) -> Run:
+    """One child process under /usr/bin/time: wall, user+sys, peak RSS."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+        proc = subprocess.run(
+            [TIME, "-o", out.name, "-f", "%e %U %S %M", *args],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"failed ({proc.returncode}): {' '.join(args)}\n{proc.stderr[-2000:]}")
+        wall, user, system, rss = out.read().split()[-4:]
+    return Run(float(wall), float(user) + float(system), int(rss) / 1024)
+
+
+def home_env(home: str) -> dict[str, str]:
+    return {**os.environ, "CUTLINE_HOME": home, "HOME": home}
+
+
+@dataclass
+class Row:
+    what: str
+    size: str
+    ours: list[Run]
+    base: list[Run]
+    target: float | None
+
+    def report(self) -> str:
+        ow, oc = statistics.median(r.wall for r in self.ours), statistics.median(r.cpu for r in self.ours)
+        bw, bc = statistics.median(r.wall for r in self.base), statistics.median(r.cpu for r in self.base)
+        rss = max(r.rss_mb for r in self.ours)
+        pairs = statistics.median(o.wall / max(b.wall, 0.01) for o, b in zip(self.ours, self.base))
+        mark = ""
+        if self.target is not None:
+            mark = "ok" if min(oc / max(bc, 0.01), pairs) <= self.target else "OVER"
+            mark = f"target {self.target:g}x {mark}"
+        return (
+            f"  {self.what:<9} {self.size:<13} ours {ow:7.2f} s wall {oc:7.2f} s cpu {rss:6.0f} MB | "
+            f"base {bw:7.2f} s wall {bc:7.2f} s cpu | ratio wall {ow / max(bw, 0.01):5.2f} (pairs {pairs:5.2f}) cpu {oc / max(bc, 0.01):5.2f}  {mark}"
+        )
+
+
+def bench_plan(file: Path, label: str, repeat: int) -> Row:
+    ours, base = [], []
+    for _ in range(repeat):
+        home = tempfile.mkdtemp(prefix="cutline-bench-")
+        try:
+            base.append(timed([str(ORACLE), str(file), "20000"]))
+            ours.append(timed([CUTLINE, "plan", "--json", "--keep-recent-tokens", "20000", str(file)], home_env(home)))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    return Row("plan", label, ours, base, 1.0)
+
+
+def bench_import(file: Path, label: str, repeat: int) -> Row:
+    ours, base = [], []
+    for _ in range(repeat):
+        home = tempfile.mkdtemp(prefix="cutline-bench-")
+        try:
+            base.append(timed([PY, "-c", _IMPORT_BASELINE, str(file), os.path.join(home, "base.db")]))
+            ours.append(timed([CUTLINE, "import", str(file)], home_env(home)))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    return Row("import", label, ours, base, 2.0)
+
+
+_ARGS = {
+    "audit": ["audit", "--json", "--proposal"],  # + the proposal id a first untimed compact stored
+    "compact": ["compact", "--summarizer", "extractive", "--json"],
+    "timeline": ["timeline", "--json"],
+    "tokens": ["tokens", "--json"],
+}
+
+
+def bench_stored(names: list[str], file: Path, label: str, repeat: int) -> list[Row]:
+    home = tempfile.mkdtemp(prefix="cutline-bench-")
+    env = home_env(home)
+    try:
+        timed([CUTLINE, "import", str(file)], env)
+        made = subprocess.run(
+            [CUTLINE, *_ARGS["compact"], str(file)], env=env, check=True, capture_output=True, text=True
+        ).stdout
+        proposal = json.loads(made)["id"]
+        rows = []
+        if "load" in names:  # the floor of every command that builds the whole stored session
+            load_script = (
+                "import sys\nfrom cutline.core.store import Store\nwith Store() as s:\n"
+                "    s.load_session(s.import_file(sys.argv[1]).session_id)\n"
+            )
+            ours, base = [], []
+            for _ in range(repeat):
+                base.append(timed([PY, "-c", _LOADS, str(file)]))
+                ours.append(timed([PY, "-c", load_script, str(file)], env))
+            rows.append(Row("load", label, ours, base, None))
+        for name in [n for n in names if n != "load"]:
+            ours, base = [], []
+            command = [CUTLINE, *_ARGS[name], *([proposal] if name == "audit" else []), str(file)]
+            for _ in range(repeat):
+                base.append(timed([PY, "-c", _LOADS, str(file)]))
+                ours.append(timed(command, env))
+            rows.append(Row(name, label, ours, base, 2.0))
+        return rows
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def ls_store(directory: Path) -> Path:
+    """A store of 21 sessions (the six generated files and fifteen copies of the 10k one), made once."""
+    home = directory / "ls-home"
+    if (home / "ready").exists():
+        return home
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    files = [session_file(size, spelling) for size in SIZES for spelling in SPELLINGS]
+    copies = home / "copies"
+    copies.mkdir()
+    for i in range(15):
+        copy = copies / f"copy-{i}.jsonl"
+        shutil.copyfile(session_file(10_000), copy)
+        files.append(copy)
+    subprocess.run([CUTLINE, "import", *map(str, files)], env=home_env(str(home)), check=True, capture_output=True)
+    (home / "ready").write_text("")
+    return home
+
+
+def bench_ls(repeat: int) -> Row:
+    home = ls_store(Path(tempfile.gettempdir()) / "cutline-bench-sessions")
+    ours, base = [], []
+    for _ in range(repeat):
+        base.append(timed([PY, "-c", "pass"]))
+        ours.append(timed([CUTLINE, "ls"], home_env(str(home))))
+    return Row("ls", "21 sessions", ours, base, None)
+
+
+def bench_help(repeat: int) -> Row:
+    ours, base = [], []
+    home = tempfile.mkdtemp(prefix="cutline-bench-")
+    try:
+        for _ in range(repeat):
+            base.append(timed([PY, "-c", "pass"]))
+            ours.append(timed([CUTLINE, "--help"], home_env(home)))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return Row("--help", "-", ours, base, None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1k,10k,100k")
+    parser.add_argument("--spellings", default="compact,spaced")
+    parser.add_argument("--only", default="plan,import,audit,compact,timeline,tokens,ls,help")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    only = args.only.split(",")
+    stored = [name for name in ("load", *_ARGS) if name in only]
+    print(f"load average at start: {load()}  ({CUTLINE})")
+    for size in parse_sizes(args.sizes):
+        for spelling in args.spellings.split(","):
+            file = session_file(size, spelling)
+            label = f"{size // 1000}k {spelling}"
+            rows: list[Row] = []
+            if "plan" in only:
+                rows.append(bench_plan(file, label, args.repeat))
+                print(rows[-1].report(), flush=True)
+            if "import" in only:
+                rows.append(bench_import(file, label, args.repeat))
+                print(rows[-1].report(), flush=True)
+            if stored:
+                for row in bench_stored(stored, file, label, args.repeat):
+                    print(row.report(), flush=True)
+            print(f"  load average: {load()}", flush=True)
+    if "ls" in only:
+        row = bench_ls(max(args.repeat, 5))
+        print(row.report() + "  (target 0.3 s wall)", flush=True)
+    if "help" in only:
+        row = bench_help(max(args.repeat, 9))
+        print(row.report() + "  (target 60 ms wall)", flush=True)
+    print(f"load average at end: {load()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Codex write-back on cutline's seam: the `compacted` record appended safely, recovered, undone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cutline.core.agents.appended_lines import append_lines, program_named, running_program
+from cutline.core.agents.codex.compaction import NotWritable, compaction_payload, last_ordinal, new_entry_id
+from cutline.core.agents.entries import now_iso
+from cutline.core.agents.jsonl_writeback import undo_written
+from cutline.core.agents.writeback import OnPrepared, PendingWrite, UndoResult, WriteBackPlan, WrittenBack, no_record
+from cutline.core.errors import WriteBackRefused
+from cutline.core.models import CompactionRecord, Entry, Session
+
+_IS_CODEX = program_named("codex", "codex.js")
+
+
+def plan(session: Session) -> WriteBackPlan:
+    """Whether the rollout takes a compaction: Codex 0.16x lines carrying `ordinal`."""
+    try:
+        last_ordinal(session)
+    except NotWritable as exc:
+        return WriteBackPlan.refused(str(exc))
+    return WriteBackPlan(
+        possible=True,
+        how="append",
+        reason="a `compacted` record (ordinal last + 1, replacement_history) is appended; Codex resumes from it",
+        style="Codex 0.169 (compacted with replacement_history)",
+    )
+
+
+def running(session: Session) -> str | None:
+    """A running Codex that may write to this rollout."""
+    header_id = session.header.get("id")
+    return running_program(session, _IS_CODEX, header_id if isinstance(header_id, str) else "")
+
+
+def payload_for(session: Session, record: CompactionRecord, *, path: Path, entry_id: str = "", timestamp: str) -> bytes:
+    """The exact bytes appended."""
+    try:
+        return compaction_payload(session, record, timestamp=timestamp)
+    except NotWritable as exc:
+        raise WriteBackRefused(f"{path}: {exc}") from None
+
+
+def write_back(
+    path: Path,
+    session: Session,
+    record: CompactionRecord,
+    *,
+    backup_dir: Path,
+    entry_id: str | None = None,
+    timestamp: str | None = None,
+    proposal_id: str = "",
+    on_prepared: OnPrepared = no_record,
+) -> WrittenBack:
+    """Append the `compacted` record; the compaction entry as cutline's reader will see it.
+
+    `entry_id` is not used: a rollout line has no id of its own, cutline's reader names it by its line.
+    """
+    del entry_id
+    if session.format != "codex":
+        raise WriteBackRefused(f"{path}: not a Codex rollout ({session.format})")
+    checked = plan(session)
+    if not checked.possible:
+        raise WriteBackRefused(f"{path}: {checked.reason}")
+    stamp = timestamp or now_iso()
+    payload = payload_for(session, record, path=path, timestamp=stamp)
+    line = max((e.line for e in session.entries), default=1) + 1
+    new_id = new_entry_id(session, line)
+    pending, _ = append_lines(
+        path, session, payload, backup_dir=backup_dir, entry_id=new_id, proposal_id=proposal_id, on_prepared=on_prepared
+    )
+    entry = Entry(
+        id=new_id,
+        parentId=session.leaf_id,
+        type="compaction",
+        timestamp=stamp,
+        sourceType="compacted",
+        compaction=record.model_copy(deep=True),
+        line=line,
+        raw_line=payload.decode("utf-8").rstrip("\r\n"),
+    )
+    return WrittenBack(entry=entry, pending=pending)
+
+
+def undo(pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False) -> UndoResult:
+    """The exact former bytes when nothing followed; else the backup on request."""
+    return undo_written(pending, backup_dir=backup_dir, from_backup=from_backup, agent="Codex")

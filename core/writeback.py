@@ -1,0 +1,252 @@
+"""Accepted compactions written into the agent's session, recovered after a crash, and taken back (undo).
+
+The order is the safety: the plan is checked (and shown) before anything runs; the
+proposal must have been made from the very bytes in the file; no agent may be running
+on it; the store records the write-back as pending before the first byte; the agent's
+writer checks and writes with nothing in between; then the decision and the finished
+record are committed together. A start after a crash finishes what the file shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from cutline.core.agents.registry import adapter_for
+from cutline.core.agents.writeback import (
+    AgentRunning,
+    PendingWrite,
+    UndoResult,
+    WriteBackPlan,
+)
+from cutline.core.engine.proposal import Proposal
+from cutline.core.errors import CutlineError, NotFoundError, WriteBackRefused
+from cutline.core.models import Session
+from cutline.core.paths import backups_dir
+from cutline.core.store import Store
+from cutline.core.store.db import utc_now
+from cutline.core.store.proposals import Decision, ProposalDecided
+
+ACCEPT_WITHOUT = "accept without write-back (`cutline accept PROPOSAL` without --write-back) to record it only"
+
+
+def write_back_plan(session: Session, *, look_for_agent: bool = True) -> WriteBackPlan:
+    """Can this session be written back, how, and why not — what the desk and the CLI show before confirming.
+
+    From the session alone, plus (with `look_for_agent`) whether its agent is running now.
+    """
+    plan = adapter_for(session.format).write_back_plan(session)
+    if plan.possible and look_for_agent:
+        running = adapter_for(session.format).running_agent(session)
+        if running is not None:
+            return WriteBackPlan.refused(
+                f"{adapter_for(session.format).label} is running on this session ({running}); quit it first, "
+                "then accept and resume it"
+            )
+    return plan
+
+
+class WriteBackOutcome(BaseModel):
+    """The decision recorded and what a person should know about the write-back."""
+
+    decision: Decision
+    notes: list[str] = []
+
+
+def write_back(
+    store: Store, decision: Decision, *, entry_id: str, record_text: str, timestamp: str | None = None
+) -> WriteBackOutcome:
+    """Write an accepted proposal's compaction into its session and record the decision (see the module doc).
+
+    `decision` is filled in (written_to, entry_id) and recorded; `record_text` is the
+    summary version being accepted.
+    """
+    proposal = Proposal.model_validate_json(store.proposals.row(decision.proposal_id)["proposal_json"])
+    session = store.load_session(proposal.session_id)
+    adapter = adapter_for(session.format)
+    plan = adapter.write_back_plan(session)
+    if not plan.possible:
+        raise WriteBackRefused(f"write-back refused: {plan.reason}; {ACCEPT_WITHOUT}")
+    ours = session.by_id().get(entry_id)
+    if ours is not None:
+        return _already_written(store, session, decision, entry_id)
+    leaf = session.active_path()[-1].id if session.entries else None
+    if leaf != proposal.parentEntryId:
+        raise WriteBackRefused(
+            f"the session moved on since proposal {proposal.id} was made (leaf {leaf}, was {proposal.parentEntryId}); make a new proposal"
+        )
+    made_from = store.proposals.source_sha256(proposal.id)
+    if made_from is not None and made_from != session.source_sha256:
+        raise WriteBackRefused(
+            f"the session file changed since proposal {proposal.id} was made (an earlier message was edited or "
+            "the file was rewritten); make a new proposal"
+        )
+    running = adapter.running_agent(session)
+    if running is not None:
+        raise AgentRunning(
+            f"{adapter.label} seems to be running on this session ({running}): it would keep writing on its old "
+            f"branch. Quit it, accept again, then resume it; or {ACCEPT_WITHOUT}"
+        )
+    if not session.source_path:
+        raise WriteBackRefused("the session has no source file to write back to")
+    version = decision.version
+
+    def record_pending(pending: PendingWrite) -> None:
+        store.write_backs.record_pending(pending.model_copy(update={"version": version}))
+
+    try:
+        written = adapter.write_back(
+            Path(session.source_path),
+            session,
+            proposal.compaction_record(record_text),
+            backup_dir=backups_dir(),
+            entry_id=entry_id,
+            timestamp=timestamp,
+            proposal_id=proposal.id,
+            on_prepared=record_pending,
+        )
+    except WriteBackRefused:
+        store.write_backs.forget(proposal.id)
+        raise
+    decision.written_to = session.source_path
+    decision.entry_id = written.entry.id
+    try:
+        _record_done(store, decision, written.pending.model_copy(update={"version": version}))
+    except sqlite3.OperationalError as exc:
+        raise CutlineError(
+            f"the compaction was written to {session.source_path}, but the store could not record it ({exc}); "
+            "cutline records it the next time it starts — do not compact this session again"
+        ) from None
+    notes = [f"backup of the file as it was: {written.pending.backup_path}"] if written.pending.backup_path else []
+    notes += _reimport(store, session.source_path, written.entry.id)
+    return WriteBackOutcome(decision=decision, notes=notes)
+
+
+def _record_done(store: Store, decision: Decision, record: PendingWrite) -> None:
+    """The decision and the finished write-back, in one transaction (a decision recorded meanwhile by recovery is ours)."""
+    try:
+        with store.transaction():
+            store.proposals.record_decision(decision)
+            store.write_backs.set_state(decision.proposal_id, "done", record)
+    except ProposalDecided:
+        earlier = [d for d in store.proposals.decisions(decision.proposal_id) if d.decision == "accepted"]
+        if not earlier or earlier[-1].entry_id != decision.entry_id:
+            raise
+        store.write_backs.set_state(decision.proposal_id, "done", record)
+
+
+def _reimport(store: Store, path: str, entry_id: str) -> list[str]:
+    """Re-import the written file; a note when the agent is not on the compaction's branch."""
+    try:
+        store.import_file(path)
+    except CutlineError as exc:
+        return [f"the store could not re-read {path} ({exc}); import it again"]
+    warning = drift_warning(store, entry_id, path)
+    return [warning] if warning else []
+
+
+def drift_warning(store: Store, entry_id: str, path: str) -> str | None:
+    """A warning when the agent wrote past a compaction cutline wrote, on another branch."""
+    try:
+        session = store.load_session(store.resolve_session(path))
+    except CutlineError:
+        return None
+    return adapter_for(session.format).drift(session, entry_id)
+
+
+def _already_written(store: Store, session: Session, decision: Decision, entry_id: str) -> WriteBackOutcome:
+    """The compaction is in the file already (the store was not told): record it instead of writing it twice."""
+    if not any(e.id == entry_id for e in session.active_path()):
+        raise WriteBackRefused(
+            f"compaction {entry_id} is in {session.source_path} already, but the agent continued on another branch; "
+            "make a new proposal"
+        )
+    decision.written_to = session.source_path
+    decision.entry_id = entry_id
+    store.proposals.record_decision(decision)
+    return WriteBackOutcome(
+        decision=decision,
+        notes=[f"compaction {entry_id} was already in the file (an earlier write-back the store had not recorded)"],
+    )
+
+
+# -- recovery -------------------------------------------------------------------------
+
+
+def recover_write_backs(store: Store) -> list[str]:
+    """Finish write-backs a crash interrupted: record the written ones, repair half-written lines, drop the rest.
+
+    Cheap when there is nothing to do (one indexed query); returns one line per record handled.
+    """
+    if not store.write_backs.any_pending():
+        return []
+    messages: list[str] = []
+    for pending in store.write_backs.pending():
+        try:
+            session_format = store.load_session(pending.session_id).format
+        except NotFoundError:
+            store.write_backs.forget(pending.proposal_id)
+            continue
+        outcome = adapter_for(session_format).recover(pending)
+        if outcome.state == "written":
+            decision = Decision(
+                proposal_id=pending.proposal_id,
+                session_id=pending.session_id,
+                decision="accepted",
+                decided_at=utc_now(),
+                written_to=pending.path,
+                entry_id=pending.entry_id,
+                note="recorded after an interrupted write-back",
+                version=pending.version,
+            )
+            try:
+                _record_done(store, decision, pending)
+            except ProposalDecided:
+                store.write_backs.set_state(pending.proposal_id, "done", pending)
+            _reimport(store, pending.path, pending.entry_id)
+            messages.append(f"proposal {pending.proposal_id}: {outcome.message}; recorded as accepted")
+        elif outcome.state in ("not-written", "repaired"):
+            store.write_backs.forget(pending.proposal_id)
+            if outcome.state == "repaired":
+                _reimport(store, pending.path, pending.entry_id)
+            messages.append(f"proposal {pending.proposal_id}: {outcome.message}; the proposal is still open")
+        else:
+            messages.append(f"proposal {pending.proposal_id}: {outcome.message}; left for a later look")
+    return messages
+
+
+# -- undo -----------------------------------------------------------------------------
+
+
+def undo(store: Store, ref: str, *, from_backup: bool = False, branch: bool = False) -> UndoResult:
+    """Take back a proposal's write-back: the session exactly as before it, when nothing was added after it.
+
+    When the agent wrote since, refuses (UndoNeedsChoice) naming what is possible;
+    `branch` (continue from before the compaction) and `from_backup` are those choices.
+    The proposal is open again afterwards.
+    """
+    proposal_id = store.proposals.resolve(ref)
+    recover_write_backs(store)
+    found = store.write_backs.get(proposal_id)
+    if found is None:
+        raise NotFoundError(f"proposal {proposal_id} was not written back by cutline; there is nothing to undo")
+    state, record = found
+    if state == "undone":
+        raise WriteBackRefused(f"proposal {proposal_id}'s write-back was undone already")
+    if state == "pending":
+        raise WriteBackRefused(f"proposal {proposal_id}'s write-back is unfinished; run cutline again to recover it")
+    session = store.load_session(record.session_id)
+    adapter = adapter_for(session.format)
+    running = adapter.running_agent(session)
+    if running is not None:
+        raise AgentRunning(f"{adapter.label} seems to be running on this session ({running}); quit it before undoing")
+    result = adapter.undo(record, backup_dir=backups_dir(), from_backup=from_backup, branch=branch)
+    with store.transaction() as conn:
+        store.write_backs.set_state(proposal_id, "undone")
+        conn.execute("UPDATE proposals SET status = 'open' WHERE id = ? AND status = 'accepted'", (proposal_id,))
+    with contextlib.suppress(CutlineError):
+        store.import_file(record.path)
+    return result

