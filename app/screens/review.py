@@ -69,6 +69,10 @@ class Loaded(Message):
         super().__init__()
 
 
+class SourceChanged(Message):
+    """The session's file grew (or changed) on disk: the agent is still writing it."""
+
+
 class CountsReady(Message):
     def __init__(self, counter: str, tokens: list[int]) -> None:
         self.counter = counter
@@ -185,9 +189,13 @@ class ReviewScreen(OnDesk, Screen[None]):
         ),
     ]
 
+    # how often the session's file is looked at for what the agent appended
+    FOLLOW_SECONDS = 1.0
+
     def __init__(self, ref: str) -> None:
         super().__init__()
         self.ref = ref
+        self._followed: tuple[str, object] = ("", None)
         self.session: Session | None = None
         self.path: list[Entry] = []
         self.tokens: dict[str, list[int]] = {}
@@ -256,6 +264,35 @@ class ReviewScreen(OnDesk, Screen[None]):
     def on_unmount(self) -> None:
         self._cancel_run.set()  # a run's thread stops with the screen (the loop's executor waits for it at exit)
 
+    # -- following a session the agent still writes ------------------------
+
+    def follow(self, source: str) -> None:
+        """Look at the session's file every FOLLOW_SECONDS; when it changed, reload (the import adds only what was appended).
+
+        Why a timer and not a worker: the look is one stat (microseconds), and a worker
+        that never ends would keep the screen from ever being idle.
+        """
+        from cutline.core.agents.follow import source_signature
+
+        self._followed = (source, source_signature(source))
+        self.set_interval(self.FOLLOW_SECONDS, self._look_at_source, name="follow-source")
+
+    def _look_at_source(self) -> None:
+        from cutline.core.agents.follow import source_signature
+
+        source, last = self._followed
+        now = source_signature(source)
+        if now is None or now == last or self.running:
+            return
+        self._followed = (source, now)
+        self.post_message(SourceChanged())
+
+    @on(SourceChanged)
+    def _source_changed(self) -> None:
+        if self.session is not None and self.session.source_path:
+            self.ref = self.session.source_path
+            self.load()
+
     # -- status -------------------------------------------------------------
 
     def set_status(self, text: str) -> None:
@@ -267,6 +304,7 @@ class ReviewScreen(OnDesk, Screen[None]):
     def load(self) -> None:
         from cutline.app.widgets.plan_overlay import outside_end
         from cutline.app.widgets.rows import pair_numbers
+        from cutline.core.agents.refs import session_file
         from cutline.core.config.file import load_settings
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
@@ -275,8 +313,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         store = self.desk.store
         notice = ""
         ref = self.ref
-        candidate = Path(ref).expanduser()
-        if candidate.is_file():
+        candidate = session_file(ref)
+        if candidate is not None:
             report = store.import_file(candidate)
             ref = report.session_id
             if report.status != "unchanged":
@@ -358,6 +396,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         message_list.set_entries(self.path, self.tokens[self.counter], result.pairs)
         if not first_load:
             self._sync_settings_panel()
+        if first_load and self.session.source_path:
+            self.follow(self.session.source_path)
         if first_load:
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
