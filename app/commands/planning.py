@@ -39,43 +39,6 @@ def _refuse_reserve_over_window(settings: Any, window: int) -> None:
         )
 
 
-def _plan_text(result: Any) -> str:
-    lines = [
-        f"mode {result.mode} · rules {result.rules} · counter {result.counter} · "
-        f"{result.pathLength:,} entries on the active path",
-    ]
-    if result.refusal:
-        lines.append(f"refused: {result.refusal}")
-    if result.alreadyCompacted:
-        lines.append("already compacted: the last entry is a compaction")
-    elif result.firstKeptPathIndex is not None:
-        split = f", split turn from {result.turnStartPathIndex}" if result.isSplitTurn else ""
-        lines.append(f"cut: keep from path index {result.firstKeptPathIndex} (entry {result.firstKeptEntryId}){split}")
-    lines.append(
-        f"tokens before {result.tokensBefore:,} · threshold {result.threshold:,} · "
-        f"{'would compact now' if result.shouldCompact else 'would not compact yet'}"
-    )
-    lines.append(
-        f"summarize {result.messagesToSummarize} messages ({result.summarizedTokens:,} tokens)"
-        + (f" + turn prefix {result.turnPrefixMessages} ({result.turnPrefixTokens:,})" if result.isSplitTurn else "")
-        + f" · keep {result.keptMessages} ({result.keptTokens:,})"
-    )
-    guard = result.windowGuard
-    if guard is not None and (guard.shouldBlock or guard.shouldWarn):
-        verdict = "BLOCKED (below 16,000 tokens)" if guard.shouldBlock else "warning (below 32,000 tokens)"
-        lines.append(
-            f"window guard: context window {guard.tokens:,} {verdict}; OpenClaw blocks below 16,000 and warns below 32,000"
-        )
-    if result.readOnlyFiles:
-        lines.append("read files: " + ", ".join(result.readOnlyFiles))
-    if result.modifiedFiles:
-        lines.append("modified files: " + ", ".join(result.modifiedFiles))
-    lines.append("")
-    lines.append("why:")
-    lines.extend(f"  - {step.text}" for step in result.explanation)
-    return "\n".join(lines)
-
-
 @click.command("plan")
 @click.argument("session")
 @click.option("--keep-recent-tokens", type=int, default=None, help="pi's keepRecentTokens (default 20000).")
@@ -147,7 +110,9 @@ def plan_cmd(
         data["sessionId"] = loaded.id
         say_json(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        say(_plan_text(result))
+        from cutline.core.engine.plan_text import plan_text
+
+        say(plan_text(result))
 
 
 def _percent(value: float | None) -> str:

@@ -30,6 +30,7 @@ from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.message_list import MessageList
+from cutline.app.widgets.plan_why import PlanWhy
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
@@ -167,6 +168,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             tooltip="keepRecentTokens − 1000",
         ),
         Binding("d", "detail", "Entry", show=False, id="review.detail", tooltip="Show the selected entry"),
+        Binding("w", "why", "Why", id="review.why", tooltip="Why the cut is where it is: the plan's explanation"),
         Binding("o", "proposal", "Proposal", show=False, id="review.proposal", tooltip="Show the proposal"),
         Binding("l", "focus_list", "List", show=False, id="review.list", tooltip="Focus the message list"),
         Binding("H", "history", "History", id="review.history", tooltip="Compaction history of this session"),
@@ -232,6 +234,8 @@ class ReviewScreen(OnDesk, Screen[None]):
             with TabbedContent(initial="tab-entry", id="side"):
                 with TabPane("Entry", id="tab-entry"):
                     yield DetailPane(id="detail")
+                with TabPane("Why", id="tab-why"):
+                    yield PlanWhy(id="why")
                 with TabPane("Settings", id="tab-settings"):
                     yield Static(Text("loading…", style="dim"), id="settings-loading")
                 with TabPane("Proposal", id="tab-proposal"):
@@ -425,8 +429,33 @@ class ReviewScreen(OnDesk, Screen[None]):
         if self._path_index is None:
             return
         self.plan = plan(self._path_index, self.settings, self.counter, entry_tokens=False)
-        self.query_one(MessageList).set_plan(plan_marks(self.plan, self._outside))
+        message_list = self.query_one(MessageList)
+        old_cut = message_list.cut_row
+        message_list.set_plan(plan_marks(self.plan, self._outside))
         self._update_gauge()
+        self.query_one(PlanWhy).show(self.plan)
+        self._keep_cut_in_view(old_cut)
+
+    def _keep_cut_in_view(self, old_cut: int | None) -> None:
+        """After a re-plan: a cursor that sat on the cut follows it; otherwise the list scrolls the cut into view."""
+        message_list = self.query_one(MessageList)
+        marks = message_list.marks
+        if marks is None or marks.first_kept is None or message_list.cut_row == old_cut:
+            return
+        if old_cut is None or message_list.cursor == old_cut:
+            message_list.action_jump_cut()  # the cursor follows the cut, centred
+            return
+
+        def show_cut() -> None:
+            cut = message_list.cut_row
+            if cut is None:
+                return
+            height = max(1, message_list.scrollable_content_region.height)
+            top = round(message_list.scroll_y)
+            if not top <= cut < top + height:
+                message_list.scroll_to(y=max(0, cut - height // 2), animate=False, immediate=True)
+
+        self.call_after_refresh(show_cut)
 
     def _update_gauge(self) -> None:
         from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget
@@ -441,6 +470,8 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @on(MessageList.Highlighted)
     def _highlighted(self, message: MessageList.Highlighted) -> None:
+        if message.index != self.query_one(MessageList).cursor:
+            return  # the cursor moved on already (opening jumps from the last entry to the cut)
         self._show_entry(message.index)
 
     @on(MessageList.Selected)
@@ -573,6 +604,9 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def action_detail(self) -> None:
         self.query_one(TabbedContent).active = "tab-entry"
+
+    def action_why(self) -> None:
+        self.query_one(TabbedContent).active = "tab-why"
 
     def action_proposal(self) -> None:
         self.query_one(TabbedContent).active = "tab-proposal"

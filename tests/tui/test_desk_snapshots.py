@@ -70,6 +70,16 @@ def test_settings(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, i
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_why(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("w")
+        await pilot.pause()
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_proposal(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
     assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=proposed, terminal_size=size)
 

@@ -1,0 +1,51 @@
+"""A compaction plan as text: what `cutline plan` prints and the desk's "why" view shows.
+
+Why here: the CLI and the desk must say the same thing about the same plan.
+"""
+
+from __future__ import annotations
+
+from cutline.core.engine.compaction_plan import CompactionPlan
+
+
+def plan_lines(result: CompactionPlan) -> list[str]:
+    """The plan as `cutline plan` prints it, one line each: settings, cut, figures, then the explanation ("why:")."""
+    lines = [
+        f"mode {result.mode} · rules {result.rules} · counter {result.counter} · "
+        f"{result.pathLength:,} entries on the active path",
+    ]
+    if result.refusal:
+        lines.append(f"refused: {result.refusal}")
+    if result.alreadyCompacted:
+        lines.append("already compacted: the last entry is a compaction")
+    elif result.firstKeptPathIndex is not None:
+        split = f", split turn from {result.turnStartPathIndex}" if result.isSplitTurn else ""
+        lines.append(f"cut: keep from path index {result.firstKeptPathIndex} (entry {result.firstKeptEntryId}){split}")
+    lines.append(
+        f"tokens before {result.tokensBefore:,} · threshold {result.threshold:,} · "
+        f"{'would compact now' if result.shouldCompact else 'would not compact yet'}"
+    )
+    lines.append(
+        f"summarize {result.messagesToSummarize} messages ({result.summarizedTokens:,} tokens)"
+        + (f" + turn prefix {result.turnPrefixMessages} ({result.turnPrefixTokens:,})" if result.isSplitTurn else "")
+        + f" · keep {result.keptMessages} ({result.keptTokens:,})"
+    )
+    guard = result.windowGuard
+    if guard is not None and (guard.shouldBlock or guard.shouldWarn):
+        verdict = "BLOCKED (below 16,000 tokens)" if guard.shouldBlock else "warning (below 32,000 tokens)"
+        lines.append(
+            f"window guard: context window {guard.tokens:,} {verdict}; OpenClaw blocks below 16,000 and warns below 32,000"
+        )
+    if result.readOnlyFiles:
+        lines.append("read files: " + ", ".join(result.readOnlyFiles))
+    if result.modifiedFiles:
+        lines.append("modified files: " + ", ".join(result.modifiedFiles))
+    lines.append("")
+    lines.append("why:")
+    lines.extend(f"  - {step.text}" for step in result.explanation)
+    return lines
+
+
+def plan_text(result: CompactionPlan) -> str:
+    """The plan as `cutline plan` prints it."""
+    return "\n".join(plan_lines(result))

@@ -1,0 +1,95 @@
+"""Issue 13's "why": the review screen shows the plan's explanation, opens with the cut in view and keeps it there."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static, TabbedContent
+from textual.worker import WorkerCancelled, WorkerFailed
+
+from cutline.app.screens.review import ReviewScreen
+from cutline.app.widgets.message_list import MessageList
+from cutline.app.widgets.plan_why import PlanWhy
+from cutline.core.engine.plan_text import plan_lines
+from tests.support.tui_app import test_app, write_session
+from tests.tui.test_desk_defects import SIZE, SMALL, type_keys
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until no worker runs and every posted message is handled (a superseded worker is cancelled: fine)."""
+    for _ in range(3):
+        with contextlib.suppress(WorkerFailed, WorkerCancelled):
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+@pytest.fixture
+def long_ledger(tmp_path: Path, cutline_home: Path) -> Path:
+    """A session long enough that the list scrolls, with the cut far from both ends."""
+    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 9000\n", encoding="utf-8")
+    return write_session(tmp_path / "ledger.jsonl", turns=24, body_lines=20)
+
+
+def _cut_visible(message_list: MessageList) -> bool:
+    cut = message_list.cut_row
+    top = round(message_list.scroll_y)
+    return cut is not None and top <= cut < top + message_list.scrollable_content_region.height
+
+
+def _why_text(screen: ReviewScreen) -> str:
+    return str(screen.query_one("#why-text", Static).render())
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL])
+async def test_the_review_screen_opens_with_the_cut_in_view(
+    tmp_path: Path, long_ledger: Path, size: tuple[int, int]
+) -> None:
+    app = test_app(tmp_path / "store.db", str(long_ledger))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        message_list = screen.query_one(MessageList)
+        assert message_list.marks is not None and message_list.marks.first_kept is not None
+        assert message_list.marks.first_kept < len(message_list.entries) - 5  # the cut is not at the end
+        assert message_list.cursor == message_list.marks.first_kept
+        assert _cut_visible(message_list)
+
+
+async def test_w_shows_the_plans_explanation_and_it_follows_each_replan(tmp_path: Path, long_ledger: Path) -> None:
+    app = test_app(tmp_path / "store.db", str(long_ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await type_keys(pilot, "w")
+        assert screen.query_one(TabbedContent).active == "tab-why"
+        first = _why_text(screen)
+        assert ("why:" in first and "keepRecentTokens" in first) or "walked back" in first
+        assert screen.query_one(PlanWhy).lines == plan_lines(screen.plan)
+        await type_keys(pilot, "]]]")
+        await settle(pilot)
+        assert screen.settings.keepRecentTokens == 12000
+        assert screen.query_one(PlanWhy).lines == plan_lines(screen.plan)
+        assert _why_text(screen) != first
+
+
+async def test_brackets_keep_the_cut_in_view(tmp_path: Path, long_ledger: Path) -> None:
+    app = test_app(tmp_path / "store.db", str(long_ledger))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        message_list = screen.query_one(MessageList)
+        await type_keys(pilot, "[[[[[[")  # the cursor sat on the cut: it follows it
+        await settle(pilot)
+        assert message_list.cursor == message_list.marks.first_kept  # type: ignore[union-attr]
+        assert _cut_visible(message_list)
+        await type_keys(pilot, "g")  # the cursor elsewhere: the list scrolls to the cut anyway
+        await type_keys(pilot, "]]]]]]]]]]]]")
+        await settle(pilot)
+        assert message_list.cursor == 0
+        assert _cut_visible(message_list)
