@@ -38,7 +38,7 @@ class PlanWhy(VerticalScroll):
         self.lines = plan_lines(plan)
         text = Text()
         for line in self.lines:
-            if line == "why:" or line.startswith("cut:") or line.startswith("refused:"):
+            if line == "why:" or line.startswith(("cut:", "refused:")):
                 text.append(visible(line) + "\n", style="bold")
             elif line.startswith("  - "):
                 text.append("  • ", style="dim")
