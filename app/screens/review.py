@@ -443,7 +443,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         if marks is None or marks.first_kept is None or message_list.cut_row == old_cut:
             return
         if old_cut is None or message_list.cursor == old_cut:
-            message_list.action_jump_cut()  # the cursor follows the cut, centred
+            message_list.cursor = marks.first_kept  # the cursor follows the cut…
+            self.call_after_refresh(message_list.action_jump_cut)  # …centred once the list has its size
             return
 
         def show_cut() -> None:
@@ -600,7 +601,11 @@ class ReviewScreen(OnDesk, Screen[None]):
     # -- tabs and focus -----------------------------------------------------
 
     def action_settings(self) -> None:
+        from cutline.app.widgets.settings_panel import SettingsPanel
+
         self.query_one(TabbedContent).active = "tab-settings"
+        for panel in self.query(SettingsPanel):
+            panel.focus_first()
 
     def action_detail(self) -> None:
         self.query_one(TabbedContent).active = "tab-entry"

@@ -62,6 +62,7 @@ class SettingsPanel(VerticalScroll):
                 [(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter", compact=True
             ),
         )
+        yield Static(self._mode_note(s), id="setting-mode-note", classes="setting-note")
         yield self._row("keepRecentTokens", self._int_input("keepRecentTokens"))
         yield self._row("reserveTokens", self._int_input("reserveTokens"))
         yield self._row("contextWindow", self._int_input("contextWindow"))
@@ -99,6 +100,26 @@ class SettingsPanel(VerticalScroll):
         yield area
         yield Static("", id="setting-error", classes="setting-error")
 
+    @staticmethod
+    def _mode_note(settings: CompactionSettings) -> Text:
+        """What the mode changes of the values below (safeguard floors the reserve), empty when nothing."""
+        from cutline.core.engine.modes import reserve_for
+
+        reserve = reserve_for(settings)
+        if reserve == settings.reserveTokens:
+            return Text("")
+        return Text(
+            f"{settings.mode} overrides: reserve {reserve:,} used, not reserveTokens {settings.reserveTokens:,}",
+            style="bold",
+        )
+
+    def _show_mode_note(self) -> None:
+        self.query_one("#setting-mode-note", Static).update(self._mode_note(self.settings))
+
+    def focus_first(self) -> None:
+        """Put the focus on the first setting (the mode), so a person can start tabbing through them."""
+        self.query_one("#setting-mode", Select).focus()
+
     def set_values(self, settings: CompactionSettings, counter: str) -> None:
         """Show these values without emitting Changed (e.g. after a key nudged keepRecentTokens)."""
         self.settings = settings
@@ -112,6 +133,7 @@ class SettingsPanel(VerticalScroll):
             self.query_one("#setting-mode", Select).value = settings.mode
             self.query_one("#setting-counter", Select).value = counter
             self.query_one("#setting-lastTurnInjection", Switch).value = settings.lastTurnInjection
+            self._show_mode_note()
         finally:
             self.call_after_refresh(self._end_sync)
 
@@ -139,6 +161,7 @@ class SettingsPanel(VerticalScroll):
         if error.content:
             error.update("")
         self.settings = updated
+        self._show_mode_note()
         self.post_message(self.Changed(updated, self.counter))
 
     @on(Input.Changed, ".setting-int")

@@ -93,3 +93,35 @@ async def test_brackets_keep_the_cut_in_view(tmp_path: Path, long_ledger: Path) 
         await settle(pilot)
         assert message_list.cursor == 0
         assert _cut_visible(message_list)
+
+
+# -- 5: `s` focuses the first setting; a mode's overrides show in the settings ------------
+
+
+async def test_s_focuses_the_first_setting(tmp_path: Path, long_ledger: Path) -> None:
+    app = test_app(tmp_path / "store.db", str(long_ledger))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "s")
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.query_one(TabbedContent).active == "tab-settings"
+        assert app.focused is not None and app.focused.id == "setting-mode"
+
+
+async def test_safeguards_reserve_floor_shows_in_the_settings(tmp_path: Path, cutline_home: Path) -> None:
+    from cutline.core.engine.modes import reserve_for
+
+    (cutline_home / "config.toml").write_text(
+        '[compaction]\nmode = "safeguard"\nreserveTokens = 1000\n', encoding="utf-8"
+    )
+    session = write_session(tmp_path / "ledger.jsonl")
+    app = test_app(tmp_path / "store.db", str(session))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "s")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        floor = reserve_for(screen.settings)
+        assert floor > 1000
+        note = str(screen.query_one("#setting-mode-note", Static).render())
+        assert f"reserve {floor:,} used, not reserveTokens 1,000" in note
