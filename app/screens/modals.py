@@ -80,7 +80,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key of the current screen and the app, with its binding id for remapping."""
+    """Every key of the current screen and the app, with its binding id for remapping; then the legend of marks and colours."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
 
@@ -103,6 +103,11 @@ class HelpScreen(ModalScreen[None]):
         table.add_columns("Key", "Action", "Binding id")
         for key, description, binding_id in self.rows:
             table.add_row(Text(key), Text(description), Text(binding_id))
+        from cutline.app.widgets.legend import legend_rows
+
+        table.add_row(Text("Legend", style="bold"), Text("what the marks and colours mean", style="bold"), Text(""))
+        for glyph, meaning in legend_rows():
+            table.add_row(Text(glyph), Text(meaning), Text(""))
         table.focus()
 
     async def action_dismiss(self, result: None = None) -> None:

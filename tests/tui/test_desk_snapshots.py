@@ -125,6 +125,19 @@ def test_help(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int])
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_help_legend(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        for _ in range(6):  # down to the legend, after the keys
+            await pilot.press("pagedown")
+        await pilot.pause()
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_history(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
     store = tmp_path / "store.db"
     with Store(store) as s:

@@ -125,3 +125,24 @@ async def test_safeguards_reserve_floor_shows_in_the_settings(tmp_path: Path, cu
         assert floor > 1000
         note = str(screen.query_one("#setting-mode-note", Static).render())
         assert f"reserve {floor:,} used, not reserveTokens 1,000" in note
+
+
+# -- 2: the legend of the list's glyphs and the gauge's colours in the help ---------------
+
+
+async def test_help_explains_the_glyphs_and_the_gauge(tmp_path: Path, long_ledger: Path) -> None:
+    from textual.widgets import DataTable
+
+    from cutline.app.screens.modals import HelpScreen
+
+    app = test_app(tmp_path / "store.db", str(long_ledger))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "?")
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.query_one(DataTable)
+        cells = [str(cell) for row in range(table.row_count) for cell in table.get_row_at(row)]
+        shown = " ".join(cells)
+        for glyph in ("┊", "┃", "╭◆ ╰↳", "❯", "◆", "↳", "✻", "✂", "≡", "▣", "✗", "░"):
+            assert glyph in cells or any(cell.startswith(glyph) for cell in cells), glyph
+        assert "threshold" in shown and "summarize" in shown and "Legend" in shown
