@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
+from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label
@@ -95,6 +96,16 @@ class RunProgress(Message):
         self.parts = parts
         self.detail = detail
         super().__init__()
+
+
+class ContextReady(Message):
+    """The agent's next context as text: now, and after the open proposal is written back (or why not)."""
+
+    def __init__(self, now: str, after: str | None, after_note: str) -> None:
+        super().__init__()
+        self.now = now
+        self.after = after
+        self.after_note = after_note
 
 
 class ProposalComputed(Message):
@@ -240,6 +251,8 @@ class ReviewScreen(OnDesk, Screen[None]):
                     yield Static(Text("loading…", style="dim"), id="settings-loading")
                 with TabPane("Proposal", id="tab-proposal"):
                     yield ProposalView(id="proposal-view")
+                with TabPane("Context", id="tab-context"):
+                    yield ContextView(id="context-view")
                 with TabPane("Summary", id="tab-summary"), Vertical():
                     with Horizontal(id="editor-bar"):
                         yield Static("", id="editor-tokens")
@@ -418,6 +431,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             status = f"{result.notice} · {status}"
         self.set_status(status)
         self.refresh_bindings()  # run / edit / accept availability changed with the plan and proposal
+        self.refresh_context()
 
     # -- planning (pure, on the main thread: milliseconds) -------------------
 
@@ -792,6 +806,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         )
         self._show_proposal(load_editor=True)
         self.query_one(TabbedContent).active = "tab-proposal"
+        self.refresh_context()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -806,6 +821,37 @@ class ReviewScreen(OnDesk, Screen[None]):
         elif worker.group == "review-load" and event.state == WorkerState.ERROR:
             self.set_status("could not load the session")
         self.desk.report_worker(event)
+
+    # -- the agent's context (the Context tab) --------------------------------
+
+    def refresh_context(self) -> None:
+        """Work out the Context tab again (after a load, a new proposal, an edit or a decision)."""
+        if self.session is not None:
+            open_id = self.proposal.id if self.proposal is not None and self.proposal_status == "open" else None
+            self.compute_context(self.session, open_id)
+
+    @work(thread=True, exclusive=True, group="context", exit_on_error=False, description="Working out the context")
+    def compute_context(self, session: Any, proposal_id: str | None) -> None:
+        from cutline.core.agents import session_wire_context
+        from cutline.core.agents.wire import context_text
+        from cutline.core.review import context_after_accept
+
+        now = context_text(session_wire_context(session))
+        after: str | None = None
+        note = "no open proposal: run one (r) to see the context it leaves"
+        if proposal_id is not None:
+            context = context_after_accept(self.desk.store, proposal_id)
+            after = context_text(context) if context is not None else None
+            note = (
+                ""
+                if context is not None
+                else "this session cannot take the proposal by appending (see the accept dialog)"
+            )
+        self.post_message(ContextReady(now, after, note))
+
+    @on(ContextReady)
+    def _context_ready(self, message: ContextReady) -> None:
+        self.query_one(ContextView).show(message.now, message.after, message.after_note)
 
     # -- proposal and editor ------------------------------------------------
 
@@ -905,6 +951,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.pending_text = None
         self._update_saved_label()
         self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        self.refresh_context()
 
     def flush_pending(self) -> None:
         """Save an edit that the debounce timer has not saved yet (on quit, back, accept, run)."""
@@ -1073,6 +1120,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._show_proposal()
         if message.decision == "accepted":
             self.load()
+        else:
+            self.refresh_context()
 
     # -- history and audit --------------------------------------------------
 
