@@ -19,11 +19,13 @@ def cutline_home() -> Path:
     if not home.is_dir():
         if home.exists():
             what = "CUTLINE_HOME" if env else "cutline's data directory"
-            raise CutlineError(f"{home}: {what} is not a directory (point it at a directory, or move the file away)")
+            raise CutlineError(
+                f"cannot write {home}: {what} is a file, not a directory (point it at a directory, or move the file away)"
+            )
         try:
             home.mkdir(parents=True, exist_ok=True, mode=0o700)  # the store and backups copy private sessions
         except OSError as exc:
-            raise CutlineError(f"{home}: cannot create the data directory ({exc.strerror or exc})") from None
+            raise CutlineError(f"cannot write {home}: {exc.strerror or exc}") from None
     return home
 
 

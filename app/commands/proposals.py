@@ -36,12 +36,10 @@ def _store(db_path: str | None) -> Store:
 
 
 def _refuse_useless(proposal: Any) -> None:
-    """One line, and nothing stored, for a proposal that summarizes nothing or leaves the context no smaller."""
-    if proposal.summarizedCount == 0:
-        raise CutlineError(
-            "the compaction would summarize no message; no proposal stored "
-            "(lower --keep-recent-tokens to summarize more of the session)"
-        )
+    """One line, and nothing stored, for a proposal that leaves the context no smaller.
+
+    (A plan with nothing to summarize is refused by the engine before any summarizer runs.)
+    """
     if proposal.tokensAfter >= proposal.tokensBefore:
         raise CutlineError(
             f"the compaction would grow the context ({proposal.tokensBefore:,} -> {proposal.tokensAfter:,} tokens); "

@@ -278,8 +278,8 @@ def test_a_cutline_home_that_is_a_file_is_one_line(
     code, _, err = run(capsys, "ls")
     assert code == 1
     assert (
-        err.strip()
-        == f"cutline: {home}: CUTLINE_HOME is not a directory (point it at a directory, or move the file away)"
+        err.strip() == f"cutline: cannot write {home}: CUTLINE_HOME is a file, not a directory "
+        "(point it at a directory, or move the file away)"
     )
 
 
