@@ -25,6 +25,7 @@ class Budget:
     summarized: int = 0
     prefix: int = 0
     after_is_estimate: bool = True
+    rules: str = ""  # the planner rule set that made the plan
 
 
 def _bar(budget: Budget, width: int, colour: dict[str, str]) -> Text:
@@ -115,6 +116,8 @@ class BudgetGauge(Static):
             style=colour["error"] if budget.should_compact else colour["muted"],
         )
         plan = Text()
+        if budget.rules:
+            plan.append(f"rules {budget.rules} · ")
         plan.append(f"keepRecentTokens {budget.keep_recent:,}")
         if budget.summarized or budget.prefix:
             plan.append(f" · summarize {budget.summarized:,}")
