@@ -50,7 +50,9 @@ def test_the_audit_explains_a_past_compaction_with_its_writers_rules(source: Pat
     data = report.to_json()
     assert data["rules"] == rules and "wrote it" in data["rulesReason"]
     # a pinned setting does not change what the file tells
-    assert audit_compaction(read_session(source), settings=CompactionSettings(rules="openclaw-2026.9")).why.rules == rules
+    assert (
+        audit_compaction(read_session(source), settings=CompactionSettings(rules="openclaw-2026.9")).why.rules == rules
+    )
 
 
 def test_the_reproducing_range_of_current_pi_is_its_own() -> None:
