@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from cutline.app.config import TuiConfig, load_tui_config
 
 if TYPE_CHECKING:
+    from cutline.app.screens.review import ReviewScreen
     from cutline.core.store import Store
 
 Clock = Callable[[], datetime]
@@ -77,7 +78,7 @@ class CutlineCommands(Provider):
                 continue
             seen.add(binding.id)
             title = binding.tooltip or binding.description
-            help_text = f"{binding.key_display or active.binding.key}  ·  {binding.id}"
+            help_text = f"{self.app.get_key_display(binding)}  ·  {binding.id}"
             yield title, help_text, partial(self.app.call_later, self.app.run_action, binding.action, active.node)
 
     async def discover(self) -> Hits:
@@ -95,14 +96,59 @@ class CutlineCommands(Provider):
 DOWNLOAD_NAME = "cutline-download"
 
 
+def _binding_scopes() -> list[tuple[str, list[Binding]]]:
+    """Every screen's and widget's bindings, by scope (keys collide only within one scope, or with the app's)."""
+    from cutline.app.screens import audit, modals, review, sessions, versions
+    from cutline.app.widgets.message_list import MessageList
+
+    holders: list[type] = [MessageList, review.ReviewScreen, sessions.SessionsScreen, audit.AuditScreen]
+    for module in (modals, versions):
+        holders += [v for v in vars(module).values() if isinstance(v, type) and "BINDINGS" in vars(v)]
+    scopes = []
+    for holder in holders:
+        bindings = getattr(holder, "BINDINGS", [])
+        scopes.append((holder.__name__, [b for b in bindings if isinstance(b, Binding)]))
+    return scopes
+
+
+def keymap_problems(keys: dict[str, str]) -> list[str]:
+    """What is wrong with a `[keys]` table: ids no binding has, and keys that two bindings of one screen would share."""
+    app_bindings = [b for b in CutlineApp.BINDINGS if isinstance(b, Binding)]
+    scopes = _binding_scopes()
+    known = {b.id for _, bindings in [("app", app_bindings), *scopes] for b in bindings if b.id}
+    problems = [
+        f"keys.{binding_id}: no binding has this id (F1 lists them)" for binding_id in keys if binding_id not in known
+    ]
+
+    def keys_of(binding: Binding) -> list[str]:
+        chosen = keys.get(binding.id or "", binding.key)
+        return [k.strip() for k in chosen.split(",") if k.strip()]
+
+    for scope, bindings in scopes:
+        owner: dict[str, str] = {}
+        for binding in [*app_bindings, *bindings]:
+            for key in keys_of(binding):
+                name = binding.id or binding.action
+                other = owner.get(key)
+                if other is not None and other != name and (binding.id in keys or other in keys):
+                    problems.append(f"{key}: both {other} and {name} on {scope}")
+                owner.setdefault(key, name)
+    return list(dict.fromkeys(problems))
+
+
 class CutlineApp(App[None]):
     """The review desk: sessions screen, review screen, and their modals."""
 
     CSS_PATH = "cutline.tcss"
     TITLE = "cutline"
     COMMANDS = App.COMMANDS | {CutlineCommands}
+    # screens lay themselves out for the terminal: side by side when wide, stacked when narrow or short
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (App declares it without ClassVar)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # `q` too, where no text field takes it as a character
+        Binding("q", "quit", "Quit", show=False, id="app.quit_q"),
         Binding("f1,question_mark", "help", "Help", id="app.help"),
         Binding("ctrl+t", "toggle_theme", "Theme", id="app.theme", tooltip="Switch dark / light theme"),
     ]
@@ -125,6 +171,7 @@ class CutlineApp(App[None]):
         self.cursor_blink = cursor_blink
         self.config = config or TuiConfig()
         self._store: Store | None = None
+        self._review: ReviewScreen | None = None
         self._store_lock = threading.Lock()
         self.register_theme(DARK)
         self.register_theme(LIGHT)
@@ -141,22 +188,37 @@ class CutlineApp(App[None]):
             return self._store
 
     def on_mount(self) -> None:
-        from cutline.app.screens.review import ReviewScreen
         from cutline.app.screens.sessions import SessionsScreen
 
+        problems = keymap_problems(self.config.keys)
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.push_screen(SessionsScreen())
         if self.session_ref:
-            self.push_screen(ReviewScreen(self.session_ref))
+            self.open_review(self.session_ref)
+        if problems:
+            self.show_error("Some [keys] in config.toml were not applied", "\n".join(problems))
 
     # -- navigation (screens go through the app, so no screen imports another's caller) --
 
     def open_review(self, session_ref: str) -> None:
-        """Open the review screen of a session over the current screen."""
+        """Open the review screen of a session over the current screen.
+
+        The last review screen stays installed when left, so going back to the same
+        session finds it as it was tuned, without reloading a big file.
+        """
         from cutline.app.screens.review import ReviewScreen
 
-        self.push_screen(ReviewScreen(session_ref))
+        kept = self._review
+        if kept is not None and kept.shows(session_ref) and kept not in self.screen_stack:
+            self.push_screen(kept)
+            return
+        if kept is not None and kept not in self.screen_stack:
+            self.uninstall_screen(kept)
+        screen = ReviewScreen(session_ref)
+        self._review = screen
+        self.install_screen(screen, name=f"review-{id(screen)}")
+        self.push_screen(screen)
 
     def show_sessions(self) -> None:
         """Replace the current screen with the sessions list."""

@@ -23,6 +23,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from cutline.app.widgets.labels import plural
 from cutline.app.widgets.safe_text import visible
 
 SERIES_STYLES = {
@@ -237,6 +238,19 @@ class AuditScreen(Screen[None]):
     AuditScreen #audit-source-box { height: 10; border: round $primary; }
     AuditScreen #audit-plot { height: 12; border: round $secondary; }
     AuditScreen Static { width: 1fr; }
+    /* a short or narrow terminal: fixed pane heights, the screen scrolls (tab moves through the panes) */
+    AuditScreen.-short, AuditScreen.-narrow { overflow-y: auto; }
+    AuditScreen.-short #audit-main, AuditScreen.-narrow #audit-main { height: auto; }
+    AuditScreen.-short #audit-left, AuditScreen.-short #audit-right { height: auto; }
+    AuditScreen.-short #audit-warnings-box, AuditScreen.-short #audit-why-box { height: 8; }
+    AuditScreen.-short #audit-lost { height: 10; }
+    AuditScreen.-short #audit-source-box { height: 8; }
+    AuditScreen.-short #audit-plot { height: 10; }
+    AuditScreen.-narrow #audit-main { layout: vertical; }
+    AuditScreen.-narrow #audit-left, AuditScreen.-narrow #audit-right { width: 1fr; height: auto; }
+    AuditScreen.-narrow #audit-warnings-box, AuditScreen.-narrow #audit-why-box { height: 8; }
+    AuditScreen.-narrow #audit-lost { height: 10; }
+    AuditScreen.-narrow #audit-source-box { height: 8; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -387,9 +401,10 @@ class AuditScreen(Screen[None]):
             title.append(f"  ·  compaction {ids.index(report.target_id) + 1} of {len(ids)}")
         before = f"{report.tokens_before:,}" if report.tokens_before else "?"
         after = f"{report.tokens_after:,}" if report.tokens_after is not None else "?"
+        summarized = plural(len(report.summarized_entry_ids), "entry", "entries")
         title.append(
-            f"\ntokens {before} → {after} ({report.counter}) · summarized {len(report.summarized_entry_ids)} entries · "
-            f"kept {len(report.kept_entry_ids)} verbatim"
+            f"\ntokens {before} → {after} ({report.counter}) · summarized {summarized} · "
+            f"kept {len(report.kept_entry_ids):,} verbatim"
         )
         self.query_one("#audit-title", Static).update(title)
 

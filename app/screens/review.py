@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import math
+import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.clock import Clock
@@ -25,17 +28,20 @@ from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
+from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
 from cutline.core.config.settings import CompactionSettings
+from cutline.core.errors import CutlineError
 from cutline.core.models import Entry, Session
 
 if TYPE_CHECKING:
     from cutline.core.review import Origin, SummaryVersion
 
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
+T = TypeVar("T")
 
 
 @dataclass
@@ -87,7 +93,8 @@ class RunProgress(Message):
 
 
 class ProposalComputed(Message):
-    def __init__(self, proposal: Any) -> None:
+    def __init__(self, run: int, proposal: Any) -> None:
+        self.run = run
         self.proposal = proposal
         super().__init__()
 
@@ -116,11 +123,25 @@ class ReviewScreen(OnDesk, Screen[None]):
     """One session under review."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="review.back", tooltip="Back to the sessions (cancels a run first)"),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="review.back",
+            tooltip="Back to the sessions (press twice; cancels a run first)",
+        ),
         Binding("r", "run", "Run", id="review.run", tooltip="Run the compaction with the current settings"),
         Binding("ctrl+x", "cancel_run", "Cancel run", id="review.cancel", tooltip="Cancel the running compaction"),
         Binding("e", "edit", "Edit", id="review.edit", tooltip="Edit the proposed summary"),
         Binding("a", "accept", "Accept", id="review.accept", tooltip="Accept the proposal and write it to the session"),
+        Binding(
+            "K",
+            "accept_store_only",
+            "Accept, store only",
+            show=False,
+            id="review.accept_store",
+            tooltip="Accept the proposal into the store without writing the session file",
+        ),
         Binding("x", "reject", "Reject", id="review.reject", tooltip="Reject the proposal"),
         Binding("v", "diff", "Diff", id="review.diff", tooltip="Diff two summary versions, revert to one"),
         Binding("s", "settings", "Settings", id="review.settings", tooltip="Show the settings panel"),
@@ -184,6 +205,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._loading_editor = False
         self._autosave: Timer | None = None
         self.running = False
+        self._run_id = 0
+        self._leave_armed = False
+        self._cancel_run = threading.Event()
         self.progress_lines: list[str] = []
         self._run_stage = ""
         self._run_deadline: datetime | None = None
@@ -226,6 +250,13 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.query_one(MessageList).focus()
         self.load()
 
+    def shows(self, ref: str) -> bool:
+        """Whether this screen is the review of `ref` (the reference it was opened with, or its session id)."""
+        return ref == self.ref or (self.session is not None and ref == self.session.id)
+
+    def on_unmount(self) -> None:
+        self._cancel_run.set()  # a run's thread stops with the screen (the loop's executor waits for it at exit)
+
     # -- status -------------------------------------------------------------
 
     def set_status(self, text: str) -> None:
@@ -264,6 +295,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         calibration = calibrate(session, chars4)
         settings = load_settings()
         proposal, status, versions = self._latest_proposal(store, session.id)
+        if proposal is not None and status == "open":
+            # the list opens on the open proposal's cut, wherever it was made (another tab, an earlier visit)
+            settings = settings_of_proposal(settings, proposal.settings)
         index_of = {e.id: i for i, e in enumerate(path)}
         self.post_message(
             Loaded(
@@ -317,7 +351,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         name = self.session.name or (
             Path(self.session.source_path).name if self.session.source_path else self.session.id
         )
-        self.sub_title = f"{one_line(name, 60)} · {self.session.format} · {len(self.path):,} entries"
+        shown = format_label(self.session.format, self.session.version)
+        self.sub_title = f"{one_line(name, 60)} · {shown} · {len(self.path):,} entries"
         detail = self.query_one(DetailPane)
         detail.call_paths = result.call_paths
         message_list = self.query_one(MessageList)
@@ -360,14 +395,15 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._update_gauge()
 
     def _update_gauge(self) -> None:
-        from cutline.app.widgets.plan_overlay import plan_budget
+        from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget
 
         if self.plan is None:
             return
         after = None
         if self.proposal is not None and self.proposal.counter == self.counter and self.proposal_status == "open":
             after = self.proposal.tokensAfter
-        self.query_one(BudgetGauge).show(plan_budget(self.plan, after))
+        current = context_since_compaction(self._path_index) if self.plan.alreadyCompacted else None
+        self.query_one(BudgetGauge).show(plan_budget(self.plan, after, current))
 
     @on(MessageList.Highlighted)
     def _highlighted(self, message: MessageList.Highlighted) -> None:
@@ -428,6 +464,9 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.switch_counter(message.counter)
         else:
             self.replan()
+            note = self._disagreement_note()
+            if note:
+                self.set_status(note.removeprefix(" · "))
 
     def _sync_settings_panel(self) -> None:
         from cutline.app.widgets.settings_panel import SettingsPanel
@@ -439,7 +478,12 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.settings = self.settings.with_overrides(keepRecentTokens=max(0, self.settings.keepRecentTokens + delta))
         self._sync_settings_panel()
         self.replan()
-        self.set_status(f"keepRecentTokens {self.settings.keepRecentTokens:,}")
+        self.set_status(f"keepRecentTokens {self.settings.keepRecentTokens:,}" + self._disagreement_note())
+
+    def _disagreement_note(self) -> str:
+        if self.cut_disagreement() is None:
+            return ""
+        return " · not the open proposal's cut: a writes the proposal's, r proposes this one"
 
     def action_keep_more(self) -> None:
         self._nudge_keep(1000)
@@ -511,11 +555,20 @@ class ReviewScreen(OnDesk, Screen[None]):
         if self.running:
             self.action_cancel_run()
             return
+        if self.session is not None and not self._leave_armed:  # one stray Esc never leaves a loaded session
+            self._leave_armed = True
+            self.set_status("Esc again: back to the sessions (this session stays as you tuned it) · q quits")
+            return
+        self._leave_armed = False
         self.flush_pending()
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
         else:
             self.desk.show_sessions()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key != "escape":
+            self._leave_armed = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         has_open = self.proposal is not None and self.proposal_status == "open"
@@ -525,7 +578,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             return None if self.running or self.plan is None else True
         if action in ("edit", "diff"):
             return True if self.proposal is not None else None
-        if action in ("accept", "reject"):
+        if action in ("accept", "accept_store_only", "reject"):
             return True if has_open and not self.running else None
         return True
 
@@ -534,15 +587,23 @@ class ReviewScreen(OnDesk, Screen[None]):
     def action_run(self) -> None:
         if self.running or self.plan is None or self.session is None:
             return
-        if self.plan.nothingToCompact or self.plan.alreadyCompacted:
-            self.desk.show_error(
-                "Nothing to compact", self.plan.explanation_text() or "The plan has nothing to summarize."
+        if self.plan.alreadyCompacted:
+            self.notify(
+                "The last entry is already a compaction: continue the session in the agent, then re-import it.",
+                title="Nothing to compact",
+                severity="warning",
+                timeout=8,
+                markup=False,
             )
             return
-        if self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0:
-            self.desk.show_error(
-                "Nothing to summarize",
-                f"keepRecentTokens {self.plan.keepRecentTokens:,} keeps the whole history; lower it (s, or [) to move the cut.",
+        if self.plan.nothingToCompact or (self.plan.messagesToSummarize == 0 and self.plan.turnPrefixMessages == 0):
+            self.notify(
+                f"keepRecentTokens {self.plan.keepRecentTokens:,} keeps the whole history: "
+                "press [ to keep 1,000 fewer, or s to set it.",
+                title="Nothing to summarize",
+                severity="warning",
+                timeout=8,
+                markup=False,
             )
             return
         self.flush_pending()
@@ -558,7 +619,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._show_run_status()
         self._run_ticker = self.set_interval(1.0, self._show_run_status)
         self.refresh_bindings()
-        self.run_compaction(self.plan, self.session, self.settings)
+        self._run_id += 1
+        self._cancel_run = threading.Event()
+        self.run_compaction(self._run_id, self._cancel_run, self.plan, self.session, self.settings)
 
     def _show_run_status(self) -> None:
         """The running stage and the time left before the run's deadline stops it."""
@@ -567,9 +630,11 @@ class ReviewScreen(OnDesk, Screen[None]):
         left = max(0, math.ceil((self._run_deadline - self.desk.clock()).total_seconds()))
         self.set_status(f"running{self._run_stage} · {left // 60}:{left % 60:02d} left (ctrl+x cancels)")
 
-    @work(exclusive=True, group="compact", exit_on_error=False, description="Compaction")
-    async def run_compaction(self, plan: Any, session: Session, settings: CompactionSettings) -> None:
-        import asyncio
+    @work(thread=True, exclusive=True, group="compact", exit_on_error=False, description="Compaction")
+    def run_compaction(
+        self, run: int, cancel: threading.Event, plan: Any, session: Session, settings: CompactionSettings
+    ) -> None:
+        """Summarize off the event loop (a big session is seconds of CPU), so keys and ctrl+x stay live."""
 
         from cutline.core.config.file import load_config
         from cutline.core.engine.compact import compact
@@ -578,16 +643,17 @@ class ReviewScreen(OnDesk, Screen[None]):
 
         summarizer = summarizer_for(settings)
         # the [hooks] of config.toml run here as they do for `cutline compact`
-        hooks = (await asyncio.to_thread(load_config)).hooks
+        hooks = load_config().hooks
 
         def progress(event: Any) -> None:
-            self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
+            if not cancel.is_set():
+                self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
 
-        run = compact(
-            plan, session, summarizer, settings, progress=progress, hooks=hooks, today=self.desk.clock().date()
-        )
-        proposal = await within_deadline(run, settings.timeoutSeconds)
-        self.post_message(ProposalComputed(proposal))
+        today = self.desk.clock().date()
+        work = compact(plan, session, summarizer, settings, progress=progress, hooks=hooks, today=today)
+        proposal = run_until_cancelled(within_deadline(work, settings.timeoutSeconds), cancel)
+        if proposal is not None and not cancel.is_set():
+            self.post_message(ProposalComputed(run, proposal))
 
     @on(RunProgress)
     def _run_progress(self, message: RunProgress) -> None:
@@ -602,8 +668,14 @@ class ReviewScreen(OnDesk, Screen[None]):
                 self.query_one("#run-progress", ProgressBar).update(total=message.parts, progress=message.part or 0)
 
     def action_cancel_run(self) -> None:
-        if self.running:
-            self.workers.cancel_group(self, "compact")
+        """Stop at once: the run's thread is told to stop and whatever it still produces is dropped."""
+        if not self.running:
+            return
+        self._cancel_run.set()
+        self._run_id += 1
+        self.workers.cancel_group(self, "compact")
+        self._run_finished("compaction cancelled · nothing stored")
+        self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
 
     def _stop_ticker(self) -> None:
         if self._run_ticker is not None:
@@ -619,14 +691,18 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @on(ProposalComputed)
     def _proposal_computed(self, message: ProposalComputed) -> None:
+        if message.run != self._run_id or not self.running:
+            return  # a cancelled run's late result
         self._stop_ticker()
         self.set_status("saving the proposal…")
-        self.store_proposal(message.proposal)
+        self.store_proposal(message.proposal, self._cancel_run)
 
     @work(thread=True, exclusive=True, group="store-proposal", exit_on_error=False, description="Saving the proposal")
-    def store_proposal(self, proposal: Any) -> None:
+    def store_proposal(self, proposal: Any, cancel: threading.Event) -> None:
         from cutline.core import review
 
+        if cancel.is_set():
+            return
         review.save_proposal(
             self.desk.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None
         )
@@ -648,10 +724,9 @@ class ReviewScreen(OnDesk, Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if worker.group == "compact":
-            if event.state == WorkerState.CANCELLED:
-                self._run_finished("compaction cancelled")
-                self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
-            elif event.state == WorkerState.ERROR:
+            if event.state == WorkerState.CANCELLED or self._cancel_run.is_set():
+                return  # action_cancel_run has already told the user
+            if event.state == WorkerState.ERROR:
                 self._run_finished("compaction failed")
                 self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
         elif worker.group == "store-proposal" and event.state == WorkerState.ERROR:
@@ -804,17 +879,20 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     # -- accept / reject ----------------------------------------------------
 
-    def action_accept(self) -> None:
+    def action_accept_store_only(self) -> None:
+        self.action_accept(store_only=True)
+
+    def action_accept(self, store_only: bool = False) -> None:
         if self.proposal is None or self.proposal_status != "open":
             return
         if not self.proposal.validation.ok:
             self.desk.show_error("This proposal cannot be accepted", self.proposal.validation.summary())
             return
         self.flush_pending()
-        self.prepare_accept(self.proposal.id)
+        self.prepare_accept(self.proposal.id, store_only)
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Preparing the write")
-    def prepare_accept(self, proposal_id: str) -> None:
+    def prepare_accept(self, proposal_id: str, store_only: bool = False) -> None:
         from cutline.core import review
 
         proposal = review.load_proposal(self.desk.store, proposal_id)
@@ -829,13 +907,31 @@ class ReviewScreen(OnDesk, Screen[None]):
 
         session = self.desk.store.load_session(proposal.session_id)
         plan = write_back_plan(session)
-        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, plan)
+        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, plan, store_only)
 
-    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str, plan: Any) -> None:
+    def cut_disagreement(self) -> str | None:
+        """One sentence when the cut drawn on the list is not the open proposal's cut, else None."""
+        if self.proposal is None or self.proposal_status != "open" or self.plan is None:
+            return None
+        if self.plan.firstKeptEntryId == self.proposal.firstKeptEntryId:
+            return None
+        used = self.proposal.settings.get("keepRecentTokens")
+        made = f" (made with keepRecentTokens {used:,})" if isinstance(used, int) else ""
+        listed = self.plan.firstKeptEntryId or "none"
+        return (
+            f"The proposal keeps from entry {self.proposal.firstKeptEntryId}{made}; the list shows the cut at "
+            f"entry {listed} (keepRecentTokens {self.plan.keepRecentTokens:,}). Accepting writes the proposal's "
+            "cut; run again (r) to propose the list's."
+        )
+
+    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str, plan: Any, store_only: bool) -> None:
         from cutline.app.screens.modals import ConfirmScreen
 
         session = self.session
-        if plan.possible and session is not None and session.source_path:
+        if store_only:
+            intro = "The session file is not written (you chose to accept without writing); recorded in the store as:"
+            write_back = False
+        elif plan.possible and session is not None and session.source_path:
             if plan.how == "append":
                 intro = f"This line will be appended to {short_path(session.source_path)} (backed up before the first write):"
             else:
@@ -844,13 +940,18 @@ class ReviewScreen(OnDesk, Screen[None]):
         else:
             intro = f"No write-back: {plan.reason}. Accepting records the compaction in the store only, as:"
             write_back = False
+        title = "Accept this compaction?"
+        disagreement = self.cut_disagreement()
+        if disagreement is not None:
+            title = "Accept this compaction? Its cut is not the one on the list"
+            intro = f"{disagreement}\n\n{intro}"
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.decide(proposal_id, "accepted", timestamp, write_back)
 
         self.app.push_screen(
-            ConfirmScreen("Accept this compaction?", intro, line, "Accept and write" if write_back else "Accept"),
+            ConfirmScreen(title, intro, line, "Accept and write" if write_back else "Accept"),
             answered,
         )
 
@@ -889,7 +990,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             )
         else:
             review.reject(self.desk.store, proposal_id)
-            detail = "rejected"
+            detail = "nothing written to the session file"
         self.post_message(Decided(decision, detail))
 
     @on(Decided)
@@ -922,8 +1023,15 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.app.push_screen(AuditScreen(self.session.id, compaction_entry_id=entry.id))
         elif self.proposal is not None:
             self.app.push_screen(AuditScreen(self.session.id, proposal_id=self.proposal.id))
-        else:
+        elif any(e.type == "compaction" for e in self.path):
             self.app.push_screen(AuditScreen(self.session.id))
+        else:
+            self.notify(
+                "This session has no compaction and no proposal yet: run one (r), then audit what it would lose.",
+                title="Nothing to audit",
+                timeout=6,
+                markup=False,
+            )
 
     # -- downloads (a browser download in web mode, a file in $CUTLINE_HOME/exports in a terminal)
 
@@ -952,6 +1060,36 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.app.call_from_thread(
             self.desk.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml"
         )
+
+
+def run_until_cancelled(work: Coroutine[Any, Any, T], cancel: threading.Event, poll: float = 0.05) -> T | None:
+    """Run `work` on a fresh event loop in this (worker) thread; None when `cancel` is set before it ends."""
+
+    async def main() -> T | None:
+        task = asyncio.ensure_future(work)
+        while not task.done():
+            if cancel.is_set():
+                task.cancel()
+                break
+            await asyncio.wait({task}, timeout=poll)
+        try:
+            return await task
+        except asyncio.CancelledError:
+            return None
+
+    return asyncio.run(main())
+
+
+def settings_of_proposal(base: CompactionSettings, used: dict[str, Any]) -> CompactionSettings:
+    """`base` with the values a proposal was made with, so its cut is the one drawn (unknown keys ignored)."""
+    known = CompactionSettings.model_fields
+    changes = {k: v for k, v in used.items() if k in known and getattr(base, k) != v}
+    if not changes:
+        return base
+    try:
+        return base.with_overrides(**changes)
+    except CutlineError:
+        return base
 
 
 def download_stem(session: Session) -> str:

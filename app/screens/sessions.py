@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker
 
 from cutline.app.desk import OnDesk
+from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.safe_text import one_line, short_path
 
 if TYPE_CHECKING:
@@ -55,6 +56,19 @@ class SessionImported(Message):
         super().__init__()
 
 
+def writes_back(info: SessionInfo) -> Text:
+    """Whether an accepted compaction can go into the session's file, in a word or two (the accept dialog says why)."""
+    from cutline.core.agents.registry import adapter_for
+
+    if adapter_for(info.format).write_back_refusal() is not None:
+        return Text("no", style="dim")
+    if not info.source_path:
+        return Text("no file", style="dim")
+    if info.format == "pi" and (info.version or 1) < 3:
+        return Text(f"yes (migrates v{info.version or 1})", style="green")
+    return Text("yes", style="green")
+
+
 class SessionsScreen(OnDesk, Screen[None]):
     """The list of stored sessions."""
 
@@ -87,6 +101,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         table = self.query_one(DataTable)
         table.add_column("Session", key="name")
         table.add_column("Format", key="format")
+        table.add_column("Write-back", key="writeback")
         table.add_column("Entries", key="entries")
         table.add_column("Tokens", key="tokens")
         table.add_column("Compactions", key="compactions")
@@ -135,7 +150,8 @@ class SessionsScreen(OnDesk, Screen[None]):
             )
             table.add_row(
                 name,
-                Text(info.format),
+                Text(format_label(info.format, info.version)),
+                writes_back(info),
                 Text(f"{info.entries:,}", justify="right"),
                 Text(f"{info.tokens:,}" if info.tokens is not None else "—", justify="right"),
                 Text(str(info.compactions), justify="right"),

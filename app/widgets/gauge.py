@@ -25,6 +25,7 @@ class Budget:
     summarized: int = 0
     prefix: int = 0
     after_is_estimate: bool = True
+    context_note: str = ""  # how the context figure was made when not from the agent's usage
     rules: str = ""  # the planner rule set that made the plan
 
 
@@ -105,32 +106,57 @@ class BudgetGauge(Static):
         width = max(10, self.size.width - 2 if self.size.width else 60)
         colour = self._colours()
         line = _bar(budget, width, colour)
-        facts = Text()
-        facts.append(f"[{budget.counter}] ", style="bold")
-        facts.append(f"window {budget.window:,} · reserve {budget.reserve:,} · threshold ")
-        facts.append(f"{budget.threshold:,}", style=colour["warning"])
-        facts.append(" · context ")
-        facts.append(f"{budget.tokens_before:,}", style=f"bold {colour['error']}" if budget.should_compact else "bold")
-        facts.append(
-            "  over threshold: compaction due" if budget.should_compact else "  under threshold",
-            style=colour["error"] if budget.should_compact else colour["muted"],
-        )
-        plan = Text()
-        if budget.rules:
-            plan.append(f"rules {budget.rules} · ")
-        plan.append(f"keepRecentTokens {budget.keep_recent:,}")
-        if budget.summarized or budget.prefix:
-            plan.append(f" · summarize {budget.summarized:,}")
-            if budget.prefix:
-                plan.append(f" + split-turn prefix {budget.prefix:,}")
-        plan.append(" · after ")
-        if budget.tokens_after is None:
-            plan.append("—", style=colour["muted"])
-        elif budget.after_is_estimate:
-            plan.append("kept ")
-            plan.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
-            plan.append(" + summary")
-        else:
-            plan.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
-            plan.append(" (proposal)", style=colour["muted"])
+        facts = _facts(budget, colour, short=False)
+        if facts.cell_len > width:
+            facts = _facts(budget, colour, short=True)
+        plan = _plan_line(budget, colour, short=False)
+        if plan.cell_len > width:
+            plan = _plan_line(budget, colour, short=True)
+        for part in (facts, plan):  # three lines, never more: a narrow terminal loses the line's end, not a line
+            part.no_wrap = True
+            part.overflow = "ellipsis"
+            part.truncate(width + 2, overflow="ellipsis")
         return Text("\n").join([line, facts, plan])
+
+
+def _facts(budget: Budget, colour: dict[str, str], *, short: bool) -> Text:
+    """Window, reserve, threshold and the context now; `short` for a narrow terminal."""
+    facts = Text()
+    facts.append(f"[{budget.counter}] ", style="bold")
+    if short:
+        facts.append(f"win {budget.window:,} · res {budget.reserve:,} · thr ")
+    else:
+        facts.append(f"window {budget.window:,} · reserve {budget.reserve:,} · threshold ")
+    facts.append(f"{budget.threshold:,}", style=colour["warning"])
+    facts.append(" · context ")
+    facts.append(f"{budget.tokens_before:,}", style=f"bold {colour['error']}" if budget.should_compact else "bold")
+    if budget.context_note:
+        facts.append(f" ({budget.context_note})", style=colour["muted"])
+    if budget.should_compact:
+        facts.append(" due" if short else "  over threshold: compaction due", style=colour["error"])
+    else:
+        facts.append(" ok" if short else "  under threshold", style=colour["muted"])
+    return facts
+
+
+def _plan_line(budget: Budget, colour: dict[str, str], *, short: bool) -> Text:
+    """keepRecentTokens, what the plan summarizes and what it would leave; `short` for a narrow terminal."""
+    plan = Text()
+    if budget.rules:
+        plan.append(f"{budget.rules} · " if short else f"rules {budget.rules} · ")
+    plan.append(f"keep {budget.keep_recent:,}" if short else f"keepRecentTokens {budget.keep_recent:,}")
+    if budget.summarized or budget.prefix:
+        plan.append(f" · summarize {budget.summarized:,}")
+        if budget.prefix:
+            plan.append(f" + prefix {budget.prefix:,}" if short else f" + split-turn prefix {budget.prefix:,}")
+    plan.append(" · after ")
+    if budget.tokens_after is None:
+        plan.append("—", style=colour["muted"])
+    elif budget.after_is_estimate:
+        plan.append("kept ")
+        plan.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
+        plan.append(" + summary")
+    else:
+        plan.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
+        plan.append(" (proposal)", style=colour["muted"])
+    return plan

@@ -86,7 +86,7 @@ class MessageList(ScrollView, can_focus=True):
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("home,g", "first", "First", show=False),
         Binding("end,G", "last", "Last", show=False),
-        Binding("period", "jump_cut", "Jump to cut", show=False, id="list.jump_cut"),
+        Binding("full_stop", "jump_cut", "Jump to cut", show=False, id="list.jump_cut"),
         Binding("p", "jump_partner", "Call ↔ result", show=False, id="list.partner"),
         Binding("enter", "select", "Show entry", show=False),
     ]

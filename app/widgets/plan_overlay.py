@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from cutline.app.widgets.gauge import Budget
 from cutline.app.widgets.message_list import ZONES, PlanMarks
+from cutline.core.engine.context import has_valid_usage
+from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.plan import CompactionPlan
 from cutline.core.models import Entry
 
@@ -50,9 +52,48 @@ def plan_marks(plan: CompactionPlan, outside: int) -> PlanMarks:
     return PlanMarks(bytes(zones), plan.firstKeptPathIndex, label)
 
 
-def plan_budget(plan: CompactionPlan, tokens_after: int | None = None) -> Budget:
-    """Gauge numbers; after = the proposal's exact figure when given, else the kept part as a lower bound."""
+def context_since_compaction(index: PathIndex) -> int | None:
+    """The context as summary + kept + later entries when no reply has come since the latest compaction, else None.
+
+    Until the agent answers again, the newest usage record is one from before the
+    compaction (pi's estimate still adds it up), so it says nothing about the context now.
+    """
+    if not index.compactions:
+        return None
+    compaction = index.compactions[-1]
+    for i in reversed(index.messages):
+        if i <= compaction:
+            break
+        message = index.path[i].message
+        if message is not None and has_valid_usage(message):
+            return None  # a reply since the compaction measured the real context
+    record = index.path[compaction].compaction
+    kept_from = index.index_of(record.firstKeptEntryId if record is not None else None, before=compaction)
+    prefix = index.context_prefix
+    kept = prefix[compaction] - prefix[kept_from] if kept_from >= 0 else 0
+    return index.tokens[compaction] + kept + prefix[index.n] - prefix[compaction + 1]
+
+
+def plan_budget(plan: CompactionPlan, tokens_after: int | None = None, current: int | None = None) -> Budget:
+    """Gauge numbers; after = the proposal's exact figure when given, else the kept part as a lower bound.
+
+    `current` replaces the plan's context figure when that figure predates the latest compaction.
+    """
     compacting = not (plan.nothingToCompact or plan.alreadyCompacted)
+    threshold = plan.threshold or max(0, plan.contextWindow - plan.reserveTokens)
+    if current is not None:
+        return Budget(
+            counter=plan.counter,
+            window=plan.contextWindow,
+            reserve=plan.reserveTokens,
+            keep_recent=plan.keepRecentTokens,
+            tokens_before=current,
+            kept=current,
+            tokens_after=None,
+            should_compact=current > threshold,
+            threshold=threshold,
+            context_note="summary + kept",
+        )
     return Budget(
         counter=plan.counter,
         window=plan.contextWindow,

@@ -17,6 +17,7 @@ from cutline.app.widgets.safe_text import one_line, visible
 
 if TYPE_CHECKING:
     from cutline.core.engine.compact import Proposal
+    from cutline.core.models import Message
 
 CONTEXT_ROWS_SHOWN = 300
 
@@ -102,15 +103,7 @@ class ProposalView(VerticalScroll):
         parts.append(appended)
 
         parts.append(Rule(f"rebuilt context ({len(p.context)} messages, as the agent will see it)", style="dim"))
-        table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
-        table.add_column("#", justify="right", style="dim")
-        table.add_column("role")
-        table.add_column("from")
-        table.add_column("content", overflow="ellipsis", no_wrap=True, ratio=1)
-        ids = p.context_entry_ids
-        for i, message in enumerate(p.context[:CONTEXT_ROWS_SHOWN]):
-            source = ids[i] if i < len(ids) and ids[i] else "new"
-            table.add_row(str(i), message.role, Text(visible(source or "")), Text(one_line(message.text() or "", 200)))
+        table = context_table(p)
         parts.append(table)
         if len(p.context) > CONTEXT_ROWS_SHOWN:
             parts.append(Text(f"… {len(p.context) - CONTEXT_ROWS_SHOWN:,} more messages", style="dim"))
@@ -118,3 +111,34 @@ class ProposalView(VerticalScroll):
             parts.append(Rule("notes", style="dim"))
             parts.append(Text("\n".join(visible(n) for n in p.notes)))
         return parts
+
+
+def context_table(p: Proposal) -> Table:
+    """The rebuilt context, one message a row: index, role and source keep their width, content takes the rest."""
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="dim", expand=True)
+    table.add_column("#", justify="right", style="dim", no_wrap=True, min_width=2)
+    table.add_column("role", no_wrap=True, min_width=9, max_width=18)
+    table.add_column("from", no_wrap=True, min_width=8, max_width=12, overflow="ellipsis")
+    table.add_column("content", overflow="ellipsis", no_wrap=True, ratio=1)
+    ids = p.context_entry_ids
+    for i, message in enumerate(p.context[:CONTEXT_ROWS_SHOWN]):
+        source = ids[i] if i < len(ids) and ids[i] else "new"
+        table.add_row(str(i), message.role, Text(visible(source or "")), Text(one_line(message_line(message), 200)))
+    return table
+
+
+def message_line(message: Message) -> str:
+    """What a message says in one line; a message of tool calls only names its calls."""
+    text = message.text() or ""
+    if text.strip():
+        return text
+    calls = message.tool_calls()
+    if calls:
+        return " · ".join(f"⚒ {call.name} {_arguments(call.arguments)}".rstrip() for call in calls)
+    return "(empty)"
+
+
+def _arguments(arguments: object) -> str:
+    if isinstance(arguments, dict):
+        return " ".join(str(v) for v in arguments.values() if isinstance(v, str | int | float))
+    return ""

@@ -151,6 +151,8 @@ class SettingsPanel(VerticalScroll):
 
     @on(Input.Changed, ".setting-int")
     def _int_changed(self, event: Input.Changed) -> None:
+        if event.value != event.input.value:
+            return  # stale: the field has changed since (a late echo of a nudge under key repeat)
         key = (event.input.id or "").removeprefix("setting-")
         text = event.value.strip()
         if not text or text == "-":
@@ -164,12 +166,14 @@ class SettingsPanel(VerticalScroll):
 
     @on(Input.Changed, "#setting-model")
     def _model_changed(self, event: Input.Changed) -> None:
+        if event.value != event.input.value:
+            return
         if event.value.strip():
             self._apply("model", event.value.strip())
 
     @on(Select.Changed)
     def _select_changed(self, event: Select.Changed) -> None:
-        if event.value is Select.BLANK:
+        if event.value is Select.BLANK or event.value != event.select.value:
             return
         key = (event.select.id or "").removeprefix("setting-")
         if key == "rules":
@@ -182,6 +186,8 @@ class SettingsPanel(VerticalScroll):
 
     @on(Switch.Changed)
     def _switch_changed(self, event: Switch.Changed) -> None:
+        if event.value != event.switch.value:
+            return
         self._apply("lastTurnInjection", event.value)
 
     @on(TextArea.Changed, "#setting-instructions")

@@ -73,7 +73,7 @@ async def test_changing_keep_recent_tokens_moves_the_cut_line(tmp_path: Path, cu
 
         # the cut line is painted right above the first kept entry
         await pilot.press("escape")
-        await pilot.press("period")
+        await pilot.press(".")
         await pilot.pause()
         rows = visible_rows(message_list)
         cut_rows = [i for i, row in enumerate(rows) if "✂" in row]

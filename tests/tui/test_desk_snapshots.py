@@ -1,0 +1,164 @@
+"""Every screen of the desk at the two sizes a person uses: 80x24 (every pane reachable) and 160x45.
+
+Regenerate deliberately with `pytest tests/tui/test_desk_snapshots.py --snapshot-update`
+and look at the SVGs (chromium --headless --screenshot turns one into a PNG).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.worker import WorkerFailed
+
+import cutline.core.engine.compact
+import cutline.core.review
+from cutline.core.store import Store
+from tests.support.audit_builders import SessionBuilder, sized
+from tests.support.tui_app import test_app, write_session
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45")]
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The fixed session, a config that keeps 5000 recent tokens (so the cut is on screen), and fixed ids."""
+    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
+    monkeypatch.setattr(cutline.core.engine.compact, "new_proposal_id", lambda now=None: "019b8e2a5f00c0ffee42")
+    monkeypatch.setattr(cutline.core.review.secrets, "token_hex", lambda n=4: "5eed" * n)
+    monkeypatch.chdir(tmp_path)  # paths are shown relative to the working directory
+    return write_session(tmp_path / "ledger.jsonl")
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    for _ in range(3):
+        with contextlib.suppress(WorkerFailed):  # the app shows it in the error modal
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def proposed(pilot: Pilot[None]) -> None:
+    await settle(pilot)
+    await pilot.press("r")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_sessions(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    store = tmp_path / "store.db"
+    with Store(store) as s:
+        s.import_file(ledger)
+        s.import_file(write_session(tmp_path / "payments-refactor.jsonl", turns=3))
+    assert snap_compare(test_app(store), run_before=settle, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_review(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=settle, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_settings(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_proposal(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=proposed, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_editor(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    async def before(pilot: Pilot[None]) -> None:
+        await proposed(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_accept_dialog(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    async def before(pilot: Pilot[None]) -> None:
+        await proposed(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_diff(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    async def before(pilot: Pilot[None]) -> None:
+        await proposed(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    store = tmp_path / "store.db"
+    with Store(store) as s:
+        s.import_session(_audited())
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("H")
+        await settle(pilot)
+
+    assert snap_compare(test_app(store, "audit-demo"), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_audit(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    store = tmp_path / "store.db"
+    with Store(store) as s:
+        s.import_session(_audited())
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("A")
+        await settle(pilot)
+
+    assert snap_compare(test_app(store, "audit-demo"), run_before=before, terminal_size=size)
+
+
+def _audited():
+    """A small session with two compactions, one of which lost facts."""
+    b = SessionBuilder("audit-demo")
+    b.user("Never use sudo. Please set up the project in ~/work/alpha.", id="u1")
+    b.assistant(
+        "I'll use poetry for dependencies.", calls=[("c1", "bash", {"command": "poetry install"})], usage=1200, id="a1"
+    )
+    b.result("c1", "bash: poetry: command not found", error=True, id="t1")
+    b.assistant("Poetry is missing, so we decided to go with pipx.", usage=1500, id="a2")
+    b.user(sized("Now run the tests in tests/unit.", 200), id="u3")
+    b.assistant(sized("All 12 tests pass.", 100), usage=2400, id="a3")
+    b.compaction(
+        "## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha",
+        "u3",
+        tokens_before=2400,
+        id="c1",
+    )
+    b.user("Add a changelog entry.", id="u4")
+    b.assistant("Added.", usage=900, id="a4")
+    return b.session()
