@@ -26,11 +26,11 @@ from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
+from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.message_list import MessageList
-from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
