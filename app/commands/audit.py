@@ -79,10 +79,11 @@ def _settings(
 
 def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
     """Audit what `ref` names: a session file or session (its latest compaction), SESSION:ENTRY, a compaction id or a proposal id."""
+    from cutline.core.agents.refs import session_file
     from cutline.core.audit.report import audit_compaction
     from cutline.core.review import resolve_proposal
 
-    if Path(ref).expanduser().is_file():
+    if session_file(ref) is not None:
         session_id = session_id_for(store, ref)
         return audit_compaction(store.load_session(session_id), None, settings)
     if ":" in ref:

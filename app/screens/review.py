@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
+from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label
@@ -69,6 +70,10 @@ class Loaded(Message):
         super().__init__()
 
 
+class SourceChanged(Message):
+    """The session's file grew (or changed) on disk: the agent is still writing it."""
+
+
 class CountsReady(Message):
     def __init__(self, counter: str, tokens: list[int]) -> None:
         self.counter = counter
@@ -90,6 +95,16 @@ class RunProgress(Message):
         self.parts = parts
         self.detail = detail
         super().__init__()
+
+
+class ContextReady(Message):
+    """The agent's next context as text: now, and after the open proposal is written back (or why not)."""
+
+    def __init__(self, now: str, after: str | None, after_note: str) -> None:
+        super().__init__()
+        self.now = now
+        self.after = after
+        self.after_note = after_note
 
 
 class ProposalComputed(Message):
@@ -185,9 +200,13 @@ class ReviewScreen(OnDesk, Screen[None]):
         ),
     ]
 
+    # how often the session's file is looked at for what the agent appended
+    FOLLOW_SECONDS = 1.0
+
     def __init__(self, ref: str) -> None:
         super().__init__()
         self.ref = ref
+        self._followed: tuple[str, object] = ("", None)
         self.session: Session | None = None
         self.path: list[Entry] = []
         self.tokens: dict[str, list[int]] = {}
@@ -229,6 +248,8 @@ class ReviewScreen(OnDesk, Screen[None]):
                     yield Static(Text("loading…", style="dim"), id="settings-loading")
                 with TabPane("Proposal", id="tab-proposal"):
                     yield ProposalView(id="proposal-view")
+                with TabPane("Context", id="tab-context"):
+                    yield ContextView(id="context-view")
                 with TabPane("Summary", id="tab-summary"), Vertical():
                     with Horizontal(id="editor-bar"):
                         yield Static("", id="editor-tokens")
@@ -257,6 +278,35 @@ class ReviewScreen(OnDesk, Screen[None]):
     def on_unmount(self) -> None:
         self._cancel_run.set()  # a run's thread stops with the screen (the loop's executor waits for it at exit)
 
+    # -- following a session the agent still writes ------------------------
+
+    def follow(self, source: str) -> None:
+        """Look at the session's file every FOLLOW_SECONDS; when it changed, reload (the import adds only what was appended).
+
+        Why a timer and not a worker: the look is one stat (microseconds), and a worker
+        that never ends would keep the screen from ever being idle.
+        """
+        from cutline.core.agents.follow import source_signature
+
+        self._followed = (source, source_signature(source))
+        self.set_interval(self.FOLLOW_SECONDS, self._look_at_source, name="follow-source")
+
+    def _look_at_source(self) -> None:
+        from cutline.core.agents.follow import source_signature
+
+        source, last = self._followed
+        now = source_signature(source)
+        if now is None or now == last or self.running:
+            return
+        self._followed = (source, now)
+        self.post_message(SourceChanged())
+
+    @on(SourceChanged)
+    def _source_changed(self) -> None:
+        if self.session is not None and self.session.source_path:
+            self.ref = self.session.source_path
+            self.load()
+
     # -- status -------------------------------------------------------------
 
     def set_status(self, text: str) -> None:
@@ -268,6 +318,7 @@ class ReviewScreen(OnDesk, Screen[None]):
     def load(self) -> None:
         from cutline.app.widgets.plan_overlay import outside_end
         from cutline.app.widgets.rows import pair_numbers
+        from cutline.core.agents.refs import session_file
         from cutline.core.config.file import load_settings
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
@@ -276,8 +327,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         store = self.desk.store
         notice = ""
         ref = self.ref
-        candidate = Path(ref).expanduser()
-        if candidate.is_file():
+        candidate = session_file(ref)
+        if candidate is not None:
             report = store.import_file(candidate)
             ref = report.session_id
             if report.status != "unchanged":
@@ -359,6 +410,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         message_list.set_entries(self.path, self.tokens[self.counter], result.pairs)
         if not first_load:
             self._sync_settings_panel()
+        if first_load and self.session.source_path:
+            self.follow(self.session.source_path)
         if first_load:
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
@@ -375,6 +428,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             status = f"{result.notice} · {status}"
         self.set_status(status)
         self.refresh_bindings()  # run / edit / accept availability changed with the plan and proposal
+        self.refresh_context()
 
     # -- planning (pure, on the main thread: milliseconds) -------------------
 
@@ -720,6 +774,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         )
         self._show_proposal(load_editor=True)
         self.query_one(TabbedContent).active = "tab-proposal"
+        self.refresh_context()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -734,6 +789,37 @@ class ReviewScreen(OnDesk, Screen[None]):
         elif worker.group == "review-load" and event.state == WorkerState.ERROR:
             self.set_status("could not load the session")
         self.desk.report_worker(event)
+
+    # -- the agent's context (the Context tab) --------------------------------
+
+    def refresh_context(self) -> None:
+        """Work out the Context tab again (after a load, a new proposal, an edit or a decision)."""
+        if self.session is not None:
+            open_id = self.proposal.id if self.proposal is not None and self.proposal_status == "open" else None
+            self.compute_context(self.session, open_id)
+
+    @work(thread=True, exclusive=True, group="context", exit_on_error=False, description="Working out the context")
+    def compute_context(self, session: Any, proposal_id: str | None) -> None:
+        from cutline.core.agents import session_wire_context
+        from cutline.core.agents.wire import context_text
+        from cutline.core.review import context_after_accept
+
+        now = context_text(session_wire_context(session))
+        after: str | None = None
+        note = "no open proposal: run one (r) to see the context it leaves"
+        if proposal_id is not None:
+            context = context_after_accept(self.desk.store, proposal_id)
+            after = context_text(context) if context is not None else None
+            note = (
+                ""
+                if context is not None
+                else "this session cannot take the proposal by appending (see the accept dialog)"
+            )
+        self.post_message(ContextReady(now, after, note))
+
+    @on(ContextReady)
+    def _context_ready(self, message: ContextReady) -> None:
+        self.query_one(ContextView).show(message.now, message.after, message.after_note)
 
     # -- proposal and editor ------------------------------------------------
 
@@ -833,6 +919,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.pending_text = None
         self._update_saved_label()
         self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        self.refresh_context()
 
     def flush_pending(self) -> None:
         """Save an edit that the debounce timer has not saved yet (on quit, back, accept, run)."""
@@ -1001,6 +1088,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._show_proposal()
         if message.decision == "accepted":
             self.load()
+        else:
+            self.refresh_context()
 
     # -- history and audit --------------------------------------------------
 

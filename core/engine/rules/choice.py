@@ -45,7 +45,7 @@ def evidence(path: list[Entry], session_format: str | None = None, version: int 
     if any(entry.type == "other" and entry.sourceType == "reset" for entry in path):
         return OPENCLAW
     for entry in path:
-        if entry.type == "other" and entry.sourceType in ("context_edit", "usage"):
+        if entry.type in ("context_edit", "usage"):
             return PI_CURRENT
         message = entry.message
         # a pi message record (Claude Code's and Codex's system records have other source types)
