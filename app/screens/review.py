@@ -217,6 +217,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.calibration_ratio = 1.0
         self.plan: Any = None
         self._path_index: Any = None
+        self.rules_override: str | None = None  # a rule set picked in the settings panel
         self._outside = 0
         self.proposal: Any = None
         self.proposal_status = "open"
@@ -442,7 +443,12 @@ class ReviewScreen(OnDesk, Screen[None]):
 
         if self._path_index is None:
             return
-        self.plan = plan(self._path_index, self.settings, self.counter, entry_tokens=False)
+        from cutline.core.engine.rules.choice import evidence
+
+        # the settings panel's forced rule set, else an OpenClaw store or version-4 header tells, else the path
+        session = self.session
+        rules = self.rules_override or (evidence([], session.format, session.version) if session else None)
+        self.plan = plan(self._path_index, self.settings, self.counter, entry_tokens=False, rules=rules)
         message_list = self.query_one(MessageList)
         old_cut = message_list.cut_row
         message_list.set_plan(plan_marks(self.plan, self._outside))
@@ -539,6 +545,7 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def on_settings_panel_changed(self, message: Any) -> None:
         self.settings = message.settings
+        self.rules_override = message.rules
         if message.counter != self.counter:
             self.switch_counter(message.counter)
         else:

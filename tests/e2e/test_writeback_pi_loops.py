@@ -41,7 +41,6 @@ def check_killed(original: bytes, now: bytes, entry_id: str) -> str:
 
 
 def test_kill_loop_never_leaves_a_partial_line(tmp_path: Path) -> None:
-    started = time.monotonic()
     stats = kill_loop(make_case, check_killed, tmp_path, runs=50)
     print(
         f"\nkill loop: {stats.runs} SIGKILLs; {stats.original} left the original, {stats.compacted} the original "
@@ -50,7 +49,6 @@ def test_kill_loop_never_leaves_a_partial_line(tmp_path: Path) -> None:
     assert stats.damaged == [], "\n".join(stats.damaged)
     assert stats.runs == 50
     assert stats.original > 0 and stats.compacted > 0  # the kills landed before and after the append
-    assert time.monotonic() - started < 60
 
 
 def agent_append(path: Path, seed: int) -> None:
@@ -96,7 +94,6 @@ def check_raced(now: bytes, entry_id: str, written: bool) -> str | None:
 
 
 def test_concurrent_agent_appends_never_damage_or_orphan(tmp_path: Path) -> None:
-    started = time.monotonic()
     stats = race_loop(make_case, agent_append, check_raced, tmp_path, runs=40)
     print(
         f"\nconcurrent-append loop: {stats.runs} runs, {stats.agent_lines} agent lines; {stats.written} written, "
@@ -105,4 +102,3 @@ def test_concurrent_agent_appends_never_damage_or_orphan(tmp_path: Path) -> None
     )
     assert stats.damaged == [], "\n".join(stats.damaged)
     assert stats.written + stats.refused == stats.runs == 40
-    assert time.monotonic() - started < 60
