@@ -2,71 +2,26 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
 import subprocess
-import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
 from tests.support.paths import SAMPLES
+from tests.support.tmux import TMUX, Pane, cutline_command
 
 pytestmark = pytest.mark.e2e
-
-TMUX = shutil.which("tmux")
-
-
-def _cutline_command() -> list[str]:
-    script = Path(sys.executable).with_name("cutline")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "cutline.app.cli"]
-
-
-class Pane:
-    """One tmux session on a private socket, so nothing touches the user's tmux server."""
-
-    def __init__(self, socket: str, name: str) -> None:
-        self.socket = socket
-        self.name = name
-
-    def tmux(self, *args: str) -> str:
-        # the test process may carry COLUMNS/LINES from an earlier terminal query; the pane must size itself
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-        return subprocess.run(
-            [TMUX, "-L", self.socket, *args], check=True, capture_output=True, text=True, env=env
-        ).stdout
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", self.name)
-
-    def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", self.name, *keys)
-
-    def wait_for(self, text: str, timeout: float = 90.0) -> str:
-        """Poll the pane until `text` shows (a real terminal has no event to wait on)."""
-        return self.wait_for_match(re.escape(text), timeout)
-
-    def wait_for_match(self, pattern: str, timeout: float = 90.0) -> str:
-        """Poll the pane until the regular expression `pattern` matches somewhere on it."""
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if re.search(pattern, screen):
-                return screen
-            time.sleep(0.25)
-        raise AssertionError(f"{pattern!r} never matched; the screen was:\n{screen}")
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (CI installs it; install tmux to run this test)")
 def test_cutline_sample_in_a_real_terminal(tmp_path: Path, cutline_home: Path) -> None:
     sample = tmp_path / "pi-coding-session.jsonl"
     shutil.copyfile(SAMPLES / "pi-coding-session.jsonl", sample)
-    command = " ".join(shlex.quote(part) for part in [*_cutline_command(), str(sample)])
+    command = " ".join(shlex.quote(part) for part in [*cutline_command(), str(sample)])
     env = f"-u COLUMNS -u LINES CUTLINE_HOME={shlex.quote(str(cutline_home))} TERM=xterm-256color COLORTERM=truecolor"
     shell = f"cd {shlex.quote(str(tmp_path))} && env {env} {command}; echo CUTLINE-EXITED:$?"
     pane = Pane(f"cutline-test-{uuid.uuid4().hex[:8]}", "desk")

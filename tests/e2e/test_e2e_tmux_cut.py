@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_e2e_tmux import TMUX, Pane, _cutline_command
 from tests.support.paths import SAMPLES
+from tests.support.tmux import TMUX, Pane, cutline_command
 
 pytestmark = pytest.mark.e2e
 
@@ -22,7 +22,7 @@ def test_full_stop_puts_the_cursor_on_the_cut_row(tmp_path: Path, cutline_home: 
     sample = tmp_path / "pi-coding-session.jsonl"
     shutil.copyfile(SAMPLES / "pi-coding-session.jsonl", sample)
     (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    command = " ".join(shlex.quote(part) for part in [*_cutline_command(), str(sample)])
+    command = " ".join(shlex.quote(part) for part in [*cutline_command(), str(sample)])
     env = f"-u COLUMNS -u LINES CUTLINE_HOME={shlex.quote(str(cutline_home))} TERM=xterm-256color COLORTERM=truecolor"
     shell = f"cd {shlex.quote(str(tmp_path))} && env {env} {command}; echo CUTLINE-EXITED:$?"
     pane = Pane(f"cutline-test-{uuid.uuid4().hex[:8]}", "desk")

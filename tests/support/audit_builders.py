@@ -62,3 +62,25 @@ def sized(text: str, tokens: int) -> str:
     while len(text) + len(filler) <= target:
         text += filler
     return text + "." * (target - len(text))
+
+
+def audit_demo_session() -> Session:
+    """A small session with two compactions, one of which lost facts."""
+    b = SessionBuilder("audit-demo")
+    b.user("Never use sudo. Please set up the project in ~/work/alpha.", id="u1")
+    b.assistant(
+        "I'll use poetry for dependencies.", calls=[("c1", "bash", {"command": "poetry install"})], usage=1200, id="a1"
+    )
+    b.result("c1", "bash: poetry: command not found", error=True, id="t1")
+    b.assistant("Poetry is missing, so we decided to go with pipx.", usage=1500, id="a2")
+    b.user(sized("Now run the tests in tests/unit.", 200), id="u3")
+    b.assistant(sized("All 12 tests pass.", 100), usage=2400, id="a3")
+    b.compaction(
+        "## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha",
+        "u3",
+        tokens_before=2400,
+        id="c1",
+    )
+    b.user("Add a changelog entry.", id="u4")
+    b.assistant("Added.", usage=900, id="a4")
+    return b.session()

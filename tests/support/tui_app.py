@@ -8,6 +8,7 @@ a real sample.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import shutil
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 from textual.worker import WorkerFailed
@@ -202,3 +204,10 @@ def sample_copy(tmp_path: Path, name: str = "pi-coding-session.jsonl") -> Path:
     target = tmp_path / name
     shutil.copyfile(source, target)
     return target
+
+
+def rendered_text(renderable: object, width: int = 100) -> str:
+    """Plain text of a Rich renderable as a terminal would show it."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()

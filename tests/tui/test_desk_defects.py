@@ -221,11 +221,11 @@ async def test_at_80x24_the_side_pane_and_the_gauge_lines_are_on_screen(tmp_path
 
 async def test_at_80x24_the_audit_panes_keep_their_height(tmp_path: Path) -> None:
     from cutline.core.store import Store
-    from tests.tui.test_desk_snapshots import _audited
+    from tests.support.audit_builders import audit_demo_session
 
     store = tmp_path / "store.db"
     with Store(store) as s:
-        s.import_session(_audited())
+        s.import_session(audit_demo_session())
     app = test_app(store, "audit-demo")
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)

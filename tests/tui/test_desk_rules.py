@@ -7,8 +7,7 @@ from pathlib import Path
 from textual.widgets import Select
 
 from cutline.app.screens.review import ReviewScreen
-from tests.support.tui_app import SIZE, settle, test_app, write_session
-from tests.tui.test_tui import rendered_text
+from tests.support.tui_app import SIZE, rendered_text, settle, test_app, write_session
 
 
 async def test_the_gauge_names_the_rules_and_the_settings_panel_forces_them(tmp_path: Path) -> None:

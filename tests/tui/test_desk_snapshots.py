@@ -16,7 +16,7 @@ from textual.worker import WorkerFailed
 import cutline.core.engine.compact
 import cutline.core.review
 from cutline.core.store import Store
-from tests.support.audit_builders import SessionBuilder, sized
+from tests.support.audit_builders import audit_demo_session
 from tests.support.tui_app import test_app, write_session
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45")]
@@ -141,7 +141,7 @@ def test_help_legend(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int
 def test_history(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
     store = tmp_path / "store.db"
     with Store(store) as s:
-        s.import_session(_audited())
+        s.import_session(audit_demo_session())
 
     async def before(pilot: Pilot[None]) -> None:
         await settle(pilot)
@@ -155,7 +155,7 @@ def test_history(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
 def test_audit(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
     store = tmp_path / "store.db"
     with Store(store) as s:
-        s.import_session(_audited())
+        s.import_session(audit_demo_session())
 
     async def before(pilot: Pilot[None]) -> None:
         await settle(pilot)
@@ -163,25 +163,3 @@ def test_audit(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
         await settle(pilot)
 
     assert snap_compare(test_app(store, "audit-demo"), run_before=before, terminal_size=size)
-
-
-def _audited():
-    """A small session with two compactions, one of which lost facts."""
-    b = SessionBuilder("audit-demo")
-    b.user("Never use sudo. Please set up the project in ~/work/alpha.", id="u1")
-    b.assistant(
-        "I'll use poetry for dependencies.", calls=[("c1", "bash", {"command": "poetry install"})], usage=1200, id="a1"
-    )
-    b.result("c1", "bash: poetry: command not found", error=True, id="t1")
-    b.assistant("Poetry is missing, so we decided to go with pipx.", usage=1500, id="a2")
-    b.user(sized("Now run the tests in tests/unit.", 200), id="u3")
-    b.assistant(sized("All 12 tests pass.", 100), usage=2400, id="a3")
-    b.compaction(
-        "## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha",
-        "u3",
-        tokens_before=2400,
-        id="c1",
-    )
-    b.user("Add a changelog entry.", id="u4")
-    b.assistant("Added.", usage=900, id="a4")
-    return b.session()

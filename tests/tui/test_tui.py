@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from textual.widgets import Input, TextArea
 
 from cutline.app.screens.modals import ConfirmScreen, ErrorScreen
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.screens.sessions import SessionsScreen
 from cutline.app.widgets.message_list import MessageList
-from tests.support.tui_app import MARKUP_TEXT, SIZE, sample_copy, settle, test_app, write_session
+from tests.support.tui_app import MARKUP_TEXT, SIZE, rendered_text, sample_copy, settle, test_app, write_session
 
 
 def strip_text(message_list: MessageList, y: int) -> str:
@@ -36,13 +34,6 @@ async def wait_until(app, pilot, condition, attempts: int = 200, *, join_workers
         if join_workers:
             await app.workers.wait_for_complete()
     raise AssertionError("condition never became true")
-
-
-def rendered_text(renderable, width: int = 100) -> str:
-    """Plain text of a Rich renderable as a terminal would show it."""
-    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
-    console.print(renderable)
-    return console.export_text()
 
 
 def visible_rows(message_list: MessageList) -> list[str]:

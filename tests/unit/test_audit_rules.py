@@ -17,8 +17,8 @@ from cutline.core.audit.report import OPEN_END, audit_compaction, path_to, rule_
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import index_path, plan
 from cutline.core.engine.rules.choice import written_by
+from tests.support.cli import run
 from tests.support.paths import TESTS
-from tests.unit.test_cli_qa import run
 
 CORPUS = TESTS / "fixtures" / "corpus"
 PI_073 = CORPUS / "pi-0.73" / "main" / "session.jsonl"

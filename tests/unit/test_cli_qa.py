@@ -8,22 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cutline.app.cli import main
 from cutline.core.agents import read_session
 from tests.golden_writeback.make_session import write_session
+from tests.support.cli import run
 from tests.support.fake_anthropic import server_error
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run `cutline ARGS` as the console script does; the exit code, stdout and stderr."""
-    code = 0
-    try:
-        main(list(args))
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err, err
-    return code, out, err
 
 
 @pytest.fixture

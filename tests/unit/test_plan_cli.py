@@ -6,20 +6,10 @@ import json
 
 import pytest
 
-from cutline.app.cli import main
+from tests.support.cli import run
 from tests.support.paths import TESTS
 
 GOLDEN = TESTS / "golden"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_plan_json_matches_pi_and_imports_the_file(capsys: pytest.CaptureFixture[str]) -> None:

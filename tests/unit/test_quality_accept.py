@@ -18,7 +18,7 @@ from cutline.core.engine.plan import plan
 from cutline.core.engine.quality_guard import REQUIRED_SUMMARY_SECTIONS
 from cutline.core.store import Store
 from tests.golden_writeback.make_session import write_session
-from tests.unit.test_rule_summaries import GOOD, Scripted
+from tests.support.engine_builders import GOOD, Scripted
 
 
 def _proposal(tmp_path, strict: bool, answer: str):

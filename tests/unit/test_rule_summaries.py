@@ -32,12 +32,23 @@ from cutline.core.summarizers.agent_prompts import (
     PI_CURRENT_TURN_PREFIX_PROMPT,
     claude_code_summary_text,
 )
-from cutline.core.summarizers.base import Summarizer, SummaryRequest
+from cutline.core.summarizers.base import SummaryRequest
 from cutline.core.summarizers.extractive import ExtractiveSummarizer
 from cutline.core.summarizers.prompts import HISTORY_PROMPTS, SUMMARIZATION_PROMPT, build_prompt_text
 from tests.golden_writeback.make_session import write_session
+from tests.support.engine_builders import (
+    DAY,
+    GOOD,
+    LATEST,
+    Recorder,
+    Scripted,
+    assistant,
+    result,
+    run,
+    session_of,
+    user,
+)
 from tests.support.paths import TESTS
-from tests.unit.test_engine import DAY, LATEST, Recorder, assistant, result, run, session_of, user
 
 CORPUS = TESTS / "fixtures" / "corpus"
 
@@ -251,21 +262,6 @@ def test_openclaw_offline_summary_has_every_section_and_passes_the_guard() -> No
     assert proposal.compaction_record().details["latestUnresolvedUserRequest"] == LATEST.text()
 
 
-class Scripted(Summarizer):
-    """Answers history requests with the given texts in turn; records them."""
-
-    name = "scripted"
-
-    def __init__(self, *answers: str) -> None:
-        self.answers = list(answers)
-        self.requests: list[SummaryRequest] = []
-
-    async def summarize(self, request: SummaryRequest) -> str:
-        self.requests.append(request)
-        return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
-
-
-GOOD = "\n\n".join(f"{h}\n- item" for h in REQUIRED_SUMMARY_SECTIONS)
 MISSING = GOOD.replace("## Open TODOs\n- item\n\n", "")
 
 

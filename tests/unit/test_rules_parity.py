@@ -9,11 +9,8 @@ sets, OpenClaw's latest unresolved request and refusal, and "no plan".
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,64 +20,14 @@ from cutline.core.engine.plan import index_path, plan
 from cutline.core.engine.rules import pi_current
 from cutline.core.engine.rules.choice import choose, evidence
 from cutline.core.engine.rules.estimates import openclaw_chars, openclaw_tokens, pi_current_tokens
-from cutline.core.models import Entry, Message
+from cutline.core.models import Message
+from tests.support.parity import check_plans, load_golden
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 PI = sorted((GOLDEN / "pi-0.87").glob("*.golden.json"))
 OPENCLAW = sorted((GOLDEN / "openclaw-2026.9").glob("*.golden.json"))
 FUZZ = sorted((GOLDEN / "fuzz-rules").glob("*.golden.json"))
-_LONE = re.compile("[\ud800-\udfff]")
-
-
-def _scrubbed(value: Any) -> Any:
-    """Lone surrogates as the session reader stores them (U+FFFD)."""
-    return _LONE.sub("\ufffd", value) if isinstance(value, str) else value
-
-
-def _load(golden: Path) -> tuple[dict[str, Any], list[Entry]]:
-    data = json.loads(golden.read_text(encoding="utf-8"))
-    source = ROOT / data["source"]
-    if not source.exists():
-        pytest.skip(f"{data['source']} not present")
-    assert hashlib.sha256(source.read_bytes()).hexdigest() == data["sourceSha256"], (
-        f"{data['source']} changed since its golden was made: rerun its make script (needs node)"
-    )
-    return data, read_session(source).active_path()
-
-
-def _check_plans(data: dict[str, Any], path: list[Entry], rules: str) -> None:
-    index = index_path(path)
-    assert len(path) == data["pathLength"]
-    for keep, expected in data["plans"].items():
-        result = plan(index, CompactionSettings(keepRecentTokens=int(keep)), rules=rules)
-        where = f"{data['source']} keepRecentTokens={keep}"
-        assert result.rules == rules, where
-        if expected is None:
-            assert (result.alreadyCompacted or result.nothingToCompact) and result.refusal is None, where
-            continue
-        if "error" in expected:
-            assert result.refusal == expected["error"] and result.nothingToCompact, where
-            continue
-        assert not (result.alreadyCompacted or result.nothingToCompact or result.refusal), where
-        got = {
-            "firstKeptPathIndex": result.firstKeptPathIndex,
-            "isSplitTurn": result.isSplitTurn,
-            "tokensBefore": result.tokensBefore,
-            "messagesToSummarize": result.messagesToSummarize,
-            "turnPrefixMessages": result.turnPrefixMessages,
-            "previousSummary": result.previousSummary,
-            "readFiles": result.readFiles,
-            "writtenFiles": result.writtenFiles,
-            "editedFiles": result.editedFiles,
-        }
-        want = {key: _scrubbed(expected[key]) for key in got}
-        if "latestUnresolvedUserRequest" in expected:
-            got["latestUnresolvedUserRequest"] = result.latestUnresolvedUserRequest
-            want["latestUnresolvedUserRequest"] = _scrubbed(expected["latestUnresolvedUserRequest"])
-        assert got == want, where
-        if data.get("version") != 1 and "v1-legacy" not in data["source"]:
-            assert result.firstKeptEntryId == expected["firstKeptEntryId"], where
 
 
 def test_goldens_exist() -> None:
@@ -91,26 +38,26 @@ def test_goldens_exist() -> None:
     "golden", PI + [f for f in FUZZ if ".pi." in f.name], ids=lambda p: p.name.removesuffix(".golden.json")
 )
 def test_current_pi_plans_as_pi_0_87_does(golden: Path) -> None:
-    data, path = _load(golden)
+    data, path = load_golden(golden)
     for i, (entry, expected) in enumerate(zip(path, data["perEntry"], strict=True)):
         assert entry.type == ("other" if expected["type"] == "reset" else expected["type"])
         if expected["type"] == "message":
             assert entry.message is not None
             assert pi_current_tokens(entry.message) == expected["tokens"], f"path index {i}"
     assert len(pi_current.context_messages(index_path(path))) == data["contextMessages"]
-    _check_plans(data, path, "pi")
+    check_plans(data, path, "pi")
 
 
 @pytest.mark.parametrize(
     "golden", OPENCLAW + [f for f in FUZZ if ".openclaw." in f.name], ids=lambda p: p.name.removesuffix(".golden.json")
 )
 def test_openclaw_plans_as_openclaw_2026_9_does(golden: Path) -> None:
-    data, path = _load(golden)
+    data, path = load_golden(golden)
     for i, (entry, expected) in enumerate(zip(path, data["perEntry"], strict=True)):
         if expected["type"] == "message":
             assert entry.message is not None
             assert openclaw_tokens(entry.message) == expected["tokens"], f"path index {i}"
-    _check_plans(data, path, "openclaw-2026.9")
+    check_plans(data, path, "openclaw-2026.9")
 
 
 def test_openclaw_counts_cjk_characters_and_images_as_openclaw_does() -> None:
@@ -141,7 +88,7 @@ def test_the_session_chooses_the_rules_unless_overridden() -> None:
 
 
 def test_plan_json_names_the_rules_and_openclaw_refuses_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.unit.test_plan_cli import run
+    from tests.support.cli import run
 
     source = GOLDEN / "sessions-rules" / "openclaw-features.jsonl"
     code, out, _ = run(

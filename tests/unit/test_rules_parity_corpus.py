@@ -20,13 +20,14 @@ from cutline.core.agents import read_session
 from cutline.core.engine.context import build_context
 from cutline.core.engine.plan import index_path
 from cutline.core.engine.rules import pi_current
-from cutline.core.engine.rules.estimates import pi_current_tokens
+from cutline.core.engine.rules.estimates import openclaw_tokens, pi_current_tokens
 from cutline.core.models import Entry
 from cutline.core.tokens import path_tokens
+from tests.support.parity import check_plans, load_golden
 from tests.support.paths import ROOT, TESTS
-from tests.unit.test_rules_parity import _check_plans
 
-GOLDENS = sorted((TESTS / "golden" / "corpus-rules").glob("*.golden.json"))
+GOLDENS = sorted((TESTS / "golden" / "corpus-rules").glob("*.pi-*.golden.json"))
+OPENCLAW = sorted((TESTS / "golden" / "corpus-rules").glob("*.openclaw.golden.json"))
 RULES = {"pi-0.73": "pi-0.73", "pi-0.87": "pi"}
 
 
@@ -74,4 +75,25 @@ def test_each_pi_rule_set_plans_the_corpus_as_its_pi_does(golden: Path, tmp_path
     for state, path in states:
         context = pi_current.context_messages(index_path(path)) if rules == "pi" else build_context(path)
         assert len(context) == state["contextMessages"], state["source"]
-        _check_plans(state, path, rules)
+        check_plans(state, path, rules)
+
+
+def test_openclaw_goldens_cover_every_openclaw_store() -> None:
+    manifest = json.loads((TESTS / "fixtures" / "corpus" / "manifest.json").read_text(encoding="utf-8"))
+    stores = {e["session_file"] for e in manifest["entries"] if e["agent"] == "openclaw"}
+    covered = {
+        json.loads(g.read_text(encoding="utf-8"))["source"].removeprefix("tests/fixtures/corpus/") for g in OPENCLAW
+    }
+    assert stores and stores == covered
+
+
+@pytest.mark.parametrize("golden", OPENCLAW, ids=lambda p: p.name.removesuffix(".golden.json"))
+def test_openclaw_plans_its_own_stores_as_openclaw_does(golden: Path) -> None:
+    """OpenClaw 2026.9's planner (the oracle reads the store's active path) against `openclaw-2026.9`."""
+    data, path = load_golden(golden)
+    for i, (entry, expected) in enumerate(zip(path, data["perEntry"], strict=True)):
+        assert entry.id == expected["id"], f"path index {i}"
+        if expected["type"] == "message":
+            assert entry.message is not None
+            assert openclaw_tokens(entry.message) == expected["tokens"], f"path index {i}"
+    check_plans(data, path, "openclaw-2026.9")
