@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import AwaitMount
 from textual.widgets import Footer, Header, ProgressBar, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState
 
@@ -291,7 +292,9 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = self.ref
-        self.query_one(MessageList).focus()
+        message_list = self.query_one(MessageList)
+        message_list.hold = self._hold_list_key
+        message_list.focus()
         self.load()
 
     def shows(self, ref: str) -> bool:
@@ -381,7 +384,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         """Post the path's rows as stored (the last window read already), before the session is rebuilt."""
         tokens = store.counts.path_counts(session_id, "chars4")
         if tokens is None or len(tokens) != length:
-            return  # not counted yet: the rows wait for the full load
+            tokens = []  # not counted yet: the rows come without their counts
 
         def fetch(start: int, stop: int) -> list[Entry]:
             return list(store.sessions.path_entries(session_id, start, stop))
@@ -411,7 +414,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._show_load_status()
 
     def _show_load_status(self) -> None:
-        queued = len(self._queued) + len(self.query_one(MessageList).queued)
+        queued = len(self._queued)
         kept = f" · {queued} key{'s' if queued != 1 else ''} kept for when it is loaded" if queued else ""
         rows = " · rows shown as stored" if self._previewed else ""
         self.set_status(f"loading session… {self._load_text}{rows}{kept}")
@@ -423,6 +426,10 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._queued.append(action)
         self._show_load_status()
         return True
+
+    def _hold_list_key(self, action: str) -> bool:
+        """A list key with nothing to act on yet (no rows, or no cut drawn): kept in order with the screen's keys."""
+        return self._queue(f"list:{action}")
 
     def _latest_proposal(self, store: Any, session_id: str) -> tuple[Any, str, list[Version]]:
         """The newest proposal of the session (any status), its status and its versions."""
@@ -448,6 +455,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.tokens = result.tokens
         self.calibration_ratio = result.calibration_ratio
         first_load = self.plan is None
+        mounted: AwaitMount | None = None
         if first_load:
             self.settings = result.settings
         self._outside = result.outside
@@ -469,7 +477,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         if first_load:
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
-            pane.mount(SettingsPanel(self.settings, self.counter, cursor_blink=self.desk.cursor_blink, id="settings"))
+            mounted = pane.mount(
+                SettingsPanel(self.settings, self.counter, cursor_blink=self.desk.cursor_blink, id="settings")
+            )
         self.replan()
         self.proposal = result.proposal
         self.proposal_status = result.proposal_status
@@ -486,8 +496,17 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.query_one("#run-progress", ProgressBar).remove_class("-running")
         self.refresh_bindings()  # run / edit / accept availability changed with the plan and proposal
         queued, self._queued = self._queued, []
-        for action in queued:  # keys pressed while the session loaded, in the order pressed
-            getattr(self, f"action_{action}")()
+        if queued:
+            self.call_after_refresh(self._replay_keys, queued, mounted)
+
+    async def _replay_keys(self, queued: list[str], mounted: AwaitMount | None) -> None:
+        """Run the keys pressed while the session loaded, in the order pressed (once the settings panel is there)."""
+        if mounted is not None:
+            await mounted
+        message_list = self.query_one(MessageList)
+        for action in queued:
+            target, _, name = action.rpartition(":")
+            getattr(message_list if target == "list" else self, f"action_{name}")()
 
     # -- planning (pure, on the main thread: milliseconds) -------------------
 

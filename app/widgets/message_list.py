@@ -219,8 +219,10 @@ class MessageList(ScrollView, can_focus=True):
         self.lines_rendered = 0
         self.rows_built = 0
         self._reading: set[int] = set()
-        # keys pressed before there is anything to act on (the session is loading): replayed once it is planned
+        # keys pressed before there is anything to act on (the session is loading): replayed once it is planned,
+        # unless `hold` takes them (the review screen keeps them in order with its own keys)
         self.queued: list[str] = []
+        self.hold: Callable[[str], bool] | None = None
 
     # -- data ---------------------------------------------------------------
 
@@ -278,7 +280,8 @@ class MessageList(ScrollView, can_focus=True):
         """Keep a key pressed while there is nothing to act on yet; True when it was queued."""
         if self.entries and (action != "jump_cut" or self.marks is not None):
             return False
-        self.queued.append(action)
+        if self.hold is None or not self.hold(action):
+            self.queued.append(action)
         return True
 
     def row(self, index: int) -> Row | None:
@@ -515,7 +518,8 @@ class MessageList(ScrollView, can_focus=True):
         add(set_cell_size(row.label, 10), (muted if faded else kind_style))
         add(" ")
 
-        tokens = self.tokens[index] if index < len(self.tokens) else 0
+        counted = index < len(self.tokens)  # a stored preview may come before its counts
+        tokens = self.tokens[index] if counted else 0
         show_bar = width >= 60
         tail = 1 + 3 + (1 + BAR_CELLS if show_bar else 0) + 1 + 7
         preview_width = max(0, width - 1 - 1 - 1 - 1 - 5 - 1 - 10 - 1 - tail)
@@ -535,5 +539,8 @@ class MessageList(ScrollView, can_focus=True):
             add(" ")
             add(token_bar(tokens, self.largest), self._style("bar") + (muted if faded else Style()))
         add(" ")
-        add(f"{tokens:>7,}" if tokens < 10_000_000 else f"{tokens / 1e6:>6.1f}M", self._style("count"))
+        if not counted:
+            add(" " * 7)
+        else:
+            add(f"{tokens:>7,}" if tokens < 10_000_000 else f"{tokens / 1e6:>6.1f}M", self._style("count"))
         return Strip(segments).adjust_cell_length(width, base)
