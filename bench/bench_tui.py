@@ -175,6 +175,14 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
                 moved += (message_list.marks.first_kept if message_list.marks else None) != before
                 assert message_list.lines_rendered > rendered, "the list was repainted"
             result["cut_moved"] = moved
+            # the floor: one repaint of the list with nothing changed (the compositor's share of any change)
+            repaints = []
+            for _ in range(changes):
+                t = time.perf_counter()
+                message_list.refresh()
+                await pilot.pause()
+                repaints.append(time.perf_counter() - t)
+            result["repaint_s"] = statistics.median(repaints)
             result["settings_change_s"] = statistics.median(times)
             result["settings_change_max_s"] = max(times)
             if ops:
@@ -301,8 +309,9 @@ def main() -> None:
     )
     print(
         f"desk      settings change → cut moved on screen {desk['settings_change_s'] * 1000:.1f} ms median, "
-        f"{desk['settings_change_max_s'] * 1000:.1f} ms max, cut moved {desk['cut_moved']}/{args.changes} ({desk['settings_change_s'] / base['replan_s']:.0f}x a bare re-plan; target ≤ 50 ms)"
+        f"{desk['settings_change_max_s'] * 1000:.1f} ms max, cut moved {desk['cut_moved']}/{args.changes} ({desk['settings_change_s'] / base['replan_s']:.0f}x a bare re-plan; target ≤ 30 ms)"
     )
+    print(f"desk      a bare repaint of the list (nothing changed): {desk['repaint_s'] * 1000:.1f} ms median")
     print(
         f"desk      RSS {desk['rss_mb']:.0f} MB ({desk['rss_mb'] / base['rss_mb']:.2f}x the data alone; target ≤ 300 MB)"
     )

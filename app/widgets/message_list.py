@@ -19,7 +19,7 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -96,6 +96,29 @@ class StoredEntries(Sequence[Entry]):
             if entry is None:
                 raise IndexError(index)
         return entry
+
+
+def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
+    """First and last index where two equal-length zone strings differ (None when equal), by halving: no per-byte loop."""
+    if old == new:
+        return None
+    n = len(old)
+    low, high = 0, n  # the first difference is in [low, high)
+    while high - low > 1:
+        mid = (low + high) // 2
+        if old[low:mid] == new[low:mid]:
+            low = mid
+        else:
+            high = mid
+    first = low
+    low, high = first, n - 1  # the last difference is in [low, high]
+    while low < high:
+        mid = (low + high + 1) // 2
+        if old[mid:] == new[mid:]:
+            high = mid - 1
+        else:
+            low = mid
+    return first, low
 
 
 ZONES = ("context", "outside", "summarized", "prefix", "kept")
@@ -264,17 +287,43 @@ class MessageList(ScrollView, can_focus=True):
 
     def set_plan(self, marks: PlanMarks | None) -> None:
         """Draw another plan: the cut line moves, zones recolour."""
-        old_cut = self.marks.first_kept if self.marks else None
+        old = self.marks
+        old_cut = old.first_kept if old else None
         self.marks = marks
         # strips are keyed by zone, so only rows whose zone changed are drawn again
         self._update_virtual_size()
         if old_cut != (marks.first_kept if marks else None):
             self._scroll_cursor_into_view()
-        self.refresh()
+        self._refresh_changed(old, marks)
         if marks is not None and self.entries and self.queued:
             queued, self.queued = self.queued, []
             for action in queued:
                 getattr(self, f"action_{action}")()
+
+    def _refresh_changed(self, old: PlanMarks | None, new: PlanMarks | None) -> None:
+        """Repaint only the visible rows a new plan changes (zones, the cut line and the rows it shifts).
+
+        Why: on a long session a settings change moves the cut a few rows; repainting the
+        whole list (and everything the compositor draws under it) cost most of the change.
+        """
+        if old is None or new is None or len(old.zones) != len(new.zones):
+            self.refresh()
+            return
+        span = changed_span(old.zones, new.zones)
+        cuts = [c for c in (old.first_kept, new.first_kept) if c is not None]
+        if (old.first_kept is None) != (new.first_kept is None):
+            self.refresh()  # a cut line appears or goes: every row below it moves
+            return
+        indices = [*cuts, *(span or ())]
+        if not indices:
+            return
+        top = min(indices)
+        bottom = max(indices) + 2  # the cut line and the row it pushes down
+        scroll = round(self.scroll_y)
+        height = self.scrollable_content_region.height
+        start, stop = max(top, scroll), min(bottom + 1, scroll + height)
+        if stop > start:
+            self.refresh(Region(0, start - scroll, self.scrollable_content_region.width, stop - start))
 
     def _queue(self, action: str) -> bool:
         """Keep a key pressed while there is nothing to act on yet; True when it was queued."""
