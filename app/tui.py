@@ -220,6 +220,12 @@ class CutlineApp(App[None]):
         self.install_screen(screen, name=f"review-{id(screen)}")
         self.push_screen(screen)
 
+    def show_found_sessions(self) -> None:
+        """Open the list of every agent's sessions on this machine over the current screen."""
+        from cutline.app.screens.found import FoundSessionsScreen
+
+        self.push_screen(FoundSessionsScreen())
+
     def show_sessions(self) -> None:
         """Replace the current screen with the sessions list."""
         from cutline.app.screens.sessions import SessionsScreen

@@ -131,8 +131,12 @@ class Message(BaseModel):
     contentWasString: bool = False
 
     def text(self) -> str:
-        """Concatenated text blocks (what a person reads as the message)."""
+        """Concatenated text blocks (what a person reads as the message); a system message's prompt as pi renders it."""
         parts: list[str] = []
+        if self.role == "system" and self.system_sections():
+            # pi's getSystemMessageText: the content, then each section, blank-line separated
+            content = "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
+            return "\n\n".join(p for p in (content, *self.system_sections().values()) if p)
         for block in self.content:
             if isinstance(block, TextBlock):
                 parts.append(block.text)
@@ -143,6 +147,18 @@ class Message(BaseModel):
         if self.role == "bashExecution":
             parts.append(f"$ {self.command or ''}\n{self.output or ''}")
         return "\n".join(p for p in parts if p)
+
+    def system_sections(self) -> dict[str, str]:
+        """A pi system message's prompt sections (name to text; a null value deletes the section when replayed)."""
+        sections = (self.model_extra or {}).get("sections")
+        if not isinstance(sections, dict):
+            return {}
+        return {name: text for name, text in sections.items() if isinstance(text, str)}
+
+    def system_tools(self) -> list[Any]:
+        """The tool declarations a pi system message adds (`toolsAdded`)."""
+        tools = (self.model_extra or {}).get("toolsAdded")
+        return tools if isinstance(tools, list) else []
 
     def tool_calls(self) -> list[ToolCallBlock]:
         return [b for b in self.content if isinstance(b, ToolCallBlock)]
@@ -177,6 +193,8 @@ EntryType = Literal[
     "custom_message",
     "label",
     "session_info",
+    "context_edit",
+    "usage",
     "other",
 ]
 

@@ -11,10 +11,14 @@ import datetime as dt
 import difflib
 import json
 import secrets
+import tempfile
+from pathlib import Path
 
+from cutline.core.agents import read_session, session_wire_context
 from cutline.core.agents.entries import now_iso
 from cutline.core.agents.pi.writer import compaction_line
 from cutline.core.agents.registry import adapter_for
+from cutline.core.agents.wire import WireContext
 from cutline.core.engine.compact import Proposal, validate_proposal
 from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
@@ -178,6 +182,28 @@ def preview_entry(store: Store, ref: str, *, timestamp: str | None = None) -> st
     if session is not None and adapter_for(session.format).write_back_plan(session).possible:
         return adapter_for(session.format).preview_line(session, record, entry_id=proposal.entryId, timestamp=stamp)
     return compaction_line(record, entry_id=proposal.entryId, parent_id=proposal.parentEntryId, timestamp=stamp)
+
+
+def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None) -> WireContext | None:
+    """What the agent sends once this proposal is written back, None when its session cannot take it by appending.
+
+    Exact by construction: the session file plus the very lines `accept` would append is read
+    again through the agent's own reader, and its context built as `cutline context` builds it.
+    """
+    proposal = load_proposal(store, ref)
+    try:
+        session = store.load_session(proposal.session_id)
+    except NotFoundError:
+        return None
+    plan = adapter_for(session.format).write_back_plan(session)
+    source = Path(session.source_path or "")
+    if not plan.possible or plan.how != "append" or not source.is_file():
+        return None
+    appended = preview_entry(store, proposal.id, timestamp=timestamp).encode("utf-8") + b"\n"
+    with tempfile.TemporaryDirectory(prefix="cutline-after-") as folder:
+        written = Path(folder) / source.name
+        written.write_bytes(source.read_bytes() + appended)
+        return session_wire_context(read_session(written))
 
 
 def _open_or_refuse(store: Store, proposal_id: str) -> None:

@@ -25,10 +25,17 @@ def _resolve_stored(store: Any, ref: str) -> str:
         raise
 
 
+def _session_file(ref: str) -> Path | None:
+    """The session file `ref` names (an OpenClaw store's session `STORE#SESSION_ID` included), or None."""
+    from cutline.core.agents.refs import session_file
+
+    return session_file(ref)
+
+
 def session_id_for(store: Any, ref: str) -> str:
     """The stored session id `ref` names; a session file is imported first (again only if it changed)."""
-    candidate = Path(ref).expanduser()
-    if candidate.is_file():
+    candidate = _session_file(ref)
+    if candidate is not None:
         return str(store.import_file(candidate).session_id)
     return _resolve_stored(store, ref)
 
@@ -39,8 +46,8 @@ def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[s
     Why: counting each entry in the same pass that reads and imports it, and caching the
     counts in the import's transaction, spares a second walk over a big session.
     """
-    candidate = Path(ref).expanduser()
-    if candidate.is_file():
+    candidate = _session_file(ref)
+    if candidate is not None:
         count = None
         if counter is not None and counter != "calibrated":
             from cutline.core.tokens import entry_tokens, get_counter

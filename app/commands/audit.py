@@ -24,6 +24,13 @@ _DB = click.option(
     help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
 _COUNTERS = ("chars4", "tiktoken", "calibrated")
+_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
+_RULES_OPTION = click.option(
+    "--rules",
+    type=click.Choice(_RULES),
+    default=None,
+    help="Planner rule set to re-plan with (default: the agent version that wrote the session, where the file tells).",
+)
 
 
 def _store(db_path: str | None) -> Any:
@@ -72,10 +79,11 @@ def _settings(
 
 def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
     """Audit what `ref` names: a session file or session (its latest compaction), SESSION:ENTRY, a compaction id or a proposal id."""
+    from cutline.core.agents.refs import session_file
     from cutline.core.audit.report import audit_compaction
     from cutline.core.review import resolve_proposal
 
-    if Path(ref).expanduser().is_file():
+    if session_file(ref) is not None:
         session_id = session_id_for(store, ref)
         return audit_compaction(store.load_session(session_id), None, settings)
     if ":" in ref:
@@ -137,6 +145,8 @@ def report_text(report: Any) -> str:
     if report.quality is not None:
         lines += ["", f"quality guard: {report.quality.summary()}"]
     lines += ["", "why the cut fell there"]
+    if report.why.rules:
+        lines.append(f"  rules {report.why.rules}: {report.why.rules_reason}")
     lines += [f"  {step}" for step in (report.why.steps or [report.why.text])]
     return "\n".join(lines)
 
@@ -155,6 +165,7 @@ def report_text(report: Any) -> str:
 @click.option("--keep-recent-tokens", type=int, default=None, help="Settings assumed when re-planning the cut.")
 @click.option("--reserve-tokens", type=int, default=None, help="Settings assumed when re-planning the cut.")
 @click.option("--context-window", type=int, default=None, help="Settings assumed when re-planning the cut.")
+@_RULES_OPTION
 @click.option(
     "--json", "as_json", is_flag=True, help="Print lost facts, retention, warnings and the explanation as JSON."
 )
@@ -166,6 +177,7 @@ def audit_cmd(
     keep_recent_tokens: int | None,
     reserve_tokens: int | None,
     context_window: int | None,
+    rules: str | None,
     as_json: bool,
     db_path: str | None,
 ) -> None:
@@ -187,7 +199,9 @@ def audit_cmd(
             from cutline.core.store.token_counts import count_entries
 
             loaded = store.load_session(session_id)
-            report = audit_compaction(loaded, compaction_id, settings, count_entries(store, loaded, "chars4"))
+            report = audit_compaction(
+                loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules
+            )
     if as_json:
         say_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -209,6 +223,7 @@ def audit_cmd(
 @click.option("--context-window", type=int, default=None, help="The context window drawn and replayed against.")
 @click.option("--replay", "do_replay", is_flag=True, help="Simulate auto-compaction under these settings and draw it.")
 @click.option("--summary-tokens", type=int, default=None, help="Replay: assumed summary size (default 2000).")
+@_RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the timeline (and replay) as JSON.")
 @_DB
 def timeline_cmd(
@@ -220,6 +235,7 @@ def timeline_cmd(
     context_window: int | None,
     do_replay: bool,
     summary_tokens: int | None,
+    rules: str | None,
     as_json: bool,
     db_path: str | None,
 ) -> None:
@@ -242,7 +258,7 @@ def timeline_cmd(
         result = None
         if do_replay:
             timeline, result = timeline_with_replay(
-                loaded, settings, names, summary_tokens=summary_tokens, counts=counts
+                loaded, settings, names, summary_tokens=summary_tokens, counts=counts, rules=rules
             )
         else:
             timeline = build_timeline(loaded, settings, names, counts)
@@ -275,6 +291,7 @@ def timeline_cmd(
         say(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
     if result is not None:
         say(result.text())
+        say(f"replayed with the rules of {result.rules} ({result.rules_reason})")
     if output:
         say(f"wrote {output}")
 

@@ -7,52 +7,21 @@ inside the command.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
 from cutline.app.output import say, say_json
 
-_PREVIEW = 160
-
-
-def _block_line(block: Any) -> str:
-    """One neutral block as a short line (type, then what it holds)."""
-    kind = block.type
-    if kind == "text":
-        return f"text  {_one_line(block.text)}"
-    if kind == "thinking":
-        return f"thinking{' (redacted)' if block.redacted else ''}  {_one_line(block.thinking)}"
-    if kind == "tool_call":
-        arguments = (
-            json.dumps(block.arguments, ensure_ascii=False) if not isinstance(block.arguments, str) else block.arguments
-        )
-        return f"tool_call {block.id} {block.name}  {_one_line(arguments)}"
-    if kind == "tool_result":
-        flag = " error" if block.is_error else ""
-        text = " ".join(b.text if b.type == "text" else f"[image {b.media_type}]" for b in block.content)
-        return f"tool_result {block.tool_call_id}{flag}  {_one_line(text)}"
-    return f"image {block.media_type or block.url or ''}"
-
-
-def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _PREVIEW else flat[: _PREVIEW - 1] + "…"
-
-
-def context_text(context: Any) -> str:
-    """The context for a person: one header line per message, one indented line per block."""
-    lines = [f"{context.agent}: {len(context.messages)} messages in the next request"]
-    for i, message in enumerate(context.messages):
-        lines.append(f"[{i}] {message.role}")
-        lines.extend(f"    {_block_line(block)}" for block in message.content)
-    lines.extend(f"note: {note}" for note in context.notes)
-    return "\n".join(lines)
-
 
 @click.command("context")
-@click.argument("session")
+@click.argument("session", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print {agent, messages} as JSON.")
+@click.option(
+    "--proposal",
+    "proposal_ref",
+    default=None,
+    help="Instead: what the agent will send once this proposal is written back (its session's file plus the lines accept appends).",
+)
 @click.option(
     "--db",
     "db_path",
@@ -60,20 +29,32 @@ def context_text(context: Any) -> str:
     default=None,
     help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
-def context_cmd(session: str, as_json: bool, db_path: str | None) -> None:
+def context_cmd(session: str | None, as_json: bool, proposal_ref: str | None, db_path: str | None) -> None:
     """Print the messages SESSION's agent sends on its next request (a session file, imported on the fly, or a stored session).
 
     The agent's own system prompt, tool list and the new prompt are not part of it: they
-    are not in the session.
+    are not in the session. With --proposal, the context after that proposal is accepted
+    with write-back, exactly as the desk's Context tab shows it.
     """
     from cutline.app.commands._refs import open_session
     from cutline.core.agents import session_wire_context
-    from cutline.core.agents.wire import context_json
+    from cutline.core.agents.wire import context_json, context_text
+    from cutline.core.errors import CutlineError
+    from cutline.core.review import context_after_accept
     from cutline.core.store import Store
 
+    if (session is None) == (proposal_ref is None):
+        raise click.UsageError("give a SESSION, or --proposal PROPOSAL")
     with Store(db_path) as store:
-        opened = open_session(store, session)
-    context = session_wire_context(opened)
+        if proposal_ref is not None:
+            context = context_after_accept(store, proposal_ref)
+            if context is None:
+                raise CutlineError(
+                    f"proposal {proposal_ref}: its session cannot take it by appending (see write-back-plan)"
+                )
+        else:
+            assert session is not None
+            context = session_wire_context(open_session(store, session))
     if as_json:
         say_json(json.dumps(context_json(context), ensure_ascii=False, indent=2))
         return

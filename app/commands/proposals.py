@@ -106,6 +106,12 @@ def _store(db_path: str | None) -> Store:
     default=None,
     help="Read compaction settings from an OpenClaw config.",
 )
+@click.option(
+    "--rules",
+    type=click.Choice(("pi", "pi-0.73", "openclaw-2026.9")),
+    default=None,
+    help="Planner rule set (default: what the session shows, else settings, else pi).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the proposal as JSON.")
 @_DB
 def compact_cmd(
@@ -130,6 +136,7 @@ def compact_cmd(
     request_timeout_seconds: float | None,
     counter: str,
     openclaw_config: str | None,
+    rules: str | None,
     as_json: bool,
     db_path: str | None,
 ) -> None:
@@ -191,7 +198,11 @@ def compact_cmd(
         if own_model:
             settings = settings.with_overrides(model=own_model)
         counts = count_entries(store, loaded, counter)  # the store's cache: a big session is not counted again
-        the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path])
+        from cutline.core.engine.rules.choice import evidence
+
+        # an OpenClaw store or a version-4 header tells too, as for `cutline plan`
+        chosen = rules or evidence(path, loaded.format, loaded.version)
+        the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=chosen)
         writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 
@@ -209,7 +220,8 @@ def compact_cmd(
         say_json(proposal.model_dump_json(indent=2))
         return
     say(
-        f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  summarizer {proposal.summarizer}"
+        f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  rules {the_plan.rules}  "
+        f"summarizer {proposal.summarizer}"
     )
     say(
         f"tokens {proposal.tokensBefore} -> {proposal.tokensAfter} ({proposal.counter}); "

@@ -10,6 +10,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,9 +82,18 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
 
 @click.command("ls")
 @click.option("--json", "as_json", is_flag=True, help="Print the sessions as a JSON array.")
+@click.option(
+    "--all",
+    "everywhere",
+    is_flag=True,
+    help="List every agent's sessions on this machine (where Claude Code, Codex, pi and OpenClaw keep them), stored or not.",
+)
 @_DB
-def ls_cmd(as_json: bool, db_path: str | None) -> None:
-    """List the stored sessions, most recently updated first."""
+def ls_cmd(as_json: bool, everywhere: bool, db_path: str | None) -> None:
+    """List the stored sessions, most recently updated first (`--all`: every agent's sessions on this machine)."""
+    if everywhere:
+        _ls_all(as_json, db_path)
+        return
     with _store(db_path) as store:
         sessions = store.list_sessions()
         short_ids = store.short_ids()
@@ -112,11 +122,55 @@ def ls_cmd(as_json: bool, db_path: str | None) -> None:
                 info.updated_at[:16].replace("T", " "),
             )
         )
+    _table(rows, numeric={3, 4, 5})
+
+
+def _table(rows: Sequence[tuple[str, ...]], numeric: set[int]) -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    numeric = {3, 4, 5}
     for row in rows:
         cells = [cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]) for i, cell in enumerate(row)]
         say("  ".join(cells).rstrip())
+
+
+def _size(size: int) -> str:
+    for unit, scale in (("M", 1 << 20), ("k", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:.1f}{unit}"
+    return f"{size}B"
+
+
+def _ls_all(as_json: bool, db_path: str | None) -> None:
+    """Every agent's sessions on this machine, newest first, with whether each is in the store already."""
+    from cutline.core.agents.discover import discover
+
+    found = discover()
+    with _store(db_path) as store:
+        for session in found.sessions:
+            session.stored = bool(store.sessions.rows_for_path(session.ref))
+    if as_json:
+        click.echo(found.model_dump_json(indent=2))
+        return
+    for problem in found.problems:
+        click.echo(f"cutline: {problem}", err=True)
+    if not found.sessions:
+        click.echo(
+            "no agent sessions found (~/.claude/projects, $CODEX_HOME/sessions, ~/.pi/agent/sessions, ~/.openclaw)"
+        )
+        return
+    rows = [("MODIFIED", "AGENT", "VERSION", "SIZE", "STORED", "PROJECT", "SESSION")]
+    for s in found.sessions:
+        rows.append(
+            (
+                s.modified[:16].replace("T", " "),
+                s.agent,
+                s.version or "-",
+                _size(s.size),
+                "yes" if s.stored else "-",
+                s.cwd or "-",
+                s.ref,
+            )
+        )
+    _table(rows, numeric={3})
 
 
 def _overview_text(overview: Any, tail: int | None) -> str:

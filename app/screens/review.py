@@ -28,6 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
+from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label
@@ -107,6 +108,10 @@ class LoadProgress(Message):
         super().__init__()
 
 
+class SourceChanged(Message):
+    """The session's file grew (or changed) on disk: the agent is still writing it."""
+
+
 class CountsReady(Message):
     def __init__(self, counter: str, tokens: list[int], index: Any) -> None:
         self.counter = counter
@@ -129,6 +134,16 @@ class RunProgress(Message):
         self.parts = parts
         self.detail = detail
         super().__init__()
+
+
+class ContextReady(Message):
+    """The agent's next context as text: now, and after the open proposal is written back (or why not)."""
+
+    def __init__(self, now: str, after: str | None, after_note: str) -> None:
+        super().__init__()
+        self.now = now
+        self.after = after
+        self.after_note = after_note
 
 
 class ProposalComputed(Message):
@@ -226,6 +241,8 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     # a path at least this long is shown from the store (rows read as they come into view) while it loads
     PREVIEW_ENTRIES = 5_000
+    # how often the session's file is looked at for what the agent appended
+    FOLLOW_SECONDS = 1.0
 
     def __init__(self, ref: str) -> None:
         super().__init__()
@@ -235,6 +252,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._previewed = False
         self._load_text = ""
         self._indexes: dict[str, Any] = {}
+        self._followed: tuple[str, object] = ("", None)
         self.session: Session | None = None
         self.path: list[Entry] = []
         self.tokens: dict[str, list[int]] = {}
@@ -243,6 +261,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.calibration_ratio = 1.0
         self.plan: Any = None
         self._path_index: Any = None
+        self.rules_override: str | None = None  # a rule set picked in the settings panel
         self._outside = 0
         self.proposal: Any = None
         self.proposal_status = "open"
@@ -275,6 +294,8 @@ class ReviewScreen(OnDesk, Screen[None]):
                     yield Static(Text("loading…", style="dim"), id="settings-loading")
                 with TabPane("Proposal", id="tab-proposal"):
                     yield ProposalView(id="proposal-view")
+                with TabPane("Context", id="tab-context"):
+                    yield ContextView(id="context-view")
                 with TabPane("Summary", id="tab-summary"), Vertical():
                     with Horizontal(id="editor-bar"):
                         yield Static("", id="editor-tokens")
@@ -305,6 +326,35 @@ class ReviewScreen(OnDesk, Screen[None]):
     def on_unmount(self) -> None:
         self._cancel_run.set()  # a run's thread stops with the screen (the loop's executor waits for it at exit)
 
+    # -- following a session the agent still writes ------------------------
+
+    def follow(self, source: str) -> None:
+        """Look at the session's file every FOLLOW_SECONDS; when it changed, reload (the import adds only what was appended).
+
+        Why a timer and not a worker: the look is one stat (microseconds), and a worker
+        that never ends would keep the screen from ever being idle.
+        """
+        from cutline.core.agents.follow import source_signature
+
+        self._followed = (source, source_signature(source))
+        self.set_interval(self.FOLLOW_SECONDS, self._look_at_source, name="follow-source")
+
+    def _look_at_source(self) -> None:
+        from cutline.core.agents.follow import source_signature
+
+        source, last = self._followed
+        now = source_signature(source)
+        if now is None or now == last or self.running:
+            return
+        self._followed = (source, now)
+        self.post_message(SourceChanged())
+
+    @on(SourceChanged)
+    def _source_changed(self) -> None:
+        if self.session is not None and self.session.source_path:
+            self.ref = self.session.source_path
+            self.load(preview=False)
+
     # -- status -------------------------------------------------------------
 
     def set_status(self, text: str) -> None:
@@ -316,6 +366,7 @@ class ReviewScreen(OnDesk, Screen[None]):
     def load(self, preview: bool = True) -> None:
         from cutline.app.widgets.plan_overlay import outside_end
         from cutline.app.widgets.rows import pair_numbers
+        from cutline.core.agents.refs import session_file
         from cutline.core.config.file import load_settings
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
@@ -325,8 +376,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         notice = ""
         big = False
         ref = self.ref
-        candidate = Path(ref).expanduser()
-        if candidate.is_file():
+        candidate = session_file(ref)
+        if candidate is not None:
             big = candidate.stat().st_size >= 8 * 1024 * 1024
             self.post_message(LoadProgress(0, f"importing {candidate.name}", big))
             report = store.import_file(candidate)
@@ -358,7 +409,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             settings = settings_of_proposal(settings, proposal.settings)
         index_of = {e.id: i for i, e in enumerate(path)}
         self.post_message(LoadProgress(3, "indexing the path", big))
-        path_index = warmed(index_path(path, tokens["chars4"], "chars4"), settings)
+        path_index = warmed(index_path(path, tokens["chars4"], "chars4"), settings, self._rules_for(session))
         self.post_message(LoadProgress(4, "pairing tool calls", big))
         pairs = pair_numbers(path)
         self.post_message(
@@ -475,6 +526,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._previewed = False
         if not first_load:
             self._sync_settings_panel()
+        if first_load and self.session.source_path:
+            self.follow(self.session.source_path)
         if first_load:
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
@@ -496,6 +549,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.session_loading = False
             self.query_one("#run-progress", ProgressBar).remove_class("-running")
         self.refresh_bindings()  # run / edit / accept availability changed with the plan and proposal
+        self.refresh_context()
         queued, self._queued = self._queued, []
         if queued:
             self.call_after_refresh(self._replay_keys, queued, mounted)
@@ -518,9 +572,16 @@ class ReviewScreen(OnDesk, Screen[None]):
 
         if self._path_index is None:
             return
-        self.plan = plan(self._path_index, self.settings, self.counter, entry_tokens=False)
+        rules = self._rules_for(self.session)
+        self.plan = plan(self._path_index, self.settings, self.counter, entry_tokens=False, rules=rules)
         self.query_one(MessageList).set_plan(plan_marks(self.plan, self._outside))
         self._update_gauge()
+
+    def _rules_for(self, session: Session | None) -> str | None:
+        """The settings panel's forced rule set, else what an OpenClaw store or version-4 header tells, else None (the path)."""
+        from cutline.core.engine.rules.choice import evidence
+
+        return self.rules_override or (evidence([], session.format, session.version) if session else None)
 
     def _update_gauge(self) -> None:
         from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget
@@ -587,6 +648,7 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def on_settings_panel_changed(self, message: Any) -> None:
         self.settings = message.settings
+        self.rules_override = message.rules
         if message.counter != self.counter:
             self.switch_counter(message.counter)
         else:
@@ -653,7 +715,11 @@ class ReviewScreen(OnDesk, Screen[None]):
             counts = count_entries(self.desk.store, self.session, counter)
             tokens = [counts.get(e.id, 0) for e in path]
         # the index is a pass over the whole path: built here, not on the event loop
-        self.post_message(CountsReady(counter, tokens, warmed(index_path(path, tokens, counter), self.settings)))
+        self.post_message(
+            CountsReady(
+                counter, tokens, warmed(index_path(path, tokens, counter), self.settings, self._rules_for(self.session))
+            )
+        )
 
     @on(CountsReady)
     def _counts_ready(self, message: CountsReady) -> None:
@@ -868,6 +934,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         )
         self._show_proposal(load_editor=True)
         self.query_one(TabbedContent).active = "tab-proposal"
+        self.refresh_context()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -885,6 +952,37 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.query_one("#run-progress", ProgressBar).remove_class("-running")
             self.set_status("could not load the session")
         self.desk.report_worker(event)
+
+    # -- the agent's context (the Context tab) --------------------------------
+
+    def refresh_context(self) -> None:
+        """Work out the Context tab again (after a load, a new proposal, an edit or a decision)."""
+        if self.session is not None:
+            open_id = self.proposal.id if self.proposal is not None and self.proposal_status == "open" else None
+            self.compute_context(self.session, open_id)
+
+    @work(thread=True, exclusive=True, group="context", exit_on_error=False, description="Working out the context")
+    def compute_context(self, session: Any, proposal_id: str | None) -> None:
+        from cutline.core.agents import session_wire_context
+        from cutline.core.agents.wire import context_text
+        from cutline.core.review import context_after_accept
+
+        now = context_text(session_wire_context(session))
+        after: str | None = None
+        note = "no open proposal: run one (r) to see the context it leaves"
+        if proposal_id is not None:
+            context = context_after_accept(self.desk.store, proposal_id)
+            after = context_text(context) if context is not None else None
+            note = (
+                ""
+                if context is not None
+                else "this session cannot take the proposal by appending (see the accept dialog)"
+            )
+        self.post_message(ContextReady(now, after, note))
+
+    @on(ContextReady)
+    def _context_ready(self, message: ContextReady) -> None:
+        self.query_one(ContextView).show(message.now, message.after, message.after_note)
 
     # -- proposal and editor ------------------------------------------------
 
@@ -986,6 +1084,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.pending_text = None
         self._update_saved_label()
         self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        self.refresh_context()
 
     def flush_pending(self) -> None:
         """Save an edit that the debounce timer has not saved yet (on quit, back, accept, run)."""
@@ -1160,6 +1259,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._show_proposal()
         if message.decision == "accepted":
             self.load(preview=False)
+        else:
+            self.refresh_context()
 
     # -- history and audit --------------------------------------------------
 
@@ -1247,13 +1348,13 @@ def run_until_cancelled(work: Coroutine[Any, Any, T], cancel: threading.Event, p
     return asyncio.run(main())
 
 
-def warmed(index: Any, settings: CompactionSettings) -> Any:
+def warmed(index: Any, settings: CompactionSettings, rules: str | None) -> Any:
     """The index after one plan, so the walks a first plan caches on it (the rules' evidence, the
     projection) are done in the worker that built it, not on the event loop (~0.2 s at 100k entries)."""
     from cutline.core.engine.plan import plan
 
     with contextlib.suppress(CutlineError):
-        plan(index, settings, index.counter, entry_tokens=False)
+        plan(index, settings, index.counter, entry_tokens=False, rules=rules)
     return index
 
 

@@ -77,6 +77,9 @@ class SessionsScreen(OnDesk, Screen[None]):
         Binding("i", "import_file", "Import", id="sessions.import", tooltip="Import a session file"),
         Binding("slash", "filter", "Filter", id="sessions.filter", tooltip="Filter sessions as you type"),
         Binding("r", "refresh", "Refresh", id="sessions.refresh", tooltip="Reload the session list"),
+        Binding(
+            "m", "machine", "On this machine", show=False, id="sessions.machine", tooltip="Every agent's sessions here"
+        ),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="sessions.clear_filter"),
     ]
 
@@ -198,6 +201,9 @@ class SessionsScreen(OnDesk, Screen[None]):
 
     def action_refresh(self) -> None:
         self.load()
+
+    def action_machine(self) -> None:
+        self.desk.show_found_sessions()
 
     def action_open(self) -> None:
         table = self.query_one(DataTable)

@@ -26,6 +26,7 @@ class Budget:
     prefix: int = 0
     after_is_estimate: bool = True
     context_note: str = ""  # how the context figure was made when not from the agent's usage
+    rules: str = ""  # the planner rule set that made the plan
 
 
 def _bar(budget: Budget, width: int, colour: dict[str, str]) -> Text:
@@ -141,6 +142,8 @@ def _facts(budget: Budget, colour: dict[str, str], *, short: bool) -> Text:
 def _plan_line(budget: Budget, colour: dict[str, str], *, short: bool) -> Text:
     """keepRecentTokens, what the plan summarizes and what it would leave; `short` for a narrow terminal."""
     plan = Text()
+    if budget.rules:
+        plan.append(f"{budget.rules} · " if short else f"rules {budget.rules} · ")
     plan.append(f"keep {budget.keep_recent:,}" if short else f"keepRecentTokens {budget.keep_recent:,}")
     if budget.summarized or budget.prefix:
         plan.append(f" · summarize {budget.summarized:,}")

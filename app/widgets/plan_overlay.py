@@ -107,4 +107,5 @@ def plan_budget(plan: CompactionPlan, tokens_after: int | None = None, current: 
         after_is_estimate=tokens_after is None,
         summarized=plan.summarizedTokens if compacting else 0,
         prefix=plan.turnPrefixTokens if compacting and plan.isSplitTurn else 0,
+        rules=plan.rules,
     )

@@ -108,6 +108,24 @@ def _call_summary(call: ToolCallBlock) -> str:
     return f"{call.name} {str(args)[:160]}"
 
 
+def _system_preview(message: Message, text: str) -> str:
+    """A pi system entry: the tools it adds and removes, then its prompt text (section patches by name)."""
+    parts: list[str] = []
+    names = [str(t.get("name", "?")) for t in message.system_tools() if isinstance(t, dict)]
+    if names:
+        parts.append(f"+{len(names)} tools ({', '.join(names[:6])}{'…' if len(names) > 6 else ''})")
+    removed = (message.model_extra or {}).get("toolsRemoved")
+    if isinstance(removed, list) and removed:
+        parts.append(f"-{len(removed)} tools")
+    sections = (message.model_extra or {}).get("sections")
+    deleted = [name for name, value in sections.items() if value is None] if isinstance(sections, dict) else []
+    if deleted:
+        parts.append(f"sections removed: {', '.join(deleted)}")
+    if text:
+        parts.append(text)
+    return " · ".join(parts) or "(empty)"
+
+
 def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
     """The row of an entry that carries a message."""
     role = message.role
@@ -129,6 +147,8 @@ def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
         preview = one_line(text) or ("[image]" if image else "(empty)")
     elif role == "bashExecution":
         preview = one_line(f"{message.command or ''} → {message.output or ''}")
+    elif role == "system":
+        preview = one_line(_system_preview(message, text))
     elif calls:
         said = one_line(text, 120)
         tools = ", ".join(one_line(_call_summary(c), 200) for c in calls[:3])
@@ -160,6 +180,26 @@ def message_row(entry: Entry, message: Message, pair: int | None) -> Row:
     )
 
 
+def _edit_detail(data: dict[str, object]) -> str:
+    """A pi context_edit: which entry it omits, or what it puts in its place."""
+    target = data.get("targetId", "?")
+    replacement = data.get("replacement")
+    if replacement is None:
+        return f"omits {target} from the context"
+    content = replacement.get("content") if isinstance(replacement, dict) else None
+    if isinstance(content, list):
+        content = " ".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return f"replaces {target}: {content}"
+
+
+def _usage_detail(data: dict[str, object]) -> str:
+    """A pi usage entry (a model call outside the conversation, e.g. cache warming): kind and tokens."""
+    usage = data.get("usage")
+    total = usage.get("totalTokens") if isinstance(usage, dict) else None
+    kind = data.get("kind", "")
+    return f"{kind} call · {total:,} tokens" if isinstance(total, int) else f"{kind} call"
+
+
 def entry_row(entry: Entry, pair: int | None = None) -> Row:
     """The row of any entry: messages by role, compactions as dividers, the rest as notes."""
     if entry.type in ("message", "custom_message", "branch_summary"):
@@ -169,7 +209,10 @@ def entry_row(entry: Entry, pair: int | None = None) -> Row:
     time = clock_time(entry.timestamp)
     if entry.type == "compaction" and entry.compaction is not None:
         record = entry.compaction
-        kept = f"kept from {record.firstKeptEntryId}" if record.firstKeptEntryId else "whole history replaced"
+        if not record.firstKeptEntryId or record.firstKeptEntryId == entry.id:
+            kept = "whole history replaced"
+        else:
+            kept = f"kept from {record.firstKeptEntryId}"
         before = f"{record.tokensBefore:,} tokens before · " if record.tokensBefore else ""
         return Row(
             kind="compaction",
@@ -190,6 +233,10 @@ def entry_row(entry: Entry, pair: int | None = None) -> Row:
         detail = f"session {data.get('name', '')}"
     elif entry.type == "branch_summary":
         detail = f"branch summary {data.get('summary', '')}"
+    elif entry.type == "context_edit":
+        detail = _edit_detail(data)
+    elif entry.type == "usage":
+        detail = _usage_detail(data)
     else:
         detail = entry.sourceType or entry.type
         if entry.message is not None:

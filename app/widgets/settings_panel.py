@@ -16,6 +16,8 @@ from cutline.core.errors import SettingsError
 from cutline.core.summarizers.prompts import HISTORY_PROMPTS
 
 COUNTERS = ("chars4", "tiktoken", "calibrated")
+# planner rule sets the desk can force; "session" plans with what the session shows, else the settings
+RULES = ("session", "pi", "pi-0.73", "openclaw-2026.9")
 SUMMARIZERS = ("extractive", "anthropic")
 INTEGER_FIELDS = ("keepRecentTokens", "reserveTokens", "contextWindow", "lastTurnMaxTokens")
 
@@ -26,9 +28,10 @@ class SettingsPanel(VerticalScroll):
     class Changed(Message):
         """The settings (or the counter) changed and are valid."""
 
-        def __init__(self, settings: CompactionSettings, counter: str) -> None:
+        def __init__(self, settings: CompactionSettings, counter: str, rules: str | None = None) -> None:
             self.settings = settings
             self.counter = counter
+            self.rules = rules  # a rule set forced over the session's own (None: the session decides)
             super().__init__()
 
     def __init__(
@@ -38,6 +41,7 @@ class SettingsPanel(VerticalScroll):
         self.settings = settings
         self.counter = counter
         self.cursor_blink = cursor_blink
+        self.rules: str | None = None
         self._syncing = False
 
     def _row(self, label: str, widget: Any) -> Horizontal:
@@ -61,6 +65,10 @@ class SettingsPanel(VerticalScroll):
             Select(
                 [(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter", compact=True
             ),
+        )
+        yield self._row(
+            "rules",
+            Select([(r, r) for r in RULES], value="session", allow_blank=False, id="setting-rules", compact=True),
         )
         yield self._row("keepRecentTokens", self._int_input("keepRecentTokens"))
         yield self._row("reserveTokens", self._int_input("reserveTokens"))
@@ -127,7 +135,7 @@ class SettingsPanel(VerticalScroll):
                 return
             self.counter = value
             error.update("")
-            self.post_message(self.Changed(self.settings, self.counter))
+            self.post_message(self.Changed(self.settings, self.counter, self.rules))
             return
         if getattr(self.settings, key) == value:
             return
@@ -139,7 +147,7 @@ class SettingsPanel(VerticalScroll):
         if error.content:
             error.update("")
         self.settings = updated
-        self.post_message(self.Changed(updated, self.counter))
+        self.post_message(self.Changed(updated, self.counter, self.rules))
 
     @on(Input.Changed, ".setting-int")
     def _int_changed(self, event: Input.Changed) -> None:
@@ -168,6 +176,12 @@ class SettingsPanel(VerticalScroll):
         if event.value is Select.BLANK or event.value != event.select.value:
             return
         key = (event.select.id or "").removeprefix("setting-")
+        if key == "rules":
+            rules = None if event.value == "session" else str(event.value)
+            if rules != self.rules and not self._syncing:
+                self.rules = rules
+                self.post_message(self.Changed(self.settings, self.counter, rules))
+            return
         self._apply(key, event.value)
 
     @on(Switch.Changed)

@@ -6,8 +6,9 @@ import gc
 import hashlib
 from pathlib import Path
 
-from cutline.core.agents.adapter import AgentAdapter, EntrySink, UsageRecord
+from cutline.core.agents.adapter import AgentAdapter, EntrySink, UsageRecord, handed_over
 from cutline.core.agents.jsonl import decode_text, split_lines
+from cutline.core.agents.openclaw.store import is_store_ref, read_store
 from cutline.core.agents.pi.append import append_compaction
 from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.agents.pi.writer import export_pi
@@ -40,11 +41,15 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     Bad lines never raise: each becomes a `Problem` (file, line, what is wrong) and
     everything valid is still read. Raises FormatError only when nothing at all is
     readable (unreadable, empty, binary, not JSON Lines, or no record of a known agent).
+    An OpenClaw SQLite store is read too: `STORE#SESSION_ID` names one of its sessions,
+    the store's path alone its most recently updated one.
     `sink` receives every entry as it is read, with whether `entry_from_line` rebuilds it
     from its line alone (pi's message lines); `keep=False` leaves `entries` empty, so
     a pi file streams through in little more memory than its text (other formats are
     read whole first).
     """
+    if is_store_ref(path):
+        return handed_over(read_store(path), sink, keep)
     path = Path(path)
     file = str(path)
     try:

@@ -8,12 +8,13 @@ a package and one line there.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from cutline.core.agents.context import build_context, context_indices, entry_message
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext, wire_messages
 from cutline.core.agents.writeback import (
     OnPrepared,
@@ -77,6 +78,14 @@ class AgentAdapter(ABC):
     def wire_context(self, session: Session) -> WireContext:
         """The neutral message list the agent's next request carries (what `cutline context` prints)."""
         return WireContext(agent=self.format, messages=wire_messages(self.context(session.active_path())))
+
+    def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        """The files in which this agent keeps its sessions on this machine (`env` and `home` as the agent reads them)."""
+        return []
+
+    def peek(self, path: Path) -> list[SessionPeek]:
+        """A cheap look at the sessions one of those files holds (its head only; see core/agents/peek.py)."""
+        return []
 
     def usage_records(self, path: list[Entry]) -> list[UsageRecord]:
         """The recorded usage on a path, one record per model call."""

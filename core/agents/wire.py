@@ -9,6 +9,7 @@ with the requests the real programs sent (tests/fixtures/corpus). Blocks are `te
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -215,3 +216,39 @@ def context_json(context: WireContext) -> dict[str, Any]:
     if not data["notes"]:
         data.pop("notes")
     return data
+
+
+_PREVIEW = 160
+
+
+def _block_line(block: WireText | WireThinking | WireImage | WireToolCall | WireToolResult) -> str:
+    """One neutral block as a short line (type, then what it holds)."""
+    if isinstance(block, WireText):
+        return f"text  {_one_line(block.text)}"
+    if isinstance(block, WireThinking):
+        return f"thinking{' (redacted)' if block.redacted else ''}  {_one_line(block.thinking)}"
+    if isinstance(block, WireToolCall):
+        arguments = (
+            block.arguments if isinstance(block.arguments, str) else json.dumps(block.arguments, ensure_ascii=False)
+        )
+        return f"tool_call {block.id} {block.name}  {_one_line(arguments)}"
+    if isinstance(block, WireToolResult):
+        flag = " error" if block.is_error else ""
+        text = " ".join(b.text if isinstance(b, WireText) else f"[image {b.media_type}]" for b in block.content)
+        return f"tool_result {block.tool_call_id}{flag}  {_one_line(text)}"
+    return f"image {block.media_type or block.url or ''}"
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _PREVIEW else flat[: _PREVIEW - 1] + "…"
+
+
+def context_text(context: WireContext) -> str:
+    """The context for a person, as `cutline context` prints it and the desk shows it: a line per message, one per block."""
+    lines = [f"{context.agent}: {len(context.messages)} messages in the next request"]
+    for i, message in enumerate(context.messages):
+        lines.append(f"[{i}] {message.role}")
+        lines.extend(f"    {_block_line(block)}" for block in message.content)
+    lines.extend(f"note: {note}" for note in context.notes)
+    return "\n".join(lines)

@@ -14,6 +14,9 @@ The summary's size is not known without summarizing, so it is a fixed estimate:
 of long coding sessions typically reach) unless `summary_tokens` says otherwise.
 The running estimate uses one counter throughout (recorded usage stops describing
 the replayed context as soon as the first replayed compaction differs from reality).
+Every replayed compaction is planned with one rule set: the agent version that wrote
+the session where the file tells (`core.engine.rules.choice.written_by`), else the
+`rules` setting, or the one asked for.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.context import context_weight
 from cutline.core.engine.modes import PI_FAMILY, get_mode, reserve_for
 from cutline.core.engine.plan import CompactionPlan, plan
+from cutline.core.engine.rules.choice import written_by
 from cutline.core.engine.triggers import resolve_context_window
 from cutline.core.models import CompactionRecord, Entry, Session
 
@@ -68,6 +72,8 @@ class Replay(BaseModel):
     reserve_tokens: int
     threshold: int
     summary_tokens: int
+    rules: str = "pi"
+    rules_reason: str = ""
     compactions: list[ReplayCompaction] = Field(default_factory=list)
     points: list[TimelinePoint] = Field(default_factory=list)
     peak_tokens: int = 0
@@ -115,6 +121,7 @@ class _Simulation:
     counter: str
     summary_tokens: int
     keeps_from_cut: bool  # pi's kind keeps the path from its cut on
+    rules: str | None = None  # the planner rule set of every replayed compaction
     sim: list[Entry] = field(default_factory=list)
     sim_tokens: list[int] = field(default_factory=list)
     window_start: int = 0
@@ -126,7 +133,14 @@ class _Simulation:
         # pi only looks at the path from the previous compaction's first kept entry on, so plan that
         # tail alone: the same cut, without re-indexing the whole session at every compaction
         start = self.window_start
-        p = plan(self.sim[start:], self.settings, self.counter, tokens=self.sim_tokens[start:], entry_tokens=False)
+        p = plan(
+            self.sim[start:],
+            self.settings,
+            self.counter,
+            tokens=self.sim_tokens[start:],
+            entry_tokens=False,
+            rules=self.rules,
+        )
         if p.alreadyCompacted or p.nothingToCompact or (p.firstKeptEntryId is None and self.keeps_from_cut):
             return None
         return p
@@ -151,9 +165,11 @@ def replay(
     settings: CompactionSettings | None = None,
     counter: str = "chars4",
     summary_tokens: int | None = None,
+    rules: str | None = None,
 ) -> Replay:
-    """Simulate auto-compaction over the session's active path under `settings`."""
+    """Simulate auto-compaction over the session's active path under `settings` (`rules` overrides the session's)."""
     settings = settings or CompactionSettings()
+    writer = written_by(session.active_path(), session.format, session.version, settings.rules, rules)
     size = DEFAULT_SUMMARY_TOKENS if summary_tokens is None else summary_tokens
     original = [e for e in session.active_path() if e.type != "compaction" and not e.isCompactSummary]
     tokens = counter_tokens(session, original, counter)
@@ -162,7 +178,8 @@ def replay(
     window = resolve_context_window(settings, _last_model(original)).tokens
     reserve = reserve_for(settings)
     threshold = mode_threshold(settings, window, reserve)
-    run = _Simulation(settings, counter, size, keeps_from_cut=get_mode(settings.mode).plan_family == PI_FAMILY)
+    family = get_mode(settings.mode).plan_family == PI_FAMILY
+    run = _Simulation(settings, counter, size, keeps_from_cut=family, rules=writer.rules)
     peak = 0
     points: list[TimelinePoint] = []
     for i, entry in enumerate(original):
@@ -204,6 +221,8 @@ def replay(
         reserve_tokens=reserve,
         threshold=threshold,
         summary_tokens=size,
+        rules=writer.rules,
+        rules_reason=writer.reason,
         compactions=run.fired,
         points=points,
         peak_tokens=peak,
@@ -217,10 +236,11 @@ def timeline_with_replay(
     replay_counter: str = "chars4",
     summary_tokens: int | None = None,
     counts: Callable[[str], Mapping[str, int]] | None = None,
+    rules: str | None = None,
 ) -> tuple[Timeline, Replay]:
     """The session's timeline with the replay's context estimate and its compactions drawn over it (`counts`: see `build_timeline`)."""
     timeline = build_timeline(session, settings, counters, counts)
-    result = replay(session, settings, replay_counter, summary_tokens)
+    result = replay(session, settings, replay_counter, summary_tokens, rules)
     by_entry = {p.entry_id: p.estimates["replay"] for p in result.points}
     for point in timeline.points:
         if point.entry_id in by_entry:

@@ -26,6 +26,7 @@ from cutline.core.engine.last_turn import SECTION_HEADING, message_text
 from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
 from cutline.core.engine.quality_guard import QualityVerdict
+from cutline.core.engine.rules.choice import PI_073, Writer, written_by
 from cutline.core.engine.validation import ContextProblem, validate_context
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.facts import (
@@ -120,6 +121,9 @@ class CutExplanation(BaseModel):
     crossing_entry_id: str | None = None
     cut_entry_id: str | None = None
     is_split_turn: bool | None = None
+    # the planner rule set the cut was re-planned with, and why that one (core.engine.rules.choice.written_by)
+    rules: str | None = None
+    rules_reason: str | None = None
 
 
 class AuditReport(BaseModel):
@@ -175,6 +179,8 @@ class AuditReport(BaseModel):
             "tokensBefore": self.tokens_before,
             "tokensAfter": self.tokens_after,
             "counter": self.counter,
+            "rules": self.why.rules,
+            "rulesReason": self.why.rules_reason,
             "retention": {
                 r.kind: {"kept": r.kept, "total": r.total, "score": None if r.score is None else round(r.score, 3)}
                 for r in self.retention
@@ -674,6 +680,44 @@ def reproducing_ranges(index: PathIndex, start: int, first_kept: int) -> list[tu
     return merged
 
 
+def _cut_position(index: PathIndex, settings: CompactionSettings, rules: str, keep: int) -> int:
+    """Where a rule set's plan for `keep` cuts: -1 when it keeps everything, past the end when it refuses."""
+    p = plan(index, settings.with_overrides(keepRecentTokens=keep), entry_tokens=False, rules=rules)
+    if p.refusal:
+        return index.n
+    return -1 if p.firstKeptPathIndex is None else p.firstKeptPathIndex
+
+
+def rule_reproducing_ranges(
+    index: PathIndex, settings: CompactionSettings, rules: str, first_kept: int
+) -> list[tuple[int, int]]:
+    """The keepRecentTokens values (one inclusive range) for which a rule set's plan cuts exactly at `first_kept`.
+
+    Why: current pi and OpenClaw walk other token counts than pi 0.73 (custom messages,
+    images, OpenClaw's usage scaling), but each cuts earlier as keepRecentTokens grows:
+    the values that reproduce a cut are one range, found by bisection on the plan itself.
+    """
+
+    def first_at_most(target: int) -> int:
+        """The smallest keepRecentTokens whose cut is at or before `target` (OPEN_END when none is)."""
+        lo, hi = 0, OPEN_END
+        if _cut_position(index, settings, rules, hi) > target:
+            return OPEN_END
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if _cut_position(index, settings, rules, mid) <= target:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    lo = first_at_most(first_kept)
+    if lo >= OPEN_END or _cut_position(index, settings, rules, lo) != first_kept:
+        return []
+    hi = first_at_most(first_kept - 1) - 1
+    return [(lo, hi if hi < OPEN_END - 1 else OPEN_END)]
+
+
 def _pick_keep(ranges: list[tuple[int, int]], preferred: int) -> int:
     for lo, hi in ranges:
         if lo <= preferred <= hi:
@@ -721,8 +765,15 @@ def explain_compaction(
     *,
     from_hook: bool | None = None,
     tokens: list[int] | None = None,
+    writer: Writer | None = None,
 ) -> CutExplanation:
-    """Re-run the plan on the path as it was when the compaction happened, and find the settings that reproduce it."""
+    """Re-run the plan on the path as it was when the compaction happened, and find the settings that reproduce it.
+
+    `writer` names the rule set of the agent version that wrote the compaction (default:
+    what the path shows, `written_by`); the re-plan and the reproducing range use it.
+    """
+    writer = writer or written_by(path_before, fmt, setting=settings.rules)
+    rules = writer.rules
     if record_first_kept is None:
         agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
             fmt, "this compaction records no firstKeptEntryId: it replaces"
@@ -732,22 +783,39 @@ def explain_compaction(
             "stays verbatim, so there is no cut point to explain"
             + (f"; the context held {tokens_before:,} tokens when it fired" if tokens_before else "")
         )
-        return CutExplanation(text=text, steps=[text], tokens_before_recorded=tokens_before or None, reproduced=None)
+        return CutExplanation(
+            text=text,
+            steps=[text],
+            tokens_before_recorded=tokens_before or None,
+            reproduced=None,
+            rules=rules,
+            rules_reason=writer.reason,
+        )
     if fmt != "pi" or get_mode(settings.mode).plan_family != PI_FAMILY:
         settings = settings.with_overrides(mode="pi")
     tokens = tokens if tokens is not None else path_tokens(path_before, "chars4")
     index = index_path(path_before, tokens, "chars4")
     first_kept = index.index_of(record_first_kept)
-    baseline = plan(index, settings)
+    baseline = plan(index, settings, rules=rules)
     start = baseline.boundaryStart
     if first_kept < 0:
         text = f"firstKeptEntryId {record_first_kept} is not on the path before the compaction: the cut cannot be re-planned"
-        return CutExplanation(text=text, steps=[text], reproduced=False, tokens_before_recorded=tokens_before or None)
-    ranges = reproducing_ranges(index, start, first_kept) if first_kept >= start else []
+        return CutExplanation(
+            text=text,
+            steps=[text],
+            reproduced=False,
+            tokens_before_recorded=tokens_before or None,
+            rules=rules,
+            rules_reason=writer.reason,
+        )
+    if rules == PI_073:
+        ranges = reproducing_ranges(index, start, first_kept) if first_kept >= start else []
+    else:
+        ranges = rule_reproducing_ranges(index, settings, rules, first_kept)
     prefix: list[str] = []
     if ranges:
         keep = _pick_keep(ranges, settings.keepRecentTokens)
-        chosen = plan(index, settings.with_overrides(keepRecentTokens=keep))
+        chosen = plan(index, settings.with_overrides(keepRecentTokens=keep), rules=rules)
         reproduced = chosen.firstKeptEntryId == record_first_kept
         if keep == settings.keepRecentTokens:
             prefix.append(
@@ -756,14 +824,18 @@ def explain_compaction(
             )
         else:
             prefix.append(
-                f"keepRecentTokens {settings.keepRecentTokens:,} would cut elsewhere ({baseline.firstKeptEntryId}); "
+                f"keepRecentTokens {settings.keepRecentTokens:,} would "
+                + (f"cut elsewhere ({baseline.firstKeptEntryId})" if baseline.firstKeptEntryId else "make no plan")
+                + "; "
                 f"values {_range_text(ranges)} reproduce firstKeptEntryId {record_first_kept}: re-planned with {keep:,}"
             )
     else:
         chosen = baseline
         reproduced = False
         prefix.append(
-            f"no keepRecentTokens value reproduces firstKeptEntryId {record_first_kept} with pi's walk over chars4 estimates"
+            f"no keepRecentTokens value reproduces firstKeptEntryId {record_first_kept} with "
+            + ("pi's walk" if rules == PI_073 else f"the {rules} plan")
+            + " over chars4 estimates"
             + (" (the compaction came from a hook or extension)" if from_hook else "")
             + f"; showing the plan for keepRecentTokens {settings.keepRecentTokens:,} (cuts at {baseline.firstKeptEntryId})"
         )
@@ -786,6 +858,8 @@ def explain_compaction(
             "reproduced": reproduced,
             "reproducing_ranges": ranges,
             "tokens_before_recorded": tokens_before or None,
+            "rules": rules,
+            "rules_reason": writer.reason,
         },
     )
 
@@ -800,11 +874,14 @@ def audit_compaction(
     compaction_entry_id: str | None = None,
     settings: CompactionSettings | None = None,
     chars4: Mapping[str, int] | None = None,
+    rules: str | None = None,
 ) -> AuditReport:
     """Audit a compaction already in the transcript (default: the latest one).
 
     `chars4` are the entries' chars4 counts by id when the caller has them (the store's
-    cache): a big session is then not counted again.
+    cache): a big session is then not counted again. The cut is explained with the rules
+    of the agent version that wrote the compaction where the file tells (`written_by`),
+    else the assumed ones; `rules` overrides both.
     """
     settings = settings or CompactionSettings()
     entry_id = compaction_entry_id or latest_compaction_id(session)
@@ -831,6 +908,7 @@ def audit_compaction(
         record.tokensBefore or None,
         from_hook=record.fromHook,
         tokens=tokens,
+        writer=written_by(full, session.format, session.version, settings.rules, rules),
     )
     tokens_after = record.tokensAfter if record.tokensAfter else sum_context_tokens(after)
     target = _Target(
@@ -889,14 +967,23 @@ def audit_proposal(
     settings = _proposal_settings(proposal)
     counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
     tokens = _chars4_of(path, chars4)
-    p = plan(path, settings, tokens=tokens)
+    p = plan(path, settings, tokens=tokens, rules=proposal.rules or None)
     prefix = [f"proposal {proposal.id} made with mode {proposal.mode}, summarizer {proposal.summarizer or '?'}"]
     if p.firstKeptEntryId != proposal.firstKeptEntryId and get_mode(proposal.mode).plan_family == PI_FAMILY:
         prefix.append(
             f"note: re-planning now cuts at {p.firstKeptEntryId}, the proposal cut at {proposal.firstKeptEntryId}"
         )
     why = _explanation_from_plan(
-        p, prefix, {"path_ids": [e.id for e in path], "reproduced": p.firstKeptEntryId == proposal.firstKeptEntryId}
+        p,
+        prefix,
+        {
+            "path_ids": [e.id for e in path],
+            "reproduced": p.firstKeptEntryId == proposal.firstKeptEntryId,
+            "rules": p.rules,
+            "rules_reason": "the rules the proposal was planned with"
+            if proposal.rules
+            else "chosen as a plan of this session would be",
+        },
     )
     target = _Target(
         kind="proposal",

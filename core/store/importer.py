@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents.openclaw.store import is_store_ref, session_ref, split_ref
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase, utc_now
@@ -94,14 +95,18 @@ def file_sha256(path: Path, limit: int | None = None) -> str:
 
 
 def _existing_file(path: Path | str) -> Path:
-    """The resolved path of an existing regular file, or a one-line NotFoundError."""
+    """The resolved path of an existing regular file, or a one-line NotFoundError.
+
+    An OpenClaw store's session (`STORE#SESSION_ID`) keeps its `#SESSION_ID` after the resolved store path.
+    """
+    file, session = split_ref(path)
     try:
-        resolved = Path(path).expanduser().resolve(strict=True)
+        resolved = file.resolve(strict=True)
     except (OSError, RuntimeError):
-        raise NotFoundError(f"{path}: no such file") from None
+        raise NotFoundError(f"{file}: no such file") from None
     if not resolved.is_file():
-        raise NotFoundError(f"{path}: not a file")
-    return resolved
+        raise NotFoundError(f"{file}: not a file")
+    return Path(session_ref(resolved, session)) if session is not None else resolved
 
 
 @contextmanager
@@ -339,15 +344,20 @@ class Importer:
             return None
         if row["source_sha256"] is None or row["header_line"] != session.header_line:
             return None
-        try:
-            if file_sha256(Path(session.source_path), old_size) != row["source_sha256"]:
+        from_store = is_store_ref(session.source_path)
+        if not from_store:
+            try:
+                if file_sha256(Path(session.source_path), old_size) != row["source_sha256"]:
+                    return None
+            except OSError:
                 return None
-        except OSError:
-            return None
         old: list[tuple[str, str]] = conn.execute(
             "SELECT id, raw FROM entries WHERE session_id = ? ORDER BY seq", (row["id"],)
         ).fetchall()
         if len(old) > len(keys) or [key for key, _ in old] != keys[: len(old)]:
+            return None
+        # a store has no byte prefix to compare: its earlier events must be the same events
+        if from_store and any(raw != rows[i][6] for i, (_, raw) in enumerate(old)):
             return None
         # an appended tail can only change the old last record if the old file did not end with a newline
         if old and not row["trailing_newline"] and old[-1][1] != rows[len(old) - 1][6]:

@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from cutline.core.agents.context import context_weight, entry_message
+from cutline.core.agents.context import compaction_system_message, context_weight, entry_message
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError, redacted
 from cutline.core.models import (
@@ -33,6 +33,7 @@ from cutline.core.models import (
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
+    Usage,
 )
 from cutline.core.tokens.jsjson import js_length, js_stringify
 
@@ -61,12 +62,28 @@ def _tool_result_chars(block: ToolResultBlock) -> int:
     return chars
 
 
+def _system_chars(message: Message) -> int:
+    """pi 0.87's estimate of a system message: content (images 4800), each section, and the tools it adds as JSON."""
+    chars = 0
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            chars += js_length(block.text)
+        elif isinstance(block, ImageBlock):
+            chars += IMAGE_CHARS
+    chars += sum(js_length(text) for text in message.system_sections().values())
+    tools = (message.model_extra or {}).get("toolsAdded")
+    if tools is not None:
+        chars += js_length(js_stringify(tools))
+    return chars
+
+
 def chars4_tokens(message: Message) -> int:
     """pi's `estimateTokens`: ceil(chars / 4) over what each role contributes.
 
     Tool results carried inside other messages (Claude Code's user records) count
     like a pi toolResult; pi sessions never contain them, so parity is unaffected.
-    System messages (Codex, Claude Code) count their text like user messages.
+    System messages (Codex, Claude Code) count their text like user messages; pi's also
+    their sections and the tools they add.
     """
     role = message.role
     if role == "bashExecution":
@@ -74,6 +91,8 @@ def chars4_tokens(message: Message) -> int:
         return -(-chars // 4)
     if role in {"branchSummary", "compactionSummary"}:
         return -(-js_length(message.summary or "") // 4)
+    if role == "system":
+        return -(-_system_chars(message) // 4)
     assistant = role == "assistant"
     images = role in {"custom", "toolResult"}
     chars = 0
@@ -93,6 +112,14 @@ def chars4_tokens(message: Message) -> int:
         elif block.type == "toolResult":
             chars += _tool_result_chars(block)
     return -(-chars // 4)
+
+
+def _system_parts(message: Message) -> list[str]:
+    """What a pi system message adds to its text: its sections and the tools it declares (as JSON)."""
+    parts = list(message.system_sections().values())
+    if message.system_tools():
+        parts.append(js_stringify(message.system_tools()))
+    return parts
 
 
 def counted_text(message: Message) -> tuple[str, int]:
@@ -122,7 +149,9 @@ def counted_text(message: Message) -> tuple[str, int]:
             images += 1
         elif isinstance(block, ToolResultBlock):
             result_block(block)
-    if role == "bashExecution":
+    if role == "system":
+        parts.extend(_system_parts(message))
+    elif role == "bashExecution":
         parts.append(message.command or "")
         parts.append(message.output or "")
     elif role in ("branchSummary", "compactionSummary"):
@@ -274,12 +303,14 @@ def get_counter(name: str, **kwargs: Any) -> TokenCounter:
 
 
 def entry_tokens(entry: Entry, counter: TokenCounter) -> int:
-    """Tokens of the message an entry puts in context (a compaction counts its summary), 0 for the rest."""
+    """Tokens of the message an entry puts in context (a compaction counts its summary and its `systemMessage`), 0 for the rest."""
     if entry.type == "message":
         message = entry.message
     else:
         message = entry_message(entry)
-    return counter.count(message) if message is not None else 0
+    tokens = counter.count(message) if message is not None else 0
+    system = compaction_system_message(entry) if entry.type == "compaction" else None
+    return tokens + counter.count(system) if system is not None else tokens
 
 
 @contextmanager
@@ -382,7 +413,7 @@ def error_summary(errors: list[float]) -> tuple[float | None, float | None]:
 
 
 def usage_samples(path: list[Entry], tokens: list[int], weights: list[bool] | None = None) -> list[UsageSample]:
-    """For each assistant message with usage, the API's prompt tokens and the counter's sum over the context before it.
+    """For each recorded model call (an assistant message's usage, a pi `usage` entry), the API's prompt tokens and the counter's sum over the context before it.
 
     The context before a message is rebuilt as pi does after compactions: the latest
     compaction's summary, its kept entries, then everything after it. `weights` is
@@ -402,12 +433,7 @@ def usage_samples(path: list[Entry], tokens: list[int], weights: list[bool] | No
             first_kept = entry.compaction.firstKeptEntryId if entry.compaction else None
             kept_from = ids.get(first_kept, -1) if first_kept else -1
         ids.setdefault(entry.id, i)
-        message = entry.message
-        if entry.type != "message" or message is None or message.role != "assistant" or message.usage is None:
-            continue
-        if message.stopReason in ("aborted", "error"):
-            continue
-        real = message.usage.prompt_tokens
+        real = _recorded_prompt_tokens(entry)
         if real <= 0:
             continue
         if last_compaction < 0:
@@ -418,6 +444,24 @@ def usage_samples(path: list[Entry], tokens: list[int], weights: list[bool] | No
                 estimate += prefix[last_compaction] - prefix[kept_from]
         samples.append(UsageSample(pathIndex=i, entryId=entry.id, real=real, estimate=estimate))
     return samples
+
+
+def _recorded_prompt_tokens(entry: Entry) -> int:
+    """What the API counted as sent for the call an entry records: an assistant message's usage, or a pi `usage` entry's."""
+    if entry.type == "usage":
+        recorded = entry.data.get("usage")
+        if type(recorded) is not dict:
+            return 0
+        try:
+            return Usage.model_validate(recorded).prompt_tokens
+        except ValidationError:
+            return 0
+    message = entry.message
+    if entry.type != "message" or message is None or message.role != "assistant" or message.usage is None:
+        return 0
+    if message.stopReason in ("aborted", "error"):
+        return 0
+    return message.usage.prompt_tokens
 
 
 def least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | None:

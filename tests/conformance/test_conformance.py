@@ -27,15 +27,8 @@ Pair = tuple[list[WireMessage], list[WireMessage]]
 Normalization = Callable[[list[WireMessage], list[WireMessage]], Pair]
 
 # Entries whose agent's reader is not conformant yet: xfail(strict), so a pass is noticed.
-# Current pi's context_edit and OpenClaw's SQLite store come next; empty this list as they land.
-EXPECTED_TO_FAIL: frozenset[str] = frozenset(
-    {
-        "pi-0.87/context-edit",
-        "openclaw/main",
-        "openclaw/main@after-manual-compact",
-        "openclaw/thirdparty",
-    }
-)
+# Every agent's reader is now: the list stays for the next agent version added to the corpus.
+EXPECTED_TO_FAIL: frozenset[str] = frozenset()
 
 
 # ---------------------------------------------------------------------------

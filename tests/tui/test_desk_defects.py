@@ -216,7 +216,7 @@ async def test_at_80x24_the_side_pane_and_the_gauge_lines_are_on_screen(tmp_path
         gauge = screen.query_one(BudgetGauge)
         lines = gauge._content().plain.split("\n")
         assert len(lines) == 3 and all(len(line) <= gauge.size.width for line in lines)
-        assert lines[2].startswith("keep"), "the plan line stays"
+        assert lines[2].startswith("pi · keep"), "the plan line (rules first) stays"
 
 
 async def test_at_80x24_the_audit_panes_keep_their_height(tmp_path: Path) -> None:

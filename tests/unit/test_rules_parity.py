@@ -93,7 +93,7 @@ def test_goldens_exist() -> None:
 def test_current_pi_plans_as_pi_0_87_does(golden: Path) -> None:
     data, path = _load(golden)
     for i, (entry, expected) in enumerate(zip(path, data["perEntry"], strict=True)):
-        assert entry.type == ("other" if expected["type"] in ("context_edit", "usage", "reset") else expected["type"])
+        assert entry.type == ("other" if expected["type"] == "reset" else expected["type"])
         if expected["type"] == "message":
             assert entry.message is not None
             assert pi_current_tokens(entry.message) == expected["tokens"], f"path index {i}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import EntrySink, handed_over
@@ -9,8 +11,10 @@ from cutline.core.agents.appending_adapter import AppendingAdapter
 from cutline.core.agents.claude_code import writeback
 from cutline.core.agents.claude_code.context import claude_code_context, claude_code_wire
 from cutline.core.agents.claude_code.detect import is_claude_code_record
+from cutline.core.agents.claude_code.locate import claude_code_files, claude_code_peek
 from cutline.core.agents.claude_code.reader import read_claude_code
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext
 from cutline.core.models import Entry, Message, Session, SessionFormat
 
@@ -39,6 +43,12 @@ class ClaudeCodeAdapter(AppendingAdapter):
 
     def wire_context(self, session: Session) -> WireContext:
         return WireContext(agent=self.format, messages=claude_code_wire(session.active_path()))
+
+    def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        return claude_code_files(env, home)
+
+    def peek(self, path: Path) -> list[SessionPeek]:
+        return claude_code_peek(path)
 
 
 ADAPTER = ClaudeCodeAdapter()

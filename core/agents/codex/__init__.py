@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import EntrySink, handed_over
@@ -9,8 +11,10 @@ from cutline.core.agents.appending_adapter import AppendingAdapter
 from cutline.core.agents.codex import writeback
 from cutline.core.agents.codex.context import codex_context, codex_wire, encrypted_note
 from cutline.core.agents.codex.detect import is_codex_record
+from cutline.core.agents.codex.locate import codex_files, codex_peek
 from cutline.core.agents.codex.reader import read_codex
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext
 from cutline.core.models import Entry, Message, Session, SessionFormat
 
@@ -40,6 +44,12 @@ class CodexAdapter(AppendingAdapter):
         path = session.active_path()
         note = encrypted_note(path)
         return WireContext(agent=self.format, messages=codex_wire(codex_context(path)), notes=[note] if note else [])
+
+    def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        return codex_files(env, home)
+
+    def peek(self, path: Path) -> list[SessionPeek]:
+        return codex_peek(path)
 
 
 ADAPTER = CodexAdapter()

@@ -10,7 +10,7 @@ from cutline.core.models import Entry, Problem
 
 _BASE_KEYS = frozenset({"type", "id", "parentId", "timestamp"})
 # entry types whose extra fields go to Entry.data unchanged
-_DATA_TYPES = frozenset({"thinking_level_change", "model_change", "custom", "label", "session_info"})
+_DATA_TYPES = frozenset({"thinking_level_change", "model_change", "custom", "label", "session_info", "usage"})
 
 
 def stray_header(record: Record, ids: StableIds, file: str, problems: list[Problem]) -> Entry:
@@ -109,6 +109,9 @@ def shape(
         _note_blocks(shape_content(message), record, file, problems)
         shaped["message"] = message
         shaped["data"] = rest(value, "content")
+    elif kind == "context_edit":
+        shaped["data"] = rest(value)
+        _check_edit(value, record, file, problems)
     elif kind in _DATA_TYPES:
         shaped["data"] = rest(value)
     else:
@@ -124,6 +127,22 @@ def shape(
         shaped["type"] = "other"
         shaped["data"] = rest(value)
     return shaped
+
+
+def _check_edit(value: dict[str, Any], record: Record, file: str, problems: list[Problem]) -> None:
+    """A context_edit pi 0.87 could not load: no string targetId, or a replacement that is neither null nor `{content}`."""
+    why = None
+    replacement = value.get("replacement")
+    if not isinstance(value.get("targetId"), str):
+        why = "has no string targetId"
+    elif replacement is not None and not (type(replacement) is dict and "content" in replacement):
+        why = "has a replacement that is neither null nor an object with content (pi fails to load it)"
+    if why is not None:
+        problems.append(
+            Problem(
+                file=file, line=record.line, message=f"context_edit {why}; ignored in the context", severity="warning"
+            )
+        )
 
 
 def _note_blocks(count: int, record: Record, file: str, problems: list[Problem]) -> None:

@@ -1,8 +1,10 @@
-"""The system message current pi stores on a compaction: every system message of the context replayed into one.
+"""Current pi's system messages replayed into one (pi-ai's getCurrentSystemMessage): for a compaction's checkpoint and for the request.
 
 Why: pi 0.87 writes `systemMessage` on each compaction it makes (its prompt and tools as
 they were), and after a compaction it sends that instead of the older system entries;
-a compaction cutline writes into such a session must carry the same checkpoint.
+a compaction cutline writes into such a session must carry the same checkpoint. And
+Anthropic-style providers carry the prompt outside the message list: pi folds every
+system message of the context into one leading prompt, the request's `system` field.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cutline.core.agents.entries import iso_to_ms
-from cutline.core.models import Entry
+from cutline.core.models import Entry, Message, TextBlock
 
 
 def is_current_pi(path: list[Entry]) -> bool:
@@ -90,3 +92,46 @@ def current_system_message(path: list[Entry], timestamp: str) -> dict[str, Any] 
         result["toolsAdded"] = list(tools.values())
     result["timestamp"] = iso_to_ms(timestamp) or 0
     return result
+
+
+def current_system(messages: list[Message]) -> Message | None:
+    """All system messages replayed into one: contents appended, sections patched by name (null deletes), tools resolved."""
+    content: list[str] = []
+    sections: dict[str, str] = {}
+    tools: dict[str, Any] = {}
+    seen = False
+    for message in messages:
+        if message.role != "system":
+            continue
+        seen = True
+        text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
+        if text:
+            content.append(text)
+        extra = message.model_extra or {}
+        patch = extra.get("sections")
+        if isinstance(patch, dict):
+            for name, value in patch.items():
+                if value is None:
+                    sections.pop(name, None)
+                elif isinstance(value, str):
+                    sections[name] = value
+        for removed in extra.get("toolsRemoved") or []:
+            if isinstance(removed, dict):
+                tools.pop(str(removed.get("name")), None)
+        for added in message.system_tools():
+            if isinstance(added, dict):
+                tools[str(added.get("name"))] = added
+    if not seen:
+        return None
+    fields: dict[str, Any] = {"role": "system", "content": [{"type": "text", "text": "\n\n".join(content)}]}
+    if sections:
+        fields["sections"] = sections
+    if tools:
+        fields["toolsAdded"] = list(tools.values())
+    return Message.model_validate(fields)
+
+
+def system_prompt(messages: list[Message]) -> str:
+    """The prompt text pi sends for a context (empty when it has no system message)."""
+    message = current_system(messages)
+    return message.text() if message is not None else ""

@@ -8,6 +8,8 @@ writer: system, `context_edit` or `usage` entries only exist in current pi's fil
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -43,7 +45,7 @@ def evidence(path: list[Entry], session_format: str | None = None, version: int 
     if any(entry.type == "other" and entry.sourceType == "reset" for entry in path):
         return OPENCLAW
     for entry in path:
-        if entry.type == "other" and entry.sourceType in ("context_edit", "usage"):
+        if entry.type in ("context_edit", "usage"):
             return PI_CURRENT
         message = entry.message
         # a pi message record (Claude Code's and Codex's system records have other source types)
@@ -80,3 +82,71 @@ def choose_for_index(index: PathIndex, setting: str | None = None, override: str
         cache["evidence"] = evidence(index.path)
     found = cache["evidence"]
     return found if isinstance(found, str) else canonical(setting or PI_CURRENT)
+
+
+class Writer(NamedTuple):
+    """The rule set a past compaction is explained with, why, and whether the file told (else it was assumed)."""
+
+    rules: str
+    reason: str
+    told: bool
+
+
+def _current_pi_sign(path: list[Entry]) -> str | None:
+    """What on a pi path shows current pi (0.87 or later) wrote it, None when nothing does."""
+    for entry in path:
+        kind = entry.sourceType if entry.type in ("other", "context_edit", "usage") else None
+        if kind in ("context_edit", "usage"):
+            return f"{kind} entries"
+        message = entry.message
+        if (
+            entry.type == "message"
+            and entry.sourceType == "message"
+            and message is not None
+            and message.role == "system"
+        ):
+            return "a system entry"
+        if (
+            entry.type == "compaction"
+            and '"systemMessage"' in entry.raw_line
+            and isinstance(entry.raw.get("systemMessage"), dict)
+        ):
+            return "a compaction with a systemMessage"
+    return None
+
+
+def written_by(
+    path: list[Entry],
+    session_format: str | None = None,
+    version: int | None = None,
+    setting: str | None = None,
+    override: str | None = None,
+) -> Writer:
+    """The rules of the agent version that wrote `path` (a compaction and what led to it), with the reason.
+
+    OpenClaw: an OpenClaw store, a version-4 header or `reset` entries. Current pi: system
+    entries, `context_edit` or `usage` entries, or compactions carrying a `systemMessage`.
+    pi 0.73: a pi file with none of these — pi 0.87 and later write a system entry when a
+    session starts, so a file without one was written by an older pi. Other formats do not
+    tell: the `rules` setting (else current pi) is assumed, and the reason says so.
+    """
+    if override:
+        return Writer(canonical(override), "given explicitly", True)
+    if session_format == "openclaw":
+        return Writer(OPENCLAW, "an OpenClaw store: OpenClaw 2026.9 wrote it", True)
+    if version == 4:
+        return Writer(OPENCLAW, "a version-4 header: OpenClaw 2026.9 wrote it", True)
+    if any(entry.type == "other" and entry.sourceType == "reset" for entry in path):
+        return Writer(OPENCLAW, "reset entries: OpenClaw 2026.9 wrote it", True)
+    sign = _current_pi_sign(path)
+    if sign is not None:
+        return Writer(PI_CURRENT, f"{sign}: current pi (0.87 or later) wrote it", True)
+    if session_format == "pi":
+        return Writer(
+            PI_073,
+            "no system entry, which pi 0.87 and later write when a session starts: pi 0.73 (or older) wrote it",
+            True,
+        )
+    assumed = canonical(setting or PI_CURRENT)
+    source = "the rules setting" if setting else "the default"
+    return Writer(assumed, f"assumed ({source}): a {session_format or 'session'} file does not tell", False)

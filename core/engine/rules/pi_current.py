@@ -32,7 +32,7 @@ _FILE_TOOLS = {"read": 0, "write": 1, "edit": 2}
 
 
 def entry_kind(entry: Entry) -> str:
-    """The entry's own type name (`context_edit`, `usage`, `reset` are read as 'other')."""
+    """The entry's own type name (`reset`, which the model has no type for, is read as 'other')."""
     return entry.sourceType or entry.type if entry.type == "other" else entry.type
 
 
@@ -120,7 +120,7 @@ class Projection:
         edits: dict[str, dict[str, Any] | None] = {}
         for i in positions:
             entry = path[i]
-            if entry.type == "other" and entry.sourceType == "context_edit":
+            if entry.sourceType == "context_edit":
                 target = entry.data.get("targetId")
                 replacement = entry.data.get("replacement")
                 if isinstance(target, str) and (replacement is None or isinstance(replacement, dict)):
@@ -181,7 +181,7 @@ class Projection:
         self.positions = positions
         invalidating = -1
         for i in range(count - 1, -1, -1):
-            if path[i].type == "compaction" or (path[i].type == "other" and path[i].sourceType == "context_edit"):
+            if path[i].type == "compaction" or path[i].sourceType == "context_edit":
                 invalidating = i
                 break
         self.invalidating = invalidating
