@@ -9,9 +9,9 @@ earlier compactions as dividers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, overload
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -19,7 +19,7 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -41,6 +41,84 @@ def token_bar(tokens: int, largest: int, cells: int = BAR_CELLS) -> str:
     full, part = divmod(eighths, 8)
     bar = "█" * full + (EIGHTHS[part] if part else "")
     return bar.ljust(cells)
+
+
+class StoredEntries(Sequence[Entry]):
+    """A long path's entries, read from the store a window at a time and kept in an LRU cache.
+
+    Why: a 100,000-entry session is shown before it is rebuilt in memory; only the
+    windows that come into view are read. `load_window` blocks (call it in a worker);
+    indexing a row whose window is not read yet reads it at once.
+    """
+
+    WINDOW = 128
+
+    def __init__(self, length: int, fetch: Callable[[int, int], list[Entry]], windows: int = 64) -> None:
+        self.length = length
+        self._fetch = fetch
+        self._windows: LRUCache[int, list[Entry]] = LRUCache(windows)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def window_of(self, index: int) -> int:
+        return index // self.WINDOW
+
+    def cached(self, index: int) -> Entry | None:
+        """The entry at `index` if its window has been read, else None (never blocks)."""
+        window = self._windows.get(index // self.WINDOW)
+        if window is None:
+            return None
+        offset = index % self.WINDOW
+        return window[offset] if offset < len(window) else None
+
+    def load_window(self, window: int) -> None:
+        """Read one window of entries from the store (blocking)."""
+        if self._windows.get(window) is None:
+            start = window * self.WINDOW
+            self._windows[window] = self._fetch(start, min(self.length, start + self.WINDOW))
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.length))]
+        if index < 0:
+            index += self.length
+        if not 0 <= index < self.length:
+            raise IndexError(index)
+        entry = self.cached(index)
+        if entry is None:
+            self.load_window(index // self.WINDOW)
+            entry = self.cached(index)
+            if entry is None:
+                raise IndexError(index)
+        return entry
+
+
+def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
+    """First and last index where two equal-length zone strings differ (None when equal), by halving: no per-byte loop."""
+    if old == new:
+        return None
+    n = len(old)
+    low, high = 0, n  # the first difference is in [low, high)
+    while high - low > 1:
+        mid = (low + high) // 2
+        if old[low:mid] == new[low:mid]:
+            low = mid
+        else:
+            high = mid
+    first = low
+    low, high = first, n - 1  # the last difference is in [low, high]
+    while low < high:
+        mid = (low + high + 1) // 2
+        if old[mid:] == new[mid:]:
+            high = mid - 1
+        else:
+            low = mid
+    return first, low
 
 
 ZONES = ("context", "outside", "summarized", "prefix", "kept")
@@ -135,6 +213,13 @@ class MessageList(ScrollView, can_focus=True):
             self.index = index
             super().__init__()
 
+    class RowsRead(Message):
+        """A window of stored rows has been read (in a worker) and can be drawn."""
+
+        def __init__(self, window: int) -> None:
+            self.window = window
+            super().__init__()
+
     class Selected(Message):
         """Enter was pressed on an entry."""
 
@@ -156,6 +241,11 @@ class MessageList(ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}
         self.lines_rendered = 0
         self.rows_built = 0
+        self._reading: set[int] = set()
+        # keys pressed before there is anything to act on (the session is loading): replayed once it is planned,
+        # unless `hold` takes them (the review screen keeps them in order with its own keys)
+        self.queued: list[str] = []
+        self.hold: Callable[[str], bool] | None = None
 
     # -- data ---------------------------------------------------------------
 
@@ -164,17 +254,27 @@ class MessageList(ScrollView, can_focus=True):
         entries: Sequence[Entry],
         tokens: Sequence[int],
         pairs: tuple[dict[int, int], dict[int, int]] | None = None,
+        keep_cursor: bool = False,
     ) -> None:
         """Show these entries with these token counts (same length); the cursor goes to the last entry.
 
-        `pairs` is `pair_numbers(entries)` when the caller computed it off the UI thread.
+        `pairs` is `pair_numbers(entries)` when the caller computed it off the UI thread
+        (a `StoredEntries` preview is shown without pairs); `keep_cursor` leaves the
+        cursor where it is (the same path shown in full after its preview).
         """
         self.entries = entries
-        self._pairs, self._partners = pairs if pairs is not None else pair_numbers(entries)
+        if pairs is not None:
+            self._pairs, self._partners = pairs
+        elif isinstance(entries, StoredEntries):
+            self._pairs, self._partners = {}, {}
+        else:
+            self._pairs, self._partners = pair_numbers(entries)
         self._rows.clear()
+        self._reading.clear()
         self.set_tokens(tokens)
         self._update_virtual_size()
-        self.set_reactive(MessageList.cursor, max(0, len(entries) - 1))
+        if not keep_cursor:
+            self.set_reactive(MessageList.cursor, max(0, len(entries) - 1))
         self.call_after_refresh(self._scroll_cursor_into_view)
         self.post_message(self.Highlighted(self, self.cursor))
 
@@ -187,22 +287,85 @@ class MessageList(ScrollView, can_focus=True):
 
     def set_plan(self, marks: PlanMarks | None) -> None:
         """Draw another plan: the cut line moves, zones recolour."""
-        old_cut = self.marks.first_kept if self.marks else None
+        old = self.marks
+        old_cut = old.first_kept if old else None
         self.marks = marks
         # strips are keyed by zone, so only rows whose zone changed are drawn again
         self._update_virtual_size()
         if old_cut != (marks.first_kept if marks else None):
             self._scroll_cursor_into_view()
-        self.refresh()
+        self._refresh_changed(old, marks)
+        if marks is not None and self.entries and self.queued:
+            queued, self.queued = self.queued, []
+            for action in queued:
+                getattr(self, f"action_{action}")()
 
-    def row(self, index: int) -> Row:
-        """The row model of entry `index` (built on first use)."""
+    def _refresh_changed(self, old: PlanMarks | None, new: PlanMarks | None) -> None:
+        """Repaint only the visible rows a new plan changes (zones, the cut line and the rows it shifts).
+
+        Why: on a long session a settings change moves the cut a few rows; repainting the
+        whole list (and everything the compositor draws under it) cost most of the change.
+        """
+        if old is None or new is None or len(old.zones) != len(new.zones):
+            self.refresh()
+            return
+        span = changed_span(old.zones, new.zones)
+        cuts = [c for c in (old.first_kept, new.first_kept) if c is not None]
+        if (old.first_kept is None) != (new.first_kept is None):
+            self.refresh()  # a cut line appears or goes: every row below it moves
+            return
+        indices = [*cuts, *(span or ())]
+        if not indices:
+            return
+        top = min(indices)
+        bottom = max(indices) + 2  # the cut line and the row it pushes down
+        scroll = round(self.scroll_y)
+        height = self.scrollable_content_region.height
+        start, stop = max(top, scroll), min(bottom + 1, scroll + height)
+        if stop > start:
+            self.refresh(Region(0, start - scroll, self.scrollable_content_region.width, stop - start))
+
+    def _queue(self, action: str) -> bool:
+        """Keep a key pressed while there is nothing to act on yet; True when it was queued."""
+        if self.entries and (action != "jump_cut" or self.marks is not None):
+            return False
+        if self.hold is None or not self.hold(action):
+            self.queued.append(action)
+        return True
+
+    def row(self, index: int) -> Row | None:
+        """The row model of entry `index` (built on first use); None while its stored window is being read."""
         row = self._rows.get(index)
         if row is None:
-            row = entry_row(self.entries[index], self._pairs.get(index))
+            entries = self.entries
+            if isinstance(entries, StoredEntries):
+                entry = entries.cached(index)
+                if entry is None:
+                    self._read_window(entries, entries.window_of(index))
+                    return None
+            else:
+                entry = entries[index]
+            row = entry_row(entry, self._pairs.get(index))
             self._rows[index] = row
             self.rows_built += 1
         return row
+
+    def _read_window(self, entries: StoredEntries, window: int) -> None:
+        """Read a window of stored rows in a thread worker; the rows are drawn when it is read."""
+        if window in self._reading:
+            return
+        self._reading.add(window)
+
+        def read() -> None:
+            entries.load_window(window)
+            if entries is self.entries:
+                self.post_message(self.RowsRead(window))
+
+        self.run_worker(read, thread=True, group="list-rows", exit_on_error=False, description="Reading rows")
+
+    def on_message_list_rows_read(self, message: MessageList.RowsRead) -> None:
+        self._reading.discard(message.window)
+        self.refresh()
 
     # -- geometry -----------------------------------------------------------
 
@@ -262,24 +425,38 @@ class MessageList(ScrollView, can_focus=True):
         self.post_message(self.Highlighted(self, new))
 
     def action_cursor_up(self) -> None:
+        if self._queue("cursor_up"):
+            return
         self.cursor -= 1
 
     def action_cursor_down(self) -> None:
+        if self._queue("cursor_down"):
+            return
         self.cursor += 1
 
     def action_page_up(self) -> None:
+        if self._queue("page_up"):
+            return
         self.cursor -= max(1, self.scrollable_content_region.height - 1)
 
     def action_page_down(self) -> None:
+        if self._queue("page_down"):
+            return
         self.cursor += max(1, self.scrollable_content_region.height - 1)
 
     def action_first(self) -> None:
+        if self._queue("first"):
+            return
         self.cursor = 0
 
     def action_last(self) -> None:
+        if self._queue("last"):
+            return
         self.cursor = len(self.entries) - 1
 
     def action_jump_cut(self) -> None:
+        if self._queue("jump_cut"):
+            return
         if self.marks is not None and self.marks.first_kept is not None:
             self.cursor = self.marks.first_kept
             self._scroll_cursor_into_view(center=True)
@@ -290,6 +467,8 @@ class MessageList(ScrollView, can_focus=True):
             self.cursor = partner
 
     def action_select(self) -> None:
+        if self._queue("select"):
+            return
         self.post_message(self.Selected(self, self.cursor))
 
     def on_click(self, event: events.Click) -> None:
@@ -325,9 +504,16 @@ class MessageList(ScrollView, can_focus=True):
             if index is None:
                 strip = self._cut_strip(width)
             else:
-                strip = self._row_strip(index, width, is_cursor, is_partner)
+                row = self.row(index)
+                if row is None:  # its stored window is being read: drawn again when it arrives
+                    return self._waiting_strip(width, is_cursor)
+                strip = self._row_strip(index, row, width, is_cursor, is_partner)
             self._strips[key] = strip
         return strip
+
+    def _waiting_strip(self, width: int, is_cursor: bool) -> Strip:
+        base = self.rich_style + self._style("cursor") if is_cursor else self.rich_style
+        return Strip([Segment("   …", base + self._style("muted"))]).adjust_cell_length(width, base)
 
     def _style(self, name: str) -> Style:
         """A component's style; only the cursor and partner rows bring a background."""
@@ -350,8 +536,7 @@ class MessageList(ScrollView, can_focus=True):
         line += "─" * max(0, width - cell_len(line))
         return Strip([Segment(line, style)], width)
 
-    def _row_strip(self, index: int, width: int, is_cursor: bool, is_partner: bool) -> Strip:
-        row = self.row(index)
+    def _row_strip(self, index: int, row: Row, width: int, is_cursor: bool, is_partner: bool) -> Strip:
         base = self.rich_style
         if is_cursor:
             base = base + self._style("cursor")
@@ -382,7 +567,8 @@ class MessageList(ScrollView, can_focus=True):
         add(set_cell_size(row.label, 10), (muted if faded else kind_style))
         add(" ")
 
-        tokens = self.tokens[index] if index < len(self.tokens) else 0
+        counted = index < len(self.tokens)  # a stored preview may come before its counts
+        tokens = self.tokens[index] if counted else 0
         show_bar = width >= 60
         tail = 1 + 3 + (1 + BAR_CELLS if show_bar else 0) + 1 + 7
         preview_width = max(0, width - 1 - 1 - 1 - 1 - 5 - 1 - 10 - 1 - tail)
@@ -402,5 +588,8 @@ class MessageList(ScrollView, can_focus=True):
             add(" ")
             add(token_bar(tokens, self.largest), self._style("bar") + (muted if faded else Style()))
         add(" ")
-        add(f"{tokens:>7,}" if tokens < 10_000_000 else f"{tokens / 1e6:>6.1f}M", self._style("count"))
+        if not counted:
+            add(" " * 7)
+        else:
+            add(f"{tokens:>7,}" if tokens < 10_000_000 else f"{tokens / 1e6:>6.1f}M", self._style("count"))
         return Strip(segments).adjust_cell_length(width, base)

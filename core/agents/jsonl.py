@@ -98,6 +98,30 @@ class Lines(NamedTuple):
 INVALID = object()  # what parse_line returns for a line that is not JSON
 
 
+SPLIT_CHUNK = 1 << 20
+
+
+def split_text(text: str, chunk: int = SPLIT_CHUNK) -> list[str]:
+    """`text.split("\\n")`, a megabyte at a time.
+
+    Why: one split of a 100 MB file holds the interpreter for a few hundred milliseconds,
+    and the desk imports on a worker thread while its event loop waits for its turn.
+    """
+    if len(text) <= chunk:
+        return text.split("\n")
+    parts: list[str] = []
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", min(start + chunk, size))
+        if end < 0:
+            parts.extend(text[start:].split("\n"))
+            return parts
+        parts.extend(text[start:end].split("\n"))
+        start = end + 1
+    parts.append("")  # the text ended with a newline
+    return parts
+
+
 def split_lines(data: bytes | str, file: str) -> Lines:
     """Decode and split `data` into lines (CRLF files lose the CR), reporting undecodable and blank lines.
 
@@ -106,7 +130,7 @@ def split_lines(data: bytes | str, file: str) -> Lines:
     """
     problems: list[Problem] = []
     if isinstance(data, str):
-        decoded: list[str | None] = data.split("\n")  # type: ignore[assignment]
+        decoded: list[str | None] = split_text(data)  # type: ignore[assignment]
         trailing_newline = data.endswith("\n")
     else:
         decoded = _decode_lines(data, file, problems)

@@ -240,6 +240,14 @@ class Sessions:
             )
             return [row[0] for row in cursor]
 
+    def path_length(self, session_id: str) -> int:
+        """How many entries the stored active path has (read from the path index, no entry is rebuilt)."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM entries WHERE session_id = ? AND path_index IS NOT NULL", (session_id,)
+            ).fetchone()
+        return int(row[0])
+
     def path_entries(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Entry]:
         """The entries at positions [start, stop) of the active path, rebuilt without loading the rest of the session.
 

@@ -45,6 +45,23 @@ class TokenCounts:
             )
             return dict(cursor.fetchall())
 
+    def path_counts(self, session_id: str, counter: str) -> list[int] | None:
+        """Cached counts of the active path's entries in path order; None unless every one is cached.
+
+        Why: a view can draw a long session's rows and token bars before the session is rebuilt.
+        """
+        with self._db.reading() as conn:
+            cursor = conn.execute(
+                "SELECT t.tokens FROM entries e LEFT JOIN token_counts t"
+                " ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = ?"
+                " WHERE e.session_id = ? AND e.path_index IS NOT NULL ORDER BY e.path_index",
+                (counter, session_id),
+            )
+            counts: list[int | None] = [row[0] for row in cursor]
+        if any(tokens is None for tokens in counts):
+            return None
+        return [int(tokens) for tokens in counts if tokens is not None]
+
     def save(self, session_id: str, counter: str, counts: Mapping[str, int]) -> None:
         """Cache token counts (replacing earlier ones for the same entries and counter)."""
         with self._db.transaction() as conn:

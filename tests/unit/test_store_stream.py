@@ -145,3 +145,14 @@ def test_the_session_row_keeps_its_path_total_so_listing_reads_no_entries(store:
     assert grown.report.grown
     total = sum(_chars4(e) for e in grown.session.active_path())
     assert store.list_sessions()[0].tokens == total
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "\n", "a", "a\n", "a\nb", "a\nb\n", "\n\n", "ab\ncd\nef\n\ngh", "abcdef", "abc\n" * 7, "a" * 9 + "\n"],
+)
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 100])
+def test_split_text_in_chunks_is_str_split(text: str, chunk: int) -> None:
+    from cutline.core.agents.jsonl import split_text
+
+    assert split_text(text, chunk) == text.split("\n")

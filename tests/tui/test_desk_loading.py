@@ -1,0 +1,126 @@
+"""The review desk while a session loads (issue 13, defect 10): keys are kept, progress is shown, rows come first.
+
+The load is held at `Store.load_session` until the test lets it go, so keys are
+typed while the session is still being rebuilt, as on a 100,000-entry session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+from textual.worker import WorkerFailed
+
+from cutline.app.screens.review import ReviewScreen
+from cutline.app.widgets.message_list import MessageList, StoredEntries
+from cutline.core.store import Store
+from tests.support.tui_app import test_app, write_session
+from tests.tui.test_desk_defects import type_keys
+
+SIZE = (160, 45)
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, cutline_home: Path) -> Path:
+    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
+    return write_session(tmp_path / "ledger.jsonl")
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Hold every `Store.load_session` until the returned event is set."""
+    gate = threading.Event()
+    load = Store.load_session
+
+    def held_load(self: Store, ref: str) -> Any:
+        assert gate.wait(30), "the test never let the load go"
+        return load(self, ref)
+
+    monkeypatch.setattr(Store, "load_session", held_load)
+    return gate
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    for _ in range(3):
+        with contextlib.suppress(WorkerFailed):
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def review_screen(pilot: Pilot[None]) -> ReviewScreen:
+    for _ in range(50):
+        if isinstance(pilot.app.screen, ReviewScreen):
+            return pilot.app.screen
+        await pilot.pause()
+    raise AssertionError("the review screen never opened")
+
+
+def status(screen: ReviewScreen) -> str:
+    return str(screen.query_one("#status-text", Static).render())
+
+
+async def test_keys_typed_while_the_session_loads_take_effect_in_order(
+    tmp_path: Path, ledger: Path, held: threading.Event
+) -> None:
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await review_screen(pilot)
+        await type_keys(pilot, "]].")
+        assert screen.session is None, "the load is still held"
+        assert "3 keys kept" in status(screen)
+        held.set()
+        await settle(pilot)
+        message_list = screen.query_one(MessageList)
+        assert screen.settings.keepRecentTokens == 7000
+        assert screen.plan is not None and screen.plan.keepRecentTokens == 7000
+        # `.` was typed after the brackets: the cursor is on the cut they moved
+        assert message_list.marks is not None and message_list.cursor == message_list.marks.first_kept
+        assert "kept" not in status(screen)
+
+
+async def test_a_long_session_shows_its_stored_rows_and_progress_while_it_loads(
+    tmp_path: Path, ledger: Path, held: threading.Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ReviewScreen, "PREVIEW_ENTRIES", 10)  # the 49-entry session counts as long
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await review_screen(pilot)
+        message_list = screen.query_one(MessageList)
+        for _ in range(50):
+            if message_list.row_count:
+                break
+            await pilot.pause()
+        assert isinstance(message_list.entries, StoredEntries) and screen.session is None
+        assert message_list.row_count == 49 and message_list.cursor == 48
+        assert "reading 49 entries" in status(screen) and "rows shown as stored" in status(screen)
+        await type_keys(pilot, "kk")  # the list moves at once; nothing waits for the load
+        assert message_list.cursor == 46
+        held.set()
+        await settle(pilot)
+        assert screen.session is not None and not isinstance(message_list.entries, StoredEntries)
+        assert message_list.cursor == 46, "the full load keeps the cursor where the person put it"
+        assert not screen.query_one("#run-progress").has_class("-running")
+
+
+def test_stored_entries_read_a_window_at_a_time() -> None:
+    reads: list[tuple[int, int]] = []
+
+    def fetch(start: int, stop: int) -> list[Any]:
+        reads.append((start, stop))
+        return [f"entry {i}" for i in range(start, stop)]
+
+    entries = StoredEntries(300, fetch, windows=2)
+    assert entries.cached(5) is None and reads == []
+    assert entries[5] == "entry 5" and entries[-1] == "entry 299"
+    assert reads == [(0, 128), (256, 300)]
+    assert entries.cached(130) is None
+    entries.load_window(1)
+    assert entries.cached(130) == "entry 130"
+    assert entries.cached(5) is None, "the least recently used window was dropped"
+    with pytest.raises(IndexError):
+        entries[300]
