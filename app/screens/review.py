@@ -252,6 +252,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.session_loading = True
         self._queued: list[str] = []
         self._previewed = False
+        self._cursor_moved = False
         self._load_text = ""
         self._indexes: dict[str, Any] = {}
         self._followed: tuple[str, object] = ("", None)
@@ -526,6 +527,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         detail.call_paths = result.call_paths
         self._indexes = {"chars4": result.path_index}
         message_list = self.query_one(MessageList)
+        # on the stored rows shown while loading the person may have moved already: the cut does not take the cursor
+        self._cursor_moved = self._previewed and message_list.cursor != message_list.row_count - 1
         message_list.set_entries(self.path, self.tokens[self.counter], result.pairs, keep_cursor=self._previewed)
         self._previewed = False
         if not first_load:
@@ -590,6 +593,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         message_list = self.query_one(MessageList)
         marks = message_list.marks
         if marks is None or marks.first_kept is None or message_list.cut_row == old_cut:
+            return
+        if old_cut is None and self._cursor_moved:
+            self._cursor_moved = False
             return
         if old_cut is None or message_list.cursor == old_cut:
             message_list.cursor = marks.first_kept  # the cursor follows the cut…

@@ -24,9 +24,7 @@ from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from tests.support.tui_app import test_app, write_session
-
-SIZE = (160, 45)
-SMALL = (80, 24)
+from tests.support.typing import SIZE, SMALL, type_keys
 
 
 @pytest.fixture
@@ -42,19 +40,6 @@ async def settle(pilot: Pilot[None]) -> None:
         with contextlib.suppress(WorkerFailed):  # the app shows a failed worker in the error modal
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-
-
-async def type_keys(pilot: Pilot[None], text: str) -> None:
-    """Send `text` as a terminal would: raw characters through the xterm parser, events through the driver."""
-    driver = pilot.app._driver
-    assert driver is not None
-    parser = XTermParser()
-    for char in text:
-        for event in parser.feed(char):
-            assert isinstance(event, Key)
-            driver.send_message(event)
-            await pilot.pause()
-    await pilot.pause()
 
 
 def test_typed_characters_become_the_key_names_textual_uses() -> None:

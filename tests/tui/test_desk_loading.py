@@ -20,7 +20,7 @@ from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList, StoredEntries
 from cutline.core.store import Store
 from tests.support.tui_app import test_app, write_session
-from tests.tui.test_desk_defects import type_keys
+from tests.support.typing import type_keys
 
 SIZE = (160, 45)
 

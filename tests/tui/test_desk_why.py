@@ -15,7 +15,7 @@ from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.core.engine.plan_text import plan_lines
 from tests.support.tui_app import test_app, write_session
-from tests.tui.test_desk_defects import SIZE, SMALL, type_keys
+from tests.support.typing import SIZE, SMALL, type_keys
 
 
 async def settle(pilot: Pilot[None]) -> None:
