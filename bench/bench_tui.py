@@ -148,6 +148,7 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
                 await asyncio.sleep(0.01)
             message_list = app.screen.query_one(MessageList)
             load_probe.message_list = message_list
+            result["screen_s"] = time.perf_counter() - start
             while not (message_list.row_count and message_list.lines_rendered):
                 await asyncio.sleep(0.01)
             result["rows_on_screen_s"] = time.perf_counter() - start
@@ -303,7 +304,10 @@ def main() -> None:
         f"baseline  load {base['load_s']:.3f} s · load+plan {base['first_plan_s']:.3f} s · "
         f"re-plan {base['replan_s'] * 1000:.2f} ms · RSS {base['rss_mb']:.0f} MB"
     )
-    print(f"desk      rows on screen {desk['rows_on_screen_s']:.3f} s from launch (target ≤ 1 s)")
+    print(
+        f"desk      rows on screen {desk['rows_on_screen_s']:.3f} s from launch (target ≤ 1 s; "
+        f"the review screen itself, empty, after {desk['screen_s']:.3f} s)"
+    )
     print(
         f"desk      first paint {desk['first_paint_s']:.3f} s ({desk['first_paint_s'] / base['first_plan_s']:.2f}x load+plan; target ≤ 1 s)"
     )
