@@ -23,8 +23,8 @@ from textual.worker import WorkerFailed
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
+from tests.support.keys import SIZE, SMALL, type_keys
 from tests.support.tui_app import test_app, write_session
-from tests.support.typing import SIZE, SMALL, type_keys
 
 
 @pytest.fixture

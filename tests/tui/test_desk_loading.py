@@ -19,8 +19,8 @@ from textual.worker import WorkerFailed
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList, StoredEntries
 from cutline.core.store import Store
+from tests.support.keys import type_keys
 from tests.support.tui_app import test_app, write_session
-from tests.support.typing import type_keys
 
 SIZE = (160, 45)
 

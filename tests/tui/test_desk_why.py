@@ -14,8 +14,8 @@ from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.core.engine.plan_text import plan_lines
+from tests.support.keys import SIZE, SMALL, type_keys
 from tests.support.tui_app import test_app, write_session
-from tests.support.typing import SIZE, SMALL, type_keys
 
 
 async def settle(pilot: Pilot[None]) -> None:
