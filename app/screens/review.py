@@ -7,7 +7,7 @@ import contextlib
 import gc
 import math
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -28,6 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
+from cutline.app.stored_path import StoredPath, stored_path
 from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
@@ -72,7 +73,7 @@ class LoadResult:
     """Everything the review screen needs, prepared off the UI thread."""
 
     session: Session
-    path: list[Entry]
+    path: Sequence[Entry]
     tokens: dict[str, list[int]]
     settings: CompactionSettings
     calibration_ratio: float
@@ -84,6 +85,7 @@ class LoadResult:
     proposal_status: str = "open"
     versions: list[Version] = field(default_factory=list)
     notice: str = ""
+    stored: StoredPath | None = None  # a long path planned from stored facts: its entries are read as needed
 
 
 class Loaded(Message):
@@ -243,6 +245,8 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     # a path at least this long is shown from the store (rows read as they come into view) while it loads
     PREVIEW_ENTRIES = 5_000
+    # a path at least this long is never rebuilt in memory: planned from stored facts, entries read as needed
+    LAZY_ENTRIES = 20_000
     # how often the session's file is looked at for what the agent appended
     FOLLOW_SECONDS = 1.0
 
@@ -257,7 +261,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._indexes: dict[str, Any] = {}
         self._followed: tuple[str, object] = ("", None)
         self.session: Session | None = None
-        self.path: list[Entry] = []
+        self.path: Sequence[Entry] = []
+        self._stored: StoredPath | None = None
+        self._context_wanted = False
         self.tokens: dict[str, list[int]] = {}
         self.counter = "chars4"
         self.settings = CompactionSettings()
@@ -394,6 +400,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         session_id = store.resolve_session(ref)
         length = store.sessions.path_length(session_id)
         big = length >= self.PREVIEW_ENTRIES
+        if length >= self.LAZY_ENTRIES and self._load_stored(store, session_id, length, notice):
+            return
         if preview and length >= self.PREVIEW_ENTRIES:
             self._preview(store, session_id, length)
         self.post_message(LoadProgress(1, f"reading {length:,} entries", big))
@@ -436,6 +444,60 @@ class ReviewScreen(OnDesk, Screen[None]):
                 )
             )
         )
+
+    def _load_stored(self, store: Any, session_id: str, length: int, notice: str) -> bool:
+        """Load a long path without rebuilding it: rows and plan from stored columns; False when they are not all stored."""
+        from cutline.core.config.file import load_settings
+
+        tokens = store.counts.path_counts(session_id, "chars4")
+        if tokens is None or len(tokens) != length:
+            return False  # not counted yet: the whole load counts it
+        stored = stored_path(store, session_id)
+        if stored is None:
+            return False
+        entries = stored.entries
+        entries.load_window(entries.window_of(length - 1))
+        if length % StoredEntries.WINDOW < 64 and length > StoredEntries.WINDOW:
+            entries.load_window(entries.window_of(length - 1) - 1)  # a screenful above the last entry
+        self.post_message(Preview(entries, tokens))
+        self.post_message(LoadProgress(2, "indexing the path", True))
+        calibration = stored.calibration(tokens)
+        if calibration is None:
+            return False
+        session = store.sessions.header(session_id)
+        settings = load_settings()
+        proposal, status, versions = self._latest_proposal(store, session_id)
+        if proposal is not None and status == "open":
+            settings = settings_of_proposal(settings, proposal.settings)
+        path_index = warmed(stored.index(tokens, "chars4"), settings, self._rules_for(session))
+        self.post_message(LoadProgress(4, "pairing tool calls", True))
+        self.post_message(
+            Loaded(
+                LoadResult(
+                    session,
+                    entries,
+                    {"chars4": tokens},
+                    settings,
+                    calibration.ratio,
+                    path_index=path_index,
+                    pairs=stored.pairs(),
+                    call_paths=stored.call_paths(),
+                    outside=stored.outside_end(),
+                    proposal=proposal,
+                    proposal_status=status,
+                    versions=versions,
+                    notice=notice,
+                    stored=stored,
+                )
+            )
+        )
+        return True
+
+    def _whole(self, session: Session) -> Session:
+        """The session with every entry: rebuilt from the store (in a worker) when the desk shows it from stored columns."""
+        if self._stored is not None and not session.entries:
+            return self.desk.store.load_session(session.id)
+        return session
 
     def _preview(self, store: Any, session_id: str, length: int) -> None:
         """Post the path's rows as stored (the last window read already), before the session is rebuilt."""
@@ -509,6 +571,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         result = message.result
         self.session = result.session
         self.path = result.path
+        self._stored = result.stored
         self.tokens = result.tokens
         self.calibration_ratio = result.calibration_ratio
         first_load = self.plan is None
@@ -749,15 +812,15 @@ class ReviewScreen(OnDesk, Screen[None]):
             tokens = [scaler.scale(t) for t in self.tokens["chars4"]]
         elif self.session is None:
             return  # nothing loaded yet to count
+        elif self._stored is not None:
+            tokens = count_stored_path(self.desk.store, self.session.id, self._stored.ids, counter)
         else:
             counts = count_entries(self.desk.store, self.session, counter)
             tokens = [counts.get(e.id, 0) for e in path]
         # the index is a pass over the whole path: built here, not on the event loop
-        self.post_message(
-            CountsReady(
-                counter, tokens, warmed(index_path(path, tokens, counter), self.settings, self._rules_for(self.session))
-            )
-        )
+        stored = self._stored
+        index = stored.index(tokens, counter) if stored is not None else index_path(list(path), tokens, counter)
+        self.post_message(CountsReady(counter, tokens, warmed(index, self.settings, self._rules_for(self.session))))
 
     @on(CountsReady)
     def _counts_ready(self, message: CountsReady) -> None:
@@ -773,7 +836,12 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.counter = counter
         index = self._indexes.get(counter)
         if index is None:
-            index = self._indexes[counter] = index_path(self.path, self.tokens[counter], counter)
+            stored = self._stored
+            tokens = self.tokens[counter]
+            index = (
+                stored.index(tokens, counter) if stored is not None else index_path(list(self.path), tokens, counter)
+            )
+            self._indexes[counter] = index
         self._path_index = index
         self.query_one(MessageList).set_tokens(self.tokens[counter])
         self._sync_settings_panel()
@@ -900,6 +968,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.engine.deadline import within_deadline
         from cutline.core.summarizers import summarizer_for
 
+        session = self._whole(session)  # a session shown from stored columns is rebuilt for the run, then let go
         summarizer = summarizer_for(settings)
         # the [hooks] of config.toml run here as they do for `cutline compact`
         hooks = load_config().hooks
@@ -1002,9 +1071,21 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def refresh_context(self) -> None:
         """Work out the Context tab again (after a load, a new proposal, an edit or a decision)."""
-        if self.session is not None:
-            open_id = self.proposal.id if self.proposal is not None and self.proposal_status == "open" else None
-            self.compute_context(self.session, open_id)
+        if self.session is None:
+            return
+        if self._stored is not None and self.query_one(TabbedContent).active != "tab-context":
+            # the context of a session shown from stored columns needs it whole: worked out when the tab is opened
+            self._context_wanted = True
+            self.query_one(ContextView).show("open this tab to work out the context", None, "")
+            return
+        self._context_wanted = False
+        open_id = self.proposal.id if self.proposal is not None and self.proposal_status == "open" else None
+        self.compute_context(self.session, open_id)
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "tab-context" and self._context_wanted:
+            self.refresh_context()
 
     @work(thread=True, exclusive=True, group="context", exit_on_error=False, description="Working out the context")
     def compute_context(self, session: Any, proposal_id: str | None) -> None:
@@ -1012,7 +1093,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.agents.wire import context_text
         from cutline.core.review import context_after_accept
 
-        now = context_text(session_wire_context(session))
+        now = context_text(session_wire_context(self._whole(session)))
         after: str | None = None
         note = "no open proposal: run one (r) to see the context it leaves"
         if proposal_id is not None:
@@ -1316,7 +1397,9 @@ class ReviewScreen(OnDesk, Screen[None]):
 
         if self.session is None:
             return
-        self.app.push_screen(HistoryScreen(self.session.id, self.path))
+        stored = self._stored
+        compactions = [i for i, kind in enumerate(stored.kinds) if kind == "compaction"] if stored else None
+        self.app.push_screen(HistoryScreen(self.session.id, self.path, compactions))
 
     def action_audit(self) -> None:
         """Audit the compaction under the cursor, else the current proposal, else the latest compaction."""
@@ -1332,7 +1415,11 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.app.push_screen(AuditScreen(self.session.id, compaction_entry_id=entry.id))
         elif self.proposal is not None:
             self.app.push_screen(AuditScreen(self.session.id, proposal_id=self.proposal.id))
-        elif any(e.type == "compaction" for e in self.path):
+        elif (
+            "compaction" in self._stored.kinds
+            if self._stored is not None
+            else any(e.type == "compaction" for e in self.path)
+        ):
             self.app.push_screen(AuditScreen(self.session.id))
         else:
             self.notify(
@@ -1360,6 +1447,7 @@ class ReviewScreen(OnDesk, Screen[None]):
     def _export_session(self, session: Session) -> None:
         from cutline.core.agents.pi.writer import export_pi
 
+        session = self._whole(session)
         text = export_pi(session)
         self.app.call_from_thread(
             self.desk.deliver_download, text, f"{download_stem(session)}.jsonl", "application/x-ndjson"
@@ -1369,6 +1457,7 @@ class ReviewScreen(OnDesk, Screen[None]):
     def _export_timeline(self, session: Session, settings: CompactionSettings) -> None:
         from cutline.core.audit.timeline import build_timeline, render_svg
 
+        session = self._whole(session)
         svg = render_svg(build_timeline(session, settings), title=f"cutline — {download_stem(session)}")
         self.app.call_from_thread(
             self.desk.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml"
@@ -1420,6 +1509,28 @@ def download_stem(session: Session) -> str:
     raw = session.name or (Path(session.source_path).stem if session.source_path else session.id)
     stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in raw).strip("-.")
     return stem or "session"
+
+
+def count_stored_path(store: Any, session_id: str, ids: list[str], counter: str, window: int = 2_048) -> list[int]:
+    """A counter's counts of a stored path, counted a window of rebuilt entries at a time where not cached (and cached).
+
+    Why: counting a 100,000-entry path this way holds a window of entries, not the session.
+    """
+    from cutline.core.tokens import entry_tokens, get_counter
+
+    cached = store.counts.get(session_id, counter)
+    if any(entry_id not in cached for entry_id in ids):
+        resolved = get_counter(counter)
+        new: dict[str, int] = {}
+        for start in range(0, len(ids), window):
+            if all(entry_id in cached for entry_id in ids[start : start + window]):
+                continue
+            for entry in store.sessions.path_entries(session_id, start, start + window):
+                if entry.id not in cached:
+                    new[entry.id] = entry_tokens(entry, resolved)
+        store.counts.save(session_id, counter, new)
+        cached = {**cached, **new}
+    return [cached.get(entry_id, 0) for entry_id in ids]
 
 
 def call_paths(path: list[Entry]) -> dict[str, str]:

@@ -121,10 +121,11 @@ class HistoryScreen(OnDesk, ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,H", "close", "Close", id="history.close")]
 
-    def __init__(self, session_id: str, path: Sequence[Entry]) -> None:
+    def __init__(self, session_id: str, path: Sequence[Entry], compactions: list[int] | None = None) -> None:
         super().__init__(classes="modal")
         self.session_id = session_id
         self.path = path
+        self.compaction_indices = compactions  # where the compactions are, when known (a long path read as needed)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="history-dialog", classes="dialog"):
@@ -160,7 +161,11 @@ class HistoryScreen(OnDesk, ModalScreen[None]):
         parts: list[Any] = [Rule("in the session file", style="dim")]
         compactions = [
             (i, e, record)
-            for i, e in enumerate(self.path)
+            for i, e in (
+                enumerate(self.path)
+                if self.compaction_indices is None
+                else ((i, self.path[i]) for i in self.compaction_indices)
+            )
             if e.type == "compaction" and (record := e.compaction) is not None
         ]
         if not compactions:

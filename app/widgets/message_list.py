@@ -9,6 +9,7 @@ earlier compactions as dividers.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, overload
@@ -57,6 +58,7 @@ class StoredEntries(Sequence[Entry]):
         self.length = length
         self._fetch = fetch
         self._windows: LRUCache[int, list[Entry]] = LRUCache(windows)
+        self._lock = threading.Lock()  # the list's workers and the planner on the event loop read windows together
 
     def __len__(self) -> int:
         return self.length
@@ -66,7 +68,8 @@ class StoredEntries(Sequence[Entry]):
 
     def cached(self, index: int) -> Entry | None:
         """The entry at `index` if its window has been read, else None (never blocks)."""
-        window = self._windows.get(index // self.WINDOW)
+        with self._lock:
+            window = self._windows.get(index // self.WINDOW)
         if window is None:
             return None
         offset = index % self.WINDOW
@@ -74,9 +77,13 @@ class StoredEntries(Sequence[Entry]):
 
     def load_window(self, window: int) -> None:
         """Read one window of entries from the store (blocking)."""
-        if self._windows.get(window) is None:
+        with self._lock:
+            known = self._windows.get(window) is not None
+        if not known:
             start = window * self.WINDOW
-            self._windows[window] = self._fetch(start, min(self.length, start + self.WINDOW))
+            rows = self._fetch(start, min(self.length, start + self.WINDOW))
+            with self._lock:
+                self._windows[window] = rows
 
     @overload
     def __getitem__(self, index: int) -> Entry: ...

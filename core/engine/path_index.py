@@ -8,9 +8,20 @@ desk can re-plan while a person drags a setting.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
+from cutline.core.agents.index_facts import (
+    ASSISTANT,
+    BRANCH_TEXT,
+    CUT_POINT,
+    IN_CONTEXT,
+    PI_CURRENT_SIGN,
+    RESET,
+    TURN_START,
+    VALID_USAGE,
+)
 from cutline.core.engine.context import ContextEstimate, branch_summary_text, context_indices, has_valid_usage
 from cutline.core.models import Entry, Message, ToolResultBlock
 
@@ -101,6 +112,96 @@ class PathIndex:
         self._found: dict[str, int] = {}
         self._context: ContextEstimate | None = None
         self._context_indices: list[int] | None = None
+        self._usage: dict[int, int] | None = None  # from stored facts: valid usage tokens by path index
+        self._first_kept: dict[int, str] | None = None  # from stored facts: a compaction's firstKeptEntryId
+        self.evidence_flags: tuple[bool, bool] | None = (
+            None  # from stored facts: (an OpenClaw reset, a current-pi sign)
+        )
+
+    @classmethod
+    def from_facts(
+        cls,
+        path: Sequence[Entry],
+        tokens: list[int],
+        counter: str,
+        ids: list[str],
+        kinds: list[str],
+        facts: list[dict[str, Any]],
+    ) -> PathIndex:
+        """The same index built from each entry's stored facts (core.agents.index_facts); `path` is read only where a plan looks.
+
+        Why: a 100,000-entry path is planned from a few bytes per entry; `path` may be a
+        lazy sequence (the review desk's rows read from the store as needed).
+        """
+        n = len(ids)
+        if not len(tokens) == len(kinds) == len(facts) == n == len(path):
+            raise ValueError(f"{len(tokens)} token counts, {len(facts)} facts for {n} path entries")
+        index = cls.__new__(cls)
+        index.path = path  # type: ignore[assignment]
+        index.tokens = tokens
+        index.counter = counter
+        index.n = n
+        message_tokens = [0] * n
+        producer_tokens = [0] * n
+        context_tokens = [0] * n
+        context_flags = [0] * n
+        index.messages, index.cut_points, index.turn_starts, index.barriers = [], [], [], []
+        index.producers, index.compactions = [], []
+        index.fileop_index, index.fileop_kind, index.fileop_path = [], [], []
+        usage: dict[int, int] = {}
+        first_kept: dict[int, str] = {}
+        reset = current = False
+        for i, kind in enumerate(kinds):
+            fact = facts[i]
+            flags = fact["f"]
+            reset = reset or bool(flags & RESET)
+            current = current or bool(flags & PI_CURRENT_SIGN)
+            if kind == "message":
+                if not flags & IN_CONTEXT:
+                    continue
+                message_tokens[i] = producer_tokens[i] = context_tokens[i] = tokens[i]
+                context_flags[i] = 1
+                index.barriers.append(i)
+                index.messages.append(i)
+                index.producers.append(i)
+                if flags & VALID_USAGE:
+                    usage[i] = fact["u"]
+                if not flags & CUT_POINT:
+                    continue
+                index.cut_points.append(i)
+                if flags & TURN_START:
+                    index.turn_starts.append(i)
+                elif flags & ASSISTANT:
+                    for op_kind, op_path in fact.get("o", ()):
+                        index.fileop_index.append(i)
+                        index.fileop_kind.append(op_kind)
+                        index.fileop_path.append(op_path)
+            elif kind == "compaction":
+                index.barriers.append(i)
+                index.compactions.append(i)
+                if "k" in fact:
+                    first_kept[i] = fact["k"]
+            elif kind in {"branch_summary", "custom_message"}:
+                index.cut_points.append(i)
+                index.turn_starts.append(i)
+                index.producers.append(i)
+                producer_tokens[i] = tokens[i]
+                if kind == "custom_message" or flags & BRANCH_TEXT:
+                    context_tokens[i] = tokens[i]
+                    context_flags[i] = 1
+        index.prefix = [0, *accumulate(message_tokens)]
+        index.producer_prefix = [0, *accumulate(producer_tokens)]
+        index.context_prefix = [0, *accumulate(context_tokens)]
+        index.context_count = [0, *accumulate(context_flags)]
+        index._ids = ids
+        index._found = {}
+        index._context = None
+        index._context_indices = None
+        index._usage = usage
+        index._first_kept = first_kept
+        # the session's own evidence for a rule set (core.engine.rules.choice.evidence), from the same facts
+        index.evidence_flags = (reset, current)
+        return index
 
     def _add_message(self, i: int, message: Message) -> None:
         """Record a message entry that reaches the model: a barrier, maybe a cut point, turn start or file operations."""
@@ -137,7 +238,12 @@ class PathIndex:
             return -1
         if entry_id not in self._found:
             found = -1
-            if before is not None:
+            if self._ids is not None:
+                if entry_id in self._ids:
+                    found = self._ids.index(entry_id)
+                    if before is not None and found >= min(before, self.n):
+                        found = -1
+            elif before is not None:
                 path = self.path
                 for i in range(min(before, self.n) - 1, -1, -1):
                     if path[i].id == entry_id:
@@ -169,13 +275,11 @@ class PathIndex:
             cp = self.context_prefix
             cc = self.context_count
             tokens = self.tokens
-            path = self.path
             compaction = self.compactions[-1] if self.compactions else -1
             kept_from = -1
             head_tokens = head_count = 0
             if compaction >= 0:
-                record = path[compaction].compaction
-                kept_from = self.index_of(record.firstKeptEntryId if record is not None else None, before=compaction)
+                kept_from = self.index_of(self.first_kept_id(compaction), before=compaction)
                 head_tokens, head_count = tokens[compaction], 1
             after = compaction + 1  # the whole path when there is no compaction
             after_tokens = cp[n] - cp[after]
@@ -190,15 +294,14 @@ class PathIndex:
                 if i < after and (kept_from < 0 or i < kept_from):
                     break
                 if after <= i or kept_from <= i < compaction:
-                    message = path[i].message
-                    if message is not None and has_valid_usage(message):
+                    usage_tokens = self.valid_usage_tokens(i)
+                    if usage_tokens is not None:
                         if i >= after:
                             trailing = cp[n] - cp[i + 1]
                             position = head_count + kept_count + cc[i] - cc[after]
                         else:
                             trailing = cp[compaction] - cp[i + 1] + after_tokens
                             position = head_count + cc[i] - cc[kept_from]
-                        usage_tokens = message.usage.context_tokens if message.usage is not None else 0
                         estimate = ContextEstimate(
                             tokens=usage_tokens + trailing,
                             usageTokens=usage_tokens,
@@ -214,6 +317,22 @@ class PathIndex:
                 )
             self._context = estimate
         return self._context
+
+    def first_kept_id(self, compaction: int) -> str | None:
+        """The firstKeptEntryId of the compaction entry at path index `compaction`."""
+        if self._first_kept is not None:
+            return self._first_kept.get(compaction)
+        record = self.path[compaction].compaction
+        return record.firstKeptEntryId if record is not None else None
+
+    def valid_usage_tokens(self, i: int) -> int | None:
+        """The context tokens of message i's usage when pi trusts it (see has_valid_usage), else None."""
+        if self._usage is not None:
+            return self._usage.get(i)
+        message = self.path[i].message
+        if message is None or not has_valid_usage(message) or message.usage is None:
+            return None
+        return message.usage.context_tokens
 
     # -- range queries ------------------------------------------------------
 

@@ -36,12 +36,13 @@ _BULK_CACHE_KIB = -65536  # negative: KiB, as SQLite's cache_size takes it
 _HASH_CHUNK = 1 << 20
 
 _INSERT_ENTRY = (
-    "INSERT INTO entries (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO entries"
+    " (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json, facts)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 # One row of the entries table, in `_INSERT_ENTRY`'s order.
-StoredRow = tuple[str, str, int, int, str | None, str, str | None, int | None, str | None, str, str]
+StoredRow = tuple[str, str, int, int, str | None, str, str | None, int | None, str | None, str, str, str]
 CountsSource = Callable[[], dict[str, int] | None]
 
 
@@ -431,10 +432,10 @@ class Importer:
         def rows() -> Iterator[StoredRow]:
             index_of = path_index.get
             for seq in range(start, len(entry_rows)):
-                _, parent_id, kind, role, timestamp, line, raw, payload = entry_rows[seq]
+                _, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_rows[seq]
                 key = keys[seq]
                 stored = payload if isinstance(payload, str) else model_json(payload)
-                yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, stored)
+                yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, stored, facts)
 
         added = 0
         with _bulk_cache(conn, len(entry_rows) - start):

@@ -168,3 +168,25 @@ def m004_session_path_tokens(db: Database) -> None:
     for (session_id,) in db.execute("SELECT id FROM sessions").fetchall():
         total = db.execute(PATH_TOKENS_SUM, [session_id]).fetchone()[0]
         db.execute("UPDATE sessions SET path_tokens = ? WHERE id = ?", [total, session_id])
+
+
+@migrations(name="m005_entry_index_facts")
+def m005_entry_index_facts(db: Database) -> None:
+    """Keep each entry's index facts (core.agents.index_facts) in its row, back-filled from the stored entries.
+
+    Why: the review desk plans a long session from these few bytes per entry instead of
+    rebuilding every entry as a model.
+    """
+    from cutline.core.agents.index_facts import entry_facts
+    from cutline.core.store.rows import entry_from_row
+
+    db.execute("ALTER TABLE entries ADD COLUMN facts TEXT")
+    last = -1
+    while batch := db.execute(
+        "SELECT rowid, model_json, raw, line FROM entries WHERE rowid > ? ORDER BY rowid LIMIT 2000", [last]
+    ).fetchall():
+        db.conn.executemany(
+            "UPDATE entries SET facts = ? WHERE rowid = ?",
+            [(entry_facts(entry_from_row(model, raw, line)), rowid) for rowid, model, raw, line in batch],
+        )
+        last = batch[-1][0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from cutline.core.agents.entries import entry_from_json, entry_json
+from cutline.core.agents.index_facts import entry_facts
 from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -17,8 +18,8 @@ from cutline.core.models import Entry
 _NOT_IN_MODEL_JSON = {"raw_line"}
 
 # What the importer keeps of an entry while it reads (see `entry_row`):
-# id, parent id, type, role, timestamp, line, raw line, and the model (an Entry, its JSON, or '').
-EntryRow = tuple[str, str | None, str, str | None, str | None, int, str, "Entry | str"]
+# id, parent id, type, role, timestamp, line, raw line, the model (an Entry, its JSON, or ''), its index facts.
+EntryRow = tuple[str, str | None, str, str | None, str | None, int, str, "Entry | str", str]
 
 
 def entry_keys(entries: Sequence[Entry]) -> list[str]:
@@ -65,10 +66,11 @@ def model_json(entry: Entry) -> str:
 
 
 def entry_row(entry: Entry, payload: Entry | str) -> EntryRow:
-    """What the store keeps of an entry: id, parent, type, role, timestamp, line, raw line, and its model.
+    """What the store keeps of an entry: id, parent, type, role, timestamp, line, raw line, its model and index facts.
 
     The model (`payload`) is the entry itself, serialized when inserted, or its serialized
-    form, or '' when the reader's fast path rebuilds it from the raw line alone.
+    form, or '' when the reader's fast path rebuilds it from the raw line alone. The index
+    facts (core.agents.index_facts) let a view plan the path without rebuilding entries.
     """
     message = entry.message
     return (
@@ -80,6 +82,7 @@ def entry_row(entry: Entry, payload: Entry | str) -> EntryRow:
         entry.line,
         entry.raw_line,
         payload,
+        entry_facts(entry),
     )
 
 

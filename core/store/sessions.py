@@ -226,6 +226,13 @@ class Sessions:
             freeze_if_big(len(entries))
         return session_from_row(row, entries)
 
+    def header(self, session_id: str) -> Session:
+        """A stored session's header facts without its entries (a view that reads entries as it needs them)."""
+        row = self.row(session_id)
+        if row is None:
+            raise NotFoundError(f"no stored session matches {session_id!r}")
+        return session_from_row(row, [])
+
     def fingerprint(self, session_id: str) -> str | None:
         """The SHA-256 of the session file as last imported (None when unknown)."""
         row = self._db.one("SELECT source_sha256 FROM sessions WHERE id = ?", (session_id,))
@@ -247,6 +254,15 @@ class Sessions:
                 "SELECT count(*) FROM entries WHERE session_id = ? AND path_index IS NOT NULL", (session_id,)
             ).fetchone()
         return int(row[0])
+
+    def path_facts(self, session_id: str) -> tuple[list[str], list[str], list[str | None]]:
+        """Ids, types and stored index facts (core.agents.index_facts) of the active path, root first; a fact is None where none was stored."""
+        with self._db.reading() as conn:
+            rows = conn.execute(
+                "SELECT id, type, facts FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index",
+                (session_id,),
+            ).fetchall()
+        return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
     def path_entries(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Entry]:
         """The entries at positions [start, stop) of the active path, rebuilt without loading the rest of the session.

@@ -124,3 +124,27 @@ def test_stored_entries_read_a_window_at_a_time() -> None:
     assert entries.cached(5) is None, "the least recently used window was dropped"
     with pytest.raises(IndexError):
         entries[300]
+
+
+async def test_a_very_long_session_is_planned_from_stored_facts_without_being_rebuilt(
+    tmp_path: Path, ledger: Path, held: threading.Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cutline.core.engine.plan import plan_session
+
+    monkeypatch.setattr(ReviewScreen, "LAZY_ENTRIES", 10)  # the 49-entry session counts as very long
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await review_screen(pilot)
+        await settle(pilot)  # the session's rebuild is held: a load that needed it would not finish
+        message_list = screen.query_one(MessageList)
+        assert screen.plan is not None and screen.session is not None and not screen.session.entries
+        assert isinstance(message_list.entries, StoredEntries) and message_list.row_count == 50
+        await type_keys(pilot, "]]")
+        assert screen.plan.keepRecentTokens == 7000
+        store = app.store  # type: ignore[attr-defined]
+        held.set()
+        whole = plan_session(store, store.load_session(screen.session.id), screen.settings)
+        assert screen.plan.model_dump(exclude={"entryTokens"}) == whole.model_dump(exclude={"entryTokens"})
+        await type_keys(pilot, "r")  # the run rebuilds the session in its worker
+        await settle(pilot)
+        assert screen.proposal is not None and screen.proposal.firstKeptEntryId == whole.firstKeptEntryId

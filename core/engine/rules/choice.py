@@ -79,7 +79,10 @@ def choose_for_index(index: PathIndex, setting: str | None = None, override: str
         return canonical(override)
     cache: dict[str, object] = index.__dict__.setdefault("_rules_cache", {})
     if "evidence" not in cache:
-        cache["evidence"] = evidence(index.path)
+        flags = index.evidence_flags  # an index built from stored facts knows without walking its path
+        cache["evidence"] = (
+            evidence(index.path) if flags is None else OPENCLAW if flags[0] else PI_CURRENT if flags[1] else None
+        )
     found = cache["evidence"]
     return found if isinstance(found, str) else canonical(setting or PI_CURRENT)
 

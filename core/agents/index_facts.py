@@ -1,0 +1,120 @@
+"""What the plan's index, the list's tool pairs and the calibration need of one entry, as a small stored record.
+
+Why: the review desk plans a 100,000-entry session from these stored facts (a few
+bytes per entry) instead of rebuilding every entry as a model (~900 MB); the
+importer writes them next to each raw line (migration m005 back-filled older rows).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from cutline.core.agents.context import branch_summary_text
+from cutline.core.models import Entry, Message, ToolResultBlock, Usage
+
+# flag bits of an entry's facts
+IN_CONTEXT = 1  # a message entry that reaches the model (not a sidechain, not a compact-summary record)
+CUT_POINT = 2  # its role may start the kept part (not a toolResult, nor a user record carrying tool results)
+TURN_START = 4  # user or bashExecution
+ASSISTANT = 8
+VALID_USAGE = 16  # an assistant usage pi trusts (not aborted, not an error)
+BRANCH_TEXT = 32  # a branch_summary with a summary
+RESET = 64  # OpenClaw's reset record: the session's own evidence for OpenClaw's rules
+PI_CURRENT_SIGN = 128  # context_edit / usage entries or a pi system message: evidence for current pi
+WEIGHT = 256  # adds a message when it lies in the kept context (before any context_edit omits it)
+CONTEXT_EDIT = 512  # a pi context_edit entry (what it omits depends on the whole path)
+
+# cut-point roles and turn starts as pi 0.73 knows them (core.engine.path_index)
+_CUT_ROLES = frozenset({"bashExecution", "custom", "branchSummary", "compactionSummary", "user", "assistant"})
+_TURN_START_ROLES = frozenset({"user", "bashExecution"})
+FILE_TOOLS = {"read": 0, "write": 1, "edit": 2}
+
+FACTS_VERSION = 1
+
+
+def entry_facts(entry: Entry) -> str:
+    """An entry's facts as compact JSON: flags `f`, usage `u`, prompt tokens `p`, file ops `o`, calls `c`, results `r`, firstKept `k`."""
+    facts: dict[str, Any] = {}
+    flags = 0
+    kind = entry.type
+    message = entry.message
+    if kind == "message":
+        if message is not None and not entry.isSidechain and not entry.isCompactSummary:
+            flags |= IN_CONTEXT | WEIGHT
+        if entry.sourceType == "message" and message is not None and message.role == "system":
+            flags |= PI_CURRENT_SIGN
+    elif kind == "custom_message":
+        flags |= WEIGHT
+    elif kind == "branch_summary" and branch_summary_text(entry):
+        flags |= BRANCH_TEXT | WEIGHT
+    elif kind in ("context_edit", "usage"):
+        flags |= PI_CURRENT_SIGN | (CONTEXT_EDIT if kind == "context_edit" else 0)
+    elif kind == "other" and entry.sourceType == "reset":
+        flags |= RESET
+    if kind == "compaction" and entry.compaction is not None and entry.compaction.firstKeptEntryId:
+        facts["k"] = entry.compaction.firstKeptEntryId
+    if message is not None:
+        flags |= _message_facts(message, kind, facts)
+    if kind == "usage":
+        real = _usage_entry_prompt_tokens(entry)
+        if real > 0:
+            facts["p"] = real
+    facts["f"] = flags
+    return json.dumps(facts, separators=(",", ":"), ensure_ascii=False)
+
+
+def _message_facts(message: Message, kind: str, facts: dict[str, Any]) -> int:
+    """The flags of an entry's message (its role, usage), with its usage, tool calls, file ops and results put in `facts`."""
+    flags = 0
+    role = message.role
+    carrier = any(isinstance(b, ToolResultBlock) for b in message.content)
+    if role in _CUT_ROLES and not (role == "user" and carrier):
+        flags |= CUT_POINT
+    if role in _TURN_START_ROLES:
+        flags |= TURN_START
+    if role == "assistant":
+        flags |= ASSISTANT
+        if message.usage is not None and message.stopReason not in ("aborted", "error"):
+            flags |= VALID_USAGE
+            facts["u"] = message.usage.context_tokens
+            if kind == "message" and message.usage.prompt_tokens > 0:
+                facts["p"] = message.usage.prompt_tokens
+    calls: list[list[str | None]] = []
+    ops: list[list[int | str]] = []
+    for block in message.content:
+        if block.type != "toolCall":
+            continue
+        args = block.arguments if isinstance(block.arguments, dict) else {}
+        named = args.get("path") or args.get("file_path")
+        calls.append([block.id, named if isinstance(named, str) else None])
+        target = args.get("path")
+        if block.name in FILE_TOOLS and isinstance(target, str) and target:
+            ops.append([FILE_TOOLS[block.name], target])
+    if calls:
+        facts["c"] = calls
+    if ops:
+        facts["o"] = ops
+    results = message.tool_result_ids()
+    if results:
+        facts["r"] = results
+    return flags
+
+
+def _usage_entry_prompt_tokens(entry: Entry) -> int:
+    """What a pi `usage` entry records as sent (calibration samples it as an assistant's usage)."""
+    recorded = entry.data.get("usage")
+    if type(recorded) is not dict:
+        return 0
+    try:
+        return Usage.model_validate(recorded).prompt_tokens
+    except ValidationError:
+        return 0
+
+
+def parse_facts(text: str) -> dict[str, Any]:
+    """The stored facts of one entry (see `entry_facts`)."""
+    parsed: dict[str, Any] = json.loads(text)
+    return parsed

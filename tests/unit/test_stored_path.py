@@ -1,0 +1,92 @@
+"""The review desk's long-path model: the plan's index, pairs, call paths and calibration from stored facts equal those of the rebuilt path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cutline.app.screens.review import call_paths
+from cutline.app.stored_path import stored_path
+from cutline.app.widgets.plan_overlay import outside_end
+from cutline.app.widgets.rows import pair_numbers
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.plan import index_path, plan
+from cutline.core.engine.rules.choice import choose_for_index, evidence
+from cutline.core.store import Store
+from cutline.core.store.token_counts import count_entries
+from cutline.core.tokens import calibrate
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted(
+    [
+        *(ROOT / "sample_sessions").glob("*.jsonl"),
+        *(ROOT / "tests/fixtures/corpus").glob("*/*/session.jsonl"),
+        *(ROOT / "tests/fixtures/corpus").glob("*/*/*.jsonl"),
+    ]
+)
+INDEX_FIELDS = (
+    "n",
+    "messages",
+    "cut_points",
+    "turn_starts",
+    "barriers",
+    "producers",
+    "compactions",
+    "fileop_index",
+    "fileop_kind",
+    "fileop_path",
+    "prefix",
+    "producer_prefix",
+    "context_prefix",
+    "context_count",
+)
+
+
+@pytest.mark.parametrize("file", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path) -> None:
+    with Store() as store:
+        try:
+            report = store.import_file(file)
+        except Exception as error:  # noqa: BLE001 - files the store refuses are not this test's concern
+            pytest.skip(f"not importable: {error}")
+        session = store.load_session(report.session_id)
+        path = session.active_path()
+        if not path:
+            pytest.skip("empty path")
+        chars4 = count_entries(store, session, "chars4")
+        tokens = [chars4.get(e.id, 0) for e in path]
+        stored = stored_path(store, report.session_id)
+        assert stored is not None
+        assert stored.ids == [e.id for e in path]
+        whole = index_path(path, tokens, "chars4")
+        facts = stored.index(tokens, "chars4")
+        for name in INDEX_FIELDS:
+            assert getattr(facts, name) == getattr(whole, name), name
+        assert facts.context_estimate() == whole.context_estimate()
+        assert choose_for_index(facts) == choose_for_index(whole)
+        assert facts.evidence_flags is not None
+        assert choose_for_index(facts) == choose_for_index(index_path(path, tokens, "chars4"), None, evidence(path))
+        assert stored.pairs() == pair_numbers(path)
+        assert stored.call_paths() == call_paths(path)
+        assert stored.outside_end() == outside_end(path, {e.id: i for i, e in enumerate(path)})
+        calibration = stored.calibration(tokens)
+        if calibration is not None:
+            assert calibration == calibrate(session, chars4)
+        for keep in (0, 2_000, 20_000):
+            settings = CompactionSettings(keepRecentTokens=keep)
+            assert plan(facts, settings, entry_tokens=False).model_dump() == plan(
+                whole, settings, entry_tokens=False
+            ).model_dump()
+
+
+def test_facts_are_back_filled_by_the_migration(cutline_home: Path) -> None:
+    """A store written before m005 gets every entry's facts when it is opened."""
+    with Store() as store:
+        report = store.import_file(ROOT / "sample_sessions" / "pi-one-compaction.jsonl")
+        with store.transaction() as conn:
+            conn.execute("UPDATE entries SET facts = NULL")
+            conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm005_entry_index_facts'")
+            conn.execute("ALTER TABLE entries DROP COLUMN facts")
+    with Store() as store:
+        assert stored_path(store, report.session_id) is not None
