@@ -449,18 +449,14 @@ class ReviewScreen(OnDesk, Screen[None]):
         """Load a long path without rebuilding it: rows and plan from stored columns; False when they are not all stored."""
         from cutline.core.config.file import load_settings
 
+        entries = self._preview(store, session_id, length, counted=False)  # rows first, their counts with the plan
         tokens = store.counts.path_counts(session_id, "chars4")
         if tokens is None or len(tokens) != length:
             return False  # not counted yet: the whole load counts it
-        stored = stored_path(store, session_id)
+        self.post_message(LoadProgress(2, "indexing the path", True))
+        stored = stored_path(store, session_id, entries)
         if stored is None:
             return False
-        entries = stored.entries
-        entries.load_window(entries.window_of(length - 1))
-        if length % StoredEntries.WINDOW < 64 and length > StoredEntries.WINDOW:
-            entries.load_window(entries.window_of(length - 1) - 1)  # a screenful above the last entry
-        self.post_message(Preview(entries, tokens))
-        self.post_message(LoadProgress(2, "indexing the path", True))
         calibration = stored.calibration(tokens)
         if calibration is None:
             return False
@@ -499,9 +495,9 @@ class ReviewScreen(OnDesk, Screen[None]):
             return self.desk.store.load_session(session.id)
         return session
 
-    def _preview(self, store: Any, session_id: str, length: int) -> None:
+    def _preview(self, store: Any, session_id: str, length: int, counted: bool = True) -> StoredEntries:
         """Post the path's rows as stored (the last window read already), before the session is rebuilt."""
-        tokens = store.counts.path_counts(session_id, "chars4")
+        tokens = store.counts.path_counts(session_id, "chars4") if counted else None
         if tokens is None or len(tokens) != length:
             tokens = []  # not counted yet: the rows come without their counts
 
@@ -513,6 +509,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         if length % StoredEntries.WINDOW < 64 and length > StoredEntries.WINDOW:
             entries.load_window(entries.window_of(length - 1) - 1)  # a screenful above the last entry
         self.post_message(Preview(entries, tokens))
+        return entries
 
     @on(Preview)
     def _previewed_rows(self, message: Preview) -> None:
@@ -662,7 +659,10 @@ class ReviewScreen(OnDesk, Screen[None]):
             return
         if old_cut is None or message_list.cursor == old_cut:
             message_list.cursor = marks.first_kept  # the cursor follows the cut…
-            self.call_after_refresh(message_list.action_jump_cut)  # …centred once the list has its size
+            if old_cut is not None and message_list.scrollable_content_region.height > 0:
+                message_list.action_jump_cut()  # …centred in this frame (one repaint, not two)
+            else:
+                self.call_after_refresh(message_list.action_jump_cut)  # …centred once the list has its size
             return
 
         def show_cut() -> None:

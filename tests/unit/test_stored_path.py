@@ -48,7 +48,7 @@ def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path
     with Store() as store:
         try:
             report = store.import_file(file)
-        except Exception as error:  # noqa: BLE001 - files the store refuses are not this test's concern
+        except Exception as error:  # files the store refuses are not this test's concern
             pytest.skip(f"not importable: {error}")
         session = store.load_session(report.session_id)
         path = session.active_path()
@@ -75,9 +75,10 @@ def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path
             assert calibration == calibrate(session, chars4)
         for keep in (0, 2_000, 20_000):
             settings = CompactionSettings(keepRecentTokens=keep)
-            assert plan(facts, settings, entry_tokens=False).model_dump() == plan(
-                whole, settings, entry_tokens=False
-            ).model_dump()
+            assert (
+                plan(facts, settings, entry_tokens=False).model_dump()
+                == plan(whole, settings, entry_tokens=False).model_dump()
+            )
 
 
 def test_facts_are_back_filled_by_the_migration(cutline_home: Path) -> None:
