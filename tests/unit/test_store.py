@@ -60,6 +60,7 @@ def test_opens_default_db_in_cutline_home_with_wal_and_all_migrations(cutline_ho
             "m002_header_json_and_lookup_indexes",
             "m003_write_backs",
             "m004_session_path_tokens",
+            "m005_entry_index_facts",
         ]
         assert "write_backs" in tables
         assert migrations.pending(store.db) == []
@@ -130,7 +131,11 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
     old.close()
 
     with Store(db_path) as store:
-        assert [m.name for m in migrations.applied(store.db)][-2:] == ["m003_write_backs", "m004_session_path_tokens"]
+        assert [m.name for m in migrations.applied(store.db)][-3:] == [
+            "m003_write_backs",
+            "m004_session_path_tokens",
+            "m005_entry_index_facts",
+        ]
         assert migrations.pending(store.db) == []  # upgraded to the latest schema
         assert store.db["sessions"].get("old-1")["header_json"] == "{}"
         assert [info.id for info in store.list_sessions()] == ["old-1"]
@@ -444,8 +449,9 @@ def test_a_failed_import_leaves_nothing_behind(
         calls.append(len(batch))
         if len(calls) == 1:
             conn.executemany(
-                "INSERT INTO entries (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO entries"
+                " (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json, facts)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 batch,
             )
             raise OSError("disk full")
