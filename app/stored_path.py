@@ -8,11 +8,12 @@ compaction's context starts and the calibration, all of which the stored index f
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from cutline.app.widgets.message_list import StoredEntries
-from cutline.core.agents.index_facts import CONTEXT_EDIT, WEIGHT, parse_facts
+from cutline.core.agents.index_facts import CONTEXT_EDIT, WEIGHT
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.models import Entry
 from cutline.core.tokens import Calibration, UsageSample, fit_calibration
@@ -97,14 +98,17 @@ class StoredPath:
                 estimate = chars4[last_compaction] + prefix[i] - prefix[last_compaction + 1]
                 if kept_from >= 0:
                     estimate += prefix[last_compaction] - prefix[kept_from]
-            samples.append(UsageSample(pathIndex=i, entryId=entry_id, real=real, estimate=estimate))
+            # built without validation: the fields are ints and an id read from the store
+            samples.append(UsageSample.model_construct(pathIndex=i, entryId=entry_id, real=real, estimate=estimate))
         return fit_calibration(samples)
 
 
-def stored_path(store: Any, session_id: str, entries: StoredEntries | None = None) -> StoredPath | None:
-    """The stored path of a session; None when some entry has no stored facts (stored before they were kept)."""
-    ids, kinds, texts = store.sessions.path_facts(session_id)
-    if any(text is None for text in texts):
+def stored_path(
+    store: Any, session_id: str, entries: StoredEntries | None = None
+) -> tuple[StoredPath, list[int]] | None:
+    """The stored path of a session and its cached chars4 counts; None when some entry has no stored facts or count."""
+    ids, kinds, texts, counts = store.sessions.path_facts(session_id, "chars4")
+    if any(text is None for text in texts) or any(count is None for count in counts):
         return None
     if entries is None:
 
@@ -112,4 +116,6 @@ def stored_path(store: Any, session_id: str, entries: StoredEntries | None = Non
             return list(store.sessions.path_entries(session_id, start, stop))
 
         entries = StoredEntries(len(ids), fetch)
-    return StoredPath(entries, ids, kinds, [parse_facts(text) for text in texts if text is not None])
+    # one parse of the whole path's facts: a parser call per entry cost several times more
+    facts: list[dict[str, Any]] = json.loads("[" + ",".join(text for text in texts if text is not None) + "]")
+    return StoredPath(entries, ids, kinds, facts), [count for count in counts if count is not None]

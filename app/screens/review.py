@@ -450,13 +450,11 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.config.file import load_settings
 
         entries = self._preview(store, session_id, length, counted=False)  # rows first, their counts with the plan
-        tokens = store.counts.path_counts(session_id, "chars4")
-        if tokens is None or len(tokens) != length:
-            return False  # not counted yet: the whole load counts it
         self.post_message(LoadProgress(2, "indexing the path", True))
-        stored = stored_path(store, session_id, entries)
-        if stored is None:
-            return False
+        found = stored_path(store, session_id, entries)
+        if found is None or len(found[1]) != length:
+            return False  # stored before facts were kept, or not counted yet: the whole load does it
+        stored, tokens = found
         calibration = stored.calibration(tokens)
         if calibration is None:
             return False
@@ -1521,15 +1519,16 @@ def count_stored_path(store: Any, session_id: str, ids: list[str], counter: str,
     cached = store.counts.get(session_id, counter)
     if any(entry_id not in cached for entry_id in ids):
         resolved = get_counter(counter)
-        new: dict[str, int] = {}
         for start in range(0, len(ids), window):
             if all(entry_id in cached for entry_id in ids[start : start + window]):
                 continue
-            for entry in store.sessions.path_entries(session_id, start, start + window):
-                if entry.id not in cached:
-                    new[entry.id] = entry_tokens(entry, resolved)
-        store.counts.save(session_id, counter, new)
-        cached = {**cached, **new}
+            new = {
+                entry.id: entry_tokens(entry, resolved)
+                for entry in store.sessions.path_entries(session_id, start, start + window)
+                if entry.id not in cached
+            }
+            store.counts.save(session_id, counter, new)  # a window at a time: no long write holds the store
+            cached.update(new)
     return [cached.get(entry_id, 0) for entry_id in ids]
 
 

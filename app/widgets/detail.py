@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from cutline.app.widgets.plain_markdown import plain_markdown
@@ -84,12 +85,31 @@ class DetailPane(VerticalScroll):
         super().__init__(id=id)
         self._body = Static("", id="detail-body")
         self.call_paths: dict[str, str] = {}
+        self._pending: tuple[Entry | None, EntryFacts | None, Message | None] | None = None
 
     def compose(self) -> ComposeResult:
         yield self._body
 
     def show(self, entry: Entry | None, facts: EntryFacts | None = None, message: Message | None = None) -> None:
-        """Render one entry (`message` overrides the entry's own, e.g. a compaction's summary message)."""
+        """Render one entry (`message` overrides the entry's own, e.g. a compaction's summary message).
+
+        While another tab hides the pane, the entry is drawn when the pane is next shown:
+        a drawn entry (its code highlighted) is a layout pass of the whole screen, which a
+        cursor following the cut would otherwise pay on every settings change.
+        """
+        self._pending = (entry, facts, message)
+        if all(node.display for node in self.ancestors_with_self if isinstance(node, Widget)):
+            self._draw()
+
+    def on_show(self) -> None:
+        if self._pending is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        if self._pending is None:
+            return
+        entry, facts, message = self._pending
+        self._pending = None
         if entry is None:
             self._body.update(Text("No entry selected.", style="dim"))
             return

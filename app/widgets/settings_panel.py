@@ -43,6 +43,7 @@ class SettingsPanel(VerticalScroll):
         self.cursor_blink = cursor_blink
         self.rules: str | None = None
         self._syncing = False
+        self._shown_note: Text | None = None
 
     def _row(self, label: str, widget: Any) -> Horizontal:
         return Horizontal(Label(label, classes="setting-label"), widget, classes="setting")
@@ -66,7 +67,8 @@ class SettingsPanel(VerticalScroll):
                 [(c, c) for c in COUNTERS], value=self.counter, allow_blank=False, id="setting-counter", compact=True
             ),
         )
-        yield Static(self._mode_note(s), id="setting-mode-note", classes="setting-note")
+        self._shown_note = self._mode_note(s)
+        yield Static(self._shown_note, id="setting-mode-note", classes="setting-note")
         yield self._row(
             "rules",
             Select([(r, r) for r in RULES], value="session", allow_blank=False, id="setting-rules", compact=True),
@@ -122,7 +124,10 @@ class SettingsPanel(VerticalScroll):
         )
 
     def _show_mode_note(self) -> None:
-        self.query_one("#setting-mode-note", Static).update(self._mode_note(self.settings))
+        note = self._mode_note(self.settings)
+        if note != self._shown_note:  # the same note again would still be a layout pass of the screen
+            self._shown_note = note
+            self.query_one("#setting-mode-note", Static).update(note)
 
     def focus_first(self) -> None:
         """Put the focus on the first setting (the mode), so a person can start tabbing through them."""

@@ -112,9 +112,3 @@ def _usage_entry_prompt_tokens(entry: Entry) -> int:
         return Usage.model_validate(recorded).prompt_tokens
     except ValidationError:
         return 0
-
-
-def parse_facts(text: str) -> dict[str, Any]:
-    """The stored facts of one entry (see `entry_facts`)."""
-    parsed: dict[str, Any] = json.loads(text)
-    return parsed

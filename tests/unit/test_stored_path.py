@@ -56,8 +56,10 @@ def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path
             pytest.skip("empty path")
         chars4 = count_entries(store, session, "chars4")
         tokens = [chars4.get(e.id, 0) for e in path]
-        stored = stored_path(store, report.session_id)
-        assert stored is not None
+        found = stored_path(store, report.session_id)
+        assert found is not None
+        stored, stored_tokens = found
+        assert stored_tokens == tokens
         assert stored.ids == [e.id for e in path]
         whole = index_path(path, tokens, "chars4")
         facts = stored.index(tokens, "chars4")
@@ -91,3 +93,17 @@ def test_facts_are_back_filled_by_the_migration(cutline_home: Path) -> None:
             conn.execute("ALTER TABLE entries DROP COLUMN facts")
     with Store() as store:
         assert stored_path(store, report.session_id) is not None
+
+
+def test_a_stored_path_is_counted_a_window_at_a_time_as_the_whole_session_is(cutline_home: Path) -> None:
+    from cutline.app.screens.review import count_stored_path
+
+    with Store() as store:
+        report = store.import_file(ROOT / "sample_sessions" / "pi-two-compactions.jsonl")
+        session = store.load_session(report.session_id)
+        expected = count_entries(store, session, "chars4")
+        with store.transaction() as conn:
+            conn.execute("DELETE FROM token_counts")
+        ids = [e.id for e in session.active_path()]
+        assert count_stored_path(store, report.session_id, ids, "chars4", window=7) == [expected[i] for i in ids]
+        assert store.counts.get(report.session_id, "chars4") == {i: expected[i] for i in ids}, "cached as counted"
