@@ -72,9 +72,13 @@ class StoredPath:
         except ValueError:
             return default
 
+    def has_context_edits(self) -> bool:
+        """Whether a pi context_edit is on the path (what it omits from the context depends on the whole path)."""
+        return any(fact["f"] & CONTEXT_EDIT for fact in self.facts)
+
     def calibration(self, chars4: list[int]) -> Calibration | None:
         """`calibrate` of the path from its facts; None when a context_edit makes the weights depend on the whole path."""
-        if any(fact["f"] & CONTEXT_EDIT for fact in self.facts):
+        if self.has_context_edits():
             return None
         prefix = [0]
         for i, fact in enumerate(self.facts):

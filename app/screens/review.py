@@ -76,7 +76,7 @@ class LoadResult:
     path: Sequence[Entry]
     tokens: dict[str, list[int]]
     settings: CompactionSettings
-    calibration_ratio: float
+    calibration_ratio: float | None  # None: worked out from the stored path when first needed (in a worker)
     path_index: Any
     pairs: tuple[dict[int, int], dict[int, int]]
     call_paths: dict[str, str]
@@ -267,7 +267,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.tokens: dict[str, list[int]] = {}
         self.counter = "chars4"
         self.settings = CompactionSettings()
-        self.calibration_ratio = 1.0
+        self._calibration_ratio: float | None = 1.0
         self.plan: Any = None
         self._path_index: Any = None
         self.rules_override: str | None = None  # a rule set picked in the settings panel
@@ -455,9 +455,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         if found is None or len(found[1]) != length:
             return False  # stored before facts were kept, or not counted yet: the whole load does it
         stored, tokens = found
-        calibration = stored.calibration(tokens)
-        if calibration is None:
-            return False
+        if stored.has_context_edits():
+            return False  # what a context_edit omits depends on the whole path: the whole load works it out
         session = store.sessions.header(session_id)
         settings = load_settings()
         proposal, status, versions = self._latest_proposal(store, session_id)
@@ -472,7 +471,7 @@ class ReviewScreen(OnDesk, Screen[None]):
                     entries,
                     {"chars4": tokens},
                     settings,
-                    calibration.ratio,
+                    None,  # fitted when first needed: the calibrated counter, an entry's counts
                     path_index=path_index,
                     pairs=stored.pairs(),
                     call_paths=stored.call_paths(),
@@ -486,6 +485,14 @@ class ReviewScreen(OnDesk, Screen[None]):
             )
         )
         return True
+
+    @property
+    def calibration_ratio(self) -> float:
+        """The calibrated counter's ratio to chars4; for a stored path fitted on first use (read it in a worker)."""
+        if self._calibration_ratio is None:
+            calibration = self._stored.calibration(self.tokens["chars4"]) if self._stored is not None else None
+            self._calibration_ratio = calibration.ratio if calibration is not None else 1.0
+        return self._calibration_ratio
 
     def _whole(self, session: Session) -> Session:
         """The session with every entry: rebuilt from the store (in a worker) when the desk shows it from stored columns."""
@@ -568,7 +575,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.path = result.path
         self._stored = result.stored
         self.tokens = result.tokens
-        self.calibration_ratio = result.calibration_ratio
+        self._calibration_ratio = result.calibration_ratio
         first_load = self.plan is None
         mounted: AwaitMount | None = None
         if first_load:
@@ -731,7 +738,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         counts: dict[str, int | None] = {
             "chars4": chars4,
             "tiktoken": entry_tokens(entry, get_counter("tiktoken")),
-            "calibrated": CalibratedCounter(self.calibration_ratio).scale(chars4),
+            "calibrated": CalibratedCounter(self.calibration_ratio).scale(chars4),  # a worker: may work it out
         }
         self.post_message(EntryCounts(index, counts))
 
