@@ -27,10 +27,31 @@ class StoredPath:
     ids: list[str]
     kinds: list[str]
     facts: list[dict[str, Any]]
+    _first_index: PathIndex | None = None
+    _calibration_input: tuple[bytes, dict[int, int], dict[int, str]] = (b"", {}, {})
+    _context_edits: bool = False
 
     def index(self, tokens: list[int], counter: str) -> PathIndex:
-        """The plan's index over these counts (the same as `index_path` of the rebuilt path)."""
-        return PathIndex.from_facts(self.entries, tokens, counter, self.ids, self.kinds, self.facts)
+        """The plan's index over these counts (the same as `index_path` of the rebuilt path); the first one kept for the others."""
+        if self._first_index is not None:
+            return self._first_index.retokened(tokens, counter)
+        self._first_index = PathIndex.from_facts(self.entries, tokens, counter, self.ids, self.kinds, self.facts)
+        return self._first_index
+
+    def keep_less(self) -> None:
+        """Let the parsed facts go once the index, pairs and call paths are made; keep what calibrating needs.
+
+        Why: the facts of 100,000 entries are ~45 MB of small dicts a loaded desk does not use.
+        """
+        if not self.facts:
+            return
+        self._calibration_input = (
+            bytes(1 if fact["f"] & WEIGHT else 0 for fact in self.facts),
+            {i: fact["p"] for i, fact in enumerate(self.facts) if fact.get("p", 0) > 0},
+            {i: fact["k"] for i, fact in enumerate(self.facts) if "k" in fact},
+        )
+        self._context_edits = self.has_context_edits()
+        self.facts = []
 
     def pairs(self) -> tuple[dict[int, int], dict[int, int]]:
         """`pair_numbers` of the path: call rows by their first call, result rows by the call they answer."""
@@ -74,26 +95,33 @@ class StoredPath:
 
     def has_context_edits(self) -> bool:
         """Whether a pi context_edit is on the path (what it omits from the context depends on the whole path)."""
+        if not self.facts:
+            return self._context_edits
         return any(fact["f"] & CONTEXT_EDIT for fact in self.facts)
 
     def calibration(self, chars4: list[int]) -> Calibration | None:
         """`calibrate` of the path from its facts; None when a context_edit makes the weights depend on the whole path."""
         if self.has_context_edits():
             return None
+        if self.facts:
+            weights = bytes(1 if fact["f"] & WEIGHT else 0 for fact in self.facts)
+            prompts = {i: fact["p"] for i, fact in enumerate(self.facts) if fact.get("p", 0) > 0}
+            kept_ids = {i: fact["k"] for i, fact in enumerate(self.facts) if "k" in fact}
+        else:
+            weights, prompts, kept_ids = self._calibration_input
         prefix = [0]
-        for i, fact in enumerate(self.facts):
-            prefix.append(prefix[-1] + (chars4[i] if fact["f"] & WEIGHT else 0))
+        for i, weight in enumerate(weights):
+            prefix.append(prefix[-1] + (chars4[i] if weight else 0))
         samples: list[UsageSample] = []
         last_compaction = kept_from = -1
         seen: dict[str, int] = {}
-        for i, fact in enumerate(self.facts):
-            entry_id = self.ids[i]
+        for i, entry_id in enumerate(self.ids):
             if self.kinds[i] == "compaction":
                 last_compaction = i
-                first_kept = fact.get("k")
+                first_kept = kept_ids.get(i)
                 kept_from = seen.get(first_kept, -1) if first_kept else -1
             seen.setdefault(entry_id, i)
-            real = fact.get("p", 0)
+            real = prompts.get(i, 0)
             if real <= 0:
                 continue
             if last_compaction < 0:
@@ -120,6 +148,18 @@ def stored_path(
             return list(store.sessions.path_entries(session_id, start, stop))
 
         entries = StoredEntries(len(ids), fetch)
-    # one parse of the whole path's facts: a parser call per entry cost several times more
-    facts: list[dict[str, Any]] = json.loads("[" + ",".join(text for text in texts if text is not None) + "]")
-    return StoredPath(entries, ids, kinds, facts), [count for count in counts if count is not None]
+    return StoredPath(entries, ids, kinds, parse_all(texts)), [count for count in counts if count is not None]
+
+
+def parse_all(texts: list[str | None], chunk: int = 4_096) -> list[dict[str, Any]]:
+    """Stored facts parsed a chunk of entries per parser call.
+
+    Why chunks: a parser call per entry cost several times more than one call for the
+    whole path, but one call holds the interpreter (and so the screen) for the whole
+    6 MB; a few thousand entries take a few milliseconds.
+    """
+    facts: list[dict[str, Any]] = []
+    for start in range(0, len(texts), chunk):
+        part = [text for text in texts[start : start + chunk] if text is not None]
+        facts.extend(json.loads("[" + ",".join(part) + "]"))
+    return facts

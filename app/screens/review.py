@@ -449,7 +449,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         """Load a long path without rebuilding it: rows and plan from stored columns; False when they are not all stored."""
         from cutline.core.config.file import load_settings
 
-        entries = self._preview(store, session_id, length, counted=False)  # rows first, their counts with the plan
+        # rows first (their counts come with the plan); a few screens of entries kept, not 64 windows
+        entries = self._preview(store, session_id, length, counted=False, windows=16)
         self.post_message(LoadProgress(2, "indexing the path", True))
         found = stored_path(store, session_id, entries)
         if found is None or len(found[1]) != length:
@@ -464,6 +465,8 @@ class ReviewScreen(OnDesk, Screen[None]):
             settings = settings_of_proposal(settings, proposal.settings)
         path_index = warmed(stored.index(tokens, "chars4"), settings, self._rules_for(session))
         self.post_message(LoadProgress(4, "pairing tool calls", True))
+        pairs, paths, outside = stored.pairs(), stored.call_paths(), stored.outside_end()
+        stored.keep_less()
         self.post_message(
             Loaded(
                 LoadResult(
@@ -473,9 +476,9 @@ class ReviewScreen(OnDesk, Screen[None]):
                     settings,
                     None,  # fitted when first needed: the calibrated counter, an entry's counts
                     path_index=path_index,
-                    pairs=stored.pairs(),
-                    call_paths=stored.call_paths(),
-                    outside=stored.outside_end(),
+                    pairs=pairs,
+                    call_paths=paths,
+                    outside=outside,
                     proposal=proposal,
                     proposal_status=status,
                     versions=versions,
@@ -500,7 +503,9 @@ class ReviewScreen(OnDesk, Screen[None]):
             return self.desk.store.load_session(session.id)
         return session
 
-    def _preview(self, store: Any, session_id: str, length: int, counted: bool = True) -> StoredEntries:
+    def _preview(
+        self, store: Any, session_id: str, length: int, counted: bool = True, windows: int = 64
+    ) -> StoredEntries:
         """Post the path's rows as stored (the last window read already), before the session is rebuilt."""
         tokens = store.counts.path_counts(session_id, "chars4") if counted else None
         if tokens is None or len(tokens) != length:
@@ -509,7 +514,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         def fetch(start: int, stop: int) -> list[Entry]:
             return list(store.sessions.path_entries(session_id, start, stop))
 
-        entries = StoredEntries(length, fetch)
+        entries = StoredEntries(length, fetch, windows)
         entries.load_window(entries.window_of(length - 1))
         if length % StoredEntries.WINDOW < 64 and length > StoredEntries.WINDOW:
             entries.load_window(entries.window_of(length - 1) - 1)  # a screenful above the last entry

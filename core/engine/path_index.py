@@ -203,6 +203,46 @@ class PathIndex:
         index.evidence_flags = (reset, current)
         return index
 
+    def retokened(self, tokens: list[int], counter: str) -> PathIndex:
+        """The same path's index under another counter's counts: the positions kept, the prefix sums summed again.
+
+        Why: an index built from stored facts need not keep the facts to switch counters.
+        """
+        n = self.n
+        if len(tokens) != n:
+            raise ValueError(f"{len(tokens)} token counts for {n} path entries")
+        index = PathIndex.__new__(PathIndex)
+        index.path = self.path
+        index.tokens = tokens
+        index.counter = counter
+        index.n = n
+        for name in ("messages", "cut_points", "turn_starts", "barriers", "producers", "compactions"):
+            setattr(index, name, getattr(self, name))
+        index.fileop_index, index.fileop_kind, index.fileop_path = self.fileop_index, self.fileop_kind, self.fileop_path
+        message_tokens = [0] * n
+        producer_tokens = [0] * n
+        context_tokens = [0] * n
+        for i in self.messages:
+            message_tokens[i] = tokens[i]
+        for i in self.producers:
+            producer_tokens[i] = tokens[i]
+        count = self.context_count
+        for i in range(n):
+            if count[i + 1] != count[i]:
+                context_tokens[i] = tokens[i]
+        index.prefix = [0, *accumulate(message_tokens)]
+        index.producer_prefix = [0, *accumulate(producer_tokens)]
+        index.context_prefix = [0, *accumulate(context_tokens)]
+        index.context_count = count
+        index._ids = self._ids
+        index._found = {}
+        index._context = None
+        index._context_indices = self._context_indices
+        index._usage = self._usage
+        index._first_kept = self._first_kept
+        index.evidence_flags = self.evidence_flags
+        return index
+
     def _add_message(self, i: int, message: Message) -> None:
         """Record a message entry that reaches the model: a barrier, maybe a cut point, turn start or file operations."""
         self.barriers.append(i)

@@ -263,14 +263,23 @@ class Sessions:
         A fact or a count is None where none is stored. One query: a view of a long path
         needs all four and each pass over 100,000 rows costs a few hundred milliseconds.
         """
+        ids: list[str] = []
+        kinds: list[str] = []
+        facts: list[str | None] = []
+        counts: list[int | None] = []
         with self._db.reading() as conn:
-            rows = conn.execute(
+            cursor = conn.execute(
                 "SELECT e.id, e.type, e.facts, t.tokens FROM entries e LEFT JOIN token_counts t"
                 " ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = ?"
                 " WHERE e.session_id = ? AND e.path_index IS NOT NULL ORDER BY e.path_index",
                 (counter, session_id),
-            ).fetchall()
-        return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows]
+            )
+            for entry_id, kind, fact, tokens in cursor:  # row by row: no list of 100,000 row tuples on top
+                ids.append(entry_id)
+                kinds.append(kind)
+                facts.append(fact)
+                counts.append(tokens)
+        return ids, kinds, facts, counts
 
     def path_entries(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Entry]:
         """The entries at positions [start, stop) of the active path, rebuilt without loading the rest of the session.

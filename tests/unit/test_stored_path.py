@@ -81,6 +81,19 @@ def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path
                 plan(facts, settings, entry_tokens=False).model_dump()
                 == plan(whole, settings, entry_tokens=False).model_dump()
             )
+        # another counter's index comes from the first one, after the facts are let go
+        stored.keep_less()
+        assert stored.calibration(tokens) == calibration
+        other = [(t * 7 + i) % 997 for i, t in enumerate(tokens)]
+        again, rebuilt = stored.index(other, "tiktoken"), index_path(path, other, "tiktoken")
+        for name in INDEX_FIELDS:
+            assert getattr(again, name) == getattr(rebuilt, name), name
+        assert again.context_estimate() == rebuilt.context_estimate()
+        settings = CompactionSettings(keepRecentTokens=3_000)
+        assert (
+            plan(again, settings, "tiktoken", entry_tokens=False).model_dump()
+            == plan(rebuilt, settings, "tiktoken", entry_tokens=False).model_dump()
+        )
 
 
 def test_facts_are_back_filled_by_the_migration(cutline_home: Path) -> None:
