@@ -41,6 +41,7 @@ from cutline.app.widgets.summary_editor import SummaryEditor
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry, Session
+from cutline.core.store.memory import no_cyclic_gc
 
 if TYPE_CHECKING:
     from cutline.core.review import Origin, SummaryVersion
@@ -447,17 +448,31 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def _load_stored(self, store: Any, session_id: str, length: int, notice: str) -> bool:
         """Load a long path without rebuilding it: rows and plan from stored columns; False when they are not all stored."""
-        from cutline.core.config.file import load_settings
 
         # rows first (their counts come with the plan); a few screens of entries kept, not 64 windows
         entries = self._preview(store, session_id, length, counted=False, windows=16)
         self.post_message(LoadProgress(2, "indexing the path", True))
+        # a million small long-lived objects (facts, index lists): the collector rescanning them as they were made
+        # ran 3 full collections of up to ~100 ms each, holding the interpreter (and so the screen) meanwhile
+        with no_cyclic_gc():
+            loaded = self._stored_result(store, session_id, entries, notice)
+        if loaded is None:
+            return False
+        gc.freeze()
+        self.post_message(Loaded(loaded))
+        return True
+
+    def _stored_result(self, store: Any, session_id: str, entries: StoredEntries, notice: str) -> LoadResult | None:
+        """`_load_stored`'s work: the path's facts and counts, the index warmed, pairs and paths; None when not all stored."""
+        from cutline.core.config.file import load_settings
+
+        length = len(entries)
         found = stored_path(store, session_id, entries)
         if found is None or len(found[1]) != length:
-            return False  # stored before facts were kept, or not counted yet: the whole load does it
+            return None  # stored before facts were kept, or not counted yet: the whole load does it
         stored, tokens = found
         if stored.has_context_edits():
-            return False  # what a context_edit omits depends on the whole path: the whole load works it out
+            return None  # what a context_edit omits depends on the whole path: the whole load works it out
         session = store.sessions.header(session_id)
         settings = load_settings()
         proposal, status, versions = self._latest_proposal(store, session_id)
@@ -467,27 +482,22 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.post_message(LoadProgress(4, "pairing tool calls", True))
         pairs, paths, outside = stored.pairs(), stored.call_paths(), stored.outside_end()
         stored.keep_less()
-        self.post_message(
-            Loaded(
-                LoadResult(
-                    session,
-                    entries,
-                    {"chars4": tokens},
-                    settings,
-                    None,  # fitted when first needed: the calibrated counter, an entry's counts
-                    path_index=path_index,
-                    pairs=pairs,
-                    call_paths=paths,
-                    outside=outside,
-                    proposal=proposal,
-                    proposal_status=status,
-                    versions=versions,
-                    notice=notice,
-                    stored=stored,
-                )
-            )
+        return LoadResult(
+            session,
+            entries,
+            {"chars4": tokens},
+            settings,
+            None,  # fitted when first needed: the calibrated counter, an entry's counts
+            path_index=path_index,
+            pairs=pairs,
+            call_paths=paths,
+            outside=outside,
+            proposal=proposal,
+            proposal_status=status,
+            versions=versions,
+            notice=notice,
+            stored=stored,
         )
-        return True
 
     @property
     def calibration_ratio(self) -> float:
