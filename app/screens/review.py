@@ -988,7 +988,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.engine.deadline import within_deadline
         from cutline.core.summarizers import summarizer_for
 
-        session = self._whole(session)  # a session shown from stored columns is rebuilt for the run, then let go
+        shown, session = session, self._whole(session)  # a session shown from stored columns: rebuilt for the run
         summarizer = summarizer_for(settings)
         # the [hooks] of config.toml run here as they do for `cutline compact`
         hooks = load_config().hooks
@@ -1000,6 +1000,8 @@ class ReviewScreen(OnDesk, Screen[None]):
         today = self.desk.clock().date()
         work = compact(plan, session, summarizer, settings, progress=progress, hooks=hooks, today=today)
         proposal = run_until_cancelled(within_deadline(work, settings.timeoutSeconds), cancel)
+        if session is not shown:
+            let_go(session)  # …and let go of here, a slice at a time
         if proposal is not None and not cancel.is_set():
             self.post_message(ProposalComputed(run, proposal))
 
@@ -1113,7 +1115,10 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.agents.wire import context_text
         from cutline.core.review import context_after_accept
 
-        now = context_text(session_wire_context(self._whole(session)))
+        whole = self._whole(session)
+        now = context_text(session_wire_context(whole))
+        if whole is not session:
+            let_go(whole)
         after: str | None = None
         note = "no open proposal: run one (r) to see the context it leaves"
         if proposal_id is not None:
@@ -1529,6 +1534,17 @@ def download_stem(session: Session) -> str:
     raw = session.name or (Path(session.source_path).stem if session.source_path else session.id)
     stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in raw).strip("-.")
     return stem or "session"
+
+
+def let_go(session: Session, slice_size: int = 1_024) -> None:
+    """Free a rebuilt session's entries a slice at a time.
+
+    Why: dropping 100,000 entries at once is one deallocation cascade of millions of
+    objects that holds the interpreter, and so the screen, for a few hundred milliseconds.
+    """
+    entries = session.entries
+    while entries:
+        del entries[-slice_size:]
 
 
 def count_stored_path(store: Any, session_id: str, ids: list[str], counter: str, window: int = 2_048) -> list[int]:
