@@ -60,6 +60,10 @@ class PendingWrite(BaseModel):
     payload: str = ""
     # the summary version written (the store's business; the writer leaves it None)
     version: int | None = None
+    # what was written, to find it again later (the drift warning): the records' own ids / uuids in
+    # order (none for lines without ids, e.g. Codex's), and the 1-based line the first one starts on
+    written_ids: list[str] = []
+    first_line: int | None = None
 
 
 class WrittenBack(BaseModel):

@@ -87,6 +87,7 @@ def write_back(
         entry_id=boundary,
         proposal_id=proposal_id,
         on_prepared=on_prepared,
+        written_ids=[boundary, derived_uuid(session.id, key, "summary")],
     )
     entry = Entry(
         id=boundary,
