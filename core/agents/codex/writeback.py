@@ -129,6 +129,7 @@ def drift(session: Session, written: PendingWrite) -> str | None:
     )
 
 
-def undo(pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False) -> UndoResult:
+def undo(pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False) -> UndoResult:
     """The exact former bytes when nothing followed; else the backup on request."""
+    del branch  # no branches: the adapter refuses one before
     return undo_written(pending, backup_dir=backup_dir, from_backup=from_backup, agent="Codex")
