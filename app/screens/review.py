@@ -37,11 +37,13 @@ from cutline.app.widgets.plan_why import PlanWhy
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
+from cutline.app.widgets.write_back_line import WriteBackLine
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry, Session
 
 if TYPE_CHECKING:
+    from cutline.core.agents.writeback import WriteBackPlan
     from cutline.core.review import Origin, SummaryVersion
 
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
@@ -84,6 +86,7 @@ class LoadResult:
     proposal_status: str = "open"
     versions: list[Version] = field(default_factory=list)
     notice: str = ""
+    write_back: WriteBackPlan | None = None  # whether accepting can write into the session, how, or why not
 
 
 class Loaded(Message):
@@ -286,8 +289,9 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(icon="✂")
-        with Horizontal(id="review-top"):
+        with Vertical(id="review-top"):
             yield BudgetGauge(id="budget")
+            yield WriteBackLine(id="write-back-line")
         with Horizontal(id="review-main"):
             yield MessageList(id="message-list")
             with TabbedContent(initial="tab-entry", id="side"):
@@ -376,6 +380,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
         from cutline.core.tokens import calibrate
+        from cutline.core.writeback import write_back_plan
 
         store = self.desk.store
         notice = ""
@@ -417,6 +422,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         path_index = warmed(index_path(path, tokens["chars4"], "chars4"), settings, self._rules_for(session))
         self.post_message(LoadProgress(4, "pairing tool calls", big))
         pairs = pair_numbers(path)
+        write_back = write_back_plan(session)  # a look for a running agent too: off the UI thread, here
         self.post_message(
             Loaded(
                 LoadResult(
@@ -433,6 +439,7 @@ class ReviewScreen(OnDesk, Screen[None]):
                     proposal_status=status,
                     versions=versions,
                     notice=notice,
+                    write_back=write_back,
                 )
             )
         )
@@ -523,6 +530,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         )
         shown = format_label(self.session.format, self.session.version)
         self.sub_title = f"{one_line(name, 60)} · {shown} · {len(self.path):,} entries"
+        self.query_one(WriteBackLine).show(result.write_back)
         detail = self.query_one(DetailPane)
         detail.call_paths = result.call_paths
         self._indexes = {"chars4": result.path_index}
