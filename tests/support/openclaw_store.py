@@ -34,9 +34,7 @@ def session_rows(store: Path, session_id: str) -> dict[str, Any]:
         assert not problems, problems
 
         def rows(sql: str) -> list[list[Any]]:
-            return [
-                [v.hex() if isinstance(v, bytes) else v for v in row] for row in conn.execute(sql, (session_id,))
-            ]
+            return [[v.hex() if isinstance(v, bytes) else v for v in row] for row in conn.execute(sql, (session_id,))]
 
         return {
             "events": events,
