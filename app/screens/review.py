@@ -802,6 +802,17 @@ class ReviewScreen(OnDesk, Screen[None]):
     def action_focus_list(self) -> None:
         self.query_one(MessageList).focus()
 
+    def show_entry(self, entry_id: str) -> bool:
+        """Put the list's cursor on an entry of the path (the audit's way to a fact's source); False when not on it."""
+        index = next((i for i, entry in enumerate(self.path) if entry.id == entry_id), None)
+        if index is None:
+            return False
+        message_list = self.query_one(MessageList)
+        message_list.cursor = index
+        message_list.focus()
+        self.action_detail()
+        return True
+
     def action_back(self) -> None:
         focused = self.focused
         if focused is not None and not isinstance(focused, MessageList):
