@@ -118,3 +118,118 @@ async def test_g_on_a_fact_shows_its_source_entry_in_the_review_list(evidence_st
         message_list = review.query_one(MessageList)
         assert review.path[message_list.cursor].id == "u1"
         assert review.focused is message_list
+
+
+# -- a proposal you can read --------------------------------------------------------------
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, cutline_home: Path) -> Path:
+    """The fixed session and a config that keeps 5000 recent tokens, so the cut is mid-session."""
+    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
+    return write_session(tmp_path / "ledger.jsonl")
+
+
+async def _proposed(pilot: Pilot[None]) -> ReviewScreen:
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ReviewScreen)
+    await type_keys(pilot, "r")
+    await settle(pilot)
+    assert screen.proposal is not None
+    return screen
+
+
+def _status(screen: ReviewScreen) -> str:
+    return str(screen.query_one("#status-text", Static).render())
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL])
+async def test_braces_jump_between_the_proposals_sections(tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    from cutline.app.widgets.proposal_view import ProposalView
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=size) as pilot:
+        screen = await _proposed(pilot)
+        await type_keys(pilot, "d")  # another tab: the key brings the proposal back
+        view = screen.query_one(ProposalView)
+        visited = []
+        for _ in range(12):
+            await type_keys(pilot, "}")
+            status = _status(screen)
+            if "no next section" in status:
+                break
+            visited.append(status.removeprefix("proposal: "))
+            section = view.current_section()
+            assert section is not None
+            assert round(view.scroll_y) == min(view._sections[section].virtual_region.y, round(view.max_scroll_y))
+        assert visited[:3] == ["summary", "injected last-turn block", "recovery turn"]
+        assert "appended sections" in visited and "validation" in visited and "quality guard" in visited
+        assert visited.index("rebuilt context") < visited.index("validation") < visited.index("quality guard")
+        await type_keys(pilot, "{")
+        assert _status(screen).startswith("proposal: ")
+        assert _status(screen).removeprefix("proposal: ") in visited[:-1]
+
+
+async def test_the_section_keys_show_as_typed_in_help_footer_and_palette(tmp_path: Path, ledger: Path) -> None:
+    from textual.widgets import Footer
+
+    from cutline.app.screens.modals import HelpScreen
+    from cutline.app.tui import CutlineCommands
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _proposed(pilot)
+        helps = {help_text for _title, help_text, _callback in CutlineCommands(screen)._actions()}
+        assert "}  ·  review.next_section" in helps and "{  ·  review.previous_section" in helps
+        footer = screen.query_one(Footer)
+        keys = [str(key.render()) for key in footer.query("FooterKey")]
+        assert any(k.strip().startswith("}") for k in keys), keys
+        await type_keys(pilot, "?")
+        assert isinstance(app.screen, HelpScreen)
+        shown = {row[2]: row[0] for row in app.screen.rows}
+        assert shown["review.next_section"] == "}" and shown["review.previous_section"] == "{"
+
+
+async def test_the_accept_dialog_shows_the_summary_rendered_and_the_key_fields(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.screens.modals import AcceptScreen
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _proposed(pilot)
+        proposal = screen.proposal
+        assert proposal is not None
+        await type_keys(pilot, "a")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, AcceptScreen)
+        fields = dict(dialog.fields)
+        assert fields["tokens"].startswith(f"{proposal.tokensBefore:,} → {proposal.tokensAfter:,}")
+        assert f"keeps from entry {proposal.firstKeptEntryId}" in fields["cut"]
+        assert proposal.rules in fields["rules"]
+        assert fields["write-back"].startswith("1 line: compaction entry ")
+        body = dialog.query_one("#confirm-body", Static)
+        shown = "\n".join(line.text for line in body.render_lines(Region(0, 0, body.size.width, body.size.height)))
+        assert "\\n" not in shown and '"summary"' not in shown, "not the JSON line"
+        first_heading = next(line for line in proposal.summary.splitlines() if line.startswith("#"))
+        assert first_heading.lstrip("# ") in shown and first_heading not in shown, "markdown rendered"
+        await type_keys(pilot, "n")
+        await settle(pilot)
+        assert screen.proposal_status == "open"
+
+
+async def test_the_gauges_after_follows_edits_of_the_summary(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.widgets.gauge import BudgetGauge
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _proposed(pilot)
+        proposal = screen.proposal
+        assert proposal is not None and proposal.counter == "chars4"
+        gauge = screen.query_one(BudgetGauge)
+        assert gauge.budget is not None and gauge.budget.tokens_after == proposal.tokensAfter
+        await type_keys(pilot, "e")
+        await type_keys(pilot, "Keep the ledger totals. " * 10)
+        await settle(pilot)
+        assert gauge.budget is not None and gauge.budget.tokens_after == proposal.tokensAfter + 60
+        assert f"{proposal.tokensAfter + 60:,} (edited summary)" in gauge._content().plain
