@@ -233,3 +233,78 @@ async def test_the_gauges_after_follows_edits_of_the_summary(tmp_path: Path, led
         await settle(pilot)
         assert gauge.budget is not None and gauge.budget.tokens_after == proposal.tokensAfter + 60
         assert f"{proposal.tokensAfter + 60:,} (edited summary)" in gauge._content().plain
+
+
+# -- the sessions screen ------------------------------------------------------------------
+
+
+async def test_the_sessions_screen_shows_open_proposals(tmp_path: Path, ledger: Path) -> None:
+    from cutline.app.screens.sessions import SessionsScreen
+
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        await _proposed(pilot)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SessionsScreen)
+        table = app.screen.query_one("#sessions-table")
+        headers = [str(column.label) for column in table.columns.values()]
+        row = dict(zip(headers, (str(cell) for cell in table.get_row_at(0)), strict=True))
+        assert row["Open proposals"] == "1 open"
+
+
+async def test_importing_a_file_shows_a_progress_bar_while_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import is held halfway through its reading: the bar and the line say how far it has come, the desk answers."""
+    import threading
+
+    from textual.widgets import ProgressBar
+
+    from cutline.app.screens.sessions import SessionsScreen
+
+    big = write_session(tmp_path / "big-ledger.jsonl", turns=40)
+    halfway, release = threading.Event(), threading.Event()
+    real_import = Store.import_file
+
+    def held_import(self: Store, path: Path | str, **kwargs: object) -> object:
+        told = kwargs.get("progress")
+
+        def progress(stage: str, done: int, total: int) -> None:
+            assert callable(told)
+            told(stage, done, total)
+            if stage == "reading" and total and done >= total // 2 and not halfway.is_set():
+                halfway.set()
+                release.wait(30)
+
+        return real_import(self, path, **{**kwargs, "progress": progress})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "import_file", held_import)
+    monkeypatch.chdir(tmp_path)
+    app = test_app(tmp_path / "store.db")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SessionsScreen)
+        assert not screen.query_one("#sessions-import").display
+        await type_keys(pilot, "i")
+        await type_keys(pilot, "big-ledger.jsonl\r")
+        try:
+            for _ in range(200):
+                if halfway.is_set():
+                    break
+                await pilot.pause(0.02)
+            assert halfway.is_set(), "the import never told its progress"
+            await pilot.pause(0.1)
+            assert screen.query_one("#sessions-import").display
+            bar = screen.query_one("#sessions-import-bar", ProgressBar)
+            assert bar.percentage is not None and 0.5 <= bar.percentage < 1
+            line = str(screen.query_one("#sessions-import-text", Static).render())
+            assert line.startswith("importing big-ledger.jsonl: reading ") and line.endswith("%")
+            await type_keys(pilot, "/")  # the desk answers while the file is read
+            assert screen.focused is screen.query_one("#sessions-filter")
+        finally:
+            release.set()
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert not screen.query_one("#sessions-import").display
