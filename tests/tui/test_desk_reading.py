@@ -263,7 +263,7 @@ async def test_importing_a_file_shows_a_progress_bar_while_it_reads(
 
     from cutline.app.screens.sessions import SessionsScreen
 
-    big = write_session(tmp_path / "big-ledger.jsonl", turns=40)
+    write_session(tmp_path / "big-ledger.jsonl", turns=40)
     halfway, release = threading.Event(), threading.Event()
     real_import = Store.import_file
 
