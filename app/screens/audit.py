@@ -536,6 +536,7 @@ class AuditScreen(Screen[None]):
         text.append("─" * 8 + "\n", style="dim")
         entry = self.data.session.by_id().get(fact.source_entry_id) if self.data and fact.source_entry_id else None
         if entry is None:
+            self.query_one("#audit-source-box").border_title = "Source entry"
             text.append("source entry not found", style="dim")
             self.source_text = text
             source.update(text)
@@ -544,6 +545,7 @@ class AuditScreen(Screen[None]):
         body = visible_text(message) if message is not None else entry.raw_line
         body = visible(body[:6000] + ("…" if len(body) > 6000 else ""))
         role = message.role if message is not None else entry.type
+        self.query_one("#audit-source-box").border_title = f"Source entry {visible(entry.id)} · {role} · {label}"
         text.append(f"entry {entry.id} · {role}" + (f" · line {entry.line}" if entry.line else "") + "\n", style="bold")
         span = find_span(visible(fact.text), body)
         start = len(text)

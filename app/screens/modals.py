@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -105,12 +106,11 @@ class AcceptScreen(ConfirmScreen):
     def compose(self) -> ComposeResult:
         from cutline.app.widgets.plain_markdown import plain_markdown
 
-        table = Text()
-        width = max((len(name) for name, _ in self.fields), default=0)
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right", style="bold", no_wrap=True)
+        table.add_column(ratio=1)
         for name, value in self.fields:
-            table.append(f"{name:>{width}}  ", style="bold")
-            table.append(visible(value) + "\n")
-        table.rstrip()
+            table.add_row(name, Text(visible(value)))
         with Vertical(id="confirm-dialog", classes="dialog -accept"):
             yield Label(Text(self.confirm_title), classes="dialog-title")
             yield Static(Text(visible(self.intro)), classes="dialog-intro")
@@ -119,8 +119,8 @@ class AcceptScreen(ConfirmScreen):
             with VerticalScroll(classes="dialog-body", id="accept-summary"):
                 yield Static(plain_markdown(visible(self.body) or "(empty)"), id="confirm-body")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self.confirm_label} (y)", variant="success", id="yes")
-                yield Button("Cancel (n)", id="no")
+                yield Button(f"{self.confirm_label} (y)", variant="success", id="yes", compact=True)
+                yield Button("Cancel (n)", id="no", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#accept-summary", VerticalScroll).focus()  # the arrows read on; y, n and Esc still answer

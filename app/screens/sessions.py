@@ -129,7 +129,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         table.add_column("Entries", key="entries")
         table.add_column("Tokens", key="tokens")
         table.add_column("Compactions", key="compactions")
-        table.add_column("Open proposals", key="open")
+        table.add_column("Proposals", key="open")
         table.add_column("Last decision", key="decision")
         table.add_column("Updated", key="updated")
         table.add_column("File", key="file")
@@ -262,11 +262,9 @@ class SessionsScreen(OnDesk, Screen[None]):
         bar = self.query_one("#sessions-import-bar", ProgressBar)
         if message.total:
             bar.update(total=message.total, progress=message.done)
-            share = f" {message.done / message.total:.0%}"
         else:
             bar.update(total=None)
-            share = ""
-        text = f"importing {one_line(message.name, 60)}: {message.stage}{share}"
+        text = f"importing {one_line(message.name, 60)}: {message.stage}"
         self.query_one("#sessions-import-text", Static).update(Text(text))
 
     def _import_ended(self) -> None:

@@ -250,7 +250,7 @@ async def test_the_sessions_screen_shows_open_proposals(tmp_path: Path, ledger: 
         table = app.screen.query_one("#sessions-table")
         headers = [str(column.label) for column in table.columns.values()]
         row = dict(zip(headers, (str(cell) for cell in table.get_row_at(0)), strict=True))
-        assert row["Open proposals"] == "1 open"
+        assert row["Proposals"] == "1 open"
 
 
 async def test_importing_a_file_shows_a_progress_bar_while_it_reads(
@@ -300,7 +300,7 @@ async def test_importing_a_file_shows_a_progress_bar_while_it_reads(
             bar = screen.query_one("#sessions-import-bar", ProgressBar)
             assert bar.percentage is not None and 0.5 <= bar.percentage < 1
             line = str(screen.query_one("#sessions-import-text", Static).render())
-            assert line.startswith("importing big-ledger.jsonl: reading ") and line.endswith("%")
+            assert line == "importing big-ledger.jsonl: reading"
             await type_keys(pilot, "/")  # the desk answers while the file is read
             assert screen.focused is screen.query_one("#sessions-filter")
         finally:
