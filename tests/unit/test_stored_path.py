@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cutline.app.screens.review import call_paths
+from cutline.app.screens.review import call_paths, telling_session
 from cutline.app.stored_path import stored_path
 from cutline.app.widgets.plan_overlay import outside_end
 from cutline.app.widgets.rows import pair_numbers
@@ -16,6 +16,7 @@ from cutline.core.engine.rules.choice import choose_for_index, evidence
 from cutline.core.store import Store
 from cutline.core.store.token_counts import count_entries
 from cutline.core.tokens import calibrate
+from cutline.core.writeback import write_back_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(
@@ -81,6 +82,9 @@ def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path
                 plan(facts, settings, entry_tokens=False).model_dump()
                 == plan(whole, settings, entry_tokens=False).model_dump()
             )
+        if session.format != "openclaw" and not (session.format == "pi" and (session.version or 1) < 3):
+            told = telling_session(store.sessions.header(report.session_id), stored)
+            assert write_back_plan(told, look_for_agent=False) == write_back_plan(session, look_for_agent=False)
         # another counter's index comes from the first one, after the facts are let go
         stored.keep_less()
         assert stored.calibration(tokens) == calibration
