@@ -1575,8 +1575,10 @@ class ReviewScreen(OnDesk, Screen[None]):
     def _export_session(self, session: Session) -> None:
         from cutline.core.agents.pi.writer import export_pi
 
-        session = self._whole(session)
-        text = export_pi(session)
+        whole = self._whole(session)
+        text = export_pi(whole)
+        if whole is not session:
+            let_go(whole)
         self.app.call_from_thread(
             self.desk.deliver_download, text, f"{download_stem(session)}.jsonl", "application/x-ndjson"
         )
@@ -1585,8 +1587,10 @@ class ReviewScreen(OnDesk, Screen[None]):
     def _export_timeline(self, session: Session, settings: CompactionSettings) -> None:
         from cutline.core.audit.timeline import build_timeline, render_svg
 
-        session = self._whole(session)
-        svg = render_svg(build_timeline(session, settings), title=f"cutline — {download_stem(session)}")
+        whole = self._whole(session)
+        svg = render_svg(build_timeline(whole, settings), title=f"cutline — {download_stem(session)}")
+        if whole is not session:
+            let_go(whole)
         self.app.call_from_thread(
             self.desk.deliver_download, svg, f"{download_stem(session)}-timeline.svg", "image/svg+xml"
         )
