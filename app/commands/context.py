@@ -50,7 +50,7 @@ def context_cmd(session: str | None, as_json: bool, proposal_ref: str | None, db
             context = context_after_accept(store, proposal_ref)
             if context is None:
                 raise CutlineError(
-                    f"proposal {proposal_ref}: its session cannot take it by appending (see write-back-plan)"
+                    f"proposal {proposal_ref}: cutline cannot tell what its session sends after it (see write-back-plan)"
                 )
         else:
             assert session is not None
