@@ -36,7 +36,7 @@ class WriteBackLine(Static):
     """One line under the budget gauge (see the module doc)."""
 
     DEFAULT_CSS = """
-    WriteBackLine { height: 1; width: 1fr; }
+    WriteBackLine { height: 1; width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
