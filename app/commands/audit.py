@@ -6,14 +6,13 @@ inside each command.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import click
 
 from cutline.app.commands._refs import session_id_for
-from cutline.app.output import say, say_json
+from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
@@ -203,7 +202,7 @@ def audit_cmd(
                 loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules
             )
     if as_json:
-        say_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        say_json(indented_json(report.to_json(), ensure_ascii=False))
     else:
         say(report_text(report))
 
@@ -278,7 +277,7 @@ def timeline_cmd(
         data: dict[str, Any] = {"timeline": timeline.model_dump()}
         if result is not None:
             data["replay"] = {**result.model_dump(exclude={"points"}), "text": result.text()}
-        say_json(json.dumps(data, indent=2))
+        say_json(indented_json(data))
         return
     say(
         f"session {timeline.session_id}: {len(timeline.points)} model calls; window {timeline.context_window:,}, "

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from cutline.app.commands._refs import session_id_for
-from cutline.app.output import say, say_json
+from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError
 
 if TYPE_CHECKING:
@@ -335,7 +334,7 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     with _store(db_path) as store:
         rows = list_proposals(store, session_id_for(store, session))
     if as_json:
-        say_json(json.dumps([r.model_dump() for r in rows], indent=2))
+        say_json(indented_json([r.model_dump() for r in rows]))
         return
     if not rows:
         say("no proposals")
