@@ -9,7 +9,6 @@ does, and JSON output escapes the ones JSON leaves raw (DEL and C1), staying exa
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -40,6 +39,8 @@ def indented_json(data: Any, *, ensure_ascii: bool = True) -> str:
     msgspec's re-indenting (which keeps every string's escapes as they are) gives the
     same bytes in a tenth of the time.
     """
+    import json
+
     import msgspec
 
     compact = json.dumps(data, ensure_ascii=ensure_ascii, separators=(",", ":"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -261,6 +260,8 @@ def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
     The new file gets `mode` (the replaced file's), else what a new file gets under the umask.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile
+
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
