@@ -437,7 +437,7 @@ def error_summary(errors: list[float]) -> tuple[float | None, float | None]:
 class ModelCall(NamedTuple):
     """A recorded model call on a path: where it is, what the API counted, and the compaction its context starts from."""
 
-    index: int
+    path_index: int
     entry_id: str
     real: int
     last_compaction: int  # path index of the latest compaction before it, -1 when none
@@ -483,7 +483,7 @@ def usage_samples(
     prefix = [0, *accumulate(tokens[i] if weights[i] else 0 for i in range(len(path)))]
     samples: list[UsageSample] = []
     for call in calls if calls is not None else model_calls(path):
-        i, last_compaction = call.index, call.last_compaction
+        i, last_compaction = call.path_index, call.last_compaction
         if last_compaction < 0:
             estimate = prefix[i]
         else:
