@@ -165,10 +165,11 @@ def bench_stored(names: list[str], file: Path, label: str, repeat: int) -> list[
     env = home_env(home)
     try:
         timed([CUTLINE, "import", str(file)], env)
-        made = subprocess.run(
-            [CUTLINE, *_ARGS["compact"], str(file)], env=env, check=True, capture_output=True, text=True
-        ).stdout
-        proposal = json.loads(made)["id"]
+        made = subprocess.run([CUTLINE, *_ARGS["compact"], str(file)], env=env, capture_output=True, text=True)
+        proposal = json.loads(made.stdout)["id"] if made.returncode == 0 else None
+        if proposal is None:  # e.g. the 10k session's default plan has nothing to summarize
+            print(f"  (no proposal at {label}: {made.stderr.strip()[:120]}; audit and compact skipped)", flush=True)
+            names = [n for n in names if n not in ("audit", "compact")]
         rows = []
         if "load" in names:  # the floor of every command that builds the whole stored session
             load_script = (
