@@ -14,6 +14,7 @@ import click
 
 import cutline.app.commands as _commands_pkg
 from cutline.app.output import say, terminal_text
+from cutline.app.quick_exit import exit_if_held
 from cutline.core.errors import CutlineError
 
 
@@ -65,6 +66,8 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name="cutline", standalone_mode=False)
         if isinstance(code, int) and code != 0:
             sys.exit(code)
+        if argv is None:  # a process of its own (not a caller's `main([...])`)
+            exit_if_held(0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cutline.app.commands._refs import session_id_for
+from cutline.app.commands._refs import load_held, session_id_for
 from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError
 
@@ -201,7 +201,7 @@ def compact_cmd(
         raise CutlineError("the openai summarizer needs OPENAI_API_KEY (or a baseUrl / OPENAI_BASE_URL endpoint)")
     with _store(db_path) as store:
         session_id = session_id_for(store, session)
-        loaded = store.load_session(session_id)
+        loaded = load_held(store, session_id)
         path = loaded.active_path()
         from cutline.core.summarizers.session_model import default_summarizer_model
 
@@ -287,7 +287,7 @@ def write_back_plan_cmd(proposal: str, db_path: str | None) -> None:
     from cutline.core.writeback import write_back_plan
 
     with _store(db_path) as store:
-        plan = write_back_plan(store.load_session(load_proposal(store, proposal).session_id))
+        plan = write_back_plan(load_held(store, load_proposal(store, proposal).session_id))
     if plan.possible:
         say(f"write-back possible ({plan.style}): {plan.reason}")
     else:

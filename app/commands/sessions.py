@@ -321,11 +321,11 @@ def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str |
     Writes only a regular file: an existing one is overwritten after a yes at the terminal
     (or with --force) and keeps its permissions; symlinks and devices are refused.
     """
-    from cutline.app.commands._refs import session_id_for
+    from cutline.app.commands._refs import load_held, session_id_for
     from cutline.core.agents.pi.writer import export_pi
 
     with _store(db_path) as store:
-        loaded = store.load_session(session_id_for(store, session))
+        loaded = load_held(store, session_id_for(store, session))
     to_stdout = str(output) == "-"
     if not to_stdout and loaded.source_path and _same_file(output, Path(loaded.source_path)):
         raise CutlineError(f"{output}: refusing to overwrite the session's own source file; choose another -o")
