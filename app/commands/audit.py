@@ -247,12 +247,23 @@ def timeline_cmd(
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
     names = list(counters) or list(_COUNTERS)
     from cutline.core.store.token_counts import count_entries
+    from cutline.core.tokens import calibrated_counts
 
     with _store(db_path) as store:
         loaded = load_held(store, session_id_for(store, session))
 
+        made: dict[str, dict[str, int]] = {}
+
         def counts(name: str) -> dict[str, int]:
-            return count_entries(store, loaded, name)  # the store's cache: counted once per session and counter
+            # the store's cache (counted once per session and counter), read once per command:
+            # calibrated is chars4 scaled, and the timeline and the replay ask for the same counters
+            if name not in made:
+                made[name] = (
+                    calibrated_counts(loaded, counts("chars4"))
+                    if name == "calibrated"
+                    else count_entries(store, loaded, name)
+                )
+            return made[name]
 
         result = None
         if do_replay:
