@@ -16,7 +16,6 @@ import functools
 import os
 import ssl
 import weakref
-from http import HTTPStatus
 from typing import Any
 
 import anthropic
@@ -24,6 +23,7 @@ import httpx2
 
 from cutline.core.config.settings import DEFAULT_MAX_RETRIES, DEFAULT_MODEL, DEFAULT_REQUEST_TIMEOUT_SECONDS
 from cutline.core.errors import SummarizerError
+from cutline.core.summarizers.api_errors import SdkErrors, one_line
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from cutline.core.summarizers.prompts import (
     HISTORY_PROMPTS,
@@ -34,40 +34,14 @@ from cutline.core.summarizers.prompts import (
 from cutline.core.summarizers.serialize import serialize_conversation
 
 DEFAULT_TIMEOUT = DEFAULT_REQUEST_TIMEOUT_SECONDS
-_MAX_CAUSE_CHARS = 200
-
-
-def _one_line(text: str, secret: str | None) -> str:
-    """Text fit for a one-line error: single spaced, capped, the secret blanked out."""
-    if secret:
-        text = text.replace(secret, "***")
-    text = " ".join(text.split())
-    return text if len(text) <= _MAX_CAUSE_CHARS else text[: _MAX_CAUSE_CHARS - 1] + "\u2026"
-
-
-def _status_text(error: anthropic.APIStatusError) -> str:
-    """`500 Internal Server Error` (or the error type the body names when HTTP has no phrase)."""
-    try:
-        phrase = HTTPStatus(error.status_code).phrase
-    except ValueError:
-        phrase = str(error.type or "error").replace("_", " ")
-    return f"{error.status_code} {phrase}"
-
-
-def _was_retried(error: anthropic.APIError) -> bool:
-    """Whether the SDK retries this kind of failure (so it surfaced only after every retry was spent).
-
-    The SDK's rule: connection failures and timeouts, and 408, 409, 429 and 5xx answers,
-    unless the server says otherwise in `x-should-retry`.
-    """
-    if isinstance(error, anthropic.APIConnectionError):  # includes APITimeoutError
-        return True
-    if isinstance(error, anthropic.APIStatusError):
-        said = error.response.headers.get("x-should-retry")
-        if said in ("true", "false"):
-            return said == "true"
-        return error.status_code in (408, 409, 429) or error.status_code >= 500
-    return False
+_ERRORS = SdkErrors(
+    label="Anthropic API",
+    connection=anthropic.APIConnectionError,
+    timeout=anthropic.APITimeoutError,
+    status=anthropic.APIStatusError,
+    validation=anthropic.APIResponseValidationError,
+    server_message=lambda error: error.api_message,
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -214,10 +188,10 @@ class AnthropicSummarizer(Summarizer):
                 raise SummarizerError(self._describe(error, key)) from None
             except (ValueError, TypeError, KeyError, AttributeError) as problem:
                 # the SDK could not decode the body (not JSON, wrong shape)
-                detail = _one_line(f"{type(problem).__name__}: {problem}", key)
+                detail = one_line(f"{type(problem).__name__}: {problem}", key)
                 raise SummarizerError(f"Anthropic API: malformed response: {detail}") from None
             except anthropic.AnthropicError as error:
-                raise SummarizerError(f"Anthropic API: {_one_line(str(error), key)}") from None
+                raise SummarizerError(f"Anthropic API: {one_line(str(error), key)}") from None
         finally:
             await self._release_pool()
         try:
@@ -227,21 +201,4 @@ class AnthropicSummarizer(Summarizer):
 
     def _describe(self, error: anthropic.APIError, key: str) -> str:
         """One line saying what went wrong, after how many attempts; never the key."""
-        attempts = self.max_retries + 1 if _was_retried(error) else 1
-        tries = f" after {attempts} attempts" if attempts > 1 else ""
-        if isinstance(error, anthropic.APITimeoutError):
-            return f"Anthropic API: timed out after {self.timeout:g}s" + (
-                f" ({attempts} attempts)" if attempts > 1 else ""
-            )
-        if isinstance(error, anthropic.APIConnectionError):
-            cause = error.__cause__
-            detail = f": {_one_line(str(cause), key)}" if cause is not None and str(cause) else ""
-            return f"Anthropic API: connection failed{detail}{tries}"
-        if isinstance(error, anthropic.APIStatusError):
-            text = f"Anthropic API: {_status_text(error)}{tries}"
-            if not _was_retried(error) and error.api_message:
-                text += f": {_one_line(str(error.api_message), key)}"
-            return text
-        if isinstance(error, anthropic.APIResponseValidationError):
-            return f"Anthropic API: malformed response: {_one_line(error.message, key)}"
-        return f"Anthropic API: {_one_line(str(error), key)}{tries}"
+        return _ERRORS.describe(error, key, timeout=self.timeout, max_retries=self.max_retries)

@@ -12,14 +12,14 @@ compaction's deadline (core.engine.deadline) cancels whatever is still running.
 from __future__ import annotations
 
 import os
-from http import HTTPStatus
 from typing import Any, Literal
 
 import openai
 
 from cutline.core.config.settings import DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_SECONDS
 from cutline.core.errors import SummarizerError
-from cutline.core.summarizers.anthropic import _one_line, _prompt_of, _tls_context
+from cutline.core.summarizers.anthropic import _prompt_of, _tls_context
+from cutline.core.summarizers.api_errors import SdkErrors, one_line
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 
 Api = Literal["responses", "chat"]
@@ -28,23 +28,14 @@ DEFAULT_OPENAI_MODEL = "gpt-5"
 NO_KEY = "no-key"
 
 
-def _status_text(error: openai.APIStatusError) -> str:
-    try:
-        return f"{error.status_code} {HTTPStatus(error.status_code).phrase}"
-    except ValueError:
-        return f"{error.status_code} error"
-
-
-def _was_retried(error: openai.APIError) -> bool:
-    """The SDK's retry rule: connection failures, timeouts, 408, 409, 429 and 5xx (unless `x-should-retry` says no)."""
-    if isinstance(error, openai.APIConnectionError):
-        return True
-    if isinstance(error, openai.APIStatusError):
-        said = error.response.headers.get("x-should-retry")
-        if said in ("true", "false"):
-            return said == "true"
-        return error.status_code in (408, 409, 429) or error.status_code >= 500
-    return False
+_ERRORS = SdkErrors(
+    label="OpenAI API",
+    connection=openai.APIConnectionError,
+    timeout=openai.APITimeoutError,
+    status=openai.APIStatusError,
+    validation=openai.APIResponseValidationError,
+    server_message=lambda error: error.message,
+)
 
 
 def _responses_text(response: Any) -> str:
@@ -151,30 +142,13 @@ class OpenAISummarizer(Summarizer):
             except openai.APIError as error:
                 raise SummarizerError(self._describe(error, secret)) from None
             except (ValueError, TypeError, KeyError, AttributeError) as problem:
-                detail = _one_line(f"{type(problem).__name__}: {problem}", secret)
+                detail = one_line(f"{type(problem).__name__}: {problem}", secret)
                 raise SummarizerError(f"OpenAI API: malformed response: {detail}") from None
             except openai.OpenAIError as error:
-                raise SummarizerError(f"OpenAI API: {_one_line(str(error), secret)}") from None
+                raise SummarizerError(f"OpenAI API: {one_line(str(error), secret)}") from None
         finally:
             await http.aclose()
 
     def _describe(self, error: openai.APIError, key: str) -> str:
         """One line saying what went wrong, after how many attempts; never the key."""
-        attempts = self.max_retries + 1 if _was_retried(error) else 1
-        tries = f" after {attempts} attempts" if attempts > 1 else ""
-        if isinstance(error, openai.APITimeoutError):
-            return f"OpenAI API: timed out after {self.timeout:g}s" + (
-                f" ({attempts} attempts)" if attempts > 1 else ""
-            )
-        if isinstance(error, openai.APIConnectionError):
-            cause = error.__cause__
-            detail = f": {_one_line(str(cause), key)}" if cause is not None and str(cause) else ""
-            return f"OpenAI API: connection failed{detail}{tries}"
-        if isinstance(error, openai.APIStatusError):
-            text = f"OpenAI API: {_status_text(error)}{tries}"
-            if not _was_retried(error) and error.message:
-                text += f": {_one_line(str(error.message), key)}"
-            return text
-        if isinstance(error, openai.APIResponseValidationError):
-            return f"OpenAI API: malformed response: {_one_line(error.message, key)}"
-        return f"OpenAI API: {_one_line(str(error), key)}{tries}"
+        return _ERRORS.describe(error, key, timeout=self.timeout, max_retries=self.max_retries)
