@@ -10,9 +10,10 @@ byte-for-byte the same, and unknown fields survive.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 # ---------------------------------------------------------------------------
 # Content blocks
@@ -265,6 +266,11 @@ class Problem(BaseModel):
         return f"{where}: {self.message}"
 
 
+# each live session's last active path and what it was computed from, by the session's id
+# (outside the model, so that comparing or serializing sessions never sees it)
+_PATHS: dict[int, tuple[tuple[int, int, str | None, int], list[Entry]]] = {}
+
+
 class Session(BaseModel):
     """A whole transcript: header, every entry (all branches) and what went wrong reading it."""
 
@@ -287,8 +293,6 @@ class Session(BaseModel):
     # to append to a file that changed in any other way since
     source_size: int | None = None
     source_sha256: str | None = None
-    # the last active path and what it was computed from (see `active_path`)
-    _path_memo: tuple[tuple[int, int, str | None, int], list[Entry]] | None = PrivateAttr(default=None)
 
     def by_id(self) -> dict[str, Entry]:
         return {e.id: e for e in self.entries}
@@ -303,13 +307,15 @@ class Session(BaseModel):
         if not self.entries:
             return []
         key = (id(self.entries), len(self.entries), self.leaf_id, id(self.entries[-1]))
-        memo = self._path_memo
+        memo = _PATHS.get(id(self))
         if memo is not None and memo[0] == key:
             return list(memo[1])
         index = self.by_id()
         leaf = index.get(self.leaf_id) if self.leaf_id else None
         path = self.path_to((leaf or self.entries[-1]).id, index)
-        self._path_memo = (key, path)
+        if memo is None:
+            weakref.finalize(self, _PATHS.pop, id(self), None)
+        _PATHS[id(self)] = (key, path)
         return list(path)
 
     def path_to(self, entry_id: str, index: dict[str, Entry] | None = None) -> list[Entry]:

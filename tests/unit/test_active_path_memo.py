@@ -69,3 +69,26 @@ def test_the_path_is_walked_once_while_nothing_changes(monkeypatch: pytest.Monke
     for _ in range(3):
         assert _ids(session.active_path()) == ["e0", "e1", "e2"]
     assert walks == ["e2"]
+
+
+def test_remembering_changes_neither_equality_nor_serialization() -> None:
+    session = Session(id="s", format="pi", entries=_chain(3))
+    twin = session.model_copy(deep=True)
+    dumped = session.model_dump_json()
+    session.active_path()
+    assert session == twin
+    assert session.model_dump_json() == dumped
+
+
+def test_a_dead_session_leaves_nothing_behind() -> None:
+    import gc
+
+    from cutline.core import models
+
+    session = Session(id="s", format="pi", entries=_chain(3))
+    session.active_path()
+    key = id(session)
+    assert key in models._PATHS
+    del session
+    gc.collect()
+    assert key not in models._PATHS
