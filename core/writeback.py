@@ -121,7 +121,7 @@ def write_back(
             "cutline records it the next time it starts — do not compact this session again"
         ) from None
     notes = [f"backup of the file as it was: {written.pending.backup_path}"] if written.pending.backup_path else []
-    notes += _reimport(store, session.source_path, written.entry.id)
+    notes += _reimport(store, session.source_path, decision.proposal_id)
     return WriteBackOutcome(decision=decision, notes=notes)
 
 
@@ -138,23 +138,31 @@ def _record_done(store: Store, decision: Decision, record: PendingWrite) -> None
         store.write_backs.set_state(decision.proposal_id, "done", record)
 
 
-def _reimport(store: Store, path: str, entry_id: str) -> list[str]:
+def _reimport(store: Store, path: str, proposal_id: str) -> list[str]:
     """Re-import the written file; a note when the agent is not on the compaction's branch."""
     try:
         store.import_file(path)
     except CutlineError as exc:
         return [f"the store could not re-read {path} ({exc}); import it again"]
-    warning = drift_warning(store, entry_id, path)
+    warning = drift_warning(store, proposal_id)
     return [warning] if warning else []
 
 
-def drift_warning(store: Store, entry_id: str, path: str) -> str | None:
-    """A warning when the agent wrote past a compaction cutline wrote, on another branch."""
+def drift_warning(store: Store, proposal_id: str) -> str | None:
+    """A warning when the agent wrote past the compaction cutline wrote for this proposal, on another branch.
+
+    The compaction is found by what the store recorded as written (its records' ids, its
+    line), not by the proposal's entry id: Claude Code's and Codex's written ids differ from it.
+    """
+    found = store.write_backs.get(proposal_id)
+    if found is None or found[0] != "done":
+        return None
+    record = found[1]
     try:
-        session = store.load_session(store.resolve_session(path))
+        session = store.load_session(store.resolve_session(record.path))
     except CutlineError:
         return None
-    return adapter_for(session.format).drift(session, entry_id)
+    return adapter_for(session.format).drift(session, record)
 
 
 def _already_written(store: Store, session: Session, decision: Decision, entry_id: str) -> WriteBackOutcome:
@@ -206,12 +214,12 @@ def recover_write_backs(store: Store) -> list[str]:
                 _record_done(store, decision, pending)
             except ProposalDecided:
                 store.write_backs.set_state(pending.proposal_id, "done", pending)
-            _reimport(store, pending.path, pending.entry_id)
+            _reimport(store, pending.path, pending.proposal_id)
             messages.append(f"proposal {pending.proposal_id}: {outcome.message}; recorded as accepted")
         elif outcome.state in ("not-written", "repaired"):
             store.write_backs.forget(pending.proposal_id)
             if outcome.state == "repaired":
-                _reimport(store, pending.path, pending.entry_id)
+                _reimport(store, pending.path, pending.proposal_id)
             messages.append(f"proposal {pending.proposal_id}: {outcome.message}; the proposal is still open")
         else:
             messages.append(f"proposal {pending.proposal_id}: {outcome.message}; left for a later look")

@@ -7,7 +7,7 @@ or, inside the cutline app (which owns a store), `AuditScreen(session_id)`.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from cutline.app.widgets.labels import plural
-from cutline.app.widgets.safe_text import visible
+from cutline.app.widgets.safe_text import one_line, visible
 
 SERIES_STYLES = {
     "usage": "bold white",
@@ -205,6 +205,8 @@ class AuditData:
     timeline: Any
     session: Any
     compaction_ids: list[str]
+    # facts kept only through their words or identifiers, with the summary's passage nearest to each
+    unverbatim: list[tuple[Any, Any]] = field(default_factory=list)
 
 
 class AuditLoaded(Message):
@@ -277,6 +279,13 @@ class AuditScreen(Screen[None]):
             tooltip="Replay auto-compaction with the configured settings on the timeline",
         ),
         Binding("l", "focus_lost", "Lost facts", show=False, id="audit.lost", tooltip="Focus the lost facts"),
+        Binding(
+            "g",
+            "show_in_list",
+            "Show in list",
+            id="audit.show_in_list",
+            tooltip="Back to the review screen, the list's cursor on the selected fact's source entry",
+        ),
     ]
 
     def __init__(
@@ -299,6 +308,7 @@ class AuditScreen(Screen[None]):
         self.data: AuditData | None = None
         self._lost: list[Any] = []
         self.replaying = False
+        self.source_text = Text()  # what the source pane shows (the fact's span styled "reverse")
 
     # -- layout -------------------------------------------------------------
 
@@ -345,6 +355,7 @@ class AuditScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
     def load(self) -> None:
+        from cutline.core.audit.evidence import closest_passage, verbatim_label
         from cutline.core.audit.report import audit_compaction, audit_proposal
         from cutline.core.audit.timeline import build_timeline
         from cutline.core.config.file import load_settings
@@ -366,7 +377,13 @@ class AuditScreen(Screen[None]):
         finally:
             if owned:
                 store.close()
-        self.post_message(AuditLoaded(AuditData(report=report, timeline=timeline, session=session, compaction_ids=ids)))
+        unverbatim = [
+            (fact, closest_passage(fact.text, report.summary))
+            for fact in report.facts
+            if verbatim_label(fact.retained, fact.rule) == "not found verbatim"
+        ]
+        data = AuditData(report=report, timeline=timeline, session=session, compaction_ids=ids, unverbatim=unverbatim)
+        self.post_message(AuditLoaded(data))
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
@@ -387,7 +404,7 @@ class AuditScreen(Screen[None]):
         self._show_retention(report)
         self._show_warnings(report)
         self.query_one("#audit-why", Static).update(Text(visible("\n".join(report.why.steps or [report.why.text]))))
-        self._show_lost(report)
+        self._show_lost(report, message.data.unverbatim)
         self.query_one(TimelinePlot).show(message.data.timeline)
 
     # -- panels -------------------------------------------------------------
@@ -438,7 +455,7 @@ class AuditScreen(Screen[None]):
         text.rstrip()
         self.query_one("#audit-warnings", Static).update(text)
 
-    def _show_lost(self, report: Any) -> None:
+    def _show_lost(self, report: Any, unverbatim: list[tuple[Any, Any]]) -> None:
         options: list[Option] = []
         self._lost = []
         groups = report.lost_by_kind()
@@ -447,51 +464,111 @@ class AuditScreen(Screen[None]):
         for kind, facts in groups.items():
             options.append(Option(Text(f"{KIND_TITLES[kind]} ({len(facts)})", style="bold"), disabled=True))
             for fact in facts:
-                label = Text("  ")
-                label.append(visible(fact.text).replace("\n", " "))
-                label.append(f"  {fact.source_entry_id or '?'}", style="dim")
-                if fact.origin == "previous_summary":
-                    label.append(" (previous summary)", style="dim italic")
+                options.append(Option(self._fact_label(fact), id=f"fact-{len(self._lost)}"))
+                self._lost.append(fact)
+        if unverbatim:
+            title = f"Kept, not found verbatim ({len(unverbatim)})"
+            options.append(Option(Text(title, style="bold"), disabled=True))
+            for fact, passage in unverbatim:
+                label = self._fact_label(fact)
+                label.append("  not found verbatim", style="italic yellow")
+                near = Text("\n    ≈ ", style="dim")
+                near.append(one_line(passage.text, 100) if passage is not None else "nothing close in the summary")
+                label.append_text(near)
                 options.append(Option(label, id=f"fact-{len(self._lost)}"))
                 self._lost.append(fact)
         lost_list = self.query_one("#audit-lost", OptionList)
         lost_list.clear_options()
         lost_list.add_options(options)
 
+    @staticmethod
+    def _fact_label(fact: Any) -> Text:
+        label = Text("  ")
+        label.append(visible(fact.text).replace("\n", " "))
+        label.append(f"  {fact.source_entry_id or '?'}", style="dim")
+        if fact.origin == "previous_summary":
+            label.append(" (previous summary)", style="dim italic")
+        return label
+
+    def _fact_at(self, option: Option) -> Any:
+        option_id = option.id
+        if option_id and option_id.startswith("fact-"):
+            return self._lost[int(option_id[5:])]
+        return None
+
     @on(OptionList.OptionHighlighted, "#audit-lost")
     def _fact_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        option_id = event.option.id
-        if option_id and option_id.startswith("fact-"):
-            self.show_source(self._lost[int(option_id[5:])])
+        fact = self._fact_at(event.option)
+        if fact is not None:
+            self.show_source(fact)
 
     @on(OptionList.OptionSelected, "#audit-lost")
     def _fact_selected(self, event: OptionList.OptionSelected) -> None:
-        option_id = event.option.id
-        if option_id and option_id.startswith("fact-"):
-            self.show_source(self._lost[int(option_id[5:])])
+        """Enter on a fact: its source entry in the source pane, scrolled to the fact, focused to read on."""
+        fact = self._fact_at(event.option)
+        if fact is not None:
+            self.show_source(fact)
+            self.query_one("#audit-source-box").focus()
+
+    def selected_fact(self) -> Any:
+        lost_list = self.query_one("#audit-lost", OptionList)
+        index = lost_list.highlighted
+        return None if index is None else self._fact_at(lost_list.get_option_at_index(index))
 
     def show_source(self, fact: Any) -> None:
-        """Show the entry a fact came from, with the fact's text highlighted."""
+        """Show the entry a fact came from, the fact highlighted and scrolled into view; the summary's closest passage above."""
+        from cutline.core.audit.evidence import closest_passage, find_span, verbatim_label
         from cutline.core.audit.report import visible_text
         from cutline.core.engine.context import entry_message
 
         source = self.query_one("#audit-source", Static)
+        text = Text()
+        label = verbatim_label(fact.retained, fact.rule)
+        passage = closest_passage(fact.text, self.data.report.summary) if self.data is not None else None
+        text.append("lost" if label == "lost" else label, style="bold red" if label == "lost" else "bold yellow")
+        if label == "verbatim":
+            text.append(" in what the agent still sees\n")
+        elif passage is None:
+            text.append(" · nothing in the summary comes close\n", style="dim")
+        else:
+            text.append(f" · closest in the summary ({passage.word_share:.0%} of its words):\n", style="dim")
+            text.append(visible(passage.text) + "\n", style="italic")
+        text.append("─" * 8 + "\n", style="dim")
         entry = self.data.session.by_id().get(fact.source_entry_id) if self.data and fact.source_entry_id else None
         if entry is None:
-            source.update(Text("source entry not found", style="dim"))
+            self.query_one("#audit-source-box").border_title = "Source entry"
+            text.append("source entry not found", style="dim")
+            self.source_text = text
+            source.update(text)
             return
         message = entry_message(entry)
         body = visible_text(message) if message is not None else entry.raw_line
         body = visible(body[:6000] + ("…" if len(body) > 6000 else ""))
-        text = Text()
         role = message.role if message is not None else entry.type
+        self.query_one("#audit-source-box").border_title = f"Source entry {visible(entry.id)} · {role} · {label}"
         text.append(f"entry {entry.id} · {role}" + (f" · line {entry.line}" if entry.line else "") + "\n", style="bold")
-        content = Text(body)
-        needle = visible(fact.text.rstrip("…"))[:120]
-        if needle:
-            content.highlight_words([needle], style="reverse", case_sensitive=False)
-        text.append_text(content)
+        span = find_span(visible(fact.text), body)
+        start = len(text)
+        text.append(body)
+        if span is not None:
+            text.stylize("reverse", start + span[0], start + span[1])
+        self.source_text = text
         source.update(text)
+        self._scroll_source_to(text, None if span is None else start + span[0])
+
+    def _scroll_source_to(self, text: Text, offset: int | None) -> None:
+        """Scroll the source pane so the line holding `offset` is in view (near the top), once it has its width."""
+        box = self.query_one("#audit-source-box", VerticalScroll)
+
+        def scroll() -> None:
+            if offset is None:
+                box.scroll_home(animate=False)
+                return
+            width = max(1, box.scrollable_content_region.width)
+            line = len(text[:offset].wrap(self.app.console, width)) - 1
+            box.scroll_to(y=max(0, line - 1), animate=False, immediate=True)
+
+        self.call_after_refresh(scroll)
 
     # -- actions ------------------------------------------------------------
 
@@ -528,6 +605,21 @@ class AuditScreen(Screen[None]):
 
     def action_focus_lost(self) -> None:
         self.query_one("#audit-lost", OptionList).focus()
+
+    def action_show_in_list(self) -> None:
+        """Leave for the review screen underneath, its list's cursor on the selected fact's source entry."""
+        fact = self.selected_fact()
+        if fact is None or not fact.source_entry_id:
+            self.notify("Select a fact first (l, then the arrows).", timeout=4, markup=False)
+            return
+        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        show_entry = getattr(below, "show_entry", None)
+        if show_entry is None or getattr(getattr(below, "session", None), "id", None) != self.session_id:
+            self.notify("No review screen of this session underneath.", timeout=4, markup=False)
+            return
+        self.app.pop_screen()
+        if not show_entry(fact.source_entry_id):
+            self.notify(f"Entry {fact.source_entry_id} is not on the list's path.", timeout=4, markup=False)
 
     def _step(self, delta: int) -> None:
         if self.data is None or not self.data.compaction_ids:

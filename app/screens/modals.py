@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -77,6 +78,73 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#no")
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+class AcceptScreen(ConfirmScreen):
+    """The accept question: the key figures as a table and the summary rendered (markdown, scrollable), not its JSON line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "j", "toggle_line", "JSON line", id="accept.line", tooltip="Show the exact line written, or the summary"
+        ),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        intro: str,
+        summary: str,
+        fields: list[tuple[str, str]],
+        line: str = "",
+        confirm_label: str = "Accept",
+    ) -> None:
+        super().__init__(title, intro, summary, confirm_label)
+        self.fields = fields
+        self.line = line
+        self.showing_line = False
+
+    def compose(self) -> ComposeResult:
+        from cutline.app.widgets.plain_markdown import plain_markdown
+
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right", style="bold", no_wrap=True)
+        table.add_column(ratio=1)
+        for name, value in self.fields:
+            table.add_row(name, Text(visible(value)))
+        with Vertical(id="confirm-dialog", classes="dialog -accept"):
+            yield Label(Text(self.confirm_title), classes="dialog-title")
+            yield Static(Text(visible(self.intro)), classes="dialog-intro")
+            yield Static(table, id="accept-fields")
+            yield Label(self._body_title(), id="accept-summary-title")
+            with VerticalScroll(classes="dialog-body", id="accept-summary"):
+                yield Static(plain_markdown(visible(self.body) or "(empty)"), id="confirm-body")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self.confirm_label} (y)", variant="success", id="yes", compact=True)
+                yield Button("Cancel (n)", id="no", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#accept-summary", VerticalScroll).focus()  # the arrows read on; y, n and Esc still answer
+
+    def _body_title(self) -> Text:
+        shown = "the exact line written" if self.showing_line else "summary"
+        other = "the summary" if self.showing_line else "the exact line"
+        title = Text(shown, style="bold")
+        title.append(f"   (j: {other})" if self.line else "", style="dim")
+        return title
+
+    def action_toggle_line(self) -> None:
+        """Switch the scrolled part between the rendered summary and the exact line written."""
+        from cutline.app.widgets.plain_markdown import plain_markdown
+
+        if not self.line:
+            return
+        self.showing_line = not self.showing_line
+        body = self.query_one("#confirm-body", Static)
+        if self.showing_line:
+            body.update(Text(visible(self.line), overflow="fold"))
+        else:
+            body.update(plain_markdown(visible(self.body) or "(empty)"))
+        self.query_one("#accept-summary-title", Label).update(self._body_title())
 
 
 class HelpScreen(ModalScreen[None]):

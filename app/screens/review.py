@@ -31,17 +31,19 @@ from cutline.app.screens.versions import Version
 from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
-from cutline.app.widgets.labels import format_label
+from cutline.app.widgets.labels import format_label, plural
 from cutline.app.widgets.message_list import MessageList, StoredEntries
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
+from cutline.app.widgets.write_back_line import WriteBackLine
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry, Session
 
 if TYPE_CHECKING:
+    from cutline.core.agents.writeback import WriteBackPlan
     from cutline.core.review import Origin, SummaryVersion
 
 COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
@@ -84,6 +86,7 @@ class LoadResult:
     proposal_status: str = "open"
     versions: list[Version] = field(default_factory=list)
     notice: str = ""
+    write_back: WriteBackPlan | None = None  # whether accepting can write into the session, how, or why not
 
 
 class Loaded(Message):
@@ -174,6 +177,13 @@ class Decided(Message):
         super().__init__()
 
 
+def _chars4(text: str) -> int:
+    """A text's chars4 tokens, as the editor counts them."""
+    from cutline.core.tokens.jsjson import js_length
+
+    return math.ceil(js_length(text) / 4)
+
+
 class ReviewScreen(OnDesk, Screen[None]):
     """One session under review."""
 
@@ -220,6 +230,20 @@ class ReviewScreen(OnDesk, Screen[None]):
         Binding("d", "detail", "Entry", show=False, id="review.detail", tooltip="Show the selected entry"),
         Binding("w", "why", "Why", id="review.why", tooltip="Why the cut is where it is: the plan's explanation"),
         Binding("o", "proposal", "Proposal", show=False, id="review.proposal", tooltip="Show the proposal"),
+        Binding(
+            "right_curly_bracket",
+            "next_section",
+            "Next section",
+            id="review.next_section",
+            tooltip="The proposal's next section (summary, injected, recovery, … validation, quality guard)",
+        ),
+        Binding(
+            "left_curly_bracket",
+            "previous_section",
+            "Prev section",
+            id="review.previous_section",
+            tooltip="The proposal's previous section",
+        ),
         Binding("l", "focus_list", "List", show=False, id="review.list", tooltip="Focus the message list"),
         Binding("H", "history", "History", id="review.history", tooltip="Compaction history of this session"),
         Binding("A", "audit", "Audit", id="review.audit", tooltip="Audit what context a compaction lost"),
@@ -286,8 +310,9 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(icon="✂")
-        with Horizontal(id="review-top"):
+        with Vertical(id="review-top"):
             yield BudgetGauge(id="budget")
+            yield WriteBackLine(id="write-back-line")
         with Horizontal(id="review-main"):
             yield MessageList(id="message-list")
             with TabbedContent(initial="tab-entry", id="side"):
@@ -376,6 +401,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.engine.plan import index_path
         from cutline.core.store.token_counts import count_entries
         from cutline.core.tokens import calibrate
+        from cutline.core.writeback import write_back_plan
 
         store = self.desk.store
         notice = ""
@@ -417,6 +443,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         path_index = warmed(index_path(path, tokens["chars4"], "chars4"), settings, self._rules_for(session))
         self.post_message(LoadProgress(4, "pairing tool calls", big))
         pairs = pair_numbers(path)
+        write_back = write_back_plan(session)  # a look for a running agent too: off the UI thread, here
         self.post_message(
             Loaded(
                 LoadResult(
@@ -433,6 +460,7 @@ class ReviewScreen(OnDesk, Screen[None]):
                     proposal_status=status,
                     versions=versions,
                     notice=notice,
+                    write_back=write_back,
                 )
             )
         )
@@ -523,6 +551,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         )
         shown = format_label(self.session.format, self.session.version)
         self.sub_title = f"{one_line(name, 60)} · {shown} · {len(self.path):,} entries"
+        self.query_one(WriteBackLine).show(result.write_back)
         detail = self.query_one(DetailPane)
         detail.call_paths = result.call_paths
         self._indexes = {"chars4": result.path_index}
@@ -624,11 +653,16 @@ class ReviewScreen(OnDesk, Screen[None]):
 
         if self.plan is None:
             return
-        after = None
+        after, source = None, "proposal"
         if self.proposal is not None and self.proposal.counter == self.counter and self.proposal_status == "open":
             after = self.proposal.tokensAfter
+            text = self._current_text()
+            if text is not None and text != self.proposal.summary:
+                # the edit's difference, in chars4 tokens, on top of the proposal's own figure
+                after = max(0, after + _chars4(text) - _chars4(self.proposal.summary))
+                source = "edited summary"
         current = context_since_compaction(self._path_index) if self.plan.alreadyCompacted else None
-        self.query_one(BudgetGauge).show(plan_budget(self.plan, after, current))
+        self.query_one(BudgetGauge).show(plan_budget(self.plan, after, current, source))
 
     @on(MessageList.Highlighted)
     def _highlighted(self, message: MessageList.Highlighted) -> None:
@@ -799,8 +833,42 @@ class ReviewScreen(OnDesk, Screen[None]):
     def action_proposal(self) -> None:
         self.query_one(TabbedContent).active = "tab-proposal"
 
+    def action_next_section(self) -> None:
+        self._jump_section(1)
+
+    def action_previous_section(self) -> None:
+        self._jump_section(-1)
+
+    def _jump_section(self, delta: int) -> None:
+        """Show the proposal and scroll its next or previous section to the top (after a refresh when just shown)."""
+        tabs = self.query_one(TabbedContent)
+        view = self.query_one(ProposalView)
+
+        def jump() -> None:
+            target = view.jump(delta)
+            self.set_status(
+                f"proposal: {target}" if target else f"proposal: no {'next' if delta > 0 else 'previous'} section"
+            )
+
+        if tabs.active != "tab-proposal":
+            tabs.active = "tab-proposal"
+            self.call_after_refresh(jump)
+        else:
+            jump()
+
     def action_focus_list(self) -> None:
         self.query_one(MessageList).focus()
+
+    def show_entry(self, entry_id: str) -> bool:
+        """Put the list's cursor on an entry of the path (the audit's way to a fact's source); False when not on it."""
+        index = next((i for i, entry in enumerate(self.path) if entry.id == entry_id), None)
+        if index is None:
+            return False
+        message_list = self.query_one(MessageList)
+        message_list.cursor = index
+        message_list.focus()
+        self.action_detail()
+        return True
 
     def action_back(self) -> None:
         focused = self.focused
@@ -837,6 +905,8 @@ class ReviewScreen(OnDesk, Screen[None]):
             return True if self.proposal is not None else None
         if action in ("accept", "accept_store_only", "reject"):
             return True if has_open and not self.running else None
+        if action in ("next_section", "previous_section"):
+            return self.proposal is not None and not self.running
         return True
 
     # -- run (async worker) -------------------------------------------------
@@ -1070,9 +1140,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             editor.focus()
 
     def _update_editor_tokens(self, text: str) -> None:
-        from cutline.core.tokens.jsjson import js_length
-
-        chars4 = math.ceil(js_length(text) / 4)
+        chars4 = _chars4(text)
         label = Text()
         label.append(f"{chars4:,}", style="bold")
         label.append(" tokens (chars4)")
@@ -1103,6 +1171,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.pending_text = text
         self._update_editor_tokens(text)
         self._update_saved_label()
+        self._update_gauge()
         if self._autosave is not None:
             self._autosave.stop()
         self._autosave = self.set_timer(self.desk.autosave_seconds, self._autosave_now)
@@ -1208,7 +1277,7 @@ class ReviewScreen(OnDesk, Screen[None]):
 
         session = self.desk.store.load_session(proposal.session_id)
         plan = write_back_plan(session)
-        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, plan, store_only)
+        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, plan, store_only, text)
 
     def cut_disagreement(self) -> str | None:
         """One sentence when the cut drawn on the list is not the open proposal's cut, else None."""
@@ -1225,8 +1294,10 @@ class ReviewScreen(OnDesk, Screen[None]):
             "cut; run again (r) to propose the list's."
         )
 
-    def _confirm_accept(self, proposal_id: str, line: str, timestamp: str, plan: Any, store_only: bool) -> None:
-        from cutline.app.screens.modals import ConfirmScreen
+    def _confirm_accept(
+        self, proposal_id: str, line: str, timestamp: str, plan: Any, store_only: bool, summary: str = ""
+    ) -> None:
+        from cutline.app.screens.modals import AcceptScreen
 
         session = self.session
         if store_only:
@@ -1251,10 +1322,37 @@ class ReviewScreen(OnDesk, Screen[None]):
             if yes:
                 self.decide(proposal_id, "accepted", timestamp, write_back)
 
-        self.app.push_screen(
-            ConfirmScreen(title, intro, line, "Accept and write" if write_back else "Accept"),
-            answered,
-        )
+        label = "Accept and write" if write_back else "Accept"
+        fields = self._accept_fields(line, summary, write_back)
+        self.app.push_screen(AcceptScreen(title, intro, summary, fields, line, label), answered)
+
+    def _accept_fields(self, line: str, summary: str, write_back: bool) -> list[tuple[str, str]]:
+        """The accept dialog's figures: tokens before → after, the cut, the rules and the line written back."""
+        import json
+
+        p = self.proposal
+        if p is None:
+            return []
+        after = p.tokensAfter + (_chars4(summary) - _chars4(p.summary) if summary and summary != p.summary else 0)
+        edited = " (with the edited summary, ≈)" if summary and summary != p.summary else ""
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = {}
+        record = record if isinstance(record, dict) else {}
+        kind = record.get("type") or "compaction"
+        entry = record.get("id") or record.get("uuid") or p.entryId
+        size = f"{kind} entry {entry}, {len(line.encode('utf-8')):,} bytes"
+        return [
+            ("tokens", f"{p.tokensBefore:,} → {max(0, after):,} ({p.counter}){edited}"),
+            (
+                "cut",
+                f"keeps from entry {p.firstKeptEntryId or '—'} · summarizes {plural(p.summarizedCount, 'entry', 'entries')}"
+                f" · keeps {p.keptCount:,} verbatim",
+            ),
+            ("rules", f"{p.rules or '—'} · mode {p.mode}"),
+            ("write-back", f"1 line: {size}" if write_back else f"none; recorded in the store as {size}"),
+        ]
 
     def action_reject(self) -> None:
         if self._queue("reject"):

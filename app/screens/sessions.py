@@ -14,8 +14,8 @@ from textual.containers import Horizontal
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static
-from textual.worker import Worker
+from textual.widgets import DataTable, Footer, Header, Input, ProgressBar, Static
+from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
 from cutline.app.widgets.labels import format_label
@@ -48,6 +48,17 @@ class SessionsLoaded(Message):
         super().__init__()
 
 
+class ImportProgressed(Message):
+    """How far an import has come: the stage, and done / total characters of the file (total 0: not known)."""
+
+    def __init__(self, name: str, stage: str, done: int, total: int) -> None:
+        self.name = name
+        self.stage = stage
+        self.done = done
+        self.total = total
+        super().__init__()
+
+
 class SessionImported(Message):
     def __init__(self, session_id: str, status: str, problems: int) -> None:
         self.session_id = session_id
@@ -67,6 +78,13 @@ def writes_back(info: SessionInfo) -> Text:
     if info.format == "pi" and (info.version or 1) < 3:
         return Text(f"yes (migrates v{info.version or 1})", style="green")
     return Text("yes", style="green")
+
+
+def open_proposals(count: int) -> Text:
+    """How many proposals wait for a decision: a number to act on, or a dash."""
+    if not count:
+        return Text("—", style="dim", justify="right")
+    return Text(f"{count:,} open", style="bold yellow", justify="right")
 
 
 class SessionsScreen(OnDesk, Screen[None]):
@@ -96,6 +114,9 @@ class SessionsScreen(OnDesk, Screen[None]):
             yield field
         table: DataTable[Text] = DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
         yield table
+        with Horizontal(id="sessions-import"):
+            yield Static("", id="sessions-import-text")
+            yield ProgressBar(id="sessions-import-bar", show_eta=False)
         yield Static("", id="sessions-empty")
         yield Footer()
 
@@ -108,6 +129,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         table.add_column("Entries", key="entries")
         table.add_column("Tokens", key="tokens")
         table.add_column("Compactions", key="compactions")
+        table.add_column("Proposals", key="open")
         table.add_column("Last decision", key="decision")
         table.add_column("Updated", key="updated")
         table.add_column("File", key="file")
@@ -120,9 +142,6 @@ class SessionsScreen(OnDesk, Screen[None]):
     @work(thread=True, exclusive=True, group="sessions-list", exit_on_error=False, description="Loading sessions")
     def load(self) -> None:
         self.post_message(SessionsLoaded(self.desk.store.list_sessions()))
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.desk.report_worker(event)
 
     @on(SessionsLoaded)
     def _loaded(self, message: SessionsLoaded) -> None:
@@ -158,6 +177,7 @@ class SessionsScreen(OnDesk, Screen[None]):
                 Text(f"{info.entries:,}", justify="right"),
                 Text(f"{info.tokens:,}" if info.tokens is not None else "—", justify="right"),
                 Text(str(info.compactions), justify="right"),
+                open_proposals(info.open_proposals),
                 decision,
                 Text(ago(info.updated_at, now), style="dim"),
                 Text(short_path(info.source_path) if info.source_path else "—", style="dim"),
@@ -226,11 +246,42 @@ class SessionsScreen(OnDesk, Screen[None]):
 
     @work(thread=True, exclusive=True, group="sessions-import", exit_on_error=False, description="Import")
     def import_file(self, path: Path) -> None:
-        report = self.desk.store.import_file(path)
+        """Import on a thread, telling the screen how far it has come (the desk stays live on a big file)."""
+        name = path.name
+
+        def progress(stage: str, done: int, total: int) -> None:
+            self.post_message(ImportProgressed(name, stage, done, total))
+
+        self.post_message(ImportProgressed(name, "reading", 0, 0))
+        report = self.desk.store.import_file(path, progress=progress)
         self.post_message(SessionImported(report.session_id, report.status, len(report.problems)))
+
+    @on(ImportProgressed)
+    def _import_progressed(self, message: ImportProgressed) -> None:
+        self.query_one("#sessions-import").add_class("-running")
+        bar = self.query_one("#sessions-import-bar", ProgressBar)
+        if message.total:
+            bar.update(total=message.total, progress=message.done)
+        else:
+            bar.update(total=None)
+        text = f"importing {one_line(message.name, 60)}: {message.stage}"
+        self.query_one("#sessions-import-text", Static).update(Text(text))
+
+    def _import_ended(self) -> None:
+        self.query_one("#sessions-import").remove_class("-running")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "sessions-import" and event.state in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+            WorkerState.CANCELLED,
+        ):
+            self._import_ended()
+        self.desk.report_worker(event)
 
     @on(SessionImported)
     def _imported(self, message: SessionImported) -> None:
+        self._import_ended()
         note = f" ({message.problems} problems reported)" if message.problems else ""
         self.notify(f"Session {message.status}{note}", timeout=4, markup=False)
         self.load()

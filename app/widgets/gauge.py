@@ -27,6 +27,7 @@ class Budget:
     after_is_estimate: bool = True
     context_note: str = ""  # how the context figure was made when not from the agent's usage
     rules: str = ""  # the planner rule set that made the plan
+    after_source: str = "proposal"  # where an exact "after" comes from: the proposal, or its summary as edited
 
 
 def _bar(budget: Budget, width: int, colour: dict[str, str]) -> Text:
@@ -158,5 +159,5 @@ def _plan_line(budget: Budget, colour: dict[str, str], *, short: bool) -> Text:
         plan.append(" + summary")
     else:
         plan.append(f"{budget.tokens_after:,}", style=f"bold {colour['success']}")
-        plan.append(" (proposal)", style=colour["muted"])
+        plan.append(f" ({budget.after_source})", style=colour["muted"])
     return plan

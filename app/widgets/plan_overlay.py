@@ -74,10 +74,13 @@ def context_since_compaction(index: PathIndex) -> int | None:
     return index.tokens[compaction] + kept + prefix[index.n] - prefix[compaction + 1]
 
 
-def plan_budget(plan: CompactionPlan, tokens_after: int | None = None, current: int | None = None) -> Budget:
+def plan_budget(
+    plan: CompactionPlan, tokens_after: int | None = None, current: int | None = None, after_source: str = "proposal"
+) -> Budget:
     """Gauge numbers; after = the proposal's exact figure when given, else the kept part as a lower bound.
 
-    `current` replaces the plan's context figure when that figure predates the latest compaction.
+    `current` replaces the plan's context figure when that figure predates the latest compaction;
+    `after_source` names where the given `tokens_after` comes from (the proposal, or its edited summary).
     """
     compacting = not (plan.nothingToCompact or plan.alreadyCompacted)
     threshold = plan.threshold or max(0, plan.contextWindow - plan.reserveTokens)
@@ -105,6 +108,7 @@ def plan_budget(plan: CompactionPlan, tokens_after: int | None = None, current: 
         should_compact=plan.shouldCompact,
         threshold=plan.threshold or max(0, plan.contextWindow - plan.reserveTokens),
         after_is_estimate=tokens_after is None,
+        after_source=after_source,
         summarized=plan.summarizedTokens if compacting else 0,
         prefix=plan.turnPrefixTokens if compacting and plan.isSplitTurn else 0,
         rules=plan.rules,

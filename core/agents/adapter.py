@@ -156,13 +156,19 @@ class AgentAdapter(ABC):
         """
         raise WriteBackRefused(f"{pending.path}: undoing a write-back is not supported for {self.label} sessions yet")
 
-    def drift(self, session: Session, entry_id: str) -> str | None:
-        """A warning when the agent wrote past a compaction cutline wrote, on another branch (it will not resume from it)."""
-        if not any(e.id == entry_id for e in session.entries):
+    def drift(self, session: Session, written: PendingWrite) -> str | None:
+        """A warning when the agent wrote past a compaction cutline wrote, on another branch (it will not resume from it).
+
+        `written` is the store's record of the write-back: the records are found by the ids
+        written (a Claude Code boundary and summary have uuids of their own, not the proposal's id).
+        """
+        ids = written.written_ids or [written.entry_id]
+        if not any(e.id in ids for e in session.entries):
             return None
-        if any(e.id == entry_id for e in session.active_path()):
+        on_path = {e.id for e in session.active_path()}
+        if all(i in on_path for i in ids):
             return None
         return (
-            f"the agent kept writing on its old branch after compaction {entry_id}: it will not resume from it; "
+            f"the agent kept writing on its old branch after compaction {ids[0]}: it will not resume from it; "
             "make a new proposal, or undo this one"
         )

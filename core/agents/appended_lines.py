@@ -33,8 +33,11 @@ def append_lines(
     entry_id: str,
     proposal_id: str,
     on_prepared: OnPrepared,
+    written_ids: list[str],
 ) -> tuple[PendingWrite, int]:
     """Append `payload` (whole lines) to a session that must be byte for byte as read; the record and the first new line.
+
+    `written_ids` are the ids of the records `payload` holds (kept in the record, to find them later).
 
     Order: read and compare, back up, record the pending write (`on_prepared`), then
     check and append under cutline's lock with nothing in between.
@@ -54,6 +57,7 @@ def append_lines(
         payload=payload,
         after=None,
         backup_path=saved,
+        written_ids=written_ids,
     )
     append_checked(path, data, pending, payload, on_prepared)
     return pending, data.count(b"\n") + 1

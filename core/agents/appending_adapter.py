@@ -1,8 +1,9 @@
-"""An adapter whose write-back appends lines through a writer module (Claude Code, Codex).
+"""An adapter whose write-back appends lines through a writer module (pi, Claude Code, Codex).
 
 The agent's package supplies the writer (`plan`, `running`, `payload_for`, `write_back`,
 `undo`); the guarantees (backup, pending record, one append, recovery) live in
-`appended_lines` and `jsonl_writeback`, so the adapters only say which writer is theirs.
+`appended_lines` and `jsonl_writeback`, so the adapters only say which writer is theirs
+and whether undo can branch.
 """
 
 from __future__ import annotations
@@ -49,13 +50,17 @@ class LineWriter(Protocol):
         on_prepared: OnPrepared = no_record,
     ) -> WrittenBack: ...
 
-    def undo(self, pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False) -> UndoResult: ...
+    def undo(
+        self, pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False
+    ) -> UndoResult: ...
 
 
 class AppendingAdapter(AgentAdapter):
     """Write-back, recovery and undo by appending lines; the subclass names its `writer`."""
 
     writer: LineWriter
+    # whether undo can continue from before the compaction on a branch (pi's tree); else only the backup
+    branches: bool = False
 
     def write_back_plan(self, session: Session) -> WriteBackPlan:
         return self.writer.plan(session)
@@ -100,8 +105,8 @@ class AppendingAdapter(AgentAdapter):
     def undo(
         self, pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False
     ) -> UndoResult:
-        if branch:
+        if branch and not self.branches:
             raise WriteBackRefused(
                 f"{pending.path}: {self.label} sessions have no branches to go back to; use the backup"
             )
-        return self.writer.undo(pending, backup_dir=backup_dir, from_backup=from_backup)
+        return self.writer.undo(pending, backup_dir=backup_dir, from_backup=from_backup, branch=branch)

@@ -69,8 +69,12 @@ def pending_for(
     payload: bytes,
     after: bytes | None,
     backup_path: Path | None,
+    written_ids: list[str],
 ) -> PendingWrite:
-    """The pending record of a write-back that turns `before` into `after` (default: `before` + `payload`)."""
+    """The pending record of a write-back that turns `before` into `after` (default: `before` + `payload`).
+
+    `payload` ends the new file; `written_ids` are the ids of the records it holds, in order.
+    """
     new = after if after is not None else before + payload
     return PendingWrite(
         proposal_id=proposal_id,
@@ -86,6 +90,8 @@ def pending_for(
         sha_after=sha256_hex(new),
         backup_path=str(backup_path) if backup_path is not None else None,
         payload=payload.decode("utf-8", "surrogateescape"),
+        written_ids=written_ids,
+        first_line=new[: len(new) - len(payload)].count(b"\n") + 1,
     )
 
 

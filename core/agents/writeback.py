@@ -16,9 +16,10 @@ from pydantic import BaseModel
 from cutline.core.errors import WriteBackRefused
 from cutline.core.models import Entry
 
-# how an accepted compaction reaches the session: appended to the file as it is, or the
-# file rewritten in the agent's current format first (what the agent does itself on load)
-WriteBackHow = Literal["append", "migrate-and-append", "none"]
+# how an accepted compaction reaches the session: appended to the file as it is, the
+# file rewritten in the agent's current format first (what the agent does itself on load),
+# or rows inserted into the agent's database in one transaction (OpenClaw)
+WriteBackHow = Literal["append", "migrate-and-append", "insert", "none"]
 
 
 class WriteBackPlan(BaseModel):
@@ -60,6 +61,13 @@ class PendingWrite(BaseModel):
     payload: str = ""
     # the summary version written (the store's business; the writer leaves it None)
     version: int | None = None
+    # what was written, to find it again later (the drift warning): the records' own ids / uuids in
+    # order (none for lines without ids, e.g. Codex's), and the 1-based line the first one starts on
+    written_ids: list[str] = []
+    first_line: int | None = None
+    # what a database writer needs to take its rows back exactly (OpenClaw: the row keys and
+    # the projection's watermark before the write); empty for files
+    undo_state: dict[str, int | str | None] = {}
 
 
 class WrittenBack(BaseModel):

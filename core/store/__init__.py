@@ -22,7 +22,7 @@ from sqlite_utils import Database
 
 from cutline.core.models import Entry, Session
 from cutline.core.store.db import StoreDatabase, utc_now
-from cutline.core.store.importer import ImportedFile, Importer, ImportReport, file_sha256
+from cutline.core.store.importer import ImportedFile, Importer, ImportProgress, ImportReport, file_sha256
 from cutline.core.store.overview import CompactionInfo, PathLine, SessionOverview, entry_preview, overview
 from cutline.core.store.proposals import Proposals
 from cutline.core.store.rows import entry_keys
@@ -33,6 +33,7 @@ from cutline.core.store.writebacks import WriteBacks
 __all__ = [
     "AmbiguousSessionError",
     "CompactionInfo",
+    "ImportProgress",
     "ImportReport",
     "ImportedFile",
     "PathLine",
@@ -97,9 +98,14 @@ class Store:
 
     # -- import ------------------------------------------------------------
 
-    def import_file(self, path: Path | str, *, count_tokens: bool = True) -> ImportReport:
-        """Read a session file and import it (its chars4 counts cached on the way); an unchanged file is not parsed."""
-        return self.importer.import_file(path, count_tokens=count_tokens)
+    def import_file(
+        self, path: Path | str, *, count_tokens: bool = True, progress: ImportProgress | None = None
+    ) -> ImportReport:
+        """Read a session file and import it (its chars4 counts cached on the way); an unchanged file is not parsed.
+
+        `progress` is told the stage ("reading", "writing") and how much of the file is read.
+        """
+        return self.importer.import_file(path, count_tokens=count_tokens, progress=progress)
 
     def import_and_read(
         self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4"

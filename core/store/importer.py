@@ -43,6 +43,10 @@ _INSERT_ENTRY = (
 # One row of the entries table, in `_INSERT_ENTRY`'s order.
 StoredRow = tuple[str, str, int, int, str | None, str, str | None, int | None, str | None, str, str]
 CountsSource = Callable[[], dict[str, int] | None]
+# told how an import goes: the stage ("reading", then "writing"), then done and total (file characters; 0, 0 when unknown)
+ImportProgress = Callable[[str, int, int], None]
+# a reading progress is told at most this many times (every 1% of the file)
+_PROGRESS_STEPS = 100
 
 
 class ImportReport(BaseModel):
@@ -71,6 +75,25 @@ class ImportReport(BaseModel):
         return "imported"
 
 
+def _reporting(
+    sink: Callable[[Entry, bool], None], total: int, progress: ImportProgress
+) -> Callable[[Entry, bool], None]:
+    """A reader sink that tells `progress` how far through the file the entries have come (each line's length)."""
+    done = 0
+    told = -1
+    step = max(1, total // _PROGRESS_STEPS)
+
+    def reporting(entry: Entry, from_line: bool) -> None:
+        nonlocal done, told
+        sink(entry, from_line)
+        done += len(entry.raw_line) + 1
+        if done // step != told:
+            told = done // step
+            progress("reading", min(done, total), total)
+
+    return reporting
+
+
 def _counting(sink: Callable[[Entry, bool], None], counts: dict[str, int]) -> Callable[[Entry, bool], None]:
     """A reader sink that also counts each entry's chars4 tokens into `counts` (cheap next to parsing)."""
     counter = get_counter("chars4")
@@ -80,6 +103,14 @@ def _counting(sink: Callable[[Entry, bool], None], counts: dict[str, int]) -> Ca
         counts[entry.id] = entry_tokens(entry, counter)
 
     return both
+
+
+def _file_size(path: Path) -> int:
+    """The file's size in bytes (0 when it cannot be told, e.g. a store reference)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 class ImportedFile(NamedTuple):
@@ -177,11 +208,14 @@ class Importer:
 
     # -- the three ways in ---------------------------------------------------
 
-    def import_file(self, path: Path | str, *, count_tokens: bool = True) -> ImportReport:
+    def import_file(
+        self, path: Path | str, *, count_tokens: bool = True, progress: ImportProgress | None = None
+    ) -> ImportReport:
         """Read a session file and import it; an unchanged file is recognized without parsing it.
 
         With `count_tokens`, each entry's chars4 count is made as it is read and cached in
         the import's transaction: `ls` and the sessions screen show a total at once.
+        `progress`, when given, is told how far the reading has come and when the writing starts.
         """
         resolved = _existing_file(path)
         report = self._unchanged_file(resolved)
@@ -195,9 +229,13 @@ class Importer:
         counts: dict[str, int] = {}
         with no_cyclic_gc():
             sink = _counting(row_sink(rows), counts) if count_tokens else row_sink(rows)
+            if progress is not None:
+                sink = _reporting(sink, _file_size(resolved), progress)
             session = read_session(resolved, sink=sink, keep=False)
             if session.source_path is None:
                 session.source_path = str(resolved)
+            if progress is not None:
+                progress("writing", 0, 0)
             return self._import(session, rows, (lambda: counts) if count_tokens else None, "chars4")
 
     def import_and_read(

@@ -28,7 +28,8 @@ _LIST_SESSIONS = """
         (SELECT d.decision FROM decisions d WHERE d.session_id = s.id
             ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision,
         (SELECT d.decided_at FROM decisions d WHERE d.session_id = s.id
-            ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision_at
+            ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision_at,
+        (SELECT count(*) FROM proposals p WHERE p.session_id = s.id AND p.status = 'open') AS open_proposals
     FROM sessions s
 """
 
@@ -50,6 +51,7 @@ class SessionInfo(BaseModel):
     compactions: int = 0
     last_decision: str | None = None
     last_decision_at: str | None = None
+    open_proposals: int = Field(default=0, description="proposals neither accepted nor rejected yet")
     imported_at: str
     updated_at: str
 
@@ -113,6 +115,7 @@ def _info(row: Row) -> SessionInfo:
         compactions=row["compactions"],
         last_decision=row["last_decision"],
         last_decision_at=row["last_decision_at"],
+        open_proposals=row["open_proposals"],
         imported_at=row["imported_at"],
         updated_at=row["updated_at"],
     )

@@ -1,15 +1,17 @@
 """Proof by the agent itself: Claude Code and Codex resume from the compaction cutline wrote back, and undo gives the original.
 
-A corpus session (before its compaction) is compacted with cutline and accepted with
-write-back; the real program (tests/support/live_clients.py, offline in a network
-namespace) resumes it with a new prompt. The request it sends must carry cutline's
-summary in the agent's own framing, then exactly the kept messages the proposal showed,
-in order, then the new prompt; and it must equal `cutline context --json` of the written
-file (the conformance normalizations of tests/conformance take out what the program adds
-on every request). After `cutline undo` the file is byte-identical and the resume sends
-the original context. The requests are committed (tests/fixtures/writeback/<agent>/) so
-the same comparison runs without the programs. Live tests skip where the programs are
-missing, and fail saying why under CI=true.
+A corpus session (before its compaction) is compacted with cutline's default rules (current
+pi's cut) and accepted with write-back; the real program (tests/support/live_clients.py,
+offline in a network namespace) resumes it with a new prompt. The request it sends must
+carry cutline's summary in the agent's own framing, then exactly the kept messages the
+proposal showed, in order, then the new prompt; and it must equal both `cutline context
+--proposal` taken before the write-back and `cutline context --json` of the written file
+(the conformance normalizations of tests/conformance take out what the program adds on
+every request). Here the kept part begins with a user record: Claude Code sends it merged
+into the summary's user message, Codex as an item of its own. After `cutline undo` the
+file is byte-identical and the resume sends the original context. The requests are
+committed (tests/fixtures/writeback/<agent>/) so the same comparison runs without the
+programs. Live tests skip where the programs are missing, and fail saying why under CI=true.
 """
 
 from __future__ import annotations
@@ -88,19 +90,22 @@ def _place(case: Case, root: Path, data: bytes) -> tuple[Path, str]:
     return folder / name, sid
 
 
-def _compact_and_accept(case: Case, file: Path) -> review.Proposal:
-    # pi 0.73's cut: with current pi's the kept part begins with a user record, which Claude Code sends
-    # merged into the summary message (not yet what cutline's Claude Code context predicts)
+def _propose(case: Case, file: Path) -> tuple[str, list[WireMessage]]:
+    """Compact with cutline's default rules: the proposal's id, and `cutline context --proposal` (the predicted request)."""
     result = CliRunner().invoke(
-        cli,
-        ["compact", "--keep-recent-tokens", str(case.keep_recent_tokens), "--json", str(file)],
-        env={"CUTLINE_COMPACTION__RULES": "pi-0.73"},
+        cli, ["compact", "--keep-recent-tokens", str(case.keep_recent_tokens), "--json", str(file)]
     )
     assert result.exit_code == 0, result.output
-    proposal_id = json.loads(result.output)["id"]
+    proposal_id = str(json.loads(result.output)["id"])
+    return proposal_id, _cutline_context(["--proposal", proposal_id])
+
+
+def _compact_and_accept(case: Case, file: Path) -> tuple[review.Proposal, list[WireMessage]]:
+    """Compact, then accept with write-back; the proposal, and the context predicted before the write-back."""
+    proposal_id, predicted = _propose(case, file)
     with Store() as store:
         review.accept(store, proposal_id, write_back=True, timestamp=STAMP)
-        return review.load_proposal(store, proposal_id)
+        return review.load_proposal(store, proposal_id), predicted
 
 
 def _undo(proposal_id: str, *, from_backup: bool = False) -> str:
@@ -108,8 +113,8 @@ def _undo(proposal_id: str, *, from_backup: bool = False) -> str:
         return undo(store, proposal_id, from_backup=from_backup).message
 
 
-def _cutline_context(file: Path) -> list[WireMessage]:
-    result = CliRunner().invoke(cli, ["context", "--json", str(file)], catch_exceptions=False)
+def _cutline_context(args: list[str]) -> list[WireMessage]:
+    result = CliRunner().invoke(cli, ["context", "--json", *args], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return [WireMessage.model_validate(m) for m in json.loads(result.output)["messages"]]
 
@@ -161,13 +166,41 @@ def _summary_text(case: Case, summary: str, file: str) -> str:
     return cc_summary_text(summary, file, kept=True)
 
 
-def check_resumed(case: Case, body: dict[str, Any], written: Path, proposal: review.Proposal, file: str) -> None:
-    """The request after the write-back: cutline's summary, the kept messages as the preview showed them, the prompt."""
-    request, context = _normalized(case, body, _cutline_context(written))
+def _after_summary(request: list[WireMessage], summary: str) -> list[WireMessage]:
+    """The request's messages after the summary; the summary first, in the agent's framing.
+
+    Claude Code sends a kept part that begins with a user record merged into the summary's
+    user message, the summary's text block ending in the newline of that seam.
+    """
+    first = request[0]
+    assert first.role == "user" and first.content, "the request begins with the summary's user message"
+    head = first.content[0]
+    rest = first.content[1:]
+    assert isinstance(head, WireText) and head.text == (summary + "\n" if rest else summary), (
+        "the summary comes first, in the agent's framing"
+    )
+    return [WireMessage(role="user", content=rest), *request[1:]] if rest else request[1:]
+
+
+def check_resumed(
+    case: Case,
+    body: dict[str, Any],
+    written: Path,
+    proposal: review.Proposal,
+    file: str,
+    predicted: list[WireMessage],
+) -> None:
+    """The request after the write-back: what `cutline context --proposal` predicted, and what `cutline context` reads.
+
+    That is cutline's summary, the kept messages as the preview showed them, the new prompt.
+    """
+    request, context = _normalized(case, body, _cutline_context([str(written)]))
     _assert_same(request, context, f"{case.agent} resumed from cutline's compaction vs cutline context")
-    summary = _summary_text(case, proposal.summary, file)
-    assert request[0].role == "user" and request[0].text() == summary, "the summary comes first, in the agent's framing"
-    kept_request = [m for m in request[1:] if m.role != "system"]
+    request, prediction = _normalized(case, body, predicted)
+    _assert_same(request, prediction, f"{case.agent} resumed from cutline's compaction vs cutline context --proposal")
+    kept_request = [
+        m for m in _after_summary(request, _summary_text(case, proposal.summary, file)) if m.role != "system"
+    ]
     kept_preview = wire_messages(proposal.context[1:])
     assert _signature(kept_request) == _signature(kept_preview), "exactly the kept messages of the preview, in order"
     last = _request_messages(case, body)
@@ -176,7 +209,7 @@ def check_resumed(case: Case, body: dict[str, Any], written: Path, proposal: rev
 
 def check_original(case: Case, body: dict[str, Any], original: Path) -> None:
     """The request after undo: the original session's context."""
-    request, context = _normalized(case, body, _cutline_context(original))
+    request, context = _normalized(case, body, _cutline_context([str(original)]))
     _assert_same(request, context, f"{case.agent} resumed after undo vs cutline context of the original")
 
 
@@ -193,6 +226,15 @@ def _golden_case(case: Case) -> Path:
     return GOLDEN / case.agent
 
 
+def _predicted_offline(case: Case, folder: Path, root: Path) -> list[WireMessage]:
+    """`cutline context --proposal` now, for the golden's session placed where the live run had it (paths as in the golden)."""
+    file = Path((folder / "transcript-path.txt").read_text(encoding="utf-8").replace(ROOT_MARK, str(root)))
+    file.parent.mkdir(parents=True)
+    file.write_bytes(_original(case))
+    _, predicted = _propose(case, file)
+    return [WireMessage.model_validate_json(_to_golden(m.model_dump_json(), root)) for m in predicted]
+
+
 @pytest.mark.parametrize("agent", sorted(CASES))
 def test_golden_requests_match_cutline_context(agent: str, tmp_path: Path) -> None:
     case = CASES[agent]
@@ -202,7 +244,9 @@ def test_golden_requests_match_cutline_context(agent: str, tmp_path: Path) -> No
     written.write_bytes((folder / "written.jsonl").read_bytes())
     proposal = review.Proposal.model_validate_json((folder / "proposal.json").read_text(encoding="utf-8"))
     body = json.loads((folder / "request.json").read_text(encoding="utf-8"))
-    check_resumed(case, body, written, proposal, (folder / "transcript-path.txt").read_text(encoding="utf-8"))
+    transcript = (folder / "transcript-path.txt").read_text(encoding="utf-8")
+    predicted = _predicted_offline(case, folder, tmp_path / "live")
+    check_resumed(case, body, written, proposal, transcript, predicted)
     original = tmp_path / "original.jsonl"
     original.write_bytes(_original(case))
     check_original(case, json.loads((folder / "undo-request.json").read_text(encoding="utf-8")), original)
@@ -231,12 +275,12 @@ def test_live_resume_after_write_back_and_undo(agent: str, tmp_path: Path) -> No
 
     # write back, resume: the agent continues from cutline's summary
     file, sid = _place(case, root / "a", original)
-    proposal = _compact_and_accept(case, file)
+    proposal, predicted = _compact_and_accept(case, file)
     written = root / "written.jsonl"
     shutil.copyfile(file, written)
     run = live_clients.LiveRun(case.agent, root / "a" / "home", root / "a" / "work", sid, PROMPT, root / "a-requests")
     body = live_clients.resume(run)
-    check_resumed(case, body, written, proposal, str(file))
+    check_resumed(case, body, written, proposal, str(file), predicted)
 
     # the agent wrote after the compaction: undo says so and offers the backup, which gives the original back
     with pytest.raises(UndoNeedsChoice, match="backup"):
@@ -246,7 +290,7 @@ def test_live_resume_after_write_back_and_undo(agent: str, tmp_path: Path) -> No
 
     # write back, undo at once: byte-identical, and the resume sends the original context
     file_b, sid_b = _place(case, root / "b", original)
-    proposal_b = _compact_and_accept(case, file_b)
+    proposal_b, _ = _compact_and_accept(case, file_b)
     assert file_b.read_bytes() != original
     _undo(proposal_b.id)
     assert file_b.read_bytes() == original

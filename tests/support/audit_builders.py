@@ -84,3 +84,27 @@ def audit_demo_session() -> Session:
     b.user("Add a changelog entry.", id="u4")
     b.assistant("Added.", usage=900, id="a4")
     return b.session()
+
+
+def evidence_session() -> Session:
+    """A compaction that lost an instruction from the end of a long message and kept another only in other words."""
+    b = SessionBuilder("evidence-demo")
+    log = "\n".join(f"day {n % 28 + 1} imported with {n * 17} rows" for n in range(40))
+    b.user(
+        f"The log so far:\n```\n{log}\n```\nNever deploy the billing service on Fridays.\n"
+        "Always run the migration dry-run first.",
+        id="u1",
+    )
+    b.assistant("Understood.", usage=1200, id="a1")
+    b.user(sized("Now import the March files.", 200), id="u2")
+    b.assistant(sized("Imported all 31 files.", 100), usage=2400, id="a2")
+    b.compaction(
+        "## Constraints & Preferences\n- The billing service: never deploy it on Fridays.\n"
+        "## Progress\n- Importer reads one CSV file per day",
+        "u2",
+        tokens_before=2400,
+        id="c1",
+    )
+    b.user("Import April too.", id="u3")
+    b.assistant("Done.", usage=900, id="a3")
+    return b.session()

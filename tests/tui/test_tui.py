@@ -8,9 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, TextArea
+from textual.geometry import Region
+from textual.widgets import Input, Static, TextArea
 
-from cutline.app.screens.modals import ConfirmScreen, ErrorScreen
+from cutline.app.screens.modals import AcceptScreen, ErrorScreen
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.screens.sessions import SessionsScreen
 from cutline.app.widgets.message_list import MessageList
@@ -126,9 +127,13 @@ async def test_run_edit_accept_writes_the_entry_to_the_session_file(tmp_path: Pa
         await pilot.press("a")
         await settle(app, pilot)
         confirm = app.screen
-        assert isinstance(confirm, ConfirmScreen)
+        assert isinstance(confirm, AcceptScreen)
         assert "REVIEWED BY A HUMAN." in confirm.body
         assert session_file.name in confirm.intro
+        await pilot.press("j")  # the exact line, on request
+        body = confirm.query_one("#confirm-body", Static)
+        shown = body.render_lines(Region(0, 0, body.size.width, body.size.height))
+        assert "".join(strip.text.strip() for strip in shown).startswith('{"type":"compaction"')
         await pilot.press("y")
         await settle(app, pilot)
         assert screen.proposal_status == "accepted"
@@ -145,7 +150,7 @@ async def test_run_edit_accept_writes_the_entry_to_the_session_file(tmp_path: Pa
     assert last["type"] == "compaction"
     assert last["summary"].startswith("REVIEWED BY A HUMAN. ")
     assert last["firstKeptEntryId"] == first_kept
-    assert confirm.body == written.splitlines()[-1], "the confirmation showed exactly the line that was written"
+    assert confirm.line == written.splitlines()[-1], "the confirmation showed exactly the line that was written"
 
 
 def keep_recent(home: Path, tokens: int) -> None:

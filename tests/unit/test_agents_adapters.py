@@ -45,11 +45,12 @@ def test_openclaw_jsonl_reads_through_pi_with_its_own_identity(tmp_path: Path) -
     assert session_context(session) == session_context(pi)
 
 
-def test_write_back_goes_through_the_adapter_and_openclaw_refuses(tmp_path: Path) -> None:
+def test_write_back_goes_through_the_adapter_and_an_openclaw_jsonl_export_refuses(tmp_path: Path) -> None:
+    # OpenClaw's SQLite stores are written back (tests/unit/test_writeback_openclaw.py); its JSONL exports are not
     path = openclaw_copy(tmp_path)
     session = read_session(path)
     adapter = adapter_for(session.format)
-    assert adapter.write_back_refusal() is not None
+    assert adapter.write_back_refusal() is None and not adapter.write_back_plan(session).possible
     before = path.read_bytes()
     with pytest.raises(WriteBackRefused, match="SQLite store"):
         adapter.write_back(path, session, CompactionRecord(summary="s"), backup_dir=tmp_path / "b")

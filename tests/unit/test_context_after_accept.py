@@ -30,7 +30,7 @@ def _copy(tmp_path: Path, source: Path, name: str, drop: int = 0) -> Path:
 CASES = {
     "pi v3": (SAMPLES / "pi-coding-session.jsonl", "pi.jsonl", 0, 2000, None),
     "pi 0.87": (CORPUS / "pi-0.87" / "context-edit" / "session.jsonl", "pi087.jsonl", 0, 1000, None),
-    "claude code": (CORPUS / "claude-code" / "thirdparty" / "session.jsonl", "session.jsonl", 2, 60, "pi-0.73"),
+    "claude code": (CORPUS / "claude-code" / "thirdparty" / "session.jsonl", "session.jsonl", 2, 60, None),
     "codex": (CORPUS / "codex" / "thirdparty" / "rollout.jsonl", "rollout-x.jsonl", 1, 60, None),
 }
 

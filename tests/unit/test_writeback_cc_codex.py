@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from cutline.core.agents.registry import adapter_for
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.errors import WriteBackRefused
 from cutline.core.store import Store
-from cutline.core.writeback import undo
+from cutline.core.writeback import drift_warning, undo
 from tests.support.paths import TESTS
 from tests.support.writeback import propose
 
@@ -106,3 +107,58 @@ def test_codex_refuses_a_rollout_without_ordinals(tmp_path: Path) -> None:
     session = read_session(str(path))
     plan = adapter_for("codex").write_back_plan(session)
     assert not plan.possible and "ordinal" in plan.reason
+
+
+def _resumed_line(agent: str, last: dict[str, object], text: str) -> dict[str, object]:
+    """A record appended after `last` as the agent appends it (Claude Code links it; Codex numbers it)."""
+    if agent == "codex":
+        ordinal = last["ordinal"]
+        assert isinstance(ordinal, int)
+        return {
+            "timestamp": "2026-01-01T00:00:01.000Z",
+            "ordinal": ordinal + 1,
+            "type": "response_item",
+            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]},
+        }
+    return {
+        "parentUuid": last["uuid"],
+        "isSidechain": False,
+        "type": "user",
+        "message": {"role": "user", "content": text},
+        "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, text)),
+        "timestamp": "2026-01-01T00:00:01.000Z",
+        "sessionId": last["sessionId"],
+    }
+
+
+def _last_record(data: bytes, agent: str) -> dict[str, object]:
+    records = [json.loads(x) for x in data.splitlines()]
+    return next(r for r in reversed(records) if agent == "codex" or r.get("uuid"))
+
+
+@pytest.mark.parametrize("agent", ["claude_code", "codex"])
+def test_drift_warned_when_the_agent_kept_writing_past_the_compaction(agent: str, tmp_path: Path) -> None:
+    """Found by what the store recorded as written, not the proposal's entry id (Claude Code's and Codex's differ)."""
+    path = _case(tmp_path, agent)
+    before = _last_record(path.read_bytes(), agent)  # what a still-running agent holds as its last record
+    with Store(tmp_path / "db") as store:
+        proposal = propose(store, path, keep_recent_tokens=60)
+        review.accept(store, proposal.id, write_back=True, timestamp="2026-01-01T00:00:00.000Z")
+        done = store.write_backs.get(proposal.id)
+        assert done is not None and done[1].first_line is not None
+        assert drift_warning(store, proposal.id) is None
+        written = path.read_bytes()
+
+        # resumed from the compaction: the agent goes on after the written records, no warning
+        with path.open("ab") as handle:
+            handle.write(json.dumps(_resumed_line(agent, _last_record(written, agent), "resumed")).encode() + b"\n")
+        store.import_file(path)
+        assert drift_warning(store, proposal.id) is None
+
+        # an agent that kept running goes on from its own last record, past the compaction
+        path.write_bytes(written)
+        with path.open("ab") as handle:
+            handle.write(json.dumps(_resumed_line(agent, before, "still running")).encode() + b"\n")
+        store.import_file(path)
+        warning = drift_warning(store, proposal.id)
+    assert warning is not None and "make a new proposal, or undo this one" in warning

@@ -184,12 +184,12 @@ def test_refuses_while_pi_runs_on_the_session(case: tuple[Path, Store, str], tmp
 def test_warns_when_the_agent_kept_writing_on_its_old_branch(case: tuple[Path, Store, str]) -> None:
     path, store, proposal_id = case
     leaf = str(jsonl_lines(path.read_bytes())[-1]["id"])
-    decision = review.accept(store, proposal_id, write_back=True)
-    assert writeback.drift_warning(store, str(decision.entry_id), str(path)) is None
+    review.accept(store, proposal_id, write_back=True)
+    assert writeback.drift_warning(store, proposal_id) is None
     with path.open("ab") as handle:  # a pi that kept running appends to its in-memory leaf
         handle.write(agent_line(leaf))
     store.import_file(path)
-    warning = writeback.drift_warning(store, str(decision.entry_id), str(path))
+    warning = writeback.drift_warning(store, proposal_id)
     assert warning is not None and "kept writing on its old branch" in warning
 
 

@@ -87,6 +87,7 @@ def write_back(
         entry_id=boundary,
         proposal_id=proposal_id,
         on_prepared=on_prepared,
+        written_ids=[boundary, derived_uuid(session.id, key, "summary")],
     )
     entry = Entry(
         id=boundary,
@@ -101,6 +102,7 @@ def write_back(
     return WrittenBack(entry=entry, pending=pending)
 
 
-def undo(pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False) -> UndoResult:
+def undo(pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False) -> UndoResult:
     """The exact former bytes when nothing followed; else the backup on request (no branches to go back to)."""
+    del branch  # no branches: the adapter refuses one before
     return undo_written(pending, backup_dir=backup_dir, from_backup=from_backup, agent="Claude Code")

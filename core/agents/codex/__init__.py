@@ -16,6 +16,7 @@ from cutline.core.agents.codex.reader import read_codex
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext
+from cutline.core.agents.writeback import PendingWrite
 from cutline.core.models import Entry, Message, Session, SessionFormat
 
 
@@ -44,6 +45,9 @@ class CodexAdapter(AppendingAdapter):
         path = session.active_path()
         note = encrypted_note(path)
         return WireContext(agent=self.format, messages=codex_wire(codex_context(path)), notes=[note] if note else [])
+
+    def drift(self, session: Session, written: PendingWrite) -> str | None:
+        return writeback.drift(session, written)
 
     def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
         return codex_files(env, home)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cutline.core.agents.appended_lines import append_lines, program_named, running_program
@@ -69,7 +70,14 @@ def write_back(
     line = max((e.line for e in session.entries), default=1) + 1
     new_id = new_entry_id(session, line)
     pending, _ = append_lines(
-        path, session, payload, backup_dir=backup_dir, entry_id=new_id, proposal_id=proposal_id, on_prepared=on_prepared
+        path,
+        session,
+        payload,
+        backup_dir=backup_dir,
+        entry_id=new_id,
+        proposal_id=proposal_id,
+        on_prepared=on_prepared,
+        written_ids=[],  # a rollout line has no id: the record's first_line finds it
     )
     entry = Entry(
         id=new_id,
@@ -84,6 +92,44 @@ def write_back(
     return WrittenBack(entry=entry, pending=pending)
 
 
-def undo(pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False) -> UndoResult:
+def _ordinal(entry: Entry) -> int | None:
+    try:
+        value = json.loads(entry.raw_line or "{}")
+    except ValueError:
+        return None
+    ordinal = value.get("ordinal") if isinstance(value, dict) else None
+    return ordinal if isinstance(ordinal, int) and not isinstance(ordinal, bool) else None
+
+
+def drift(session: Session, written: PendingWrite) -> str | None:
+    """A warning when a Codex that never resumed from the written `compacted` line kept appending after it.
+
+    A rollout has no branches: a running Codex numbers its lines from its own last
+    `ordinal`, so its next lines repeat the compaction's ordinal (a resumed Codex goes on
+    from it). Found by the line the store recorded, not by an id (rollout lines have none).
+    """
+    ours = next(
+        (
+            e
+            for e in session.entries
+            if e.type == "compaction" and (e.line == written.first_line or e.id == written.entry_id)
+        ),
+        None,
+    )
+    mark = _ordinal(ours) if ours is not None else None
+    if ours is None or mark is None:
+        return None
+    later = [(e.line, _ordinal(e)) for e in session.entries if e.line > ours.line]
+    stale = [line for line, ordinal in later if ordinal is not None and ordinal <= mark]
+    if not stale:
+        return None
+    return (
+        f"Codex kept writing after the compaction on line {ours.line} without resuming from it (line {stale[0]} "
+        f"repeats ordinal {mark} or less): make a new proposal, or undo this one"
+    )
+
+
+def undo(pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False) -> UndoResult:
     """The exact former bytes when nothing followed; else the backup on request."""
+    del branch  # no branches: the adapter refuses one before
     return undo_written(pending, backup_dir=backup_dir, from_backup=from_backup, agent="Codex")

@@ -3,7 +3,7 @@
 OpenClaw 2026.9 keeps transcripts in SQLite (`agents/<id>/agent/openclaw-agent.sqlite`)
 and writes JSONL only as exports and legacy imports; its events are pi's entries under a
 version 4 header. A file with a version 1-3 header cannot be told from pi's and reads as
-pi. Write-back is refused: cutline never writes to OpenClaw's store.
+pi. Write-back (writeback.py) inserts into the store; exported JSONL files are refused.
 """
 
 from __future__ import annotations
@@ -14,10 +14,21 @@ from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.openclaw import writeback
 from cutline.core.agents.openclaw.store import peek_store
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.pi.reader import read_pi
-from cutline.core.models import Session, SessionFormat
+from cutline.core.agents.writeback import (
+    OnPrepared,
+    PendingWrite,
+    Recovery,
+    UndoResult,
+    WriteBackPlan,
+    WrittenBack,
+    no_record,
+)
+from cutline.core.errors import WriteBackRefused
+from cutline.core.models import CompactionRecord, Session, SessionFormat
 
 # the first session-header version OpenClaw writes and pi does not
 FIRST_OPENCLAW_VERSION = 4
@@ -52,8 +63,52 @@ class OpenClawAdapter(AgentAdapter):
         """Every session of the store, from its session list and header events (no transcript is decoded)."""
         return peek_store(path)
 
+    def write_back_plan(self, session: Session) -> WriteBackPlan:
+        return writeback.plan(session)
+
     def write_back_refusal(self) -> str | None:
-        return "OpenClaw keeps its transcripts in its SQLite store, which cutline does not write to yet"
+        return None
+
+    def running_agent(self, session: Session) -> str | None:
+        return writeback.running(session)
+
+    def preview_line(self, session: Session, record: CompactionRecord, *, entry_id: str, timestamp: str) -> str:
+        """The event's JSON as it goes into `transcript_events` (its projection rows follow from it)."""
+        event_id = writeback.event_id_for(session.id, entry_id)
+        return writeback.event_for(session, record, event_id=event_id, timestamp=timestamp)
+
+    def write_back(
+        self,
+        path: Path,
+        session: Session,
+        record: CompactionRecord,
+        *,
+        backup_dir: Path,
+        entry_id: str | None = None,
+        timestamp: str | None = None,
+        proposal_id: str = "",
+        on_prepared: OnPrepared = no_record,
+    ) -> WrittenBack:
+        return writeback.write_back(
+            path,
+            session,
+            record,
+            backup_dir=backup_dir,
+            entry_id=entry_id,
+            timestamp=timestamp,
+            proposal_id=proposal_id,
+            on_prepared=on_prepared,
+        )
+
+    def recover(self, pending: PendingWrite) -> Recovery:
+        return writeback.recover(pending)
+
+    def undo(
+        self, pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False
+    ) -> UndoResult:
+        if branch:
+            raise WriteBackRefused(f"{pending.path}: cutline does not branch OpenClaw sessions; use --from-backup")
+        return writeback.undo(pending, backup_dir=backup_dir, from_backup=from_backup)
 
 
 ADAPTER = OpenClawAdapter()

@@ -1,4 +1,4 @@
-"""OpenClaw 2026.9's SQLite store (`agents/<id>/agent/openclaw-agent.sqlite`) read as sessions, never written.
+"""OpenClaw 2026.9's SQLite store (`agents/<id>/agent/openclaw-agent.sqlite`) read as sessions (writeback.py writes).
 
 The store holds every session of one agent. A session is named `STORE#SESSION_ID`; the
 store's path alone names its most recently updated session. The store is opened
@@ -168,7 +168,7 @@ def _decompress(blob: bytes, size: Any) -> str:
     return data.decode("utf-8")
 
 
-def _event_texts(
+def event_texts(
     conn: sqlite3.Connection, session_id: str, where: str, problems: list[Problem]
 ) -> list[tuple[int, str]]:
     """(seq, event JSON) in seq order; an event that cannot be decoded is reported and left out."""
@@ -270,17 +270,21 @@ def read_store(ref: str | Path) -> Session:
                     severity="warning",
                 )
             )
-        texts = _event_texts(conn, chosen.session_id, where, problems)
+        texts = event_texts(conn, chosen.session_id, where, problems)
         seqs = _active_seqs(conn, chosen.session_id, texts[-1][0] if texts else -1)
     lines = Lines(texts, problems, "\n", True, texts[-1][0] if texts else 0)
     session = read_pi(lines, where, chosen.name or f"openclaw {chosen.session_id[:8]}")
     session.format = "openclaw"
     _follow_projection(session, seqs, where)
-    joined = "".join(text + "\n" for _, text in texts).encode("utf-8", "surrogatepass")
     session.source_path = where
-    session.source_size = len(joined)
-    session.source_sha256 = hashlib.sha256(joined).hexdigest()
+    session.source_size, session.source_sha256 = fingerprint(texts)
     return session
+
+
+def fingerprint(texts: list[tuple[int, str]]) -> tuple[int, str]:
+    """The size and SHA-256 of a session's events joined as JSONL: what a proposal is tied to (write-back checks it)."""
+    joined = "".join(text + "\n" for _, text in texts).encode("utf-8", "surrogatepass")
+    return len(joined), hashlib.sha256(joined).hexdigest()
 
 
 def peek_store(path: Path) -> list[SessionPeek]:

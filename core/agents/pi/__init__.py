@@ -7,38 +7,28 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cutline.core.agents.adapter import AgentAdapter, EntrySink
+from cutline.core.agents.adapter import EntrySink
+from cutline.core.agents.appending_adapter import AppendingAdapter
 from cutline.core.agents.jsonl import Lines
-from cutline.core.agents.jsonl_writeback import recover
 from cutline.core.agents.peek import SessionPeek, file_peek, head_records, head_text
-from cutline.core.agents.pi.append import (
-    compaction_payload,
-    running_pi,
-    undo_compaction,
-    write_back_plan,
-    write_compaction,
-)
+from cutline.core.agents.pi import writeback
 from cutline.core.agents.pi.detect import is_pi_record
 from cutline.core.agents.pi.reader import read_pi
 from cutline.core.agents.pi.system import system_prompt
 from cutline.core.agents.wire import WireContext, wire_messages
-from cutline.core.agents.writeback import (
-    OnPrepared,
-    PendingWrite,
-    Recovery,
-    UndoResult,
-    WriteBackPlan,
-    WrittenBack,
-    no_record,
-)
-from cutline.core.models import CompactionRecord, Session, SessionFormat
+from cutline.core.models import Session, SessionFormat
 
 
-class PiAdapter(AgentAdapter):
-    """pi-coding-agent's session files (`~/.pi/agent/sessions/**/*.jsonl`), versions 1-3, as 0.73 and 0.87 write them."""
+class PiAdapter(AppendingAdapter):
+    """pi-coding-agent's session files (`~/.pi/agent/sessions/**/*.jsonl`), versions 1-3, as 0.73 and 0.87 write them.
+
+    Written back through pi/writeback.py; undo can continue on a branch from before the compaction (pi's tree).
+    """
 
     format: SessionFormat = "pi"
     label = "pi"
+    writer = writeback
+    branches = True
 
     def detect(self, record: dict[str, Any]) -> bool:
         return is_pi_record(record)
@@ -82,51 +72,6 @@ class PiAdapter(AgentAdapter):
                 path, session_id if isinstance(session_id, str) else None, shown, cwd if isinstance(cwd, str) else None
             )
         ]
-
-    def write_back_plan(self, session: Session) -> WriteBackPlan:
-        return write_back_plan(session)
-
-    def write_back_refusal(self) -> str | None:
-        return None
-
-    def running_agent(self, session: Session) -> str | None:
-        found = running_pi(session)
-        return found[0].describe() if found else None
-
-    def preview_line(self, session: Session, record: CompactionRecord, *, entry_id: str, timestamp: str) -> str:
-        return compaction_payload(session, record, entry_id=entry_id, timestamp=timestamp)
-
-    def write_back(
-        self,
-        path: Path,
-        session: Session,
-        record: CompactionRecord,
-        *,
-        backup_dir: Path,
-        entry_id: str | None = None,
-        timestamp: str | None = None,
-        proposal_id: str = "",
-        on_prepared: OnPrepared = no_record,
-    ) -> WrittenBack:
-        entry, pending = write_compaction(
-            path,
-            session,
-            record,
-            backup_dir=backup_dir,
-            entry_id=entry_id,
-            timestamp=timestamp,
-            proposal_id=proposal_id,
-            on_prepared=on_prepared,
-        )
-        return WrittenBack(entry=entry, pending=pending)
-
-    def recover(self, pending: PendingWrite) -> Recovery:
-        return recover(pending)
-
-    def undo(
-        self, pending: PendingWrite, *, backup_dir: Path, from_backup: bool = False, branch: bool = False
-    ) -> UndoResult:
-        return undo_compaction(pending, backup_dir=backup_dir, from_backup=from_backup, branch=branch)
 
 
 ADAPTER = PiAdapter()

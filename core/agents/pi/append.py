@@ -179,6 +179,7 @@ def write_compaction(
             payload=payload,
             after=new,
             backup_path=saved,
+            written_ids=[new_id],
         )
         replace_checked(path, data, pending, new, on_prepared)
         line_number = new.count(b"\n")
@@ -194,6 +195,7 @@ def write_compaction(
             payload=payload,
             after=None,
             backup_path=saved,
+            written_ids=[new_id],
         )
         append_checked(path, data, pending, payload, on_prepared)
         line_number = data.count(b"\n") + 1

@@ -1,0 +1,218 @@
+"""OpenClaw write-back safety, measured: SIGKILL at random moments, and another connection writing events meanwhile.
+
+Issue 15, item 8, for the SQLite store: after a kill the session's rows are the original
+ones or the original plus one complete compaction (event, identity, active row and
+watermark together) and `PRAGMA integrity_check` is ok, for OpenClaw's store and for
+cutline's; while another process inserts events as OpenClaw does, the compaction is
+refused or written, and the projection stays whole (consecutive seqs, a watermark that
+matches the active rows, each active event parented on the one before).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cutline.core.agents.openclaw.writeback as ocwb
+from cutline.core import review
+from cutline.core.agents.openclaw.sqlite_compat import ensure_octet_length
+from cutline.core.errors import CutlineError
+from cutline.core.store import Store
+from cutline.core.writeback import recover_write_backs
+from tests.support.openclaw_store import copy_store, integrity_ok, session_rows
+from tests.support.paths import TESTS
+from tests.support.writeback import integrity_ok as store_integrity_ok
+from tests.support.writeback import propose
+
+SOURCE = TESTS / "fixtures" / "corpus" / "openclaw" / "main" / "session.sqlite"
+SID = "cde7b62f-b5d2-453a-a896-24ee78fd4b51"
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the loops fork (POSIX only)")
+
+
+def _case(directory: Path) -> Path:
+    return copy_store(SOURCE, directory / "state" / "agents" / "main" / "agent" / "openclaw-agent.sqlite")
+
+
+def _verdict(original: dict[str, Any], now: dict[str, Any], event_id: str) -> str:
+    if now == original:
+        return "original"
+    n = len(original["transcript_events"])
+    if now["transcript_events"][:n] != original["transcript_events"] or len(now["transcript_events"]) != n + 1:
+        return "the original events were changed or more than one was added"
+    event = now["events"][-1]
+    seq = now["transcript_events"][-1][0]
+    complete = (
+        event.get("type") == "compaction"
+        and event.get("id") == event_id
+        and now["identities"][:-1] == original["identities"]
+        and now["identities"][-1][:3] == [event_id, seq, "compaction"]
+        and now["active"] == [*original["active"], [len(original["active"]), seq, None, 1]]
+        and now["state"][0][1:5] == [seq, event_id, 0, len(original["active"]) + 1]
+    )
+    return "compacted" if complete else f"an incomplete compaction: {json.dumps(now['state'])}"
+
+
+def test_kill_loop_leaves_the_original_or_one_complete_compaction(tmp_path: Path) -> None:
+    rng = random.Random(15)
+    counts = {"original": 0, "compacted": 0}
+    damaged: list[str] = []
+    runs = 50
+    for n in range(runs):
+        run_dir = tmp_path / f"run{n:02d}"
+        path = _case(run_dir)
+        original = session_rows(path, SID)
+        db = run_dir / "cutline.db"
+        with Store(db) as store:
+            proposal = propose(store, path, keep_recent_tokens=200, rules="openclaw-2026.9")
+        event_id = ocwb.event_id_for(SID, proposal.entryId)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            code = 0
+            try:
+                with Store(db) as store:
+                    review.accept(store, proposal.id, write_back=True, timestamp="2026-01-01T00:00:00.000Z")
+            except BaseException:
+                code = 1
+            os._exit(code)
+        time.sleep(rng.uniform(0, 0.25))
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        with Store(db) as store:
+            recover_write_backs(store)
+            status = store.proposals.status(proposal.id)
+        verdict = _verdict(original, session_rows(path, SID), event_id)
+        if verdict in counts:
+            counts[verdict] += 1
+            wanted = "open" if verdict == "original" else "accepted"
+            if status != wanted:
+                damaged.append(f"run {n}: the store is {verdict} but the proposal is {status}")
+        else:
+            damaged.append(f"run {n}: {verdict}")
+        if not integrity_ok(path):
+            damaged.append(f"run {n}: OpenClaw's store fails integrity_check")
+        if not store_integrity_ok(db):
+            damaged.append(f"run {n}: cutline's store fails integrity_check")
+    print(
+        f"\nopenclaw kill loop: {runs} SIGKILLs; {counts['original']} left the original, {counts['compacted']} the "
+        f"original + one complete compaction; damaged: {len(damaged)}"
+    )
+    assert damaged == [], "\n".join(damaged)
+    assert counts["original"] > 0 and counts["compacted"] > 0  # the kills landed before and after the commit
+
+
+def _openclaw_writes(path: Path, seed: int) -> None:
+    """Another connection appending 1-3 message events the way OpenClaw's forward index does, each in a transaction."""
+    rng = random.Random(seed)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+    ensure_octet_length(conn)
+    try:
+        time.sleep(rng.uniform(0, 0.03))
+        for _ in range(rng.randint(1, 3)):
+            conn.execute("BEGIN IMMEDIATE")
+            seq, leaf, position, messages = conn.execute(
+                "SELECT indexed_seq + 1, leaf_event_id, active_event_count, active_message_count"
+                " FROM session_transcript_index_state WHERE session_id = ?",
+                (SID,),
+            ).fetchone()
+            event_id = f"agent-{seq}-{rng.randrange(1 << 30)}"
+            event = {"type": "message", "id": event_id, "parentId": leaf, "timestamp": "2026-01-01T00:00:00.000Z"}
+            event["message"] = {"role": "user", "content": f"agent {seq}", "timestamp": 0}
+            conn.execute(
+                "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, ?, ?, 0)",
+                (SID, seq, json.dumps(event)),
+            )
+            conn.execute(
+                "INSERT INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, created_at)"
+                " VALUES (?, ?, ?, 'message', ?, 0)",
+                (SID, event_id, seq, leaf),
+            )
+            conn.execute(
+                "INSERT INTO session_transcript_active_events VALUES (?, ?, ?, ?, 1)", (SID, position, seq, messages)
+            )
+            conn.execute(
+                "UPDATE session_transcript_index_state SET indexed_seq = ?, leaf_event_id = ?,"
+                " active_event_count = ?, active_message_count = ? WHERE session_id = ?",
+                (seq, event_id, position + 1, messages + 1, SID),
+            )
+            conn.execute("COMMIT")
+            time.sleep(rng.uniform(0, 0.005))
+    finally:
+        conn.close()
+
+
+def _projection_damage(rows: dict[str, Any]) -> str | None:
+    seqs = [row[0] for row in rows["transcript_events"]]
+    if seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+        return "the seqs are not consecutive"
+    state = rows["state"][0]
+    if state[1] != seqs[-1] or state[3] != 0 or state[4] != len(rows["active"]):
+        return f"the watermark does not match the rows: {state}"
+    ids = {row[1]: (row[0], row[3]) for row in rows["identities"]}
+    previous = None
+    for position, (active_position, seq, _message, _eligible) in enumerate(rows["active"]):
+        if active_position != position:
+            return "the active positions have a gap"
+        event_id, parent = ids[seq]
+        if previous is not None and parent != previous:
+            return f"event {event_id} is not parented on the active event before it"
+        previous = event_id
+    return None if previous == state[2] else "the leaf is not the last active event"
+
+
+def test_concurrent_writer_never_damages_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(16)
+    runs, written, refused, agent_events = 40, 0, 0, 0
+    damaged: list[str] = []
+    for n in range(runs):
+        run_dir = tmp_path / f"race{n:02d}"
+        path = _case(run_dir)
+        before = len(session_rows(path, SID)["transcript_events"])
+        with Store(run_dir / "cutline.db") as store:
+            proposal = propose(store, path, keep_recent_tokens=200, rules="openclaw-2026.9")
+            # half the runs skip the running-process check, so the transaction's own checks meet the writer
+            if n % 2:
+                monkeypatch.setattr(ocwb, "running", lambda _session: None)
+            else:
+                monkeypatch.undo()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the child
+                try:
+                    _openclaw_writes(path, rng.randrange(1 << 30))
+                finally:
+                    os._exit(0)
+            time.sleep(rng.uniform(0, 0.03))
+            try:
+                review.accept(store, proposal.id, write_back=True)
+                written += 1
+            except CutlineError:
+                refused += 1
+            os.waitpid(pid, 0)
+            rows = session_rows(path, SID)
+            ours = [e for e in rows["events"] if e.get("id") == ocwb.event_id_for(SID, proposal.entryId)]
+            status = store.proposals.status(proposal.id)
+        agent_events += len(rows["transcript_events"]) - before - len(ours)
+        damage = _projection_damage(rows)
+        if damage:
+            damaged.append(f"run {n}: {damage}")
+        if len(ours) != (1 if status == "accepted" else 0):
+            damaged.append(f"run {n}: {len(ours)} compaction event(s) for a proposal that is {status}")
+        if not integrity_ok(path):
+            damaged.append(f"run {n}: OpenClaw's store fails integrity_check")
+    monkeypatch.undo()
+    print(
+        f"\nopenclaw race loop: {runs} accepts against another writer; {written} written, {refused} refused, "
+        f"{agent_events} events by the other writer; damaged: {len(damaged)}"
+    )
+    assert damaged == [], "\n".join(damaged)
+    assert written + refused == runs

@@ -1,0 +1,66 @@
+"""OpenClaw stores in tests: copies made with SQLite's backup API, and a session's rows as plain data to compare."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from cutline.core.agents.openclaw.sqlite_compat import ensure_octet_length
+from cutline.core.agents.openclaw.store import event_texts
+from cutline.core.models import Problem
+
+
+def copy_store(source: Path, target: Path) -> Path:
+    """A consistent copy of a store (its -wal included), made with SQLite's backup API; parents created."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    src = sqlite3.connect(source)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+    return target
+
+
+def session_rows(store: Path, session_id: str) -> dict[str, Any]:
+    """Every row OpenClaw keeps for a session's transcript and its projection, and the decoded events."""
+    conn = sqlite3.connect(store)
+    try:
+        problems: list[Problem] = []
+        events = [json.loads(text) for _, text in event_texts(conn, session_id, str(store), problems)]
+        assert not problems, problems
+
+        def rows(sql: str) -> list[list[Any]]:
+            return [[v.hex() if isinstance(v, bytes) else v for v in row] for row in conn.execute(sql, (session_id,))]
+
+        return {
+            "events": events,
+            "transcript_events": rows(
+                "SELECT seq, event_json, event_zstd, event_utf8_bytes, navigation_json, created_at"
+                " FROM transcript_events WHERE session_id = ? ORDER BY seq"
+            ),
+            "identities": rows(
+                "SELECT event_id, seq, event_type, parent_id, message_idempotency_key, created_at"
+                " FROM transcript_event_identities WHERE session_id = ? ORDER BY seq"
+            ),
+            "active": rows(
+                "SELECT active_position, event_seq, message_position, context_eligible"
+                " FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position"
+            ),
+            "state": rows("SELECT * FROM session_transcript_index_state WHERE session_id = ?"),
+        }
+    finally:
+        conn.close()
+
+
+def integrity_ok(store: Path) -> bool:
+    """SQLite's integrity_check on the store is `ok` (octet_length() supplied for an older SQLite)."""
+    conn = sqlite3.connect(store)
+    ensure_octet_length(conn)  # integrity_check evaluates the tables' CHECKs
+    try:
+        return conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
