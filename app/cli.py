@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import sys
 
 import click
 
 import cutline.app.commands as _commands_pkg
 from cutline.app.output import say, terminal_text
+from cutline.app.quick_exit import exit_if_held
 from cutline.core.errors import CutlineError
 
 
@@ -44,8 +44,15 @@ def cli(ctx: click.Context) -> None:
 
 
 def _register_commands() -> None:
-    for info in sorted(pkgutil.iter_modules(_commands_pkg.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"cutline.app.commands.{info.name}")
+    # the modules beside the package's __init__ (pkgutil's walk cost ~4 ms of every start-up)
+    names = {
+        name.removesuffix(".py")
+        for folder in _commands_pkg.__path__
+        for name in os.listdir(folder)
+        if name.endswith(".py") and name != "__init__.py"
+    }
+    for name in sorted(names):
+        module = importlib.import_module(f"cutline.app.commands.{name}")
         for command in getattr(module, "COMMANDS", []):
             cli.add_command(command)
 
@@ -59,6 +66,8 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name="cutline", standalone_mode=False)
         if isinstance(code, int) and code != 0:
             sys.exit(code)
+        if argv is None:  # a process of its own (not a caller's `main([...])`)
+            exit_if_held(0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:

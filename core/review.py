@@ -185,21 +185,30 @@ def preview_entry(store: Store, ref: str, *, timestamp: str | None = None) -> st
 
 
 def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None) -> WireContext | None:
-    """What the agent sends once this proposal is written back, None when its session cannot take it by appending.
+    """What the agent sends once this proposal is written back, None when its session cannot take it.
 
     Exact by construction: the session file plus the very lines `accept` would append is read
-    again through the agent's own reader, and its context built as `cutline context` builds it.
+    again through the agent's own reader, and its context built as `cutline context` builds it;
+    a session that takes it by insertion (OpenClaw's store) is read with the very event
+    `accept` would insert, without writing the store.
     """
     proposal = load_proposal(store, ref)
     try:
         session = store.load_session(proposal.session_id)
     except NotFoundError:
         return None
-    plan = adapter_for(session.format).write_back_plan(session)
-    source = Path(session.source_path or "")
-    if not plan.possible or plan.how != "append" or not source.is_file():
+    adapter = adapter_for(session.format)
+    plan = adapter.write_back_plan(session)
+    if not plan.possible:
         return None
-    appended = preview_entry(store, proposal.id, timestamp=timestamp).encode("utf-8") + b"\n"
+    line = preview_entry(store, proposal.id, timestamp=timestamp)
+    if plan.how != "append":
+        after = adapter.session_after_write_back(session, line)
+        return None if after is None else session_wire_context(after)
+    source = Path(session.source_path or "")
+    if not source.is_file():
+        return None
+    appended = line.encode("utf-8") + b"\n"
     with tempfile.TemporaryDirectory(prefix="cutline-after-") as folder:
         written = Path(folder) / source.name
         written.write_bytes(source.read_bytes() + appended)

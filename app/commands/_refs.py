@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cutline.app.quick_exit import hold_until_exit
 from cutline.core.errors import CutlineError, NotFoundError
 
 
@@ -58,8 +59,16 @@ def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[s
                 return entry_tokens(entry, instance)
 
         opened = store.import_and_read(candidate, count, counter or "chars4")
+        hold_until_exit(opened.session)
         return opened.session, opened.counts
-    return store.load_session(_resolve_stored(store, ref)), None
+    return load_held(store, _resolve_stored(store, ref)), None
+
+
+def load_held(store: Any, session_id: str) -> Any:
+    """`store.load_session`, the session held to the end of the process (see `cutline.app.quick_exit`)."""
+    session = store.load_session(session_id)
+    hold_until_exit(session)
+    return session
 
 
 def open_session(store: Any, ref: str) -> Any:

@@ -6,14 +6,13 @@ inside each command.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import click
 
-from cutline.app.commands._refs import session_id_for
-from cutline.app.output import say, say_json
+from cutline.app.commands._refs import load_held, session_id_for
+from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
@@ -57,7 +56,7 @@ def _proposal_audit(store: Any, ref: str) -> Any:
     from cutline.core.store.token_counts import count_entries
 
     proposal = load_proposal(store, ref)
-    session = store.load_session(proposal.session_id)
+    session = load_held(store, proposal.session_id)
     latest = latest_version(store, proposal.id)
     summary = latest.text if latest.text != proposal.summary else None
     return audit_proposal(session, proposal, summary, count_entries(store, session, "chars4"))
@@ -85,7 +84,7 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
 
     if session_file(ref) is not None:
         session_id = session_id_for(store, ref)
-        return audit_compaction(store.load_session(session_id), None, settings)
+        return audit_compaction(load_held(store, session_id), None, settings)
     if ":" in ref:
         session_ref, _, entry_id = ref.rpartition(":")
         try:
@@ -93,7 +92,7 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
         except NotFoundError:
             found = None
         if found is not None:
-            return audit_compaction(store.load_session(found), entry_id, settings)
+            return audit_compaction(load_held(store, found), entry_id, settings)
     try:
         proposal_id = resolve_proposal(store, ref)
     except NotFoundError:
@@ -102,12 +101,12 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
         return _proposal_audit(store, proposal_id)
     entry = _compaction_entry(store, ref)
     if entry is not None:
-        return audit_compaction(store.load_session(entry[0]), entry[1], settings)
+        return audit_compaction(load_held(store, entry[0]), entry[1], settings)
     try:
         session_id = store.resolve_session(ref)
     except NotFoundError:
         raise NotFoundError(f"{ref!r} is no session file, stored session, compaction id or proposal id") from None
-    return audit_compaction(store.load_session(session_id), None, settings)
+    return audit_compaction(load_held(store, session_id), None, settings)
 
 
 # ---------------------------------------------------------------------------
@@ -198,12 +197,12 @@ def audit_cmd(
         else:
             from cutline.core.store.token_counts import count_entries
 
-            loaded = store.load_session(session_id)
+            loaded = load_held(store, session_id)
             report = audit_compaction(
                 loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules
             )
     if as_json:
-        say_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        say_json(indented_json(report.to_json(), ensure_ascii=False))
     else:
         say(report_text(report))
 
@@ -248,12 +247,23 @@ def timeline_cmd(
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
     names = list(counters) or list(_COUNTERS)
     from cutline.core.store.token_counts import count_entries
+    from cutline.core.tokens import calibrated_counts
 
     with _store(db_path) as store:
-        loaded = store.load_session(session_id_for(store, session))
+        loaded = load_held(store, session_id_for(store, session))
+
+        made: dict[str, dict[str, int]] = {}
 
         def counts(name: str) -> dict[str, int]:
-            return count_entries(store, loaded, name)  # the store's cache: counted once per session and counter
+            # the store's cache (counted once per session and counter), read once per command:
+            # calibrated is chars4 scaled, and the timeline and the replay ask for the same counters
+            if name not in made:
+                made[name] = (
+                    calibrated_counts(loaded, counts("chars4"))
+                    if name == "calibrated"
+                    else count_entries(store, loaded, name)
+                )
+            return made[name]
 
         result = None
         if do_replay:
@@ -278,7 +288,7 @@ def timeline_cmd(
         data: dict[str, Any] = {"timeline": timeline.model_dump()}
         if result is not None:
             data["replay"] = {**result.model_dump(exclude={"points"}), "text": result.text()}
-        say_json(json.dumps(data, indent=2))
+        say_json(indented_json(data))
         return
     say(
         f"session {timeline.session_id}: {len(timeline.points)} model calls; window {timeline.context_window:,}, "

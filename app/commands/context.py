@@ -6,11 +6,9 @@ inside the command.
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from cutline.app.output import say, say_json
+from cutline.app.output import indented_json, say, say_json
 
 
 @click.command("context")
@@ -50,13 +48,13 @@ def context_cmd(session: str | None, as_json: bool, proposal_ref: str | None, db
             context = context_after_accept(store, proposal_ref)
             if context is None:
                 raise CutlineError(
-                    f"proposal {proposal_ref}: its session cannot take it by appending (see write-back-plan)"
+                    f"proposal {proposal_ref}: cutline cannot tell what its session sends after it (see write-back-plan)"
                 )
         else:
             assert session is not None
             context = session_wire_context(open_session(store, session))
     if as_json:
-        say_json(json.dumps(context_json(context), ensure_ascii=False, indent=2))
+        say_json(indented_json(context_json(context), ensure_ascii=False))
         return
     say(context_text(context))
 

@@ -6,13 +6,12 @@ CLI starts, and `cutline plan` must start fast.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
 from cutline.app.commands._refs import open_counted, open_session
-from cutline.app.output import say, say_json
+from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
@@ -108,7 +107,7 @@ def plan_cmd(
     if as_json:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
         data["sessionId"] = loaded.id
-        say_json(json.dumps(data, indent=2, ensure_ascii=False))
+        say_json(indented_json(data, ensure_ascii=False))
     else:
         from cutline.core.engine.plan_text import plan_text
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from cutline.app.commands._refs import session_id_for
-from cutline.app.output import say, say_json
+from cutline.app.commands._refs import load_held, session_id_for
+from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError
 
 if TYPE_CHECKING:
@@ -202,7 +201,7 @@ def compact_cmd(
         raise CutlineError("the openai summarizer needs OPENAI_API_KEY (or a baseUrl / OPENAI_BASE_URL endpoint)")
     with _store(db_path) as store:
         session_id = session_id_for(store, session)
-        loaded = store.load_session(session_id)
+        loaded = load_held(store, session_id)
         path = loaded.active_path()
         from cutline.core.summarizers.session_model import default_summarizer_model
 
@@ -288,7 +287,7 @@ def write_back_plan_cmd(proposal: str, db_path: str | None) -> None:
     from cutline.core.writeback import write_back_plan
 
     with _store(db_path) as store:
-        plan = write_back_plan(store.load_session(load_proposal(store, proposal).session_id))
+        plan = write_back_plan(load_held(store, load_proposal(store, proposal).session_id))
     if plan.possible:
         say(f"write-back possible ({plan.style}): {plan.reason}")
     else:
@@ -335,7 +334,7 @@ def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     with _store(db_path) as store:
         rows = list_proposals(store, session_id_for(store, session))
     if as_json:
-        say_json(json.dumps([r.model_dump() for r in rows], indent=2))
+        say_json(indented_json([r.model_dump() for r in rows]))
         return
     if not rows:
         say("no proposals")

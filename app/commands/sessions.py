@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -261,6 +260,8 @@ def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
     The new file gets `mode` (the replaced file's), else what a new file gets under the umask.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile
+
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -320,11 +321,11 @@ def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str |
     Writes only a regular file: an existing one is overwritten after a yes at the terminal
     (or with --force) and keeps its permissions; symlinks and devices are refused.
     """
-    from cutline.app.commands._refs import session_id_for
+    from cutline.app.commands._refs import load_held, session_id_for
     from cutline.core.agents.pi.writer import export_pi
 
     with _store(db_path) as store:
-        loaded = store.load_session(session_id_for(store, session))
+        loaded = load_held(store, session_id_for(store, session))
     to_stdout = str(output) == "-"
     if not to_stdout and loaded.source_path and _same_file(output, Path(loaded.source_path)):
         raise CutlineError(f"{output}: refusing to overwrite the session's own source file; choose another -o")

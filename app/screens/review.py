@@ -1202,7 +1202,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             note = (
                 ""
                 if context is not None
-                else "this session cannot take the proposal by appending (see the accept dialog)"
+                else "cutline cannot tell what this session sends after the proposal (see the accept dialog)"
             )
         self.post_message(ContextReady(now, after, note))
 

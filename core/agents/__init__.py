@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 from pathlib import Path
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink, UsageRecord, handed_over
-from cutline.core.agents.jsonl import decode_text, split_lines
+from cutline.core.agents.jsonl import decode_text, read_file_text, split_lines
 from cutline.core.agents.openclaw.store import is_store_ref, read_store
 from cutline.core.agents.pi.append import append_compaction
 from cutline.core.agents.pi.reader import entry_from_line
@@ -53,10 +52,10 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     path = Path(path)
     file = str(path)
     try:
-        data = path.read_bytes()
+        read = read_file_text(path)
     except OSError as exc:
         raise FormatError(f"{file}: cannot read ({exc.strerror or exc})") from None
-    size, sha256 = len(data), hashlib.sha256(data).hexdigest()
+    size, sha256 = read.size, read.sha256
     count = 0
 
     def counting(entry: Entry, from_line: bool) -> None:
@@ -70,10 +69,15 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        text, encoding = decode_text(data)
-        del data  # only the text is needed from here on
-        lines = split_lines(text, file)
-        del text  # the lines hold it now
+        if isinstance(read.data, bytes):  # UTF-16 or bad UTF-8: decoded whole, each bad line reported
+            text, encoding = decode_text(read.data)
+            del read  # only the text is needed from here on
+            lines = split_lines(text, file)
+            del text  # the lines hold it now
+        else:
+            encoding = None
+            lines = split_lines(read, file)
+            del read
         adapter = sniff_lines(lines, file)
         if encoding is not None:
             lines.problems.insert(0, _encoding_problem(file, encoding))

@@ -119,6 +119,14 @@ class AgentAdapter(ABC):
         """Exactly what `write_back` will add for this compaction (shown in the confirmation)."""
         return record.model_dump_json()
 
+    def session_after_write_back(self, session: Session, written: str) -> Session | None:
+        """The session as its agent reads it once `written` (what `preview_line` gives) is in it, without writing it.
+
+        None where the agent does not say; appended files are read again with the line appended
+        (`cutline.core.review.context_after_accept`), so only agents that insert need this.
+        """
+        return None
+
     def write_back(
         self,
         path: Path,

@@ -640,7 +640,8 @@ def _audit(
 
 def _details_of(session: Session, entry_id: str) -> Any:
     """The recorded details of the compaction entry `entry_id` (None for a proposal or another entry)."""
-    entry = session.by_id().get(entry_id)
+    # the last entry with that id, as `by_id` would give, without a dict of every entry
+    entry = next((e for e in reversed(session.entries) if e.id == entry_id), None)
     return entry.compaction.details if entry is not None and entry.compaction is not None else None
 
 

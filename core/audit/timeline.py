@@ -73,13 +73,14 @@ def counter_tokens(
     return path_tokens(path, get_counter(name))
 
 
-def context_before(path: list[Entry], tokens: list[int]) -> list[int]:
+def context_before(path: list[Entry], tokens: list[int], weights: list[bool] | None = None) -> list[int]:
     """For each path index, the estimated tokens of the context the agent had just before that entry (one more value at the end: after the last).
 
     The context is rebuilt as pi does: the latest compaction's summary, the entries it
-    kept, then everything after it.
+    kept, then everything after it. `weights` is `context_weight(path)` when the caller
+    has it (it depends on the path alone, not on the counter).
     """
-    weights = context_weight(path)
+    weights = weights if weights is not None else context_weight(path)
     result: list[int] = []
     running = 0
     ids: dict[str, int] = {}
@@ -137,7 +138,8 @@ def build_timeline(
     names = counters or ["chars4"]
     path = session.active_path()
     per_counter = {name: counter_tokens(session, path, name, counts) for name in names}
-    before = {name: context_before(path, tokens) for name, tokens in per_counter.items()}
+    weights = context_weight(path)
+    before = {name: context_before(path, tokens, weights) for name, tokens in per_counter.items()}
     turns = _turns(path)
     points: list[TimelinePoint] = []
     compactions: list[TimelineCompaction] = []

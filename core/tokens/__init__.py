@@ -18,8 +18,9 @@ import os
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from itertools import accumulate
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -433,18 +434,23 @@ def error_summary(errors: list[float]) -> tuple[float | None, float | None]:
     return statistics.median(ordered), p90
 
 
-def usage_samples(path: list[Entry], tokens: list[int], weights: list[bool] | None = None) -> list[UsageSample]:
-    """For each recorded model call (an assistant message's usage, a pi `usage` entry), the API's prompt tokens and the counter's sum over the context before it.
+class ModelCall(NamedTuple):
+    """A recorded model call on a path: where it is, what the API counted, and the compaction its context starts from."""
 
-    The context before a message is rebuilt as pi does after compactions: the latest
-    compaction's summary, its kept entries, then everything after it. `weights` is
-    `context_weight(path)` when the caller has it (it depends on the path alone).
+    path_index: int
+    entry_id: str
+    real: int
+    last_compaction: int  # path index of the latest compaction before it, -1 when none
+    kept_from: int  # path index of that compaction's first kept entry, -1 when none
+
+
+def model_calls(path: list[Entry]) -> list[ModelCall]:
+    """Every recorded model call on a path (an assistant message's usage, a pi `usage` entry), in path order.
+
+    Why apart from `usage_samples`: it depends on the path alone, so a report scoring
+    several counters walks the entries once instead of once per counter.
     """
-    prefix = [0]
-    weights = weights if weights is not None else context_weight(path)
-    for i in range(len(path)):
-        prefix.append(prefix[-1] + (tokens[i] if weights[i] else 0))
-    samples: list[UsageSample] = []
+    calls: list[ModelCall] = []
     last_compaction = -1
     kept_from = -1
     ids: dict[str, int] = {}
@@ -455,15 +461,36 @@ def usage_samples(path: list[Entry], tokens: list[int], weights: list[bool] | No
             kept_from = ids.get(first_kept, -1) if first_kept else -1
         ids.setdefault(entry.id, i)
         real = _recorded_prompt_tokens(entry)
-        if real <= 0:
-            continue
+        if real > 0:
+            calls.append(ModelCall(i, entry.id, real, last_compaction, kept_from))
+    return calls
+
+
+def usage_samples(
+    path: list[Entry],
+    tokens: list[int],
+    weights: list[bool] | None = None,
+    calls: list[ModelCall] | None = None,
+) -> list[UsageSample]:
+    """For each recorded model call (an assistant message's usage, a pi `usage` entry), the API's prompt tokens and the counter's sum over the context before it.
+
+    The context before a message is rebuilt as pi does after compactions: the latest
+    compaction's summary, its kept entries, then everything after it. `weights` is
+    `context_weight(path)` and `calls` is `model_calls(path)` when the caller has them
+    (both depend on the path alone).
+    """
+    weights = weights if weights is not None else context_weight(path)
+    prefix = [0, *accumulate(tokens[i] if weights[i] else 0 for i in range(len(path)))]
+    samples: list[UsageSample] = []
+    for call in calls if calls is not None else model_calls(path):
+        i, last_compaction = call.path_index, call.last_compaction
         if last_compaction < 0:
             estimate = prefix[i]
         else:
             estimate = tokens[last_compaction] + prefix[i] - prefix[last_compaction + 1]
-            if kept_from >= 0:
-                estimate += prefix[last_compaction] - prefix[kept_from]
-        samples.append(UsageSample(pathIndex=i, entryId=entry.id, real=real, estimate=estimate))
+            if call.kept_from >= 0:
+                estimate += prefix[last_compaction] - prefix[call.kept_from]
+        samples.append(UsageSample(pathIndex=i, entryId=call.entry_id, real=call.real, estimate=estimate))
     return samples
 
 
@@ -601,6 +628,8 @@ def token_report(
     unavailable: dict[str, str] = {}
     calibration: Calibration | None = None
     for name in list(names):
+        if name == "calibrated":
+            continue  # chars4 scaled by the fit below: the same figures `calibrated_counts` gives
         try:
             counts = counts_of(name)
         except CutlineError as exc:
@@ -613,7 +642,12 @@ def token_report(
         per_counter[name] = [counts.get(e.id, 0) for e in path]
     chars4 = per_counter.get("chars4") or [counts_of("chars4").get(e.id, 0) for e in path]
     weights = context_weight(path)  # once: every counter's samples walk the same path
-    calibration = fit_calibration(usage_samples(path, chars4, weights))
+    calls = model_calls(path)
+    chars4_samples = usage_samples(path, chars4, weights, calls)
+    calibration = fit_calibration(chars4_samples)
+    if "calibrated" in names:
+        scaler = CalibratedCounter(calibration.ratio)
+        per_counter["calibrated"] = [scaler.scale(t) for t in chars4]
     entries = [
         {"pathIndex": i, "id": e.id, "type": e.type, "role": e.role, **{n: per_counter[n][i] for n in names}}
         for i, e in enumerate(path)
@@ -621,7 +655,7 @@ def token_report(
     turns: dict[int, dict[str, Any]] = {}
     errors: list[CounterError] = []
     for name in names:
-        samples = usage_samples(path, per_counter[name], weights)
+        samples = chars4_samples if name == "chars4" else usage_samples(path, per_counter[name], weights, calls)
         if name == "calibrated":
             for s in samples:
                 s.estimate = round(s.estimate + calibration.overhead)

@@ -64,3 +64,44 @@ def integrity_ok(store: Path) -> bool:
         return conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     finally:
         conn.close()
+
+
+def without_last_event(source: Path, target: Path, session_id: str) -> Path:
+    """A copy of a store whose session's last event is taken out with its projection rows, as OpenClaw had it before.
+
+    The inverse of appending one event: its `transcript_events` and identity rows and its
+    active-path row go, and the watermark points at the event before it again.
+    """
+    copy_store(source, target)
+    conn = sqlite3.connect(target)
+    ensure_octet_length(conn)
+    try:
+        with conn:
+            seq, position = conn.execute(
+                "SELECT event_seq, active_position FROM session_transcript_active_events WHERE session_id = ?"
+                " ORDER BY active_position DESC LIMIT 1",
+                (session_id,),
+            ).fetchone()
+            assert (
+                seq
+                == conn.execute(
+                    "SELECT max(seq) FROM transcript_events WHERE session_id = ?", (session_id,)
+                ).fetchone()[0]
+            ), "the last event is the end of the active path"
+            parent = conn.execute(
+                "SELECT parent_id FROM transcript_event_identities WHERE session_id = ? AND seq = ?", (session_id, seq)
+            ).fetchone()[0]
+            for table, column in (
+                ("session_transcript_active_events", "event_seq"),
+                ("transcript_event_identities", "seq"),
+                ("transcript_events", "seq"),
+            ):
+                conn.execute(f"DELETE FROM {table} WHERE session_id = ? AND {column} = ?", (session_id, seq))
+            conn.execute(
+                "UPDATE session_transcript_index_state SET indexed_seq = ?, leaf_event_id = ?,"
+                " active_event_count = ? WHERE session_id = ?",
+                (seq - 1, parent, position, session_id),
+            )
+    finally:
+        conn.close()
+    return target

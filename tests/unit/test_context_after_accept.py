@@ -13,6 +13,7 @@ from cutline.core import review
 from cutline.core.agents import read_session, session_wire_context
 from cutline.core.agents.wire import context_json
 from cutline.core.store import Store
+from tests.support.openclaw_store import copy_store, session_rows, without_last_event
 from tests.support.paths import SAMPLES, TESTS
 from tests.support.writeback import propose
 
@@ -48,6 +49,36 @@ def test_the_context_after_accepting_is_what_the_written_file_gives(tmp_path: Pa
     written = session_wire_context(read_session(path))
     assert context_json(predicted) == context_json(written)
     assert context_json(predicted) != context_json(before)  # the proposal changes what is sent
+
+
+# corpus store, whether its last event (a compaction) is taken out first, keepRecentTokens
+OPENCLAW = {
+    "final": ("main/session.sqlite", False, 200),
+    "before the manual compaction": ("main/after-manual-compact.sqlite", True, 16000),
+    "before the third-party compaction": ("thirdparty/session.sqlite", True, 200),
+}
+OPENCLAW_SESSION = "cde7b62f-b5d2-453a-a896-24ee78fd4b51"
+
+
+@pytest.mark.parametrize("case", sorted(OPENCLAW))
+def test_the_context_after_accepting_is_what_the_written_openclaw_store_gives(tmp_path: Path, case: str) -> None:
+    """OpenClaw takes a compaction as rows inserted into its store: predicted from those rows, the store untouched."""
+    source, uncompact, keep = OPENCLAW[case]
+    copy = without_last_event if uncompact else lambda a, b, _: copy_store(a, b)
+    db = copy(CORPUS / "openclaw" / source, tmp_path / "agent.sqlite", OPENCLAW_SESSION)
+    ref = f"{db}#{OPENCLAW_SESSION}"
+    rows = session_rows(db, OPENCLAW_SESSION)
+    with Store(tmp_path / "db") as store:
+        proposal = propose(store, Path(ref), keep_recent_tokens=keep, rules="openclaw-2026.9")
+        predicted = review.context_after_accept(store, proposal.id, timestamp=STAMP)
+        assert predicted is not None
+        assert session_rows(db, OPENCLAW_SESSION) == rows, "predicting writes nothing"
+        before = session_wire_context(read_session(ref))
+        review.accept(store, proposal.id, write_back=True, timestamp=STAMP)
+    written = session_wire_context(read_session(ref))
+    assert context_json(predicted) == context_json(written)
+    assert context_json(predicted) != context_json(before)
+    assert len(predicted.messages) > 1, "the prediction keeps messages after the summary"
 
 
 def test_context_command_prints_the_context_after_a_proposal(tmp_path: Path) -> None:

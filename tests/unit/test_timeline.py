@@ -80,3 +80,12 @@ def test_svg_of_an_empty_session_is_still_valid() -> None:
     timeline = build_timeline(SessionBuilder().session(), CompactionSettings())
     root = ET.fromstring(render_svg(timeline))
     assert root.findall(f"{SVG}polyline") == []
+
+
+def test_context_before_takes_the_paths_weights_once() -> None:
+    from cutline.core.engine.context import context_weight
+
+    session = _session()
+    path = session.active_path()
+    tokens = [len(e.id) * 100 for e in path]
+    assert context_before(path, tokens, context_weight(path)) == context_before(path, tokens)

@@ -77,6 +77,10 @@ class OpenClawAdapter(AgentAdapter):
         event_id = writeback.event_id_for(session.id, entry_id)
         return writeback.event_for(session, record, event_id=event_id, timestamp=timestamp)
 
+    def session_after_write_back(self, session: Session, written: str) -> Session | None:
+        """The session read from the store with the event inserted as write-back inserts it (the store untouched)."""
+        return writeback.session_after(session, written)
+
     def write_back(
         self,
         path: Path,

@@ -247,8 +247,13 @@ def _dangling(entry: Entry, where: str, problems: list[Problem], how: str) -> No
     )
 
 
-def read_store(ref: str | Path) -> Session:
-    """One session of an OpenClaw store (the latest when `ref` names none), its problems collected."""
+def read_store(ref: str | Path, *, inserted: str | None = None) -> Session:
+    """One session of an OpenClaw store (the latest when `ref` names none), its problems collected.
+
+    `inserted`: an event as cutline's write-back inserts it, read as though it were in the
+    store (the next seq, projected at the end of the active path, as the write-back
+    projects it): the session after a write-back, known before it without touching the store.
+    """
     path, wanted = split_ref(ref)
     if not path.is_file():
         raise FormatError(f"{path}: no such file")
@@ -272,6 +277,8 @@ def read_store(ref: str | Path) -> Session:
             )
         texts = event_texts(conn, chosen.session_id, where, problems)
         seqs = _active_seqs(conn, chosen.session_id, texts[-1][0] if texts else -1)
+    if inserted is not None:
+        texts, seqs = with_inserted(texts, seqs, inserted)
     lines = Lines(texts, problems, "\n", True, texts[-1][0] if texts else 0)
     session = read_pi(lines, where, chosen.name or f"openclaw {chosen.session_id[:8]}")
     session.format = "openclaw"
@@ -279,6 +286,14 @@ def read_store(ref: str | Path) -> Session:
     session.source_path = where
     session.source_size, session.source_sha256 = fingerprint(texts)
     return session
+
+
+def with_inserted(
+    texts: list[tuple[int, str]], seqs: list[int] | None, event: str
+) -> tuple[list[tuple[int, str]], list[int] | None]:
+    """The events and active path once `event` is inserted after the last one and projected at the end."""
+    seq = (texts[-1][0] if texts else -1) + 1
+    return [*texts, (seq, event)], None if seqs is None else [*seqs, seq]
 
 
 def fingerprint(texts: list[tuple[int, str]]) -> tuple[int, str]:

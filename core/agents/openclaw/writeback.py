@@ -27,7 +27,7 @@ from typing import Any
 from cutline.core.agents.entries import now_iso
 from cutline.core.agents.openclaw.running import running_openclaw
 from cutline.core.agents.openclaw.sqlite_compat import ensure_octet_length
-from cutline.core.agents.openclaw.store import event_texts, fingerprint, split_ref
+from cutline.core.agents.openclaw.store import event_texts, fingerprint, read_store, split_ref, with_inserted
 from cutline.core.agents.pi.writer import compaction_line
 from cutline.core.agents.safe_write import (
     TMP_SUFFIX,
@@ -93,6 +93,11 @@ def event_for(session: Session, record: CompactionRecord, *, event_id: str, time
     path = session.active_path()
     kept = record if record.firstKeptEntryId is not None else record.model_copy(update={"firstKeptEntryId": event_id})
     return compaction_line(kept, entry_id=event_id, parent_id=path[-1].id if path else None, timestamp=timestamp)
+
+
+def session_after(session: Session, event: str) -> Session:
+    """The session as read once `event` (see `event_for`) is inserted, the store untouched (for previews)."""
+    return read_store(session.source_path or "", inserted=event)
 
 
 # -- connections ----------------------------------------------------------------------
@@ -272,9 +277,10 @@ def write_back(
     with _connected(store) as conn, _immediate(conn, store):
         texts = _check_unchanged(conn, store, session, session_id)
         mark = _check_projection(conn, store, session_id, leaf)
-        seq = (texts[-1][0] if texts else -1) + 1
+        after, _ = with_inserted(texts, None, text)
+        seq = after[-1][0]
         saved = backup_store(store, backup_dir, f"{seq}.{(session.source_sha256 or '')[:16]}")
-        size_after, sha_after = fingerprint([*texts, (seq, text)])
+        size_after, sha_after = fingerprint(after)
         pending = PendingWrite(
             proposal_id=proposal_id,
             session_id=session.id,
