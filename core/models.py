@@ -318,6 +318,20 @@ class Session(BaseModel):
         _PATHS[id(self)] = (key, path)
         return list(path)
 
+    def let_go(self, slice_size: int = 1_024) -> None:
+        """Drop every entry (and the remembered path) a slice at a time, leaving the session empty.
+
+        Why: the last reference to 100,000 entries dropped at once is one deallocation
+        cascade of millions of objects that holds the interpreter for a few hundred ms; a
+        view that rebuilt a session in a worker for one job frees it this way, so the
+        screen keeps getting the interpreter between slices.
+        """
+        memo = _PATHS.pop(id(self), None)
+        lists = [self.entries, *([memo[1]] if memo is not None else [])]
+        while any(lists):
+            for entries in lists:
+                del entries[-slice_size:]
+
     def path_to(self, entry_id: str, index: dict[str, Entry] | None = None) -> list[Entry]:
         """Entries from the root to `entry_id`, following parents (empty when there is no such entry)."""
         index = index if index is not None else self.by_id()

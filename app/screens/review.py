@@ -1664,15 +1664,9 @@ def telling_session(header: Session, stored: StoredPath) -> Session:
     return header.model_copy(update={"entries": entries, "leaf_id": entries[-1].id if entries else None})
 
 
-def let_go(session: Session, slice_size: int = 1_024) -> None:
-    """Free a rebuilt session's entries a slice at a time.
-
-    Why: dropping 100,000 entries at once is one deallocation cascade of millions of
-    objects that holds the interpreter, and so the screen, for a few hundred milliseconds.
-    """
-    entries = session.entries
-    while entries:
-        del entries[-slice_size:]
+def let_go(session: Session) -> None:
+    """Free a session rebuilt for one job a slice of entries at a time (see `Session.let_go`)."""
+    session.let_go()
 
 
 def count_stored_path(store: Any, session_id: str, ids: list[str], counter: str, window: int = 2_048) -> list[int]:

@@ -124,3 +124,19 @@ def test_a_stored_path_is_counted_a_window_at_a_time_as_the_whole_session_is(cut
         ids = [e.id for e in session.active_path()]
         assert count_stored_path(store, report.session_id, ids, "chars4", window=7) == [expected[i] for i in ids]
         assert store.counts.get(report.session_id, "chars4") == {i: expected[i] for i in ids}, "cached as counted"
+
+
+def test_a_session_let_go_drops_its_entries_and_remembered_path(cutline_home: Path) -> None:
+    import gc
+    import weakref
+
+    with Store() as store:
+        report = store.import_file(ROOT / "sample_sessions" / "pi-two-compactions.jsonl")
+        session = store.load_session(report.session_id)
+    path = session.active_path()
+    first = weakref.ref(path[0])
+    del path
+    session.let_go(slice_size=3)
+    gc.collect()
+    assert session.entries == [] and session.active_path() == []
+    assert first() is None, "no remembered path keeps the entries alive"
