@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from cutline.core.agents.wire import WireMessage, WireText, WireToolCall, WireToolResult
+from cutline.core.agents.wire import WireMessage, WireText
 
 Pair = tuple[list[WireMessage], list[WireMessage]]
 Normalization = Callable[[list[WireMessage], list[WireMessage]], Pair]
@@ -168,33 +168,6 @@ def openclaw_prompt_time(request: list[WireMessage], context: list[WireMessage])
     return out, context
 
 
-_NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]")
-
-
-def _letters_and_digits(messages: list[WireMessage]) -> list[WireMessage]:
-    out: list[WireMessage] = []
-    for message in messages:
-        blocks = [
-            b.model_copy(update={"id": _NOT_ALPHANUMERIC.sub("", b.id)})
-            if isinstance(b, WireToolCall)
-            else b.model_copy(update={"tool_call_id": _NOT_ALPHANUMERIC.sub("", b.tool_call_id)})
-            if isinstance(b, WireToolResult)
-            else b
-            for b in message.content
-        ]
-        out.append(message.model_copy(update={"content": blocks}))
-    return out
-
-
-def openclaw_tool_call_ids(request: list[WireMessage], context: list[WireMessage]) -> Pair:
-    """OpenClaw sends tool call ids as letters and digits only (`toolu_fake_8b…` as `toolufake8b…`); the store keeps them as given.
-
-    Its transcript policy for this provider (`sanitizeToolCallId`, "strict" mode) rewrites
-    the ids of tool calls and their results on every request; ids compared as it sends them.
-    """
-    return _letters_and_digits(request), _letters_and_digits(context)
-
-
 # Applied in order; the names are what a failing test reports. The system prompt and tool list
 # are request fields of their own on every wire here (Anthropic `system`/`tools`, Responses
 # `tools`), so they need no normalization of the message list.
@@ -211,6 +184,5 @@ NORMALIZATIONS: dict[str, dict[str, Normalization]] = {
         "internal_context": openclaw_internal_context,
         "new_prompt": new_prompt,
         "prompt_time": openclaw_prompt_time,
-        "tool_call_ids": openclaw_tool_call_ids,
     },
 }

@@ -32,8 +32,10 @@ from click.testing import CliRunner
 from cutline.app.cli import cli
 from cutline.core import review
 from cutline.core.agents.openclaw import writeback as openclaw_writeback
+from cutline.core.agents.openclaw.replay_policy import last_model_snapshot, tool_id_policy
 from cutline.core.agents.openclaw.sqlite_compat import ensure_octet_length
 from cutline.core.agents.openclaw.store import read_store, session_ref
+from cutline.core.agents.openclaw.tool_call_ids import rewrite_tool_call_ids
 from cutline.core.agents.wire import WireMessage, WireText, wire_messages
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.engine.proposal import Proposal
@@ -132,6 +134,13 @@ def _signature(messages: list[WireMessage]) -> list[tuple[str, str]]:
     return out
 
 
+def _as_sent(store_file: Path, messages: list[WireMessage]) -> list[WireMessage]:
+    """Messages with tool call ids as OpenClaw sends them for the model of the session's last run."""
+    snapshot = last_model_snapshot(read_store(session_ref(store_file, SESSION_ID)).active_path())
+    assert snapshot is not None, "OpenClaw records the model of each run"
+    return rewrite_tool_call_ids(messages, tool_id_policy(*snapshot))
+
+
 def check_resumed(body: dict[str, Any], written: Path, proposal: Proposal, predicted: list[WireMessage]) -> None:
     """The request after the write-back: what `cutline context --proposal` predicted, and what `cutline context` reads.
 
@@ -143,7 +152,7 @@ def check_resumed(body: dict[str, Any], written: Path, proposal: Proposal, predi
     _assert_same(request, prediction, "OpenClaw resumed from cutline's compaction vs cutline context --proposal")
     assert request[0].role == "user" and proposal.summary in request[0].text(), "cutline's summary comes first"
     kept_request = [m for m in request[1:] if m.role != "system"]
-    _, kept_preview = NORMALIZATIONS["openclaw"]["tool_call_ids"]([], wire_messages(proposal.context[1:]))
+    kept_preview = _as_sent(written, wire_messages(proposal.context[1:]))
     assert _signature(kept_request) == _signature(kept_preview), "exactly the kept messages of the preview, in order"
     last = from_anthropic_messages(body)
     users = [i for i, m in enumerate(last) if m.role == "user" and PROMPT in m.text()]

@@ -15,9 +15,12 @@ from typing import Any
 from cutline.core.agents.adapter import AgentAdapter, EntrySink
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.openclaw import writeback
+from cutline.core.agents.openclaw.replay_policy import last_model_snapshot, tool_id_policy
 from cutline.core.agents.openclaw.store import peek_store
+from cutline.core.agents.openclaw.tool_call_ids import rewrite_tool_call_ids
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.pi.reader import read_pi
+from cutline.core.agents.wire import WireContext
 from cutline.core.agents.writeback import (
     OnPrepared,
     PendingWrite,
@@ -53,6 +56,20 @@ class OpenClawAdapter(AgentAdapter):
         session = read_pi(lines, file, stem, sink, keep)
         session.format = self.format
         return session
+
+    def wire_context(self, session: Session) -> WireContext:
+        """The context with tool call ids as OpenClaw rewrites them for the model of the session's last run.
+
+        Its store keeps the model's ids; its transcript policy rewrites them on every request
+        (replay_policy.py, tool_call_ids.py).
+        """
+        context = super().wire_context(session)
+        path = session.active_path()
+        snapshot = last_model_snapshot(path)
+        if snapshot is None:
+            return context
+        policy = tool_id_policy(*snapshot)
+        return context.model_copy(update={"messages": rewrite_tool_call_ids(context.messages, policy)})
 
     def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
         """`$OPENCLAW_STATE_DIR/agents/<id>/agent/openclaw-agent.sqlite` (default state dir `~/.openclaw`)."""
