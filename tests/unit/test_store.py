@@ -61,6 +61,7 @@ def test_opens_default_db_in_cutline_home_with_wal_and_all_migrations(cutline_ho
             "m003_write_backs",
             "m004_session_path_tokens",
             "m005_entry_index_facts",
+            "m006_token_counts_without_rowid",
         ]
         assert "write_backs" in tables
         assert migrations.pending(store.db) == []
@@ -131,10 +132,11 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
     old.close()
 
     with Store(db_path) as store:
-        assert [m.name for m in migrations.applied(store.db)][-3:] == [
+        assert [m.name for m in migrations.applied(store.db)][-4:] == [
             "m003_write_backs",
             "m004_session_path_tokens",
             "m005_entry_index_facts",
+            "m006_token_counts_without_rowid",
         ]
         assert migrations.pending(store.db) == []  # upgraded to the latest schema
         assert store.db["sessions"].get("old-1")["header_json"] == "{}"
@@ -142,6 +144,33 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
         # and the upgraded store works as a new one does
         report = store.import_file(session_file)
         assert store.load_session(report.session_id) == _read_as_stored(session_file, report.session_id)
+
+
+def test_cached_counts_survive_the_move_to_a_clustered_table(tmp_path: Path, session_file: Path) -> None:
+    db_path = tmp_path / "m005.db"
+    with Store(db_path) as store:
+        report = store.import_file(session_file)
+        counts = {"a": 3, "b": 5}
+        store.save_token_counts(report.session_id, "tiktoken", counts)
+        before = sorted(store.conn.execute("SELECT * FROM token_counts").fetchall())
+    # back to the m005 layout: a rowid table, as stores made before m006 have it
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm006_token_counts_without_rowid'")
+        conn.execute(
+            "CREATE TABLE old_counts (session_id TEXT NOT NULL, entry_id TEXT NOT NULL, counter TEXT NOT NULL,"
+            " tokens INTEGER NOT NULL, PRIMARY KEY (session_id, counter, entry_id))"
+        )
+        conn.execute("INSERT INTO old_counts SELECT session_id, entry_id, counter, tokens FROM token_counts")
+        conn.execute("DROP TABLE token_counts")
+        conn.execute("ALTER TABLE old_counts RENAME TO token_counts")
+    conn.close()
+
+    with Store(db_path) as store:
+        sql = store.conn.execute("SELECT sql FROM sqlite_master WHERE name = 'token_counts'").fetchone()[0]
+        assert "WITHOUT ROWID" in sql
+        assert sorted(store.conn.execute("SELECT * FROM token_counts").fetchall()) == before
+        assert store.token_counts(report.session_id, "tiktoken") == counts
 
 
 def test_a_file_that_is_not_a_database_is_a_one_line_error(tmp_path: Path) -> None:
