@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cutline.app.widgets.message_list import StoredEntries
+from cutline.app.widgets.rows import pair_rows
 from cutline.core.agents.index_facts import CONTEXT_EDIT, WEIGHT
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.models import Entry
@@ -55,24 +56,7 @@ class StoredPath:
 
     def pairs(self) -> tuple[dict[int, int], dict[int, int]]:
         """`pair_numbers` of the path: call rows by their first call, result rows by the call they answer."""
-        call_pair: dict[str, tuple[int, int]] = {}
-        pair_of_row: dict[int, int] = {}
-        partner: dict[int, int] = {}
-        counter = 0
-        for index, fact in enumerate(self.facts):
-            for call_id, _ in fact.get("c", ()):
-                call_pair[call_id] = (counter, index)
-                pair_of_row.setdefault(index, counter)
-                counter += 1
-            for call_id in fact.get("r", ()):
-                found = call_pair.get(call_id)
-                if found is None:
-                    continue
-                number, call_row = found
-                pair_of_row.setdefault(index, number)
-                partner.setdefault(index, call_row)
-                partner.setdefault(call_row, index)
-        return pair_of_row, partner
+        return pair_rows(([call_id for call_id, _ in fact.get("c", ())], fact.get("r", ())) for fact in self.facts)
 
     def call_paths(self) -> dict[str, str]:
         """Tool call id -> the file path it named."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from cutline.core.models import Entry, Message
+from cutline.core.models import Entry, Message, Usage
 
 
 def _entry_field(entry: Entry, key: str) -> Any:
@@ -236,3 +236,14 @@ def build_context(path_entries: list[Entry]) -> list[Message]:
         if message is not None:
             messages.append(message)
     return messages
+
+
+def usage_entry_prompt_tokens(entry: Entry) -> int:
+    """What a pi `usage` entry records as sent (calibration samples it as an assistant's usage); 0 when unreadable."""
+    recorded = entry.data.get("usage")
+    if type(recorded) is not dict:
+        return 0
+    try:
+        return Usage.model_validate(recorded).prompt_tokens
+    except ValidationError:
+        return 0

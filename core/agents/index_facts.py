@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import ValidationError
-
-from cutline.core.agents.context import branch_summary_text
-from cutline.core.models import Entry, Message, ToolResultBlock, Usage
+from cutline.core.agents.context import branch_summary_text, usage_entry_prompt_tokens
+from cutline.core.models import Entry, Message, ToolResultBlock
 
 # flag bits of an entry's facts
 IN_CONTEXT = 1  # a message entry that reaches the model (not a sidechain, not a compact-summary record)
@@ -60,7 +58,7 @@ def entry_facts(entry: Entry) -> str:
     if message is not None:
         flags |= _message_facts(message, kind, facts)
     if kind == "usage":
-        real = _usage_entry_prompt_tokens(entry)
+        real = usage_entry_prompt_tokens(entry)
         if real > 0:
             facts["p"] = real
     facts["f"] = flags
@@ -102,14 +100,3 @@ def _message_facts(message: Message, kind: str, facts: dict[str, Any]) -> int:
     if results:
         facts["r"] = results
     return flags
-
-
-def _usage_entry_prompt_tokens(entry: Entry) -> int:
-    """What a pi `usage` entry records as sent (calibration samples it as an assistant's usage)."""
-    recorded = entry.data.get("usage")
-    if type(recorded) is not dict:
-        return 0
-    try:
-        return Usage.model_validate(recorded).prompt_tokens
-    except ValidationError:
-        return 0

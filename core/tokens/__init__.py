@@ -22,9 +22,14 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
-from cutline.core.agents.context import compaction_system_message, context_weight, entry_message
+from cutline.core.agents.context import (
+    compaction_system_message,
+    context_weight,
+    entry_message,
+    usage_entry_prompt_tokens,
+)
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError, redacted
 from cutline.core.models import (
@@ -36,7 +41,6 @@ from cutline.core.models import (
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
-    Usage,
 )
 from cutline.core.tokens.jsjson import js_length, js_stringify
 
@@ -497,13 +501,7 @@ def usage_samples(
 def _recorded_prompt_tokens(entry: Entry) -> int:
     """What the API counted as sent for the call an entry records: an assistant message's usage, or a pi `usage` entry's."""
     if entry.type == "usage":
-        recorded = entry.data.get("usage")
-        if type(recorded) is not dict:
-            return 0
-        try:
-            return Usage.model_validate(recorded).prompt_tokens
-        except ValidationError:
-            return 0
+        return usage_entry_prompt_tokens(entry)
     message = entry.message
     if entry.type != "message" or message is None or message.role != "assistant" or message.usage is None:
         return 0
