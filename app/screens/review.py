@@ -653,7 +653,13 @@ class ReviewScreen(OnDesk, Screen[None]):
             pane = self.query_one("#tab-settings", TabPane)
             self.query_one("#settings-loading").remove()
             mounted = pane.mount(
-                SettingsPanel(self.settings, self.counter, cursor_blink=self.desk.cursor_blink, id="settings")
+                SettingsPanel(
+                    self.settings,
+                    self.counter,
+                    cursor_blink=self.desk.cursor_blink,
+                    on_change=self.on_settings_panel_changed,
+                    id="settings",
+                )
             )
         self.replan()
         self.proposal = result.proposal

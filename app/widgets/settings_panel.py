@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -35,9 +36,16 @@ class SettingsPanel(VerticalScroll):
             super().__init__()
 
     def __init__(
-        self, settings: CompactionSettings, counter: str = "chars4", *, cursor_blink: bool = True, id: str | None = None
+        self,
+        settings: CompactionSettings,
+        counter: str = "chars4",
+        *,
+        cursor_blink: bool = True,
+        on_change: Callable[[SettingsPanel.Changed], None] | None = None,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self.on_change = on_change  # called at once with each Changed instead of posting it (see `_emit`)
         self.settings = settings
         self.counter = counter
         self.cursor_blink = cursor_blink
@@ -110,6 +118,28 @@ class SettingsPanel(VerticalScroll):
         yield area
         yield Static("", id="setting-error", classes="setting-error")
 
+    def on_mount(self) -> None:
+        for field in self.query(".setting-int").results(Input):
+            self.watch(field, "value", self._int_watcher(field), init=False)
+
+    def _int_watcher(self, field: Input) -> Callable[[str], None]:
+        def changed(value: str) -> None:
+            self._int_changed(field, value)
+
+        return changed
+
+    def _emit(self, changed: SettingsPanel.Changed) -> None:
+        """Hand a change to `on_change` at once, else post it.
+
+        Why: a posted message reaches the screen through every container between (about
+        six message queues); a frame was drawn on the way with only the field's new
+        digit, and the re-planned list and gauge needed a second frame.
+        """
+        if self.on_change is not None:
+            self.on_change(changed)
+        else:
+            self.post_message(changed)
+
     @staticmethod
     def _mode_note(settings: CompactionSettings) -> Text:
         """What the mode changes of the values below (safeguard floors the reserve), empty when nothing."""
@@ -162,7 +192,7 @@ class SettingsPanel(VerticalScroll):
                 return
             self.counter = value
             error.update("")
-            self.post_message(self.Changed(self.settings, self.counter, self.rules))
+            self._emit(self.Changed(self.settings, self.counter, self.rules))
             return
         if getattr(self.settings, key) == value:
             return
@@ -175,14 +205,17 @@ class SettingsPanel(VerticalScroll):
             error.update("")
         self.settings = updated
         self._show_mode_note()
-        self.post_message(self.Changed(updated, self.counter, self.rules))
+        self._emit(self.Changed(updated, self.counter, self.rules))
 
-    @on(Input.Changed, ".setting-int")
-    def _int_changed(self, event: Input.Changed) -> None:
-        if event.value != event.input.value:
-            return  # stale: the field has changed since (a late echo of a nudge under key repeat)
-        key = (event.input.id or "").removeprefix("setting-")
-        text = event.value.strip()
+    def _int_changed(self, field: Input, value: str) -> None:
+        """A whole-number field's new text, taken as it is set (a watcher, not the Input's Changed message).
+
+        Why: the message comes a few queues later, so the field's digit and the plan it
+        makes were drawn in two frames; and a late message under key repeat could carry
+        a value the field no longer holds.
+        """
+        key = (field.id or "").removeprefix("setting-")
+        text = value.strip()
         if not text or text == "-":
             return
         try:
@@ -208,7 +241,7 @@ class SettingsPanel(VerticalScroll):
             rules = None if event.value == "session" else str(event.value)
             if rules != self.rules and not self._syncing:
                 self.rules = rules
-                self.post_message(self.Changed(self.settings, self.counter, rules))
+                self._emit(self.Changed(self.settings, self.counter, rules))
             return
         self._apply(key, event.value)
 
