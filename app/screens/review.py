@@ -734,7 +734,10 @@ class ReviewScreen(OnDesk, Screen[None]):
             if not top <= cut < top + height:
                 message_list.scroll_to(y=max(0, cut - height // 2), animate=False, immediate=True)
 
-        self.call_after_refresh(show_cut)
+        if old_cut is not None and message_list.scrollable_content_region.height > 0:
+            show_cut()  # the list has its size: scrolled in this frame, not a second one after it
+        else:
+            self.call_after_refresh(show_cut)
 
     def _rules_for(self, session: Session | None) -> str | None:
         """The settings panel's forced rule set, else what an OpenClaw store or version-4 header tells, else None (the path)."""
