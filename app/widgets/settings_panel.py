@@ -219,11 +219,11 @@ class SettingsPanel(VerticalScroll):
         if not text or text == "-":
             return
         try:
-            value = int(text)
+            number = int(text)
         except ValueError:
             self.query_one("#setting-error", Static).update(Text(f"{key}: must be a whole number"))
             return
-        self._apply(key, value)
+        self._apply(key, number)
 
     @on(Input.Changed, "#setting-model")
     def _model_changed(self, event: Input.Changed) -> None:
