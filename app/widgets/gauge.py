@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import groupby
 
 from rich.text import Text
 from textual.color import Color
@@ -43,22 +42,19 @@ def _bar(budget: Budget, width: int, colour: dict[str, str]) -> Text:
     used = cells(budget.tokens_before)
     threshold = cells(budget.threshold)
     window = cells(budget.window)
-    cells_drawn: list[tuple[str, str]] = []
+    line = Text()
     for x in range(width):
         if x == threshold and threshold < width:
-            cells_drawn.append(("┃", f"bold {colour['warning']}"))
-        elif x < used - kept:
-            cells_drawn.append(("█", colour["error"] if x >= threshold else colour["summarized"]))
+            line.append("┃", style=f"bold {colour['warning']}")
+            continue
+        if x < used - kept:
+            line.append("█", style=colour["error"] if x >= threshold else colour["summarized"])
         elif x < used:
-            cells_drawn.append(("█", colour["error"] if x >= threshold else colour["success"]))
+            line.append("█", style=colour["error"] if x >= threshold else colour["success"])
         elif x < window:
-            cells_drawn.append(("░", colour["free"] if x < threshold else colour["warning"]))
+            line.append("░", style=colour["free"] if x < threshold else colour["warning"])
         else:
-            cells_drawn.append((" ", ""))
-    # one span per run of equal cells, not one per cell: ~160 spans made the gauge the dearest widget of a frame
-    line = Text()
-    for (char, style), run in groupby(cells_drawn):
-        line.append(char * len(list(run)), style=style or None)
+            line.append(" ")
     return line
 
 
