@@ -52,7 +52,9 @@ class StoredPath:
             {i: fact["k"] for i, fact in enumerate(self.facts) if "k" in fact},
         )
         self._context_edits = self.has_context_edits()
-        self.facts = []
+        facts, self.facts = self.facts, []
+        while facts:  # a slice at a time: 100,000 dicts freed at once hold the interpreter (and the screen) ~50 ms
+            del facts[-4_096:]
 
     def pairs(self) -> tuple[dict[int, int], dict[int, int]]:
         """`pair_numbers` of the path: call rows by their first call, result rows by the call they answer."""

@@ -312,6 +312,10 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._run_deadline: datetime | None = None
         self._run_ticker: Timer | None = None
         self._entry_counts: dict[tuple[int, str], int] = {}
+        # one entry count at a time: a cursor moving while the session loads started one worker per row, and each
+        # built its own tiktoken encoder and fitted its own calibration (concurrent misses of the same caches),
+        # their collections holding the screen for 100-250 ms each
+        self._entry_count_lock = threading.Lock()
 
     # -- layout -------------------------------------------------------------
 
@@ -484,9 +488,11 @@ class ReviewScreen(OnDesk, Screen[None]):
         # ran 3 full collections of up to ~100 ms each, holding the interpreter (and so the screen) meanwhile
         with no_cyclic_gc():
             loaded = self._stored_result(store, session_id, entries, notice)
+            # frozen before the collector is back: the first collection after would otherwise scan them all,
+            # holding the interpreter (and so the screen) for ~50 ms
+            gc.freeze()
         if loaded is None:
             return False
-        gc.freeze()
         self.post_message(Loaded(loaded))
         return True
 
@@ -796,13 +802,14 @@ class ReviewScreen(OnDesk, Screen[None]):
     def count_entry(self, index: int) -> None:
         from cutline.core.tokens import CalibratedCounter, entry_tokens, get_counter
 
-        entry = self.path[index]
-        chars4 = self.tokens["chars4"][index]
-        counts: dict[str, int | None] = {
-            "chars4": chars4,
-            "tiktoken": entry_tokens(entry, get_counter("tiktoken")),
-            "calibrated": CalibratedCounter(self.calibration_ratio).scale(chars4),  # a worker: may work it out
-        }
+        with self._entry_count_lock:
+            entry = self.path[index]
+            chars4 = self.tokens["chars4"][index]
+            counts: dict[str, int | None] = {
+                "chars4": chars4,
+                "tiktoken": entry_tokens(entry, get_counter("tiktoken")),
+                "calibrated": CalibratedCounter(self.calibration_ratio).scale(chars4),  # a worker: may work it out
+            }
         self.post_message(EntryCounts(index, counts))
 
     @on(EntryCounts)
