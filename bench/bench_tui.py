@@ -205,7 +205,9 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
                 await pilot.pause()  # the re-plan and the repaint, then Textual's pilot waits for idle (20 ms sleeps)
                 times.append(time.perf_counter() - t)
                 moved += (message_list.marks.first_kept if message_list.marks else None) != before
-                assert message_list.lines_rendered > rendered, "the list was repainted"
+                assert message_list.lines_rendered > rendered, (
+                    f"change {i}: the list was not repainted (cut {before} -> {message_list.marks.first_kept if message_list.marks else None})"
+                )
                 # the first frame drawn with the cut where the new plan puts it: the cut on screen
                 cut = message_list.cut_row
                 on_screen.append(next(when for when, row in frames if row == cut) - t)
