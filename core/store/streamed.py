@@ -50,6 +50,7 @@ class StreamedRows:
         self._written: list[int | None] = []  # the path_index each row was written with
         self._last_seq: dict[str, int] = {}
         self._depth: dict[str, int] = {}
+        self.path_index: dict[str, int] = {}  # set by `finish`: the active path's ids and places
 
     def __call__(self, entry: Entry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
@@ -98,7 +99,7 @@ class StreamedRows:
         """Write what is pending and set path_index where the whole file proved a guess wrong; returns the row count."""
         self.flush()
         keys = keys_of(self.ids)  # raises on a collision the inserts did not meet
-        path_index = path_index_of(self.ids, self._parents, leaf_id)
+        path_index = self.path_index = path_index_of(self.ids, self._parents, leaf_id)
         fixes = [
             (index, self._store_id, key)
             for key, written in zip(keys, self._written, strict=True)
