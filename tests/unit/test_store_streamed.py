@@ -173,3 +173,17 @@ def test_rows_are_written_before_the_file_is_read_to_its_end(tmp_path: Path, mon
     assert report.total == 3000
     assert at_end[0] >= 2900  # all but the last, partial batch written while reading
     assert max(written) == 100
+
+
+def test_a_reader_that_keeps_no_entries_lets_go_of_each_line_once_read(tmp_path: Path) -> None:
+    from cutline.core.agents.jsonl import split_lines
+    from cutline.core.agents.pi.reader import read_pi
+
+    path = generate(tmp_path / "some.jsonl", 50, seed=2)
+    lines = split_lines(path.read_text(encoding="utf-8"), str(path))
+    kept = split_lines(path.read_text(encoding="utf-8"), str(path))
+    streamed = read_pi(lines, str(path), "some", sink=lambda entry, from_line: None, keep=False)
+    whole = read_pi(kept, str(path), "some")
+    assert [text for _, text in lines.lines[1:]] == [""] * 50  # every line after the header let go of
+    assert [text for _, text in kept.lines[1:]] == [e.raw_line for e in whole.entries]  # kept when entries are
+    assert streamed.leaf_id == whole.leaf_id and streamed.problems == whole.problems
