@@ -27,6 +27,7 @@ from cutline.core.store.db import Row, StoreDatabase, utc_now
 from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
 from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, path_index_of, row_sink
 from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
+from cutline.core.store.streamed import INSERT, StoredRow, StreamedRows
 from cutline.core.store.token_counts import TokenCounts
 from cutline.core.tokens import entry_tokens, get_counter
 
@@ -35,14 +36,9 @@ _BULK_ROWS = 10_000
 _BULK_CACHE_KIB = -16384  # negative: KiB, as SQLite's cache_size takes it
 _HASH_CHUNK = 1 << 20
 
-_INSERT_ENTRY = (
-    "INSERT INTO entries"
-    " (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json, facts)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-
-# One row of the entries table, in `_INSERT_ENTRY`'s order.
-StoredRow = tuple[str, str, int, int, str | None, str, str | None, int | None, str | None, str, str, str]
+_INSERT_ENTRY = INSERT
+# a file at least this big is imported with the bulk page cache (about 10,000 entries of pi)
+_BULK_BYTES = 8 << 20
 CountsSource = Callable[[], dict[str, int] | None]
 # told how an import goes: the stage ("reading", then "writing"), then done and total (file characters; 0, 0 when unknown)
 ImportProgress = Callable[[str, int, int], None]
@@ -178,6 +174,36 @@ def _batched(rows: Iterable[StoredRow], size: int) -> Iterator[list[StoredRow]]:
         yield batch
 
 
+class _NotAsPeeked(Exception):
+    """The file read is not the session its first line named (the streamed import rolls back)."""
+
+
+_HEADER_PEEK = 1 << 16
+
+
+def _header_id(path: Path) -> str | None:
+    """The id of the pi session header on the file's first line, or None (then the file is read whole first).
+
+    Why: a streamed import must know which session it writes before the first row.
+    """
+    try:
+        with open(path, "rb") as handle:
+            head = handle.readline(_HEADER_PEEK)
+        value = json.loads(head.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if type(value) is not dict or value.get("type") != "session":
+        return None
+    session_id = value.get("id")
+    return session_id if isinstance(session_id, str) else None
+
+
+def _path_total(path_index: dict[str, int], counts: dict[str, int]) -> int | None:
+    """The chars4 total of the path's counted entries, as `refresh_total` sums it (None when none is counted)."""
+    counted = [counts[entry_id] for entry_id in path_index if entry_id in counts]
+    return sum(counted) if counted else None
+
+
 def _same_fingerprint(row: Row, session: Session) -> bool:
     return (
         session.source_sha256 is not None
@@ -222,6 +248,12 @@ class Importer:
         report = self._unchanged_file(resolved)
         if report is not None:
             return report
+        if not is_store_ref(resolved):
+            header_id = _header_id(resolved)
+            if header_id is not None:
+                report = self._import_streamed(resolved, header_id, count_tokens, progress)
+                if report is not None:
+                    return report
         from cutline.core.agents import read_session
 
         # the entries stream from the reader into light rows and are dropped as they go:
@@ -276,6 +308,64 @@ class Importer:
             return self._import(session, [entry_row(entry, entry) for entry in session.entries])
 
     # -- deciding and writing ------------------------------------------------
+
+    def _import_streamed(
+        self, path: Path, header_id: str, count_tokens: bool, progress: ImportProgress | None
+    ) -> ImportReport | None:
+        """Import a file the store has never seen, writing its rows as it is read; None when it is not new (or not as peeked).
+
+        The transaction is open for the whole read: a crash or an error leaves no trace,
+        and a second process importing the same file waits, then finds it stored.
+        """
+        from cutline.core.agents import read_session
+
+        source = str(path)
+        counts: dict[str, int] = {}
+        try:
+            with no_cyclic_gc(), self._db.transaction() as conn:
+                if self._sessions.rows_for_path(source) or self._existing_by_id(header_id, source) is not None:
+                    return None  # stored before: the whole-file import decides between grown and replaced
+                store_id = self._new_store_id_for(header_id, source)
+                now = utc_now()
+                conn.execute(
+                    "INSERT INTO sessions (id, format, imported_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (store_id, "pi", now, now),
+                )
+                writer = StreamedRows(
+                    conn,
+                    store_id,
+                    lambda conn, batch: self._insert_entry_rows(conn, batch),
+                    _ENTRY_BATCH,
+                )
+                sink: Callable[[Entry, bool], None] = _counting(writer, counts) if count_tokens else writer
+                size = _file_size(path)
+                if progress is not None:
+                    sink = _reporting(sink, size, progress)
+                with _bulk_cache(conn, _BULK_ROWS if size >= _BULK_BYTES else 0):
+                    session = read_session(path, sink=sink, keep=False)
+                    if session.id != header_id:
+                        raise _NotAsPeeked
+                    if progress is not None:
+                        progress("writing", 0, 0)
+                    total = writer.finish(session.leaf_id)
+                self._update_session_row(conn, store_id, session, now, total)
+                if counts:
+                    # a new session: no counts were cached before, and its path total needs no query
+                    # (summing the path's cached counts in SQL cost ~0.5 s per 100,000 entries)
+                    self._counts.save_unless_cached(conn, store_id, "chars4", counts, refresh=False)
+                path_tokens = _path_total(writer.path_index, counts)
+                conn.execute("UPDATE sessions SET path_tokens = ? WHERE id = ?", (path_tokens, store_id))
+        except _NotAsPeeked:
+            return None  # rolled back; read whole instead
+        return ImportReport(
+            session_id=store_id,
+            name=display_name(session.name, session.source_path, store_id),
+            format=session.format,
+            path=session.source_path,
+            added=total,
+            total=total,
+            problems=session.problems,
+        )
 
     def _import_while_counting(
         self, session: Session, rows: list[EntryRow], count: Callable[[Entry], int], counter: str
@@ -376,21 +466,28 @@ class Importer:
             for row in self._sessions.rows_for_path(session.source_path):
                 if row["id"] == session.id or row["id"].startswith(f"{session.id}-"):
                     return row
-        by_id = self._sessions.row(session.id)
-        if by_id is not None and (by_id["source_path"] is None or session.source_path is None):
+        return self._existing_by_id(session.id, session.source_path)
+
+    def _existing_by_id(self, session_id: str, source_path: str | None) -> Row | None:
+        """The stored session with this id when it came from no file (or this one has none)."""
+        by_id = self._sessions.row(session_id)
+        if by_id is not None and (by_id["source_path"] is None or source_path is None):
             return by_id
         return None
 
     def _new_store_id(self, session: Session) -> str:
         """The session's own id, or, when another file already holds that id, the id plus a hash of this file's path."""
-        if not self._sessions.exists(session.id):
-            return session.id
-        suffix = hashlib.sha256((session.source_path or "").encode()).hexdigest()
+        return self._new_store_id_for(session.id, session.source_path)
+
+    def _new_store_id_for(self, session_id: str, source_path: str | None) -> str:
+        if not self._sessions.exists(session_id):
+            return session_id
+        suffix = hashlib.sha256((source_path or "").encode()).hexdigest()
         for width in (8, 16, 64):
-            candidate = f"{session.id}-{suffix[:width]}"
+            candidate = f"{session_id}-{suffix[:width]}"
             if not self._sessions.exists(candidate):
                 return candidate
-        raise CutlineError(f"{session.source_path}: session {session.id} is already stored from this file")
+        raise CutlineError(f"{source_path}: session {session_id} is already stored from this file")
 
     @staticmethod
     def _grown_from(

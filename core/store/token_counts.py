@@ -79,8 +79,13 @@ class TokenCounts:
         conn.execute("UPDATE sessions SET path_tokens = ? WHERE id = ?", (total, session_id))
 
     @staticmethod
-    def save_unless_cached(conn: sqlite3.Connection, session_id: str, counter: str, counts: Mapping[str, int]) -> None:
-        """Within an open transaction: cache counts made while importing, unless every one is cached already."""
+    def save_unless_cached(
+        conn: sqlite3.Connection, session_id: str, counter: str, counts: Mapping[str, int], *, refresh: bool = True
+    ) -> None:
+        """Within an open transaction: cache counts made while importing, unless every one is cached already.
+
+        `refresh=False` leaves the session's path total to the caller (who knows it without a query).
+        """
         if not counts:
             return
         cached = conn.execute(
@@ -89,7 +94,7 @@ class TokenCounts:
         if cached == len(counts):
             return
         conn.executemany(_UPSERT, [(session_id, entry_id, counter, tokens) for entry_id, tokens in counts.items()])
-        if counter == "chars4":
+        if counter == "chars4" and refresh:
             TokenCounts.refresh_total(conn, session_id)
 
     @staticmethod

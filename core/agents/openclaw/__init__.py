@@ -15,8 +15,9 @@ from typing import Any
 from cutline.core.agents.adapter import AgentAdapter, EntrySink
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.openclaw import writeback
-from cutline.core.agents.openclaw.replay_policy import last_model_snapshot, tool_id_policy
+from cutline.core.agents.openclaw.replay_policy import drops_thinking_blocks, last_model_snapshot, tool_id_policy
 from cutline.core.agents.openclaw.store import peek_store
+from cutline.core.agents.openclaw.thinking import drop_thinking_blocks
 from cutline.core.agents.openclaw.tool_call_ids import rewrite_tool_call_ids
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.pi.reader import read_pi
@@ -58,18 +59,22 @@ class OpenClawAdapter(AgentAdapter):
         return session
 
     def wire_context(self, session: Session) -> WireContext:
-        """The context with tool call ids as OpenClaw rewrites them for the model of the session's last run.
+        """The context as OpenClaw's transcript policy sends it for the model of the session's last run.
 
-        Its store keeps the model's ids; its transcript policy rewrites them on every request
-        (replay_policy.py, tool_call_ids.py).
+        Its store keeps what the model gave; on every request the policy drops older Claude
+        models' thinking, then rewrites tool call ids (replay_policy.py, thinking.py,
+        tool_call_ids.py), in `sanitizeSessionHistory`'s order.
         """
         context = super().wire_context(session)
         path = session.active_path()
         snapshot = last_model_snapshot(path)
         if snapshot is None:
             return context
-        policy = tool_id_policy(*snapshot)
-        return context.model_copy(update={"messages": rewrite_tool_call_ids(context.messages, policy)})
+        messages = context.messages
+        if drops_thinking_blocks(*snapshot):
+            messages = drop_thinking_blocks(messages)
+        messages = rewrite_tool_call_ids(messages, tool_id_policy(*snapshot))
+        return context.model_copy(update={"messages": messages})
 
     def session_files(self, env: Mapping[str, str], home: Path) -> list[Path]:
         """`$OPENCLAW_STATE_DIR/agents/<id>/agent/openclaw-agent.sqlite` (default state dir `~/.openclaw`)."""

@@ -80,6 +80,23 @@ def drops_thinking(model: str) -> bool:
     return (identity.startswith("claude-") or opus_5) and not (opus_5 or _KEEPS_THINKING.search(identity))
 
 
+def drops_thinking_blocks(provider: str, api: str, model: str) -> bool:
+    """The `dropThinkingBlocks` flag of `resolveTranscriptPolicy`: thinking of older Claude models is not replayed.
+
+    The `anthropic` provider sets it by model on any API; a provider without a policy of its
+    own (and MiniMax's hybrid one) on Anthropic's APIs only; OpenAI, Google, xAI and SGLang
+    never. Providers in UNMODELLED_PROVIDERS keep their thinking here (GitHub Copilot would
+    drop it all, not modelled), and so does a model whose catalog entry turns reasoning effort
+    off (`compat.supportsReasoningEffort: false`, not in the store).
+    """
+    provider = provider.strip().lower()
+    if provider == "anthropic":
+        return drops_thinking(model)
+    if provider in UNMODELLED_PROVIDERS or provider in _OPENAI_COMPATIBLE_PROVIDERS or provider in ("openai", "google"):
+        return False
+    return api in _ANTHROPIC_APIS and drops_thinking(model)
+
+
 def _anthropic(api: str, model: str, *, native: bool) -> ToolIdPolicy:
     """`buildStrictAnthropicReplayPolicy` (and the unowned fallback for Anthropic APIs): strict ids, signatures kept.
 
