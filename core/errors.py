@@ -37,3 +37,7 @@ def redacted(text: str, *secrets: str | None, limit: int = 200) -> str:
             text = text.replace(secret, "***")
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+class StoreBusy(CutlineError):
+    """Another process held cutline's store for longer than the busy timeout."""

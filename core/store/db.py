@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from cutline.core.errors import CutlineError
+from cutline.core.errors import CutlineError, StoreBusy
 from cutline.core.paths import default_db_path
 from cutline.core.store.migrations import migrations
 
@@ -99,7 +99,15 @@ class StoreDatabase:
             if self.conn.in_transaction:
                 yield self.conn
                 return
-            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                raise StoreBusy(
+                    f"{self.path}: the store is busy: another process has been writing to it for "
+                    f"{BUSY_TIMEOUT_MS // 1000} s; nothing was changed, try again when it is done"
+                ) from None
             try:
                 yield self.conn
             except BaseException:

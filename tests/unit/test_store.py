@@ -566,3 +566,25 @@ def test_compaction_entries_match_an_id_prefix_literally(store: Store, tmp_path:
     assert store.sessions.compaction_entries("c%") == [(session_id, "c%2")]
     assert store.sessions.compaction_entries("C") == []
     assert [entry_id for _, entry_id in store.sessions.compaction_entries("c")] == ["c_1", "cx1", "c%2"]
+
+
+def test_a_store_another_process_holds_is_one_line_and_changes_nothing(
+    tmp_path: Path, session_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cutline.core.store import db as store_db
+
+    monkeypatch.setattr(store_db, "BUSY_TIMEOUT_MS", 200)
+    db_path = tmp_path / "held.db"
+    Store(db_path).close()
+    holder = sqlite3.connect(db_path)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with Store(db_path) as store, pytest.raises(CutlineError) as caught:
+            store.import_file(session_file)
+        message = str(caught.value)
+        assert "\n" not in message and "busy" in message and str(db_path) in message
+    finally:
+        holder.rollback()
+        holder.close()
+    with Store(db_path) as store:
+        assert store.list_sessions() == []
