@@ -11,7 +11,7 @@ import sqlite3
 import stat
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,10 @@ def _make_private(path: Path) -> None:
         os.close(fd)
 
 
+# how long closing waits for a worker thread to let the shared connection go
+CLOSE_WAIT_SECONDS = 2.0
+
+
 class StoreDatabase:
     """The open database file: its connection, the lock that serializes its users, and transactions."""
 
@@ -86,8 +90,23 @@ class StoreDatabase:
             migrations.apply(self.db)
 
     def close(self) -> None:
-        """Close the connection; the database cannot be used afterwards."""
-        self.conn.close()
+        """Close the connection; the database cannot be used afterwards.
+
+        Why the lock: closing the shared connection while a worker thread runs a statement
+        on it crashes the interpreter (seen as a segfault when a desk quit mid-load). A
+        running statement is interrupted first; a thread that keeps the connection past
+        CLOSE_WAIT_SECONDS (one waiting on the UI it is blocking) leaves it open to the
+        end of the process instead.
+        """
+        if not self.lock.acquire(blocking=False):
+            with suppress(sqlite3.ProgrammingError):
+                self.conn.interrupt()
+            if not self.lock.acquire(timeout=CLOSE_WAIT_SECONDS):
+                return
+        try:
+            self.conn.close()
+        finally:
+            self.lock.release()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

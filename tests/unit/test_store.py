@@ -588,3 +588,31 @@ def test_a_store_another_process_holds_is_one_line_and_changes_nothing(
         holder.close()
     with Store(db_path) as store:
         assert store.list_sessions() == []
+
+
+def test_closing_the_store_while_a_worker_runs_a_statement_interrupts_it(tmp_path: Path) -> None:
+    import threading
+
+    store = Store(tmp_path / "busy.db")
+    outcome: list[str] = []
+    started = threading.Event()
+
+    def slow() -> None:
+        started.set()
+        try:
+            store.database.rows(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000000) SELECT count(*) FROM n"
+            )
+            outcome.append("finished")
+        except sqlite3.Error as exc:
+            outcome.append(str(exc))
+
+    worker = threading.Thread(target=slow)
+    worker.start()
+    started.wait()
+    worker.join(timeout=0.3)  # the statement is running
+    store.close()
+    worker.join(timeout=60)
+    assert outcome == ["interrupted"]
+    with pytest.raises(sqlite3.ProgrammingError):
+        store.conn.execute("SELECT 1")
