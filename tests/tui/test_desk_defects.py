@@ -491,3 +491,40 @@ async def test_nothing_to_summarize_is_a_notice_with_advice(tmp_path: Path, cutl
         assert app.screen is screen and not isinstance(app.screen, ErrorScreen)
         notes = [n for n in app._notifications if n.title == "Nothing to summarize"]
         assert notes and "press [" in notes[0].message, [(n.title, n.message) for n in app._notifications]
+
+
+# -- 3: the rebuilt context shows every column, and what a tool-call-only message does -------
+# (this test was lost in a merge of the desk branch; restored)
+
+
+def test_the_rebuilt_context_keeps_its_columns_and_names_tool_calls() -> None:
+    import io
+
+    from rich.console import Console
+
+    from cutline.app.widgets.proposal_view import context_table
+    from cutline.core.engine.compact import Proposal
+    from cutline.core.models import Message
+
+    calls_only = Message.model_validate(
+        {
+            "role": "assistant",
+            "content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "pytest -q"}}],
+        }
+    )
+    said = Message.model_validate({"role": "user", "content": [{"type": "text", "text": "please run the tests " * 20}]})
+    proposal = Proposal(
+        id="p",
+        session_id="s",
+        created_at="",
+        mode="pi",
+        summary="",
+        context=[said, calls_only],
+        context_entry_ids=["a0000001", "a0000002"],
+    )
+    console = Console(width=70, file=io.StringIO(), record=True, color_system=None)
+    console.print(context_table(proposal))
+    lines = console.export_text().splitlines()
+    assert "role" in lines[0] and "from" in lines[0]
+    assert "user" in lines[1] and "a0000001" in lines[1] and "please run" in lines[1]
+    assert "assistant" in lines[2] and "a0000002" in lines[2] and "⚒ bash pytest -q" in lines[2]
