@@ -28,7 +28,7 @@ from cutline.core.agents.openclaw.sqlite_compat import ensure_octet_length
 from cutline.core.errors import CutlineError
 from cutline.core.store import Store
 from cutline.core.writeback import recover_write_backs
-from tests.support.openclaw_store import copy_store, integrity_ok, session_rows
+from tests.support.openclaw_store import append_message_event, copy_store, integrity_ok, session_rows
 from tests.support.paths import TESTS
 from tests.support.writeback import integrity_ok as store_integrity_ok
 from tests.support.writeback import propose
@@ -119,33 +119,7 @@ def _openclaw_writes(path: Path, seed: int) -> None:
     try:
         time.sleep(rng.uniform(0, 0.03))
         for _ in range(rng.randint(1, 3)):
-            conn.execute("BEGIN IMMEDIATE")
-            seq, leaf, position, messages = conn.execute(
-                "SELECT indexed_seq + 1, leaf_event_id, active_event_count, active_message_count"
-                " FROM session_transcript_index_state WHERE session_id = ?",
-                (SID,),
-            ).fetchone()
-            event_id = f"agent-{seq}-{rng.randrange(1 << 30)}"
-            event = {"type": "message", "id": event_id, "parentId": leaf, "timestamp": "2026-01-01T00:00:00.000Z"}
-            event["message"] = {"role": "user", "content": f"agent {seq}", "timestamp": 0}
-            conn.execute(
-                "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, ?, ?, 0)",
-                (SID, seq, json.dumps(event)),
-            )
-            conn.execute(
-                "INSERT INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, created_at)"
-                " VALUES (?, ?, ?, 'message', ?, 0)",
-                (SID, event_id, seq, leaf),
-            )
-            conn.execute(
-                "INSERT INTO session_transcript_active_events VALUES (?, ?, ?, ?, 1)", (SID, position, seq, messages)
-            )
-            conn.execute(
-                "UPDATE session_transcript_index_state SET indexed_seq = ?, leaf_event_id = ?,"
-                " active_event_count = ?, active_message_count = ? WHERE session_id = ?",
-                (seq, event_id, position + 1, messages + 1, SID),
-            )
-            conn.execute("COMMIT")
+            append_message_event(conn, SID, id_suffix=f"-{rng.randrange(1 << 30)}")
             time.sleep(rng.uniform(0, 0.005))
     finally:
         conn.close()

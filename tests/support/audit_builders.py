@@ -65,7 +65,12 @@ def sized(text: str, tokens: int) -> str:
 
 
 def audit_demo_session() -> Session:
-    """A small session with two compactions, one of which lost facts."""
+    """A small session with one compaction that lost facts."""
+    return audit_demo_builder().session()
+
+
+def audit_demo_builder() -> SessionBuilder:
+    """The builder of `audit_demo_session`, for tests that go on writing after it."""
     b = SessionBuilder("audit-demo")
     b.user("Never use sudo. Please set up the project in ~/work/alpha.", id="u1")
     b.assistant(
@@ -83,7 +88,7 @@ def audit_demo_session() -> Session:
     )
     b.user("Add a changelog entry.", id="u4")
     b.assistant("Added.", usage=900, id="a4")
-    return b.session()
+    return b
 
 
 def evidence_session() -> Session:

@@ -105,3 +105,45 @@ def without_last_event(source: Path, target: Path, session_id: str) -> Path:
     finally:
         conn.close()
     return target
+
+
+def append_message_event(
+    conn: sqlite3.Connection,
+    session_id: str,
+    text: str | None = None,
+    *,
+    id_suffix: str = "",
+    stamp: str = "2026-01-01T00:00:00.000Z",
+) -> None:
+    """What a running OpenClaw writes on its next turn: one message event and its projection rows, in one transaction.
+
+    `conn` is in autocommit mode (isolation_level=None) with octet_length() available; the text
+    defaults to `agent <seq>`.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    seq, leaf, position, messages = conn.execute(
+        "SELECT indexed_seq + 1, leaf_event_id, active_event_count, active_message_count"
+        " FROM session_transcript_index_state WHERE session_id = ?",
+        (session_id,),
+    ).fetchone()
+    event_id = f"agent-{seq}{id_suffix}"
+    event = {"type": "message", "id": event_id, "parentId": leaf, "timestamp": stamp}
+    event["message"] = {"role": "user", "content": f"agent {seq}" if text is None else text, "timestamp": 0}
+    conn.execute(
+        "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, ?, ?, 0)",
+        (session_id, seq, json.dumps(event)),
+    )
+    conn.execute(
+        "INSERT INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, created_at)"
+        " VALUES (?, ?, ?, 'message', ?, 0)",
+        (session_id, event_id, seq, leaf),
+    )
+    conn.execute(
+        "INSERT INTO session_transcript_active_events VALUES (?, ?, ?, ?, 1)", (session_id, position, seq, messages)
+    )
+    conn.execute(
+        "UPDATE session_transcript_index_state SET indexed_seq = ?, leaf_event_id = ?, active_event_count = ?,"
+        " active_message_count = ? WHERE session_id = ?",
+        (seq, event_id, position + 1, messages + 1, session_id),
+    )
+    conn.execute("COMMIT")

@@ -14,27 +14,11 @@ from cutline.app.screens.audit import AuditScreen, TimelinePlot, plot_lines
 from cutline.core.audit.timeline import build_timeline
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.store import Store
-from tests.support.audit_builders import SessionBuilder, sized
+from tests.support.audit_builders import audit_demo_builder
 
 
 def _session():
-    b = SessionBuilder("audit-demo")
-    b.user("Never use sudo. Please set up the project in ~/work/alpha.", id="u1")
-    b.assistant(
-        "I'll use poetry for dependencies.", calls=[("c1", "bash", {"command": "poetry install"})], usage=1200, id="a1"
-    )
-    b.result("c1", "bash: poetry: command not found", error=True, id="t1")
-    b.assistant("Poetry is missing, so we decided to go with pipx.", usage=1500, id="a2")
-    b.user(sized("Now run the tests in tests/unit.", 200), id="u3")
-    b.assistant(sized("All 12 tests pass.", 100), usage=2400, id="a3")
-    b.compaction(
-        "## Constraints & Preferences\n- Never use sudo\n## Progress\n- Project set up in ~/work/alpha",
-        "u3",
-        tokens_before=2400,
-        id="c1",
-    )
-    b.user("Add a changelog entry.", id="u4")
-    b.assistant("Added.", usage=900, id="a4")
+    b = audit_demo_builder()
     b.user("Ship version 2.", id="u5")
     b.assistant("Shipped.", usage=1000, id="a5")
     b.compaction("## Progress\n- Changelog added", "u5", tokens_before=1000, id="c2")

@@ -22,7 +22,7 @@ from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.errors import CutlineError, WriteBackRefused
 from cutline.core.store import Store
 from cutline.core.writeback import recover_write_backs, undo, write_back_plan
-from tests.support.openclaw_store import copy_store, integrity_ok, session_rows
+from tests.support.openclaw_store import append_message_event, copy_store, integrity_ok, session_rows
 from tests.support.paths import TESTS
 
 SOURCE = TESTS / "fixtures" / "corpus" / "openclaw" / "main" / "session.sqlite"
@@ -47,33 +47,7 @@ def _agent_event(path: Path, text: str = "agent") -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     ensure_octet_length(conn)
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        seq, leaf, position, messages = conn.execute(
-            "SELECT indexed_seq + 1, leaf_event_id, active_event_count, active_message_count"
-            " FROM session_transcript_index_state WHERE session_id = ?",
-            (SID,),
-        ).fetchone()
-        event_id = f"agent-{seq}"
-        event = {"type": "message", "id": event_id, "parentId": leaf, "timestamp": STAMP}
-        event["message"] = {"role": "user", "content": text, "timestamp": 0}
-        conn.execute(
-            "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, ?, ?, 0)",
-            (SID, seq, json.dumps(event)),
-        )
-        conn.execute(
-            "INSERT INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, created_at)"
-            " VALUES (?, ?, ?, 'message', ?, 0)",
-            (SID, event_id, seq, leaf),
-        )
-        conn.execute(
-            "INSERT INTO session_transcript_active_events VALUES (?, ?, ?, ?, 1)", (SID, position, seq, messages)
-        )
-        conn.execute(
-            "UPDATE session_transcript_index_state SET indexed_seq = ?, leaf_event_id = ?, active_event_count = ?,"
-            " active_message_count = ? WHERE session_id = ?",
-            (seq, event_id, position + 1, messages + 1, SID),
-        )
-        conn.execute("COMMIT")
+        append_message_event(conn, SID, text, stamp=STAMP)
     finally:
         conn.close()
 
