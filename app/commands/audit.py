@@ -13,6 +13,7 @@ import click
 
 from cutline.app.commands._refs import load_held, session_id_for
 from cutline.app.output import indented_json, say, say_json
+from cutline.app.quick_exit import hold_until_exit
 from cutline.core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
@@ -51,15 +52,40 @@ def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
 
 
 def _proposal_audit(store: Any, ref: str) -> Any:
+    """The audit of a stored proposal; on a window of the path where the proposal allows it (`_proposal_window`)."""
     from cutline.core.audit.report import audit_proposal
     from cutline.core.review import latest_version, load_proposal
     from cutline.core.store.token_counts import count_entries
 
     proposal = load_proposal(store, ref)
-    session = load_held(store, proposal.session_id)
     latest = latest_version(store, proposal.id)
     summary = latest.text if latest.text != proposal.summary else None
+    window = _proposal_window(store, proposal)
+    if window is not None:
+        return audit_proposal(store.sessions.header(proposal.session_id), proposal, summary, window=window)
+    session = load_held(store, proposal.session_id)
     return audit_proposal(session, proposal, summary, count_entries(store, session, "chars4"))
+
+
+def _proposal_window(store: Any, proposal: Any) -> Any:
+    """The path a proposal was planned on as a `PathWindow`, None when the whole session must be loaded.
+
+    None where `Sessions.path_window` says so (not a pi file, a context_edit or reset on the
+    path, a count or facts missing, the parent entry off the active path), where
+    `proposal_window_fits` says no (mode and rules), and when a stored entry shares the
+    proposal's id (the audit would read that entry's compaction details).
+    """
+    from cutline.core.audit.report import proposal_window_fits
+
+    if proposal.parentEntryId is None:
+        return None
+    window = store.sessions.path_window(proposal.session_id, "chars4", through=proposal.parentEntryId)
+    if window is None or not proposal_window_fits(proposal, window):
+        return None
+    if store.sessions.holds_entry(proposal.session_id, proposal.id):
+        return None
+    hold_until_exit(window)
+    return window
 
 
 def _settings(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cutline.app.commands._refs import load_held, session_id_for
+from cutline.app.quick_exit import hold_until_exit
 from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError
 
@@ -32,6 +33,28 @@ def _store(db_path: str | None) -> Store:
     for line in recover_write_backs(store):
         say(f"cutline: {line}", err=True)
     return store
+
+
+def _window(store: Store, session_id: str, settings: Any, counter: str, rules: str | None) -> Any:
+    """The session's path as a `PathWindow` when a compaction reads only its end, else None (the whole session is loaded).
+
+    Windowed: pi files the store can window (`Sessions.path_window`), in mode `pi`, planned
+    with pi 0.73's or current pi's rules (OpenClaw 2026.9's planner and context walk the
+    whole path; the other modes were not checked entry by entry), with every entry's
+    `counter` count cached. The proposal is the same either way (a test compares them).
+    """
+    from cutline.core.engine.rules.choice import OPENCLAW, canonical
+
+    if settings.mode != "pi":
+        return None
+    window = store.sessions.path_window(session_id, counter)
+    if window is None:
+        return None
+    chosen = rules or ("pi" if window.current_pi_sign() else None) or settings.rules or "pi"
+    if canonical(chosen) == OPENCLAW:
+        return None
+    hold_until_exit(window)
+    return window
 
 
 def _refuse_useless(proposal: Any) -> None:
@@ -201,23 +224,31 @@ def compact_cmd(
         raise CutlineError("the openai summarizer needs OPENAI_API_KEY (or a baseUrl / OPENAI_BASE_URL endpoint)")
     with _store(db_path) as store:
         session_id = session_id_for(store, session)
-        loaded = load_held(store, session_id)
-        path = loaded.active_path()
+        window = _window(store, session_id, settings, counter, rules)
+        loaded = store.sessions.header(session_id) if window is not None else load_held(store, session_id)
+        path = window if window is not None else loaded.active_path()
         from cutline.core.summarizers.session_model import default_summarizer_model
 
         own_model = default_summarizer_model(settings, path, os.environ)
         if own_model:
             settings = settings.with_overrides(model=own_model)
-        counts = count_entries(store, loaded, counter)  # the store's cache: a big session is not counted again
         from cutline.core.engine.rules.choice import evidence
 
-        # an OpenClaw store or a version-4 header tells too, as for `cutline plan`
-        chosen = rules or evidence(path, loaded.format, loaded.version)
-        the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=chosen)
+        if window is not None:
+            from cutline.core.engine.path_index import PathIndex
+
+            chosen = rules or ("pi" if window.current_pi_sign() else None)
+            index = PathIndex.from_facts(window, window.counts, counter, window.ids, window.kinds, window.facts)
+            the_plan = plan(index, settings, counter, rules=chosen)
+        else:
+            counts = count_entries(store, loaded, counter)  # the store's cache: a big session is not counted again
+            # an OpenClaw store or a version-4 header tells too, as for `cutline plan`
+            chosen = rules or evidence(path, loaded.format, loaded.version)
+            the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=chosen)
         writer = summarizer_for(settings)
         import asyncio  # here, not at the top: every command module loads when the CLI starts
 
-        run = compact(the_plan, loaded, writer, settings, hooks=load_config().hooks)
+        run = compact(the_plan, loaded, writer, settings, hooks=load_config().hooks, path=path)
         proposal = asyncio.run(within_deadline(run, settings.timeoutSeconds))
         if proposal.degraded == "annotation":
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
@@ -225,12 +256,12 @@ def compact_cmd(
             raise CutlineError(f"the {proposal.summarizer} summarizer failed ({cause}); no proposal stored")
         _refuse_useless(proposal)
         save_proposal(store, proposal, the_plan.model_dump_json(), source_sha256=loaded.source_sha256)
+        if as_json:
+            say_json(proposal.model_dump_json(indent=2))
+            return
         from cutline.core.writeback import write_back_plan
 
-        back = write_back_plan(loaded)
-    if as_json:
-        say_json(proposal.model_dump_json(indent=2))
-        return
+        back = write_back_plan(load_held(store, session_id) if window is not None else loaded)
     say(
         f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  rules {the_plan.rules}  "
         f"summarizer {proposal.summarizer}"

@@ -12,12 +12,13 @@ import difflib
 import json
 import re
 import textwrap
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents.path_window import PathWindow
 from cutline.core.audit.quality import compaction_quality
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import Proposal
@@ -26,7 +27,7 @@ from cutline.core.engine.last_turn import SECTION_HEADING, message_text
 from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
 from cutline.core.engine.quality_guard import QualityVerdict
-from cutline.core.engine.rules.choice import PI_073, Writer, written_by
+from cutline.core.engine.rules.choice import OPENCLAW, PI_073, Writer, canonical, written_by
 from cutline.core.engine.validation import ContextProblem, validate_context
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.facts import (
@@ -44,7 +45,7 @@ from cutline.core.facts import (
     summary_facts,
 )
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
-from cutline.core.tokens import least_squares, path_tokens, usage_samples
+from cutline.core.tokens import ModelCall, least_squares, path_tokens, usage_samples
 
 USAGE_RATIO_WARNING = 1.2
 # the upper bound of a keepRecentTokens range that has none (the walk never reaches the value)
@@ -266,14 +267,15 @@ def latest_compaction_id(session: Session) -> str:
 # ---------------------------------------------------------------------------
 
 
-class _Cut(BaseModel):
-    """One compaction seen as before/after: the path before it and the context after it."""
+@dataclass
+class _Cut:
+    """One compaction seen as before/after: the path before it (a list, or a `PathWindow`) and the context after it."""
 
-    path: list[Entry]
+    path: Sequence[Entry]
     after: list[Message]
     after_ids: list[str | None]
     summary: str
-    extra_visible: list[str] = Field(default_factory=list)
+    extra_visible: list[str] = field(default_factory=list)
 
 
 def _verdicts(
@@ -359,7 +361,7 @@ class _Recovery:
         return "it was not re-injected"
 
 
-def _last_person_turn(path: list[Entry], before: list[int]) -> tuple[int | None, list[int]]:
+def _last_person_turn(path: Sequence[Entry], before: list[int]) -> tuple[int | None, list[int]]:
     """The last user turn a person typed (else the last user turn at all), and every user turn."""
     users = [i for i in before if _is_user_turn(path[i])]
     people = [i for i in users if not is_automated(path[i])]
@@ -376,7 +378,7 @@ def _recovery(cut: _Cut, user_text: str) -> _Recovery:
     )
 
 
-def _answer_after(path: list[Entry], before: list[int], last_user: int) -> str | None:
+def _answer_after(path: Sequence[Entry], before: list[int], last_user: int) -> str | None:
     """The id of the first assistant message answering the user turn."""
     for i in before:
         message = path[i].message
@@ -454,7 +456,13 @@ def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWa
     estimate separates that fixed overhead from the per-token under-count. With fewer,
     the plain ratio of the last response is used.
     """
-    samples = [s for s in usage_samples(cut.path, tokens) if s.estimate > 0]
+    path = cut.path
+    if isinstance(path, PathWindow):
+        # with weights and calls given, usage_samples reads only the path's length
+        sampled = usage_samples(cast(list[Entry], path), tokens, path.weights(), _window_calls(path))
+    else:
+        sampled = usage_samples(list(path), tokens)
+    samples = [s for s in sampled if s.estimate > 0]
     if not samples:
         return None
     last = samples[-1]
@@ -504,10 +512,29 @@ class _Split:
     summarized_ids: list[str]
 
 
+def _window_calls(window: PathWindow) -> list[ModelCall]:
+    """`model_calls` of a window's whole path, from its stored facts (prompt tokens `p`, a compaction's first kept `k`)."""
+    calls: list[ModelCall] = []
+    last_compaction = -1
+    kept_from = -1
+    seen: dict[str, int] = {}
+    kinds = window.kinds
+    for i, (entry_id, fact) in enumerate(zip(window.ids, window.facts, strict=True)):
+        if kinds[i] == "compaction":
+            last_compaction = i
+            first_kept = fact.get("k")
+            kept_from = seen.get(first_kept, -1) if first_kept else -1
+        seen.setdefault(entry_id, i)
+        real = fact.get("p", 0)
+        if real > 0:
+            calls.append(ModelCall(i, entry_id, real, last_compaction, kept_from))
+    return calls
+
+
 def _split(cut: _Cut) -> _Split:
     """The context before the cut and the part of it the agent no longer sees."""
     path = cut.path
-    before = context_indices(path)
+    before = path.context_indices() if isinstance(path, PathWindow) else context_indices(list(path))
     after_set = {i for i in cut.after_ids if i is not None}
     summarized = [i for i in before if path[i].id not in after_set]
     return _Split(before=before, summarized=summarized, summarized_ids=[path[i].id for i in summarized])
@@ -581,7 +608,7 @@ def _dropped_summary_warning(verdicts: list[AuditFact]) -> AuditWarning | None:
     )
 
 
-def _first_kept_missing_warning(target: _Target, path: list[Entry]) -> AuditWarning | None:
+def _first_kept_missing_warning(target: _Target, path: Sequence[Entry]) -> AuditWarning | None:
     """A compaction whose first kept entry is not on the path keeps nothing verbatim."""
     first_kept = target.first_kept
     if target.kind != "compaction" or first_kept is None or any(e.id == first_kept for e in path):
@@ -600,7 +627,7 @@ def _audit(
     path = cut.path
     split = _split(cut)
     verdicts, visible = _fact_verdicts(session, cut, split)
-    tokens = tokens if tokens is not None else path_tokens(path, "chars4")
+    tokens = tokens if tokens is not None else path_tokens(list(path), "chars4")
     optional = (
         _usage_warning(cut, tokens, whole_history=not target.first_kept),
         _lost_errors_warning(verdicts),
@@ -612,7 +639,7 @@ def _audit(
         *_context_warnings(cut),
         *(w for w in optional if w is not None),
     ]
-    path_ids = {e.id for e in path}
+    path_ids = set(path.ids) if isinstance(path, PathWindow) else {e.id for e in path}
     return AuditReport(
         session_id=session.id,
         target=target.kind,
@@ -940,13 +967,22 @@ def _chars4_of(path: list[Entry], chars4: Mapping[str, int] | None) -> list[int]
 
 
 def audit_proposal(
-    session: Session, proposal: Proposal, summary: str | None = None, chars4: Mapping[str, int] | None = None
+    session: Session,
+    proposal: Proposal,
+    summary: str | None = None,
+    chars4: Mapping[str, int] | None = None,
+    window: PathWindow | None = None,
 ) -> AuditReport:
     """Audit a proposal made here, against the session path it was planned on.
 
     `summary` audits another version of the summary (an edit) in the generated one's place;
     `chars4` are the entries' chars4 counts by id when the caller has them (the store's cache).
+    `window` is that path (through the proposal's parent entry) as a stored session's
+    `PathWindow` with its chars4 counts, `session` then a header without entries: the
+    same report without the whole session in memory (see `proposal_window_fits`).
     """
+    if window is not None:
+        return _audit_proposal_on(session, proposal, summary, window, window.counts, window.ids)
     path = session.active_path()
     if proposal.parentEntryId is not None:
         ids = [e.id for e in path]
@@ -954,6 +990,30 @@ def audit_proposal(
             path = path[: ids.index(proposal.parentEntryId) + 1]
         else:
             path = path_to(session, proposal.parentEntryId)
+    return _audit_proposal_on(session, proposal, summary, path, _chars4_of(path, chars4), [e.id for e in path])
+
+
+def proposal_window_fits(proposal: Proposal, window: PathWindow) -> bool:
+    """Whether a proposal's audit may run on a `PathWindow`: planned in mode pi with pi 0.73's or current pi's rules.
+
+    Why: OpenClaw 2026.9's planner and context walk the whole path, and the other modes
+    were not checked entry by entry; those load the whole session.
+    """
+    if _proposal_settings(proposal).mode != "pi":
+        return False
+    chosen = proposal.rules or ("pi" if window.current_pi_sign() else None) or _proposal_settings(proposal).rules
+    return canonical(chosen or "pi") != OPENCLAW
+
+
+def _audit_proposal_on(
+    session: Session,
+    proposal: Proposal,
+    summary: str | None,
+    path: Sequence[Entry],
+    tokens: list[int],
+    path_ids: list[str],
+) -> AuditReport:
+    """`audit_proposal` on the path it was planned on (a list or a `PathWindow`) with its chars4 counts."""
     extra = [t for t in (proposal.injected.recovery_turn,) if t]
     if proposal.injected.memory_flush is not None:
         extra.append(proposal.injected.memory_flush.model_dump_json())
@@ -967,8 +1027,11 @@ def audit_proposal(
     )
     settings = _proposal_settings(proposal)
     counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
-    tokens = _chars4_of(path, chars4)
-    p = plan(path, settings, tokens=tokens, rules=proposal.rules or None)
+    if isinstance(path, PathWindow):
+        index = PathIndex.from_facts(path, tokens, "chars4", path.ids, path.kinds, path.facts)
+    else:
+        index = index_path(list(path), tokens, "chars4")
+    p = plan(index, settings, rules=proposal.rules or None)
     prefix = [f"proposal {proposal.id} made with mode {proposal.mode}, summarizer {proposal.summarizer or '?'}"]
     if p.firstKeptEntryId != proposal.firstKeptEntryId and get_mode(proposal.mode).plan_family == PI_FAMILY:
         prefix.append(
@@ -978,7 +1041,7 @@ def audit_proposal(
         p,
         prefix,
         {
-            "path_ids": [e.id for e in path],
+            "path_ids": path_ids,
             "reproduced": p.firstKeptEntryId == proposal.firstKeptEntryId,
             "rules": p.rules,
             "rules_reason": "the rules the proposal was planned with"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Sequence
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
@@ -84,7 +85,7 @@ def _summarizable(entry: Entry) -> Message | None:
     return entry_message(entry)
 
 
-def _messages_at(path: list[Entry], indices: list[int]) -> list[Message]:
+def _messages_at(path: Sequence[Entry], indices: list[int]) -> list[Message]:
     return [m for m in (_summarizable(path[i]) for i in indices if 0 <= i < len(path)) if m is not None]
 
 
@@ -96,7 +97,7 @@ def _count_tokens(messages: list[Message], counter: str, notes: list[str]) -> tu
         return sum_context_tokens(messages, "chars4"), "chars4"
 
 
-def _checked_mode(plan: CompactionPlan, path: list[Entry], settings: CompactionSettings) -> CompactionMode:
+def _checked_mode(plan: CompactionPlan, path: Sequence[Entry], settings: CompactionSettings) -> CompactionMode:
     """The settings' mode, once the plan is known to be one it can carry out on this path."""
     if plan.alreadyCompacted:
         raise CutlineError("the session already ends with a compaction: nothing to compact")
@@ -183,13 +184,16 @@ async def compact(
     progress: Progress | None = None,
     hooks: HooksConfig | None = None,
     today: dt.date | None = None,
+    path: Sequence[Entry] | None = None,
 ) -> Proposal:
     """Summarize what `plan` (a core.engine.plan.CompactionPlan of `session`'s active path) cuts away and build the Proposal.
 
     Raises CutlineError when the plan has nothing to compact. `progress` receives
-    ProgressEvents; `hooks` run before and after (failures become notes).
+    ProgressEvents; `hooks` run before and after (failures become notes). `path` is the
+    session's active path when the caller holds it otherwise (a `PathWindow` of a stored
+    session, whose `session` then has no entries).
     """
-    path = session.active_path()
+    path = path if path is not None else session.active_path()
     mode = _checked_mode(plan, path, settings)
     today = today or dt.datetime.now(dt.UTC).date()
     started = time.perf_counter()

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from cutline.core.agents.path_window import PathWindow, window_start
 from cutline.core.errors import NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
@@ -306,3 +308,50 @@ class Sessions:
                 (like_prefix(prefix),),
             ).fetchall()
         return [(session_id, entry_id) for session_id, entry_id in rows if entry_id.startswith(prefix)]
+
+    # -- a window of the path (issue 12: audit and compact without the whole session) --------
+
+    def path_window(self, session_id: str, counter: str = "chars4", through: str | None = None) -> PathWindow | None:
+        """The active path (up to and including entry `through` when given) as a `PathWindow`, or None to load it whole.
+
+        None, so the caller loads the whole session, for anything but a pi file (Claude
+        Code, Codex and OpenClaw sessions and pi version-4 files, OpenClaw's, are not
+        windowed: their compactions and resets are read differently), for a path with an
+        entry lacking stored facts or a cached `counter` count, for `through` not on the
+        path, and where `window_start` says the path needs its whole length.
+        """
+        row = self.row(session_id)
+        if row is None or row["format"] != "pi" or row["version"] == 4:
+            return None
+        ids, kinds, texts, cached = self.path_facts(session_id, counter)
+        if through is not None:
+            try:
+                stop = ids.index(through) + 1
+            except ValueError:
+                return None
+            del ids[stop:], kinds[stop:], texts[stop:], cached[stop:]
+        counts = [count for count in cached if count is not None]
+        if len(counts) != len(ids) or any(text is None for text in texts):
+            return None
+        facts: list[dict[str, Any]] = []
+        for at in range(0, len(texts), 4_096):
+            facts.extend(json.loads("[" + ",".join(t for t in texts[at : at + 4_096] if t is not None) + "]"))
+        start = window_start(ids, kinds, facts)
+        if start is None:
+            return None
+
+        def fetch(lo: int, hi: int) -> list[Entry]:
+            return self.path_entries(session_id, lo, hi)
+
+        with no_cyclic_gc():
+            tail = self.path_entries(session_id, start, len(ids))
+        return PathWindow(ids, kinds, facts, counts, start, tail, fetch)
+
+    def holds_entry(self, session_id: str, entry_id: str) -> bool:
+        """Whether any stored entry of the session (on the path or not, a repeated id's earlier records too) has this id."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM entries WHERE session_id = ? AND (id = ? OR id LIKE ? ESCAPE '\\') LIMIT 1",
+                (session_id, entry_id, like_prefix(entry_id + "~")),
+            ).fetchone()
+        return row is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -22,7 +23,7 @@ class CompactionJob:
     """What a mode rebuilds from: the plan, the path it was made for, and the messages it cuts away."""
 
     plan: CompactionPlan
-    path: list[Entry]
+    path: Sequence[Entry]  # the active path: a list, or a PathWindow of a stored session
     settings: CompactionSettings
     summarized: list[Message]
     prefix: list[Message]

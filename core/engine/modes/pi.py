@@ -9,8 +9,10 @@ context is rebuilt as pi's buildSessionContext would with the new compaction ent
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
+from cutline.core.agents.path_window import PathWindow
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.context import build_context, context_indices, entry_message
@@ -53,9 +55,21 @@ def rebuilt_context(
         details=details,
     )
     pending = Entry(id="(proposed)", parentId=path[-1].id if path else None, type="compaction", compaction=record)
-    extended = [*path, pending]
-    ids: list[str | None] = [None if i == len(path) else extended[i].id for i in context_indices(extended)]
+    extended = [*_context_part(path, job.plan.firstKeptEntryId), pending]
+    ids: list[str | None] = [None if i == len(extended) - 1 else extended[i].id for i in context_indices(extended)]
     return build_context(extended), ids
+
+
+def _context_part(path: Sequence[Entry], first_kept: str | None) -> Sequence[Entry]:
+    """The part of the path a new compaction's context is built from: all of it, or a window's held entries.
+
+    A `PathWindow` (no context_edit on its path) gives its held entries unless the first
+    kept entry lies before them: the context after the new compaction is its summary and
+    the entries from the first kept one on, so the entries before the window change nothing.
+    """
+    if isinstance(path, PathWindow) and (first_kept is None or first_kept not in path.ids[: path.start]):
+        return path.tail()
+    return path
 
 
 class PiMode:

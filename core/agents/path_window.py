@@ -1,0 +1,144 @@
+"""A stored session's active path with full entries only from a window near its end, every earlier one read when asked for.
+
+Why: a compaction of a 100,000-entry pi session reads the span after the latest
+compaction's first kept entry (~10% of the path); rebuilding every entry as a model
+cost ~2.3 s. The plan comes from the path's stored index facts (core.agents.index_facts);
+the engine and the audit read entries through this sequence, which holds the window
+and fetches anything before it (correct for any reader, fast for the ones that stay
+in the window).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
+
+from cutline.core.agents.context import context_indices
+from cutline.core.agents.index_facts import CONTEXT_EDIT, PI_CURRENT_SIGN, RESET, WEIGHT
+from cutline.core.models import Entry
+
+Fetch = Callable[[int, int], list[Entry]]
+# entries fetched at once for a read before the window (explanations look at one or two)
+_CHUNK = 64
+
+
+def window_start(ids: list[str], kinds: list[str], facts: list[dict[str, Any]]) -> int | None:
+    """Where the window of a path starts: the latest compaction or its first kept entry, whichever is earlier.
+
+    None when the path cannot be read from a window: a pi `context_edit` (what it omits
+    or replaces may lie anywhere before it) or an OpenClaw reset (its kept entries are
+    chosen from the whole path). 0 when there is no compaction: the context is the whole path.
+    Why this start: every reader of the context (`context_indices`, pi's and current pi's
+    planners, the rebuilt context after a new compaction) starts at the latest compaction's
+    summary and its kept entries.
+    """
+    last = -1
+    for i, fact in enumerate(facts):
+        if fact["f"] & (CONTEXT_EDIT | RESET):
+            return None
+        if kinds[i] == "compaction":
+            last = i
+    if last < 0:
+        return 0
+    kept = facts[last].get("k")
+    if kept:
+        try:
+            return min(last, ids.index(kept, 0, last))
+        except ValueError:
+            return last
+    return last
+
+
+class PathWindow(Sequence[Entry]):
+    """The active path as a sequence: entries from `start` on held, the ones before fetched on demand.
+
+    `ids`, `kinds`, `facts` and `counts` are the stored columns of the whole path
+    (`Sessions.path_facts`), so a planner index and usage samples need no entry.
+    """
+
+    def __init__(
+        self,
+        ids: list[str],
+        kinds: list[str],
+        facts: list[dict[str, Any]],
+        counts: list[int],
+        start: int,
+        tail: list[Entry],
+        fetch: Fetch,
+    ) -> None:
+        if len(tail) != len(ids) - start:
+            raise ValueError(f"{len(tail)} window entries for positions {start}..{len(ids) - 1}")
+        self.ids = ids
+        self.kinds = kinds
+        self.facts = facts
+        self.counts = counts
+        self.start = start
+        self._tail = tail
+        self._fetch = fetch
+        self._early: dict[int, Entry] = {}
+        self.fetched = 0  # entries read before the window (a test looks)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, i: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Entry]: ...
+
+    def __getitem__(self, i: int | slice) -> Entry | list[Entry]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self.ids)))]
+        n = len(self.ids)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if i >= self.start:
+            return self._tail[i - self.start]
+        found = self._early.get(i)
+        if found is None:
+            lo = max(0, i - _CHUNK // 2)
+            hi = min(self.start, lo + _CHUNK)
+            self._remember(lo, self._fetch(lo, hi))
+            found = self._early[i]
+        return found
+
+    def _remember(self, lo: int, entries: list[Entry]) -> None:
+        for k, entry in enumerate(entries):
+            self._early[lo + k] = entry
+        self.fetched += len(entries)
+
+    def __iter__(self) -> Iterator[Entry]:
+        if self.start and len(self._early) < self.start:
+            self._remember(0, self._fetch(0, self.start))
+        for i in range(self.start):
+            yield self._early[i]
+        yield from self._tail
+
+    def __reversed__(self) -> Iterator[Entry]:
+        yield from reversed(self._tail)
+        for i in range(self.start - 1, -1, -1):
+            yield self[i]
+
+    def tail(self) -> list[Entry]:
+        """The held entries, positions `start` to the end."""
+        return self._tail
+
+    def context_indices(self) -> list[int]:
+        """`context_indices` of the whole path, computed on the window alone.
+
+        The same: the window holds the latest compaction and its first kept entry (or,
+        with no compaction, the whole path), and no context_edit is on the path.
+        """
+        start = self.start
+        return [start + i for i in context_indices(self._tail)]
+
+    def weights(self) -> list[bool]:
+        """`context_weight` of the whole path, from the stored facts (no context_edit is on the path)."""
+        return [bool(fact["f"] & WEIGHT) for fact in self.facts]
+
+    def current_pi_sign(self) -> bool:
+        """Whether an entry shows current pi wrote the path (the facts' flag for `rules.choice.evidence`)."""
+        return any(fact["f"] & PI_CURRENT_SIGN for fact in self.facts)
