@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cutline.app.commands._refs import load_held, session_id_for
-from cutline.app.quick_exit import hold_until_exit
 from cutline.app.output import indented_json, say, say_json
+from cutline.app.quick_exit import hold_until_exit
 from cutline.core.errors import CutlineError
 
 if TYPE_CHECKING:

@@ -14,10 +14,11 @@ import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents.index_facts import WEIGHT
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.audit.quality import compaction_quality
 from cutline.core.config.settings import CompactionSettings
@@ -45,7 +46,7 @@ from cutline.core.facts import (
     summary_facts,
 )
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
-from cutline.core.tokens import ModelCall, least_squares, path_tokens, usage_samples
+from cutline.core.tokens import least_squares, path_tokens, usage_samples
 
 USAGE_RATIO_WARNING = 1.2
 # the upper bound of a keepRecentTokens range that has none (the walk never reaches the value)
@@ -458,25 +459,23 @@ def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWa
     """
     path = cut.path
     if isinstance(path, PathWindow):
-        # with weights and calls given, usage_samples reads only the path's length
-        sampled = usage_samples(cast(list[Entry], path), tokens, path.weights(), _window_calls(path))
+        samples = _window_samples(path, tokens)
     else:
-        sampled = usage_samples(list(path), tokens)
-    samples = [s for s in sampled if s.estimate > 0]
+        samples = [(s.estimate, s.real, s.entryId) for s in usage_samples(list(path), tokens) if s.estimate > 0]
     if not samples:
         return None
-    last = samples[-1]
-    fitted = least_squares([(s.estimate, s.real) for s in samples])
+    last_estimate, last_real, last_id = samples[-1]
+    fitted = least_squares([(estimate, real) for estimate, real, _ in samples])
     if fitted is not None and fitted[0] > 0:
         ratio, overhead = fitted
         how = (
             f"recorded usage grows {ratio:.2f} tokens per chars4 token over {len(samples)} responses "
             f"(fixed overhead \u2248 {max(0, round(overhead)):,} tokens for system prompt and tools; last: "
-            f"{last.real:,} recorded vs {last.estimate:,} estimated)"
+            f"{last_real:,} recorded vs {last_estimate:,} estimated)"
         )
     else:
-        ratio = last.real / last.estimate
-        how = f"recorded usage {last.real:,} tokens vs chars4 estimate {last.estimate:,} for the same context ({ratio:.2f}x)"
+        ratio = last_real / last_estimate
+        how = f"recorded usage {last_real:,} tokens vs chars4 estimate {last_estimate:,} for the same context ({ratio:.2f}x)"
     if ratio <= USAGE_RATIO_WARNING:
         return None
     effect = (
@@ -487,7 +486,7 @@ def _usage_warning(cut: _Cut, tokens: list[int], whole_history: bool) -> AuditWa
     return AuditWarning(
         code="usage-exceeds-estimate",
         message=f"{how}: {effect} about {(1 - 1 / ratio) * 100:.0f}% too low",
-        entry_ids=[last.entryId],
+        entry_ids=[last_id],
     )
 
 
@@ -512,23 +511,46 @@ class _Split:
     summarized_ids: list[str]
 
 
-def _window_calls(window: PathWindow) -> list[ModelCall]:
-    """`model_calls` of a window's whole path, from its stored facts (prompt tokens `p`, a compaction's first kept `k`)."""
-    calls: list[ModelCall] = []
-    last_compaction = -1
-    kept_from = -1
+def _window_samples(window: PathWindow, tokens: list[int]) -> list[tuple[int, int, str]]:
+    """`usage_samples` of a window's whole path as (estimate, real, entry id), those with an estimate above 0.
+
+    From the stored facts: weights (`WEIGHT`, no context_edit is on a window's path), the
+    prompt tokens a model call recorded (`p`) and each compaction's first kept entry (`k`),
+    walked once as `model_calls` and `usage_samples` walk the entries.
+    """
+    samples: list[tuple[int, int, str]] = []
+    prefix: list[int] = []  # prefix[i]: the weighted tokens before i
+    running = 0
+    last_compaction = kept_from = -1
     seen: dict[str, int] = {}
     kinds = window.kinds
     for i, (entry_id, fact) in enumerate(zip(window.ids, window.facts, strict=True)):
+        prefix.append(running)
+        flags = fact["f"]
+        if flags & WEIGHT:
+            running += tokens[i]
         if kinds[i] == "compaction":
             last_compaction = i
             first_kept = fact.get("k")
             kept_from = seen.get(first_kept, -1) if first_kept else -1
         seen.setdefault(entry_id, i)
         real = fact.get("p", 0)
-        if real > 0:
-            calls.append(ModelCall(i, entry_id, real, last_compaction, kept_from))
-    return calls
+        if real <= 0:
+            continue
+        if last_compaction < 0:
+            estimate = prefix[i]
+        else:
+            estimate = tokens[last_compaction] + prefix[i] - _at(prefix, last_compaction + 1, running)
+            if kept_from >= 0:
+                estimate += prefix[last_compaction] - prefix[kept_from]
+        if estimate > 0:
+            samples.append((estimate, real, entry_id))
+    return samples
+
+
+def _at(prefix: list[int], i: int, running: int) -> int:
+    """prefix[i] while the prefix sums are being built (`running` is the sum through the newest entry)."""
+    return prefix[i] if i < len(prefix) else running
 
 
 def _split(cut: _Cut) -> _Split:

@@ -1,0 +1,191 @@
+"""`compact` and `audit --proposal` on a window of the stored path print exactly what the whole-session load prints.
+
+Every session file under tests/fixtures and sample_sessions (all four agents) and
+generated pi sessions with several compactions run both ways: once as the CLI runs
+(pi sessions windowed, `Sessions.path_window`), once with the window refused (the full
+load of every session). The window's own readings of the whole path (ids, context,
+usage samples, entries before it) are compared with the full path's too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cutline.core.agents import path_window as path_window_module
+from cutline.core.agents.path_window import PathWindow
+from cutline.core.audit.report import _window_samples
+from cutline.core.engine.context import context_indices
+from cutline.core.store import Store
+from cutline.core.store.sessions import Sessions
+from cutline.core.store.token_counts import count_entries
+from cutline.core.tokens import usage_samples
+from tests.support.cli import run
+from tests.support.paths import ROOT
+from tests.support.pi_compactions import append_turns, write_pi_session
+
+FILES = sorted(
+    p
+    for p in [*(ROOT / "tests" / "fixtures").rglob("*.jsonl"), *(ROOT / "sample_sessions").glob("*.jsonl")]
+    if "requests" not in p.parts
+)
+GENERATED: dict[str, dict[str, Any]] = {
+    "plain": {},
+    "current-pi": {"current_pi": True, "seed": 2},
+    "branch": {"branch": True, "seed": 3},
+    "missing-first-kept": {"missing_first_kept": True, "seed": 4},
+    "context-edit": {"context_edit": True, "seed": 5},
+}
+# each: the CLI's extra arguments for `compact` (default keepRecentTokens, then small ones, each rule set)
+VARIANTS: list[list[str]] = [
+    [],
+    ["--keep-recent-tokens", "1500"],
+    ["--keep-recent-tokens", "400", "--rules", "pi-0.73"],
+    ["--keep-recent-tokens", "3000", "--rules", "pi"],
+    ["--keep-recent-tokens", "1500", "--rules", "openclaw-2026.9"],
+]
+_VOLATILE = ("id", "created_at", "entryId", "timings")
+
+
+@pytest.fixture
+def windows_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, PathWindow]]]:
+    """Every window `Sessions.path_window` hands out during the test, with its session's id."""
+    made: list[tuple[str, PathWindow]] = []
+    original = Sessions.path_window
+
+    def recording(self: Sessions, session_id: str, *args: Any, **kwargs: Any) -> PathWindow | None:
+        window = original(self, session_id, *args, **kwargs)
+        if window is not None:
+            made.append((session_id, window))
+        return window
+
+    monkeypatch.setattr(Sessions, "path_window", recording)
+    yield made
+
+
+def _full(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`cutline ARGS` with every window refused: the whole session loaded, as before windows."""
+    with monkeypatch.context() as patched:
+        patched.setattr(Sessions, "path_window", lambda self, *a, **k: None)
+        return run(capsys, *args)
+
+
+def _proposal(out: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(out)
+    return {k: v for k, v in data.items() if k not in _VOLATILE}
+
+
+def _plan_json(proposal_id: str) -> str:
+    with Store() as store:
+        return str(store.proposals.row(proposal_id)["plan_json"])
+
+
+def _compare_session(
+    file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variants: list[list[str]]
+) -> list[str]:
+    """Compact and audit `file` both ways under each variant; the proposal ids the windowed runs made."""
+    made: list[str] = []
+    for extra in variants:
+        args = ["compact", "--summarizer", "extractive", "--json", *extra, str(file)]
+        windowed = run(capsys, *args)
+        full = _full(monkeypatch, capsys, *args)
+        assert (windowed[0], windowed[2]) == (full[0], full[2]), (file, extra)
+        if windowed[0] != 0:
+            continue
+        assert _proposal(windowed[1]) == _proposal(full[1]), (file, extra)
+        ours, theirs = json.loads(windowed[1])["id"], json.loads(full[1])["id"]
+        assert _plan_json(ours) == _plan_json(theirs)
+        made.append(ours)
+        for proposal in (ours, theirs):
+            for style in (["--json"], []):
+                audit = ["audit", *style, "--proposal", proposal, str(file)]
+                assert run(capsys, *audit) == _full(monkeypatch, capsys, *audit), (file, extra, style)
+    text = ["compact", "--summarizer", "extractive", "--keep-recent-tokens", "1500", str(file)]
+    windowed, full = run(capsys, *text), _full(monkeypatch, capsys, *text)
+    masked = [re.sub(r"proposal [0-9a-f]{20}", "proposal P", out) for out in (windowed[1], full[1])]
+    assert (windowed[0], masked[0], windowed[2]) == (full[0], masked[1], full[2]), file
+    return made
+
+
+def _check_window_readings(session_id: str, window: PathWindow) -> None:
+    """What a window reads of its whole path from stored facts equals what the full path gives."""
+    with Store() as store:
+        session = store.load_session(session_id)
+        counts = count_entries(store, session, "chars4")
+        again = store.sessions.path_window(session_id, "chars4", through=window.ids[-1])
+        assert again is not None and again.ids == window.ids and again.start == window.start
+        path = session.active_path()[: len(window)]
+        assert [e.id for e in path] == window.ids
+        assert window.counts == [counts[e.id] for e in path]
+        assert window.context_indices() == context_indices(path)
+        expected = [(s.estimate, s.real, s.entryId) for s in usage_samples(path, window.counts) if s.estimate > 0]
+        assert _window_samples(window, window.counts) == expected
+        if window.start:
+            assert again[window.start - 1].model_dump() == path[window.start - 1].model_dump()
+        assert [e.model_dump() for e in again] == [e.model_dump() for e in path]
+        assert [e.id for e in reversed(again)] == [e.id for e in reversed(path)]
+
+
+@pytest.mark.parametrize("file", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_fixture_sessions_print_the_same_windowed_and_loaded_whole(
+    file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    windows_made: list[tuple[str, PathWindow]],
+) -> None:
+    copy = tmp_path / file.name
+    shutil.copyfile(file, copy)
+    _compare_session(copy, monkeypatch, capsys, VARIANTS[:3])
+    for session_id, window in windows_made[:2]:
+        _check_window_readings(session_id, window)
+
+
+@pytest.mark.parametrize("kind", sorted(GENERATED))
+def test_generated_pi_sessions_with_compactions_print_the_same(
+    kind: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    windows_made: list[tuple[str, PathWindow]],
+) -> None:
+    file = write_pi_session(tmp_path / f"{kind}.jsonl", **GENERATED[kind])
+    made = _compare_session(file, monkeypatch, capsys, VARIANTS)
+    if kind == "context-edit":
+        assert not windows_made  # a context_edit on the path: the whole session is loaded
+        return
+    assert made and windows_made and any(w.start > 0 for _, w in windows_made)
+    for session_id, window in windows_made[:3]:
+        _check_window_readings(session_id, window)
+    # the session grows (a new compaction too): the proposals are audited on the path they were planned on
+    append_turns(file, 4, seed=9, compaction=True)
+    append_turns(file, 3, seed=10)
+    before = len(windows_made)
+    for proposal in made:
+        for style in (["--json"], []):
+            audit = ["audit", *style, "--proposal", proposal, str(file)]
+            assert run(capsys, *audit) == _full(monkeypatch, capsys, *audit), (kind, proposal)
+    assert len(windows_made) > before
+    _check_window_readings(*windows_made[-1])
+
+
+def test_a_window_started_one_entry_late_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The comparison has teeth: a window that leaves out the latest compaction's first kept entry differs."""
+    start = path_window_module.window_start
+
+    def late(ids: list[str], kinds: list[str], facts: list[dict[str, Any]]) -> int | None:
+        found = start(ids, kinds, facts)
+        return found + 1 if found else found
+
+    monkeypatch.setattr("cutline.core.store.sessions.window_start", late)
+    file = write_pi_session(tmp_path / "late.jsonl")
+    with pytest.raises(AssertionError):
+        _compare_session(file, monkeypatch, capsys, VARIANTS[1:2])
