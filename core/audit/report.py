@@ -12,8 +12,10 @@ import difflib
 import json
 import re
 import textwrap
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -516,41 +518,35 @@ def _window_samples(window: PathWindow, tokens: list[int]) -> list[tuple[int, in
 
     From the stored facts: weights (`WEIGHT`, no context_edit is on a window's path), the
     prompt tokens a model call recorded (`p`) and each compaction's first kept entry (`k`),
-    walked once as `model_calls` and `usage_samples` walk the entries.
+    as `model_calls` and `usage_samples` find them on the entries.
     """
+    facts = window.facts
+    ids = window.ids
+    prefix = [0, *accumulate([tokens[i] if fact["f"] & WEIGHT else 0 for i, fact in enumerate(facts)])]
+    compactions = [i for i, kind in enumerate(window.kinds) if kind == "compaction"]
+    kept: list[int] = []  # each compaction's first kept entry: its first place on the path before it, else -1
+    for c in compactions:
+        first_kept = facts[c].get("k")
+        try:
+            kept.append(ids.index(first_kept, 0, c) if first_kept else -1)
+        except ValueError:
+            kept.append(-1)
     samples: list[tuple[int, int, str]] = []
-    prefix: list[int] = []  # prefix[i]: the weighted tokens before i
-    running = 0
-    last_compaction = kept_from = -1
-    seen: dict[str, int] = {}
-    kinds = window.kinds
-    for i, (entry_id, fact) in enumerate(zip(window.ids, window.facts, strict=True)):
-        prefix.append(running)
-        flags = fact["f"]
-        if flags & WEIGHT:
-            running += tokens[i]
-        if kinds[i] == "compaction":
-            last_compaction = i
-            first_kept = fact.get("k")
-            kept_from = seen.get(first_kept, -1) if first_kept else -1
-        seen.setdefault(entry_id, i)
-        real = fact.get("p", 0)
+    for i in [i for i, fact in enumerate(facts) if "p" in fact]:
+        real = facts[i]["p"]
         if real <= 0:
             continue
-        if last_compaction < 0:
+        k = bisect_right(compactions, i) - 1
+        if k < 0:
             estimate = prefix[i]
         else:
-            estimate = tokens[last_compaction] + prefix[i] - _at(prefix, last_compaction + 1, running)
-            if kept_from >= 0:
-                estimate += prefix[last_compaction] - prefix[kept_from]
+            last_compaction = compactions[k]
+            estimate = tokens[last_compaction] + prefix[i] - prefix[last_compaction + 1]
+            if kept[k] >= 0:
+                estimate += prefix[last_compaction] - prefix[kept[k]]
         if estimate > 0:
-            samples.append((estimate, real, entry_id))
+            samples.append((estimate, real, ids[i]))
     return samples
-
-
-def _at(prefix: list[int], i: int, running: int) -> int:
-    """prefix[i] while the prefix sums are being built (`running` is the sum through the newest entry)."""
-    return prefix[i] if i < len(prefix) else running
 
 
 def _split(cut: _Cut) -> _Split:

@@ -323,14 +323,40 @@ class Sessions:
         row = self.row(session_id)
         if row is None or row["format"] != "pi" or row["version"] == 4:
             return None
-        ids, kinds, texts, cached = self.path_facts(session_id, counter)
+        with no_cyclic_gc():
+            window = self._path_window(session_id, counter, through)
+            freeze_if_big(len(window) if window is not None else 0)
+        return window
+
+    def _path_window(self, session_id: str, counter: str, through: str | None) -> PathWindow | None:
+        """`path_window`, with the collector paused by the caller (it builds ~100,000 small dicts that stay)."""
+        with self._db.reading() as conn:
+            # two plain reads instead of `path_facts`'s join, row by row: ~0.1 s less at 100,000 entries
+            rows = conn.execute(
+                "SELECT id, type, facts FROM entries WHERE session_id = ? AND path_index IS NOT NULL"
+                " ORDER BY path_index",
+                (session_id,),
+            ).fetchall()
+            cached: dict[str, int] = dict(
+                conn.execute(
+                    "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?",
+                    (session_id, counter),
+                ).fetchall()
+            )
+        if not rows:
+            return None
+        ids: list[str] = [row[0] for row in rows]
+        kinds: list[str] = [row[1] for row in rows]
+        texts: list[str | None] = [row[2] for row in rows]
+        del rows
         if through is not None:
             try:
                 stop = ids.index(through) + 1
             except ValueError:
                 return None
-            del ids[stop:], kinds[stop:], texts[stop:], cached[stop:]
-        counts = [count for count in cached if count is not None]
+            del ids[stop:], kinds[stop:], texts[stop:]
+        found = [cached.get(entry_id) for entry_id in ids]
+        counts = [count for count in found if count is not None]
         if len(counts) != len(ids) or any(text is None for text in texts):
             return None
         facts: list[dict[str, Any]] = []
@@ -343,8 +369,7 @@ class Sessions:
         def fetch(lo: int, hi: int) -> list[Entry]:
             return self.path_entries(session_id, lo, hi)
 
-        with no_cyclic_gc():
-            tail = self.path_entries(session_id, start, len(ids))
+        tail = self.path_entries(session_id, start, len(ids))
         return PathWindow(ids, kinds, facts, counts, start, tail, fetch)
 
     def holds_entry(self, session_id: str, entry_id: str) -> bool:
