@@ -88,6 +88,32 @@ def _proposal_window(store: Any, proposal: Any) -> Any:
     return window
 
 
+def _compaction_window(store: Any, session_id: str, compaction_id: str | None, settings: Any, rules: str | None) -> Any:
+    """The active path through the compaction `audit` reads as a `PathWindow`, None when the whole session must be loaded.
+
+    None where `Sessions.path_window` says so (not a pi file, a context_edit or reset on the
+    path, a count or facts missing), where `compaction_window_fits` says no (mode and
+    rules), when the compaction is not on the active path (the audit follows its parents)
+    or no compaction is (the latest anywhere is audited), and when its id is repeated in
+    the file (the audit reads the last record with that id).
+    """
+    from cutline.core.audit.report import compaction_window_fits
+
+    if compaction_id is None:
+        compaction_id = store.sessions.latest_path_compaction(session_id)
+        if compaction_id is None:
+            return None
+    if store.sessions.repeats_id(session_id, compaction_id):
+        return None
+    window = store.sessions.path_window(session_id, "chars4", through=compaction_id, before=True)
+    if window is None or window.kinds[-1] != "compaction":
+        return None
+    if not compaction_window_fits(window, store.sessions.header(session_id), settings, rules):
+        return None
+    hold_until_exit(window)
+    return window
+
+
 def _settings(
     keep_recent_tokens: int | None = None, reserve_tokens: int | None = None, context_window: int | None = None
 ) -> Any:
@@ -223,10 +249,15 @@ def audit_cmd(
         else:
             from cutline.core.store.token_counts import count_entries
 
-            loaded = load_held(store, session_id)
-            report = audit_compaction(
-                loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules
-            )
+            window = _compaction_window(store, session_id, compaction_id, settings, rules)
+            if window is not None:
+                header = store.sessions.header(session_id)
+                report = audit_compaction(header, compaction_id, settings, rules=rules, window=window)
+            else:
+                loaded = load_held(store, session_id)
+                report = audit_compaction(
+                    loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules
+                )
     if as_json:
         say_json(indented_json(report.to_json(), ensure_ascii=False))
     else:

@@ -142,3 +142,23 @@ class PathWindow(Sequence[Entry]):
     def current_pi_sign(self) -> bool:
         """Whether an entry shows current pi wrote the path (the facts' flag for `rules.choice.evidence`)."""
         return any(fact["f"] & PI_CURRENT_SIGN for fact in self.facts)
+
+    def head(self, stop: int) -> PathWindow:
+        """The window of the path's first `stop` entries, from the same start (`stop` must not be before it).
+
+        Why: the path before a compaction is read from the window of the path through it,
+        whose start also covers the context before it (`Sessions.path_window`'s `before`).
+        """
+        if stop < self.start:
+            raise ValueError(f"the first {stop} entries end before the window start {self.start}")
+        window = PathWindow(
+            self.ids[:stop],
+            self.kinds[:stop],
+            self.facts[:stop],
+            self.counts[:stop],
+            self.start,
+            self._tail[: stop - self.start],
+            self._fetch,
+        )
+        window._early = self._early
+        return window

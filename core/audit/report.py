@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from cutline.core.agents.index_facts import WEIGHT
+from cutline.core.agents.index_facts import PI_CURRENT_SIGN, WEIGHT
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.audit.quality import compaction_quality
 from cutline.core.config.settings import CompactionSettings
@@ -629,7 +629,9 @@ def _dropped_summary_warning(verdicts: list[AuditFact]) -> AuditWarning | None:
 def _first_kept_missing_warning(target: _Target, path: Sequence[Entry]) -> AuditWarning | None:
     """A compaction whose first kept entry is not on the path keeps nothing verbatim."""
     first_kept = target.first_kept
-    if target.kind != "compaction" or first_kept is None or any(e.id == first_kept for e in path):
+    if target.kind != "compaction" or first_kept is None:
+        return None
+    if first_kept in path.ids if isinstance(path, PathWindow) else any(e.id == first_kept for e in path):
         return None
     return AuditWarning(
         code="first-kept-missing",
@@ -639,7 +641,12 @@ def _first_kept_missing_warning(target: _Target, path: Sequence[Entry]) -> Audit
 
 
 def _audit(
-    session: Session, cut: _Cut, target: _Target, why: CutExplanation, tokens: list[int] | None = None
+    session: Session,
+    cut: _Cut,
+    target: _Target,
+    why: CutExplanation,
+    tokens: list[int] | None = None,
+    details: Any = None,
 ) -> AuditReport:
     """Judge a cut: which facts survive, and every warning the cut deserves."""
     path = cut.path
@@ -678,7 +685,7 @@ def _audit(
             session,
             [path[i] for i in split.summarized if path[i].type != "compaction"],
             cut.summary,
-            _details_of(session, target.id),
+            details if details is not None else _details_of(session, target.id),
         ),
     )
 
@@ -803,7 +810,7 @@ def _explanation_from_plan(p: CompactionPlan, prefix: list[str], extra: dict[str
 
 
 def explain_compaction(
-    path_before: list[Entry],
+    path_before: Sequence[Entry],
     record_first_kept: str | None,
     settings: CompactionSettings,
     fmt: str,
@@ -817,8 +824,9 @@ def explain_compaction(
 
     `writer` names the rule set of the agent version that wrote the compaction (default:
     what the path shows, `written_by`); the re-plan and the reproducing range use it.
+    A `PathWindow` path is indexed from its stored facts.
     """
-    writer = writer or written_by(path_before, fmt, setting=settings.rules)
+    writer = writer or written_by(list(path_before), fmt, setting=settings.rules)
     rules = writer.rules
     if record_first_kept is None:
         agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
@@ -839,8 +847,12 @@ def explain_compaction(
         )
     if fmt != "pi" or get_mode(settings.mode).plan_family != PI_FAMILY:
         settings = settings.with_overrides(mode="pi")
-    tokens = tokens if tokens is not None else path_tokens(path_before, "chars4")
-    index = index_path(path_before, tokens, "chars4")
+    tokens = tokens if tokens is not None else path_tokens(list(path_before), "chars4")
+    if isinstance(path_before, PathWindow):
+        w = path_before
+        index = PathIndex.from_facts(w, tokens, "chars4", w.ids, w.kinds, w.facts)
+    else:
+        index = index_path(list(path_before), tokens, "chars4")
     first_kept = index.index_of(record_first_kept)
     baseline = plan(index, settings, rules=rules)
     start = baseline.boundaryStart
@@ -900,7 +912,7 @@ def explain_compaction(
         chosen,
         prefix,
         {
-            "path_ids": [e.id for e in path_before],
+            "path_ids": path_before.ids if isinstance(path_before, PathWindow) else [e.id for e in path_before],
             "reproduced": reproduced,
             "reproducing_ranges": ranges,
             "tokens_before_recorded": tokens_before or None,
@@ -921,31 +933,47 @@ def audit_compaction(
     settings: CompactionSettings | None = None,
     chars4: Mapping[str, int] | None = None,
     rules: str | None = None,
+    window: PathWindow | None = None,
 ) -> AuditReport:
     """Audit a compaction already in the transcript (default: the latest one).
 
     `chars4` are the entries' chars4 counts by id when the caller has them (the store's
     cache): a big session is then not counted again. The cut is explained with the rules
     of the agent version that wrote the compaction where the file tells (`written_by`),
-    else the assumed ones; `rules` overrides both.
+    else the assumed ones; `rules` overrides both. `window` is the active path through the
+    compaction as a stored session's `PathWindow` (see `compaction_window_fits`), `session`
+    then a header without entries: the same report without the whole session in memory.
     """
     settings = settings or CompactionSettings()
-    entry_id = compaction_entry_id or latest_compaction_id(session)
-    full = path_to(session, entry_id)
+    full: Sequence[Entry]
+    if window is not None:
+        full, entry_id = window, window.ids[-1]
+    else:
+        entry_id = compaction_entry_id or latest_compaction_id(session)
+        full = path_to(session, entry_id)
     entry = full[-1]
     if entry.type != "compaction" or entry.compaction is None:
         raise CutlineError(f"entry {entry_id} is a {entry.type} entry, not a compaction")
     record = entry.compaction
-    path = full[:-1]
-    after_indices = context_indices(full)
-    after = build_context(full)
+    path: Sequence[Entry]
+    if isinstance(full, PathWindow):
+        path = full.head(len(full) - 1)
+        after_indices = full.context_indices()
+        after = build_context(full.tail())
+        tokens = full.counts[:-1]
+        writer = _window_writer(full, session, settings, rules)
+    else:
+        path = full[:-1]
+        after_indices = context_indices(full)
+        after = build_context(full)
+        tokens = _chars4_of(path, chars4)
+        writer = written_by(full, session.format, session.version, settings.rules, rules)
     after_ids: list[str | None] = [full[i].id if full[i].type != "compaction" else None for i in after_indices]
     extra: list[str] = []
     details = record.details if isinstance(record.details, dict) else {}
     if details.get("replacement_history"):
         extra.extend(_strings(details["replacement_history"]))
     cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
-    tokens = _chars4_of(path, chars4)
     why = explain_compaction(
         path,
         record.firstKeptEntryId,
@@ -954,7 +982,7 @@ def audit_compaction(
         record.tokensBefore or None,
         from_hook=record.fromHook,
         tokens=tokens,
-        writer=written_by(full, session.format, session.version, settings.rules, rules),
+        writer=writer,
     )
     tokens_after = record.tokensAfter if record.tokensAfter else sum_context_tokens(after)
     target = _Target(
@@ -964,7 +992,33 @@ def audit_compaction(
         tokens_before=record.tokensBefore or why.tokens_before_estimate,
         tokens_after=tokens_after,
     )
-    return _audit(session, cut, target, why, tokens=tokens)
+    return _audit(session, cut, target, why, tokens=tokens, details=record.details if window is not None else None)
+
+
+def _window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:
+    """`written_by` of a window's whole path, from the only entries that can tell on a pi path.
+
+    Those are the entries the facts flag as current pi's (`PI_CURRENT_SIGN`: system,
+    context_edit and usage entries) and compactions (one carrying a `systemMessage`);
+    `written_by` names the first of them in path order, so the first flagged entry and
+    the compactions before it give the same answer as every entry.
+    """
+    flagged = next((i for i, fact in enumerate(window.facts) if fact["f"] & PI_CURRENT_SIGN), len(window))
+    telling = [i for i, kind in enumerate(window.kinds[:flagged]) if kind == "compaction"]
+    if flagged < len(window):
+        telling.append(flagged)
+    return written_by([window[i] for i in telling], session.format, session.version, settings.rules, rules)
+
+
+def compaction_window_fits(
+    window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None = None
+) -> bool:
+    """Whether a compaction's audit may run on a `PathWindow`: settings in mode pi, explained with pi 0.73's or current pi's rules.
+
+    Why: OpenClaw 2026.9's planner and context walk the whole path, and the other modes
+    were not checked entry by entry; those load the whole session.
+    """
+    return settings.mode == "pi" and _window_writer(window, session, settings, rules).rules != OPENCLAW
 
 
 def _proposal_settings(proposal: Proposal) -> CompactionSettings:

@@ -311,8 +311,13 @@ class Sessions:
 
     # -- a window of the path (issue 12: audit and compact without the whole session) --------
 
-    def path_window(self, session_id: str, counter: str = "chars4", through: str | None = None) -> PathWindow | None:
+    def path_window(
+        self, session_id: str, counter: str = "chars4", through: str | None = None, *, before: bool = False
+    ) -> PathWindow | None:
         """The active path (up to and including entry `through` when given) as a `PathWindow`, or None to load it whole.
+
+        With `before`, the window also covers the context of the path without its last
+        entry (the context a compaction replaced, for its audit).
 
         None, so the caller loads the whole session, for anything but a pi file (Claude
         Code, Codex and OpenClaw sessions and pi version-4 files, OpenClaw's, are not
@@ -324,11 +329,11 @@ class Sessions:
         if row is None or row["format"] != "pi" or row["version"] == 4:
             return None
         with no_cyclic_gc():
-            window = self._path_window(session_id, counter, through)
+            window = self._path_window(session_id, counter, through, before)
             freeze_if_big(len(window) if window is not None else 0)
         return window
 
-    def _path_window(self, session_id: str, counter: str, through: str | None) -> PathWindow | None:
+    def _path_window(self, session_id: str, counter: str, through: str | None, before: bool) -> PathWindow | None:
         """`path_window`, with the collector paused by the caller (it builds ~100,000 small dicts that stay)."""
         with self._db.reading() as conn:
             # two plain reads instead of `path_facts`'s join, row by row: ~0.1 s less at 100,000 entries
@@ -365,6 +370,9 @@ class Sessions:
         start = window_start(ids, kinds, facts)
         if start is None:
             return None
+        if before:
+            earlier = window_start(ids[:-1], kinds[:-1], facts[:-1])
+            start = min(start, earlier if earlier is not None else 0)
 
         def fetch(lo: int, hi: int) -> list[Entry]:
             return self.path_entries(session_id, lo, hi)
@@ -380,3 +388,22 @@ class Sessions:
                 (session_id, entry_id, like_prefix(entry_id + "~")),
             ).fetchone()
         return row is not None
+
+    def repeats_id(self, session_id: str, entry_id: str) -> bool:
+        """Whether the session file holds more than one record with this id (the earlier ones stored as `id~seq`)."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM entries WHERE session_id = ? AND id LIKE ? ESCAPE '\\' LIMIT 1",
+                (session_id, like_prefix(entry_id + "~")),
+            ).fetchone()
+        return row is not None
+
+    def latest_path_compaction(self, session_id: str) -> str | None:
+        """The id of the last compaction entry on the stored active path, None when it has none."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT id FROM entries WHERE session_id = ? AND path_index IS NOT NULL AND type = 'compaction'"
+                " ORDER BY path_index DESC LIMIT 1",
+                (session_id,),
+            ).fetchone()
+        return None if row is None else str(row[0])

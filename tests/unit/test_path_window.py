@@ -1,4 +1,4 @@
-"""`compact` and `audit --proposal` on a window of the stored path print exactly what the whole-session load prints.
+"""`compact` and `audit` (of proposals and of compactions) on a window of the stored path print exactly what the whole-session load prints.
 
 Every session file under tests/fixtures and sample_sessions (all four agents) and
 generated pi sessions with several compactions run both ways: once as the CLI runs
@@ -54,15 +54,15 @@ _VOLATILE = ("id", "created_at", "entryId", "timings")
 
 
 @pytest.fixture
-def windows_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, PathWindow]]]:
-    """Every window `Sessions.path_window` hands out during the test, with its session's id."""
-    made: list[tuple[str, PathWindow]] = []
+def windows_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, PathWindow, bool]]]:
+    """Every window `Sessions.path_window` hands out during the test, with its session's id and `before`."""
+    made: list[tuple[str, PathWindow, bool]] = []
     original = Sessions.path_window
 
     def recording(self: Sessions, session_id: str, *args: Any, **kwargs: Any) -> PathWindow | None:
         window = original(self, session_id, *args, **kwargs)
         if window is not None:
-            made.append((session_id, window))
+            made.append((session_id, window, bool(kwargs.get("before"))))
         return window
 
     monkeypatch.setattr(Sessions, "path_window", recording)
@@ -110,15 +110,29 @@ def _compare_session(
     windowed, full = run(capsys, *text), _full(monkeypatch, capsys, *text)
     masked = [re.sub(r"proposal [0-9a-f]{20}", "proposal P", out) for out in (windowed[1], full[1])]
     assert (windowed[0], masked[0], windowed[2]) == (full[0], masked[1], full[2]), file
+    _compare_compaction_audits(file, monkeypatch, capsys)
     return made
 
 
-def _check_window_readings(session_id: str, window: PathWindow) -> None:
+def _compare_compaction_audits(file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`audit FILE` (the latest compaction) and `audit --compaction ID FILE` of each stored compaction, both ways."""
+    with Store() as store:
+        compactions = [entry_id for _, entry_id in store.sessions.compaction_entries("")]
+    audits = [["audit", "--json", str(file)], ["audit", str(file)]]
+    audits += [["audit", "--json", "--compaction", c, str(file)] for c in compactions]
+    audits += [["audit", "--json", "--keep-recent-tokens", "1500", "--rules", r, str(file)] for r in ("pi", "pi-0.73")]
+    if compactions:
+        audits.append(["audit", "--compaction", compactions[0], "--rules", "openclaw-2026.9", str(file)])
+    for audit in audits:
+        assert run(capsys, *audit) == _full(monkeypatch, capsys, *audit), (file, audit)
+
+
+def _check_window_readings(session_id: str, window: PathWindow, before: bool) -> None:
     """What a window reads of its whole path from stored facts equals what the full path gives."""
     with Store() as store:
         session = store.load_session(session_id)
         counts = count_entries(store, session, "chars4")
-        again = store.sessions.path_window(session_id, "chars4", through=window.ids[-1])
+        again = store.sessions.path_window(session_id, "chars4", through=window.ids[-1], before=before)
         assert again is not None and again.ids == window.ids and again.start == window.start
         path = session.active_path()[: len(window)]
         assert [e.id for e in path] == window.ids
@@ -130,6 +144,9 @@ def _check_window_readings(session_id: str, window: PathWindow) -> None:
             assert again[window.start - 1].model_dump() == path[window.start - 1].model_dump()
         assert [e.model_dump() for e in again] == [e.model_dump() for e in path]
         assert [e.id for e in reversed(again)] == [e.id for e in reversed(path)]
+        if before:
+            head = again.head(len(again) - 1)
+            assert head.context_indices() == context_indices(path[:-1])
 
 
 @pytest.mark.parametrize("file", FILES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -138,13 +155,13 @@ def test_fixture_sessions_print_the_same_windowed_and_loaded_whole(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    windows_made: list[tuple[str, PathWindow]],
+    windows_made: list[tuple[str, PathWindow, bool]],
 ) -> None:
     copy = tmp_path / file.name
     shutil.copyfile(file, copy)
     _compare_session(copy, monkeypatch, capsys, VARIANTS[:3])
-    for session_id, window in windows_made[:2]:
-        _check_window_readings(session_id, window)
+    for made in windows_made[:4]:
+        _check_window_readings(*made)
 
 
 @pytest.mark.parametrize("kind", sorted(GENERATED))
@@ -153,16 +170,18 @@ def test_generated_pi_sessions_with_compactions_print_the_same(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    windows_made: list[tuple[str, PathWindow]],
+    windows_made: list[tuple[str, PathWindow, bool]],
 ) -> None:
     file = write_pi_session(tmp_path / f"{kind}.jsonl", **GENERATED[kind])
     made = _compare_session(file, monkeypatch, capsys, VARIANTS)
     if kind == "context-edit":
-        assert not windows_made  # a context_edit on the path: the whole session is loaded
+        # a context_edit on the path: the whole session is loaded (compactions before the edit are windowed)
+        assert all(before for _, _, before in windows_made)
         return
-    assert made and windows_made and any(w.start > 0 for _, w in windows_made)
-    for session_id, window in windows_made[:3]:
-        _check_window_readings(session_id, window)
+    assert made and any(w.start > 0 for _, w, before in windows_made if not before)
+    assert any(w.start > 0 for _, w, before in windows_made if before)
+    for made_window in windows_made[:3] + [w for w in windows_made if w[2]][:3]:
+        _check_window_readings(*made_window)
     # the session grows (a new compaction too): the proposals are audited on the path they were planned on
     append_turns(file, 4, seed=9, compaction=True)
     append_turns(file, 3, seed=10)
