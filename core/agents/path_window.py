@@ -52,8 +52,8 @@ def window_start(ids: list[str], kinds: list[str], facts: list[dict[str, Any]]) 
 class PathWindow(Sequence[Entry]):
     """The active path as a sequence: entries from `start` on held, the ones before fetched on demand.
 
-    `ids`, `kinds`, `facts` and `counts` are the stored columns of the whole path
-    (`Sessions.path_facts`), so a planner index and usage samples need no entry.
+    `ids`, `kinds`, `facts` (parsed) and `counts` are the stored columns of the whole
+    path (`Sessions.path_window` reads them), so a planner index and usage samples need no entry.
     """
 
     def __init__(
