@@ -19,7 +19,7 @@ import pytest
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.worker import WorkerFailed
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from cutline.app.config import TuiConfig
 from cutline.app.tui import CutlineApp, create_app
@@ -191,9 +191,19 @@ SIZE = (150, 42)  # the terminal the pilot tests run in
 
 async def settle(app: App[None], pilot: Pilot[None]) -> None:
     """Wait until no worker runs and every posted message is handled."""
+    await settle_pilot(pilot)
+
+
+async def settle_pilot(pilot: Pilot[None]) -> None:
+    """Wait until no worker runs and every posted message is handled.
+
+    A failed worker is the app's to show (its error modal); a cancelled one was
+    superseded (a reload after an import cancels the listing that was running) and
+    waiting for it raises: neither ends the wait.
+    """
     for _ in range(3):
-        with contextlib.suppress(WorkerFailed):  # the app shows it in the error modal
-            await app.workers.wait_for_complete()
+        with contextlib.suppress(WorkerFailed, WorkerCancelled):
+            await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
 

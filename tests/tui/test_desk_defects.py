@@ -9,21 +9,19 @@ events through the driver, so a binding on a key name the parser never produces
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 from pathlib import Path
 
 import pytest
 from textual._xterm_parser import XTermParser
 from textual.events import Key
-from textual.pilot import Pilot
 from textual.widgets import Static
-from textual.worker import WorkerFailed
 
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from tests.support.keys import SIZE, SMALL, type_keys
+from tests.support.tui_app import settle_pilot as settle
 from tests.support.tui_app import test_app, write_session
 
 
@@ -32,14 +30,6 @@ def ledger(tmp_path: Path, cutline_home: Path) -> Path:
     """The fixed session and a config that keeps 5000 recent tokens, so the cut is mid-session."""
     (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
     return write_session(tmp_path / "ledger.jsonl")
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Wait until no worker runs and every posted message is handled."""
-    for _ in range(3):
-        with contextlib.suppress(WorkerFailed):  # the app shows a failed worker in the error modal
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 def test_typed_characters_become_the_key_names_textual_uses() -> None:

@@ -6,7 +6,6 @@ typed while the session is still being rebuilt, as on a 100,000-entry session.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,12 +13,12 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from textual.worker import WorkerFailed
 
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList, StoredEntries
 from cutline.core.store import Store
 from tests.support.keys import type_keys
+from tests.support.tui_app import settle_pilot as settle
 from tests.support.tui_app import test_app, write_session
 
 SIZE = (160, 45)
@@ -43,13 +42,6 @@ def held(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
 
     monkeypatch.setattr(Store, "load_session", held_load)
     return gate
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    for _ in range(3):
-        with contextlib.suppress(WorkerFailed):
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def review_screen(pilot: Pilot[None]) -> ReviewScreen:

@@ -6,14 +6,12 @@ and escape by their names.
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from textual.worker import WorkerFailed
 
 from cutline.app.screens.audit import AuditScreen
 from cutline.app.screens.review import ReviewScreen
@@ -21,15 +19,8 @@ from cutline.app.widgets.message_list import MessageList
 from cutline.core.store import Store
 from tests.support.audit_builders import evidence_session
 from tests.support.keys import SIZE, SMALL, type_keys
+from tests.support.tui_app import settle_pilot as settle
 from tests.support.tui_app import test_app, write_session
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Wait until no worker runs and every posted message is handled."""
-    for _ in range(3):
-        with contextlib.suppress(WorkerFailed):
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 @pytest.fixture

@@ -6,18 +6,17 @@ and look at the SVGs (chromium --headless --screenshot turns one into a PNG).
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
-from textual.worker import WorkerFailed
 
 import cutline.core.engine.compact
 import cutline.core.review
 from cutline.core.store import Store
 from tests.support.audit_builders import audit_demo_session, evidence_session
+from tests.support.tui_app import settle_pilot as settle
 from tests.support.tui_app import test_app, write_session
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45")]
@@ -31,13 +30,6 @@ def ledger(tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(cutline.core.review.secrets, "token_hex", lambda n=4: "5eed" * n)
     monkeypatch.chdir(tmp_path)  # paths are shown relative to the working directory
     return write_session(tmp_path / "ledger.jsonl")
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    for _ in range(3):
-        with contextlib.suppress(WorkerFailed):  # the app shows it in the error modal
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def proposed(pilot: Pilot[None]) -> None:

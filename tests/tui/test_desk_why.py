@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent
-from textual.worker import WorkerCancelled, WorkerFailed
 
 from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.core.engine.plan_text import plan_lines
 from tests.support.keys import SIZE, SMALL, type_keys
+from tests.support.tui_app import settle_pilot as settle
 from tests.support.tui_app import test_app, write_session
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Wait until no worker runs and every posted message is handled (a superseded worker is cancelled: fine)."""
-    for _ in range(3):
-        with contextlib.suppress(WorkerFailed, WorkerCancelled):
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 @pytest.fixture
