@@ -36,24 +36,12 @@ def _store(db_path: str | None) -> Store:
 
 
 def _window(store: Store, session_id: str, settings: Any, counter: str, rules: str | None) -> Any:
-    """The session's path as a `PathWindow` when a compaction reads only its end, else None (the whole session is loaded).
+    """The session's path as a `PathWindow` when the compaction may read a window of it (held until exit), else None."""
+    from cutline.app.compaction_window import compaction_window
 
-    Windowed: pi files the store can window (`Sessions.path_window`), in mode `pi`, planned
-    with pi 0.73's or current pi's rules (OpenClaw 2026.9's planner and context walk the
-    whole path; the other modes were not checked entry by entry), with every entry's
-    `counter` count cached. The proposal is the same either way (a test compares them).
-    """
-    from cutline.core.engine.rules.choice import OPENCLAW, canonical
-
-    if settings.mode != "pi":
-        return None
-    window = store.sessions.path_window(session_id, counter)
-    if window is None:
-        return None
-    chosen = rules or ("pi" if window.current_pi_sign() else None) or settings.rules or "pi"
-    if canonical(chosen) == OPENCLAW:
-        return None
-    hold_until_exit(window)
+    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules)
+    if window is not None:
+        hold_until_exit(window)
     return window
 
 

@@ -45,6 +45,7 @@ from cutline.core.models import Entry, Session
 from cutline.core.store.memory import no_cyclic_gc
 
 if TYPE_CHECKING:
+    from cutline.core.agents.path_window import PathWindow
     from cutline.core.agents.writeback import WriteBackPlan
     from cutline.core.review import Origin, SummaryVersion
 
@@ -551,6 +552,18 @@ class ReviewScreen(OnDesk, Screen[None]):
         if self._stored is not None and not session.entries:
             return self.desk.store.load_session(session.id)
         return session
+
+    def _run_window(self, session: Session, plan: Any, settings: CompactionSettings) -> PathWindow | None:
+        """The stored path as a window for a run on a session shown from stored columns, when the run may read one.
+
+        Why: rebuilding a 100,000-entry session for a run took ~1 GB at its peak; the
+        window holds the span after the latest compaction (`cutline compact` reads the same).
+        """
+        if self._stored is None or session.entries:
+            return None
+        from cutline.app.compaction_window import compaction_window
+
+        return compaction_window(self.desk.store, session.id, settings.mode, plan.counter, plan.rules, settings.rules)
 
     def _preview(
         self, store: Any, session_id: str, length: int, counted: bool = True, windows: int = 64
@@ -1079,7 +1092,9 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.core.engine.deadline import within_deadline
         from cutline.core.summarizers import summarizer_for
 
-        shown, session = session, self._whole(session)  # a session shown from stored columns: rebuilt for the run
+        shown, window = session, self._run_window(session, plan, settings)
+        if window is None:
+            session = self._whole(session)  # a session shown from stored columns: rebuilt for the run
         summarizer = summarizer_for(settings)
         # the [hooks] of config.toml run here as they do for `cutline compact`
         hooks = load_config().hooks
@@ -1089,7 +1104,7 @@ class ReviewScreen(OnDesk, Screen[None]):
                 self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
 
         today = self.desk.clock().date()
-        work = compact(plan, session, summarizer, settings, progress=progress, hooks=hooks, today=today)
+        work = compact(plan, session, summarizer, settings, progress=progress, hooks=hooks, today=today, path=window)
         proposal = run_until_cancelled(within_deadline(work, settings.timeoutSeconds), cancel)
         if session is not shown:
             let_go(session)  # …and let go of here, a slice at a time

@@ -18,6 +18,7 @@ from cutline.app.screens.review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList, StoredEntries
 from cutline.core.store import Store
 from tests.support.keys import type_keys
+from tests.support.pi_compactions import write_pi_session
 from tests.support.tui_app import settle_pilot as settle
 from tests.support.tui_app import test_app, write_session
 
@@ -140,3 +141,37 @@ async def test_a_very_long_session_is_planned_from_stored_facts_without_being_re
         await type_keys(pilot, "r")  # the run rebuilds the session in its worker
         await settle(pilot)
         assert screen.proposal is not None and screen.proposal.firstKeptEntryId == whole.firstKeptEntryId
+
+
+async def test_a_run_on_a_very_long_session_reads_a_window_of_it_not_the_whole_session(
+    tmp_path: Path, held: threading.Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run summarizes from the path after the latest compaction: the rebuild stays held and the proposal is the whole load's."""
+    from cutline.core.engine.compact import compact
+    from cutline.core.summarizers import summarizer_for
+
+    session_file = write_pi_session(tmp_path / "long.jsonl", turns=80, every=50)
+    monkeypatch.setattr(ReviewScreen, "LAZY_ENTRIES", 10)
+    app = test_app(tmp_path / "store.db", str(session_file))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await review_screen(pilot)
+        await settle(pilot)
+        assert screen.session is not None and not screen.session.entries
+        await type_keys(pilot, "[" * 10)  # keep less: the turns since the last compaction get summarized
+        assert screen.plan is not None and screen.plan.messagesToSummarize > 0, screen.plan.keepRecentTokens
+        await type_keys(pilot, "r")  # a run that rebuilt the session would wait on the held load
+        await settle(pilot)
+        made = screen.proposal
+        assert made is not None, "the run waited for the whole session"
+        held.set()
+        store = app.store  # type: ignore[attr-defined]
+        whole = store.load_session(screen.session.id)
+        expected = await compact(
+            screen.plan,
+            whole,
+            summarizer_for(screen.settings),
+            screen.settings,
+            today=screen.desk.clock().date(),
+        )
+    fields = {"id", "createdAt", "created_at", "timings", "entryId"}  # made anew for each proposal
+    assert made.model_dump(exclude=fields) == expected.model_dump(exclude=fields)
