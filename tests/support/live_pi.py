@@ -45,10 +45,40 @@ def _loopback_up() -> None:
     subprocess.run(["ip", "link", "set", "lo", "up"], check=False, capture_output=True)
 
 
+def recorded_cwd(session: Path) -> Path | None:
+    """The working directory a pi session's header records (an absolute path), None when it names none."""
+    with session.open("rb") as file:
+        first = file.readline()
+    try:
+        header = json.loads(first)
+    except ValueError:
+        return None
+    cwd = header.get("cwd") if isinstance(header, dict) else None
+    return Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else None
+
+
+def _made_dirs(target: Path) -> list[Path]:
+    """Make `target` and any missing parents; the ones made, deepest first (to remove them after)."""
+    missing: list[Path] = []
+    at = target
+    while not at.exists():
+        missing.append(at)
+        at = at.parent
+    target.mkdir(parents=True, exist_ok=True)
+    return missing
+
+
 def resume(
     pi: Path, node: Path | None, session: Path, prompt: str, home: Path, timeout: float = 120
 ) -> dict[str, object]:
-    """Run `pi --session SESSION -p PROMPT` against a fresh fake server; the first model request's body."""
+    """Run `pi --session SESSION -p PROMPT` against a fresh fake server; the first model request's body.
+
+    pi refuses a session whose recorded working directory is gone ("Stored session working
+    directory does not exist"): the corpus sessions were recorded in a temporary directory,
+    so it is made for the run when missing and removed after.
+    """
+    cwd = recorded_cwd(session)
+    made = _made_dirs(cwd) if cwd is not None else []
     server = FakeAnthropic(reply="ACK").start()
     try:
         agent = home / ".pi" / "agent"
@@ -107,6 +137,8 @@ def resume(
         return body
     finally:
         server.stop()
+        for directory in made:
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:
