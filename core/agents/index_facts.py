@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
+
 from cutline.core.agents.context import branch_summary_text, usage_entry_prompt_tokens
 from cutline.core.models import Entry, Message
 
@@ -32,43 +34,25 @@ FILE_TOOLS = {"read": 0, "write": 1, "edit": 2}
 
 # one encoder for every entry: json.dumps with options builds a new one per call (a third of the cost)
 _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-# how that encoder writes a string (the C function, ensure_ascii off)
-_string = json.encoder.encode_basestring
-
-
-def _value(value: Any) -> str:
-    """A fact's value as `_encode` writes it (str, int, None, lists of them); TypeError for anything else."""
-    kind = type(value)
-    if kind is str:
-        return _string(value)
-    if kind is int:
-        return int.__repr__(value)
-    if value is None:
-        return "null"
-    if kind is list:
-        return "[" + ",".join([_value(item) for item in value]) + "]"
-    raise TypeError(kind)
+_msgspec_encode = msgspec.json.Encoder().encode
 
 
 def _dump(facts: dict[str, Any]) -> str:
-    """`_encode(facts)`, written directly: the facts are a handful of short keys and plain values.
+    """`_encode(facts)`, encoded by msgspec: the same bytes for the facts' plain values, ~10x faster.
 
     Why: the general encoder's set-up per call was most of the facts' cost at import
-    (~0.5 s per 100,000 entries); the bytes are the same (a test compares them).
+    (~0.5 s per 100,000 entries). msgspec writes str, int, None and lists as `_encode`
+    does (a test compares them); a float (it writes `1e16` where `json` writes `1e+16`;
+    only usage figures could be one, at the top level) and what it refuses (a lone
+    surrogate) take `_encode`.
     """
-    parts: list[str] = []
+    for value in facts.values():
+        if type(value) is float:
+            return _encode(facts)
     try:
-        for key, value in facts.items():
-            kind = type(value)
-            if kind is int:
-                parts.append(f'"{key}":{int.__repr__(value)}')
-            elif kind is str:
-                parts.append(f'"{key}":{_string(value)}')
-            else:
-                parts.append(f'"{key}":{_value(value)}')
-    except TypeError:
+        return _msgspec_encode(facts).decode()
+    except (TypeError, ValueError, OverflowError, UnicodeError):
         return _encode(facts)
-    return "{" + ",".join(parts) + "}"
 
 
 def entry_facts(entry: Entry) -> str:

@@ -217,3 +217,15 @@ def m006_token_counts_without_rowid(db: Database) -> None:
     )
     db.execute("DROP TABLE token_counts")
     db.execute("ALTER TABLE token_counts_clustered RENAME TO token_counts")
+
+
+@migrations(name="m007_compaction_entries_index")
+def m007_compaction_entries_index(db: Database) -> None:
+    """Index only the compaction entries, by session and path place, instead of every entry by (session, type).
+
+    Why: every query by type asks for compactions (the sessions list's count, the latest
+    compaction on a path, compaction ids by prefix), and the index of every entry's type
+    cost each imported row one more index insert: ~0.25 s of a 100,000-entry import.
+    """
+    db.execute("DROP INDEX IF EXISTS idx_entries_session_type")
+    db.execute("CREATE INDEX idx_entries_compactions ON entries (session_id, path_index) WHERE type = 'compaction'")

@@ -29,6 +29,10 @@ def _json(facts: dict[str, Any]) -> str:
         {"c": [["call_1", None], ["call_2", 'a "quoted"\\path\n\t\x01 ünï 🙂']], "o": [[0, "/w/ä.py"]], "f": 8},
         {"r": ["t1", "t2"], "c": [], "f": -1},
         {"u": 1.5, "f": 8},  # not an int: the general encoder writes it
+        {"u": 1e16, "p": 1e-7, "f": 8},  # floats msgspec writes otherwise (1e16, 1e-7)
+        {"u": float("nan"), "f": 8},
+        {"k": "lone \ud800 surrogate", "f": 0},  # msgspec refuses it
+        {"u": 2**70, "f": 8},
         {"u": True, "f": 8},
     ],
 )

@@ -62,6 +62,7 @@ def test_opens_default_db_in_cutline_home_with_wal_and_all_migrations(cutline_ho
             "m004_session_path_tokens",
             "m005_entry_index_facts",
             "m006_token_counts_without_rowid",
+            "m007_compaction_entries_index",
         ]
         assert "write_backs" in tables
         assert migrations.pending(store.db) == []
@@ -132,11 +133,12 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
     old.close()
 
     with Store(db_path) as store:
-        assert [m.name for m in migrations.applied(store.db)][-4:] == [
+        assert [m.name for m in migrations.applied(store.db)][-5:] == [
             "m003_write_backs",
             "m004_session_path_tokens",
             "m005_entry_index_facts",
             "m006_token_counts_without_rowid",
+            "m007_compaction_entries_index",
         ]
         assert migrations.pending(store.db) == []  # upgraded to the latest schema
         assert store.db["sessions"].get("old-1")["header_json"] == "{}"
@@ -171,6 +173,42 @@ def test_cached_counts_survive_the_move_to_a_clustered_table(tmp_path: Path, ses
         assert "WITHOUT ROWID" in sql
         assert sorted(store.conn.execute("SELECT * FROM token_counts").fetchall()) == before
         assert store.token_counts(report.session_id, "tiktoken") == counts
+
+
+def test_compaction_lookups_read_the_compaction_entries_index_and_no_entry_is_indexed_by_type(
+    tmp_path: Path, session_file: Path
+) -> None:
+    """m007: one small index of compaction entries serves every query by type (the (session, type) index is gone)."""
+    with Store(tmp_path / "s.db") as store:
+        indexes = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert "idx_entries_compactions" in indexes and "idx_entries_session_type" not in indexes
+        queries = [
+            "SELECT count(*) FROM entries e WHERE e.session_id = 's' AND e.type = 'compaction'",
+            "SELECT id FROM entries WHERE session_id = 's' AND path_index IS NOT NULL AND type = 'compaction'"
+            " ORDER BY path_index DESC LIMIT 1",
+            "SELECT session_id, id, seq FROM entries WHERE type = 'compaction' AND id LIKE 'a%' ESCAPE '\\'",
+        ]
+        for query in queries:
+            plan = " ".join(row[3] for row in store.conn.execute("EXPLAIN QUERY PLAN " + query))
+            assert "idx_entries_compactions" in plan, (query, plan)
+
+
+def test_compactions_by_prefix_come_in_session_and_file_order(tmp_path: Path) -> None:
+    """Sorted by session then by their order in the file, as the lookup promised when SQLite sorted them."""
+    lines = [json.dumps({"type": "session", "version": 3, "id": "sess", "timestamp": "t", "cwd": "/w"})]
+    parent = None
+    for i, entry_id in enumerate(["ab2", "m1", "ab1", "m2", "ab3"]):
+        if entry_id.startswith("ab"):
+            record = {"type": "compaction", "summary": "s", "firstKeptEntryId": parent, "tokensBefore": 1}
+        else:
+            record = {"type": "message", "message": {"role": "user", "content": [{"type": "text", "text": "x"}]}}
+        lines.append(json.dumps({**record, "id": entry_id, "parentId": parent, "timestamp": f"2026-01-0{i + 1}"}))
+        parent = entry_id
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with Store(tmp_path / "s.db") as store:
+        report = store.import_file(path)
+        assert store.sessions.compaction_entries("ab") == [(report.session_id, e) for e in ("ab2", "ab1", "ab3")]
 
 
 def test_a_file_that_is_not_a_database_is_a_one_line_error(tmp_path: Path) -> None:

@@ -293,16 +293,23 @@ def test_stringify_fast_path_agrees_with_the_exact_path() -> None:
         "\u0001",
         None,
         True,
+        10**15 - 1,
+        -(10**15),
+        2**53,
+        "lone \ud800",
+        "x" * 300,
     ]
+    # keys JavaScript orders first (array indices) and ones it does not
+    keys = ["k", "k:1.", "kü", "0", "7", "12", "01", "-1", "²", "4294967295", "1e3"]
 
     def value(depth: int) -> object:
         if depth > 2 or rng.random() < 0.4:
             return rng.choice(atoms)
         if rng.random() < 0.5:
             return [value(depth + 1) for _ in range(rng.randint(0, 3))]
-        return {f"k{i}{rng.choice(['', ':1.', 'ü'])}": value(depth + 1) for i in range(rng.randint(0, 3))}
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 3))}
 
-    for _ in range(500):
+    for _ in range(3000):
         v = {"root": value(0)}
         assert js_stringify(v) == _js_stringify_exact(v)
 
