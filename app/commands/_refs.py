@@ -14,7 +14,7 @@ from cutline.app.quick_exit import hold_until_exit
 from cutline.core.errors import CutlineError, NotFoundError
 
 
-def _resolve_stored(store: Any, ref: str) -> str:
+def resolve_stored(store: Any, ref: str) -> str:
     """A stored session's id; a directory that names no stored session is said to be one."""
     try:
         return str(store.resolve_session(ref))
@@ -26,19 +26,19 @@ def _resolve_stored(store: Any, ref: str) -> str:
         raise
 
 
-def _session_file(ref: str) -> Path | None:
+def session_file(ref: str) -> Path | None:
     """The session file `ref` names (an OpenClaw store's session `STORE#SESSION_ID` included), or None."""
-    from cutline.core.agents.refs import session_file
+    from cutline.core.agents.refs import session_file as named_file
 
-    return session_file(ref)
+    return named_file(ref)
 
 
 def session_id_for(store: Any, ref: str) -> str:
     """The stored session id `ref` names; a session file is imported first (again only if it changed)."""
-    candidate = _session_file(ref)
+    candidate = session_file(ref)
     if candidate is not None:
         return str(store.import_file(candidate).session_id)
-    return _resolve_stored(store, ref)
+    return resolve_stored(store, ref)
 
 
 def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[str, int] | None]:
@@ -47,7 +47,7 @@ def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[s
     Why: counting each entry in the same pass that reads and imports it, and caching the
     counts in the import's transaction, spares a second walk over a big session.
     """
-    candidate = _session_file(ref)
+    candidate = session_file(ref)
     if candidate is not None:
         count = None
         if counter is not None and counter != "calibrated":
@@ -61,7 +61,7 @@ def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[s
         opened = store.import_and_read(candidate, count, counter or "chars4")
         hold_until_exit(opened.session)
         return opened.session, opened.counts
-    return load_held(store, _resolve_stored(store, ref)), None
+    return load_held(store, resolve_stored(store, ref)), None
 
 
 def load_held(store: Any, session_id: str) -> Any:

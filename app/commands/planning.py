@@ -93,25 +93,62 @@ def plan_cmd(
         },
     )
     with gc_paused(), Store(db_path) as store:
-        loaded, counts = open_counted(store, session, counter if counter == "chars4" else None)
-        if counts is None:
-            counts = count_entries(store, loaded, counter)
-        path = loaded.active_path()
-        chosen = rules or evidence(path, loaded.format, loaded.version)
-        result = plan(
-            path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens, rules=chosen
-        )
+        windowed = _windowed(store, session, settings, counter, rules)
+        if windowed is not None:
+            session_id, window = windowed
+            from cutline.core.engine.path_index import PathIndex
+
+            index = PathIndex.from_facts(window, window.counts, counter, window.ids, window.kinds, window.facts)
+            result = plan(index, settings, counter, entry_tokens=entry_tokens, rules=rules)
+        else:
+            loaded, counts = open_counted(store, session, counter if counter == "chars4" else None)
+            if counts is None:
+                counts = count_entries(store, loaded, counter)
+            session_id = loaded.id
+            path = loaded.active_path()
+            chosen = rules or evidence(path, loaded.format, loaded.version)
+            result = plan(
+                path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens, rules=chosen
+            )
     if result.windowGuard is None or not result.windowGuard.shouldBlock:
         # a window the guard blocks is itself the problem, and the plan says so
         _refuse_reserve_over_window(settings, result.contextWindow)
     if as_json:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
-        data["sessionId"] = loaded.id
+        data["sessionId"] = session_id
         say_json(indented_json(data, ensure_ascii=False))
     else:
         from cutline.core.engine.plan_text import plan_text
 
         say(plan_text(result))
+
+
+def _windowed(store: Any, ref: str, settings: Any, counter: str, rules: str | None) -> tuple[str, Any] | None:
+    """(session id, the stored path as a `PathWindow`) when the plan may read a window of it, else None.
+
+    Why: a cold plan of a 100,000-entry pi file kept the whole session as models (~2 s of
+    pydantic and ~900 MB); a new pi file is now imported streaming (its facts and chars4
+    counts stored on the way) and planned from the stored facts, as `cutline compact`
+    plans (`cutline.app.compaction_window`: pi files, mode pi, not OpenClaw's rules, the
+    counter's counts cached). Any other file is read once and kept, as before: importing
+    it and loading it back would read it twice.
+    """
+    from cutline.app.commands._refs import resolve_stored, session_file
+    from cutline.app.compaction_window import compaction_window
+    from cutline.app.quick_exit import hold_until_exit
+
+    candidate = session_file(ref)
+    if candidate is not None:
+        if not store.importer.streams_pi_file(candidate):
+            return None
+        session_id = str(store.import_file(candidate).session_id)
+    else:
+        session_id = resolve_stored(store, ref)
+    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules)
+    if window is None:
+        return None
+    hold_until_exit(window)
+    return session_id, window
 
 
 def _percent(value: float | None) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -181,21 +181,26 @@ class _NotAsPeeked(Exception):
 _HEADER_PEEK = 1 << 16
 
 
-def _header_id(path: Path) -> str | None:
-    """The id of the pi session header on the file's first line, or None (then the file is read whole first).
-
-    Why: a streamed import must know which session it writes before the first row.
-    """
+def _header(path: Path) -> dict[str, Any] | None:
+    """The pi session header on the file's first line when it has a string id, else None."""
     try:
         with open(path, "rb") as handle:
             head = handle.readline(_HEADER_PEEK)
         value = json.loads(head.decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
-    if type(value) is not dict or value.get("type") != "session":
+    if type(value) is not dict or value.get("type") != "session" or not isinstance(value.get("id"), str):
         return None
-    session_id = value.get("id")
-    return session_id if isinstance(session_id, str) else None
+    return value
+
+
+def _header_id(path: Path) -> str | None:
+    """The id of the pi session header on the file's first line, or None (then the file is read whole first).
+
+    Why: a streamed import must know which session it writes before the first row.
+    """
+    header = _header(path)
+    return header["id"] if header is not None else None
 
 
 def _path_total(path_index: dict[str, int], counts: dict[str, int]) -> int | None:
@@ -270,6 +275,18 @@ class Importer:
             if progress is not None:
                 progress("writing", 0, 0)
             return self._import(session, rows, (lambda: counts) if count_tokens else None, "chars4")
+
+    def streams_pi_file(self, path: Path | str) -> bool:
+        """Whether `path` is a pi session file (versions 1-3, a header with an id), which `import_file` streams when new.
+
+        Why: a command that can work on the stored path (`Sessions.path_window`) imports
+        such a file without keeping it; any other file is better read once and kept.
+        """
+        resolved = Path(path)
+        if is_store_ref(resolved):
+            return False
+        header = _header(resolved)
+        return header is not None and header.get("version") != 4
 
     def import_and_read(
         self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4"
