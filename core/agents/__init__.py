@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink, UsageRecord, handed_over
 from cutline.core.agents.jsonl import decode_text, read_file_text, split_lines
+from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, read_store
 from cutline.core.agents.pi.append import append_compaction
 from cutline.core.agents.pi.reader import entry_from_line
@@ -58,7 +59,7 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     size, sha256 = read.size, read.sha256
     count = 0
 
-    def counting(entry: Entry, from_line: bool) -> None:
+    def counting(entry: Entry | LightEntry, from_line: bool) -> None:
         nonlocal count
         count += 1
         if sink is not None:

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from cutline.core.agents.context import build_context, context_indices, entry_message
 from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.light import LightEntry
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext, wire_messages
 from cutline.core.agents.writeback import (
@@ -29,7 +30,8 @@ from cutline.core.errors import WriteBackRefused
 from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat, Usage
 
 # receives each entry as it is read, with whether `entry_from_line` rebuilds it from its line alone
-EntrySink = Callable[[Entry, bool], None]
+# (a pi reader that keeps no entry hands message lines over as light entries: core.agents.light)
+EntrySink = Callable[[Entry | LightEntry, bool], None]
 
 
 class UsageRecord(NamedTuple):

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from cutline.core.agents.context import branch_summary_text, usage_entry_prompt_tokens
+from cutline.core.agents.light import LightEntry, LightMessage
 from cutline.core.models import Entry, Message
 
 # flag bits of an entry's facts
@@ -55,7 +56,7 @@ def _dump(facts: dict[str, Any]) -> str:
         return _encode(facts)
 
 
-def entry_facts(entry: Entry) -> str:
+def entry_facts(entry: Entry | LightEntry) -> str:
     """An entry's facts as compact JSON: flags `f`, usage `u`, prompt tokens `p`, file ops `o`, calls `c`, results `r`, firstKept `k`."""
     facts: dict[str, Any] = {}
     flags = 0
@@ -68,7 +69,7 @@ def entry_facts(entry: Entry) -> str:
             flags |= PI_CURRENT_SIGN
     elif kind == "custom_message":
         flags |= WEIGHT
-    elif kind == "branch_summary" and branch_summary_text(entry):
+    elif kind == "branch_summary" and isinstance(entry, Entry) and branch_summary_text(entry):
         flags |= BRANCH_TEXT | WEIGHT
     elif kind in ("context_edit", "usage"):
         flags |= PI_CURRENT_SIGN | (CONTEXT_EDIT if kind == "context_edit" else 0)
@@ -78,7 +79,7 @@ def entry_facts(entry: Entry) -> str:
         facts["k"] = entry.compaction.firstKeptEntryId
     if message is not None:
         flags |= _message_facts(message, kind, facts)
-    if kind == "usage":
+    if kind == "usage" and isinstance(entry, Entry):  # (a light entry is a message line)
         real = usage_entry_prompt_tokens(entry)
         if real > 0:
             facts["p"] = real
@@ -88,7 +89,7 @@ def entry_facts(entry: Entry) -> str:
     return _dump(facts)
 
 
-def _message_facts(message: Message, kind: str, facts: dict[str, Any]) -> int:
+def _message_facts(message: Message | LightMessage, kind: str, facts: dict[str, Any]) -> int:
     """The flags of an entry's message (its role, usage), with its usage, tool calls, file ops and results put in `facts`."""
     flags = 0
     role = message.role

@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents.adapter import EntrySink
+from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, session_ref, split_ref
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
@@ -29,7 +31,7 @@ from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, pa
 from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
 from cutline.core.store.streamed import INSERT, StoredRow, StreamedRows
 from cutline.core.store.token_counts import TokenCounts
-from cutline.core.tokens import entry_tokens, get_counter
+from cutline.core.tokens import chars4_tokens, entry_tokens, get_counter
 
 _ENTRY_BATCH = 2000
 _BULK_ROWS = 10_000
@@ -72,15 +74,13 @@ class ImportReport(BaseModel):
         return "imported"
 
 
-def _reporting(
-    sink: Callable[[Entry, bool], None], total: int, progress: ImportProgress
-) -> Callable[[Entry, bool], None]:
+def _reporting(sink: EntrySink, total: int, progress: ImportProgress) -> EntrySink:
     """A reader sink that tells `progress` how far through the file the entries have come (each line's length)."""
     done = 0
     told = -1
     step = max(1, total // _PROGRESS_STEPS)
 
-    def reporting(entry: Entry, from_line: bool) -> None:
+    def reporting(entry: Entry | LightEntry, from_line: bool) -> None:
         nonlocal done, told
         sink(entry, from_line)
         done += len(entry.raw_line) + 1
@@ -91,13 +91,16 @@ def _reporting(
     return reporting
 
 
-def _counting(sink: Callable[[Entry, bool], None], counts: dict[str, int]) -> Callable[[Entry, bool], None]:
+def _counting(sink: EntrySink, counts: dict[str, int]) -> EntrySink:
     """A reader sink that also counts each entry's chars4 tokens into `counts` (cheap next to parsing)."""
     counter = get_counter("chars4")
 
-    def both(entry: Entry, from_line: bool) -> None:
+    def both(entry: Entry | LightEntry, from_line: bool) -> None:
         sink(entry, from_line)
-        counts[entry.id] = entry_tokens(entry, counter)
+        if isinstance(entry, Entry):
+            counts[entry.id] = entry_tokens(entry, counter)
+        elif entry.message is not None:  # a message line: what `entry_tokens` counts of it
+            counts[entry.id] = chars4_tokens(entry.message)
 
     return both
 
@@ -354,7 +357,7 @@ class Importer:
                     lambda conn, batch: self._insert_entry_rows(conn, batch),
                     _ENTRY_BATCH,
                 )
-                sink: Callable[[Entry, bool], None] = _counting(writer, counts) if count_tokens else writer
+                sink: EntrySink = _counting(writer, counts) if count_tokens else writer
                 size = _file_size(path)
                 if progress is not None:
                     sink = _reporting(sink, size, progress)

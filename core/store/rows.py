@@ -7,10 +7,12 @@ with no model at all when the pi reader's fast path can rebuild it from the line
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.entries import entry_from_json, entry_json
 from cutline.core.agents.index_facts import entry_facts
+from cutline.core.agents.light import LightEntry
 from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -65,7 +67,7 @@ def model_json(entry: Entry) -> str:
     return entry_json(entry, _NOT_IN_MODEL_JSON)
 
 
-def entry_row(entry: Entry, payload: Entry | str) -> EntryRow:
+def entry_row(entry: Entry | LightEntry, payload: Entry | str) -> EntryRow:
     """What the store keeps of an entry: id, parent, type, role, timestamp, line, raw line, its model and index facts.
 
     The model (`payload`) is the entry itself, serialized when inserted, or its serialized
@@ -86,12 +88,13 @@ def entry_row(entry: Entry, payload: Entry | str) -> EntryRow:
     )
 
 
-def row_sink(rows: list[EntryRow]) -> Callable[[Entry, bool], None]:
+def row_sink(rows: list[EntryRow]) -> EntrySink:
     """A reader sink that keeps each entry as a store row (see `entry_row`), serialized right away."""
     append = rows.append
 
-    def sink(entry: Entry, from_line: bool) -> None:
-        append(entry_row(entry, "" if from_line else model_json(entry)))
+    def sink(entry: Entry | LightEntry, from_line: bool) -> None:
+        # a light entry is always rebuilt from its line (from_line)
+        append(entry_row(entry, "" if from_line or not isinstance(entry, Entry) else model_json(entry)))
 
     return sink
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
 from cutline.core.store.rows import entry_row, keys_of, model_json, path_index_of
@@ -52,10 +53,10 @@ class StreamedRows:
         self._depth: dict[str, int] = {}
         self.path_index: dict[str, int] = {}  # set by `finish`: the active path's ids and places
 
-    def __call__(self, entry: Entry, from_line: bool) -> None:
+    def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
         entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
-            entry, "" if from_line else model_json(entry)
+            entry, "" if from_line or not isinstance(entry, Entry) else model_json(entry)
         )
         seq = len(self.ids)
         earlier = self._last_seq.get(entry_id)

@@ -30,6 +30,7 @@ from cutline.core.agents.context import (
     entry_message,
     usage_entry_prompt_tokens,
 )
+from cutline.core.agents.light import LightMessage
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError, redacted
 from cutline.core.models import (
@@ -85,7 +86,7 @@ def _system_chars(message: Message) -> int:
     return chars
 
 
-def chars4_tokens(message: Message) -> int:
+def chars4_tokens(message: Message | LightMessage) -> int:
     """pi's `estimateTokens`: ceil(chars / 4) over what each role contributes.
 
     Tool results carried inside other messages (Claude Code's user records) count
@@ -99,7 +100,7 @@ def chars4_tokens(message: Message) -> int:
         return -(-chars // 4)
     if role in {"branchSummary", "compactionSummary"}:
         return -(-js_length(message.summary or "") // 4)
-    if role == "system":
+    if role == "system" and isinstance(message, Message):  # (a light message is never a system message)
         return -(-_system_chars(message) // 4)
     assistant = role == "assistant"
     images = role in {"custom", "toolResult"}

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.entries import StableIds, build_entry, path_hash
 from cutline.core.agents.jsonl import INVALID, Lines, Record, not_an_object, parse_line, parse_records
+from cutline.core.agents.light import LightEntry, light_entry
 from cutline.core.agents.pi.migrate import read_v1
 from cutline.core.agents.pi.shape import shape, stray_header
 from cutline.core.models import Entry, Problem, Session
@@ -73,7 +74,7 @@ def read_pi(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, k
         legacy = read_v1(
             records if records is not None else parse_records(lines, file, start, index), session_id, file, problems
         )
-        produced: Iterator[tuple[Entry, bool]] = ((entry, False) for entry in legacy)
+        produced: Iterator[tuple[Entry | LightEntry, bool]] = ((entry, False) for entry in legacy)
     else:
         produced = _iter_entries(lines, start, records, session_id, file=file, problems=problems, release=not keep)
     entries: list[Entry] = []
@@ -82,7 +83,7 @@ def read_pi(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, k
     for entry, from_line in produced:
         if sink is not None:
             sink(entry, from_line)
-        if keep:
+        if keep and isinstance(entry, Entry):  # light entries are made only when none is kept
             entries.append(entry)
         if entry.sourceType != "session":
             leaf_id = entry.id
@@ -133,6 +134,18 @@ def entry_from_line(text: str, number: int) -> Entry | None:
     """
     if _FAST_PREFIX(text) is None:
         return None
+    return _validated(text, number)
+
+
+def message_line_entry(text: str, number: int, light: bool) -> Entry | LightEntry | None:
+    """What the reader makes of a line on its fast path: with `light`, a light entry where msgspec can read it, else `entry_from_line`."""
+    if _FAST_PREFIX(text) is None:
+        return None
+    return (light_entry(text, number) if light else None) or _validated(text, number)
+
+
+def _validated(text: str, number: int) -> Entry | None:
+    """`entry_from_line` of a line that starts as a message line."""
     try:
         entry = _validate_entry_json(text)
     except ValidationError:
@@ -176,12 +189,14 @@ def _iter_entries(
     file: str,
     problems: list[Problem],
     release: bool = False,
-) -> Iterator[tuple[Entry, bool]]:
-    """Version 2/3 entries, keeping their ids, one at a time, each with whether `entry_from_line` made it.
+) -> Iterator[tuple[Entry | LightEntry, bool]]:
+    """Version 2/3 entries, keeping their ids, one at a time, each with whether `entry_from_line` rebuilds it.
 
     Message lines as pi writes them take the fast path (`entry_from_line`); anything it
     rejects (string content, unknown blocks, hookMessage, bad JSON) takes the general path.
-    With `release`, each line is let go of by `lines` as it is read (see `_taken_lines`).
+    With `release` (the entries are not kept), each line is let go of by `lines` as it is
+    read (see `_taken_lines`), and a message line msgspec can read is handed over as a
+    `LightEntry` (core.agents.light), which `entry_from_line` rebuilds when it is needed.
     """
     seen: set[str] = set()
     ids = StableIds(session_id, seen)  # generated ids avoid every id seen so far
@@ -193,7 +208,7 @@ def _iter_entries(
     for number, text, parsed in items:
         value = parsed
         if value is None:
-            entry = entry_from_line(text, number)
+            entry = message_line_entry(text, number, release)
             if entry is not None:
                 if entry.id in seen:
                     _duplicate(entry.id, number, file, problems)
