@@ -17,8 +17,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from cutline.core.models import Entry, Session
 from cutline.core.store.db import StoreDatabase, utc_now
@@ -29,6 +28,9 @@ from cutline.core.store.rows import entry_keys
 from cutline.core.store.sessions import AmbiguousSessionError, SessionInfo, Sessions, display_name, unique_prefixes
 from cutline.core.store.token_counts import TokenCounts
 from cutline.core.store.writebacks import WriteBacks
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 __all__ = [
     "AmbiguousSessionError",

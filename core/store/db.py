@@ -14,13 +14,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from cutline.core.errors import CutlineError, StoreBusy
 from cutline.core.paths import default_db_path
-from cutline.core.store.migrations import migrations
+from cutline.core.store.schema import up_to_date
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 BUSY_TIMEOUT_MS = 5000
 # only takes effect on a new database: 16 KiB pages pack 1-3 KB entry rows with
@@ -75,14 +76,27 @@ class StoreDatabase:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             self.conn = conn
-            self.db = Database(conn)
+            self._db: Database | None = None
             self._migrate()
         except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()
             raise CutlineError(f"{self.path}: cannot open the cutline database ({exc})") from exc
 
+    @property
+    def db(self) -> Database:
+        """The connection as sqlite-utils sees it (migrations, schema inspection), made when first asked for."""
+        if self._db is None:
+            from sqlite_utils import Database
+
+            self._db = Database(self.conn)
+        return self._db
+
     def _migrate(self) -> None:
+        if up_to_date(self.conn):
+            return  # the usual case, told without importing sqlite-utils
+        from cutline.core.store.migrations import migrations
+
         try:
             migrations.apply(self.db)
         except sqlite3.OperationalError:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-migrations = Migrations("cutline")
+from cutline.core.store.schema import MIGRATION_SET, PATH_TOKENS_SUM
+
+migrations = Migrations(MIGRATION_SET)
 
 
 @migrations(name="m001_initial")
@@ -148,14 +150,6 @@ def m003_write_backs(db: Database) -> None:
     )
     db.execute("CREATE INDEX idx_write_backs_state ON write_backs (state)")
     db.execute("ALTER TABLE proposals ADD COLUMN source_sha256 TEXT")
-
-
-# the chars4 tokens of a session's active path, as `ls` shows them (NULL while none is counted)
-PATH_TOKENS_SUM = """
-    SELECT sum(t.tokens) FROM entries e
-    JOIN token_counts t ON t.session_id = e.session_id AND t.entry_id = e.id AND t.counter = 'chars4'
-    WHERE e.session_id = ? AND e.path_index IS NOT NULL
-"""
 
 
 @migrations(name="m004_session_path_tokens")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from cutline.core.models import Session
 from cutline.core.store.db import StoreDatabase
-from cutline.core.store.migrations import PATH_TOKENS_SUM
+from cutline.core.store.schema import PATH_TOKENS_SUM
 from cutline.core.tokens import (
     TokenCounter,
     TokenReport,

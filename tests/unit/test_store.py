@@ -654,3 +654,27 @@ def test_closing_the_store_while_a_worker_runs_a_statement_interrupts_it(tmp_pat
     assert outcome == ["interrupted"]
     with pytest.raises(sqlite3.ProgrammingError):
         store.conn.execute("SELECT 1")
+
+
+def test_the_schema_names_every_migration_in_order() -> None:
+    """`core.store.schema` tells an up-to-date store without sqlite-utils: its list must be the migrations'."""
+    from cutline.core.store.schema import MIGRATIONS
+
+    assert [m.name for m in migrations.pending(Database(memory=True))] == list(MIGRATIONS)
+
+
+def test_opening_an_up_to_date_store_does_not_import_sqlite_utils(tmp_path: Path) -> None:
+    """Every command opens the store: sqlite-utils (~50 ms to import) is needed only to migrate."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "s.db"
+    probe = (
+        "import sys; from cutline.core.store import Store; Store(sys.argv[1]).close(); "
+        "print('sqlite_utils' in sys.modules)"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", probe, str(db)], capture_output=True, text=True, check=True).stdout
+        for _ in range(2)
+    ]
+    assert runs == ["True\n", "False\n"]  # the first open migrates a new database, the second finds nothing pending
