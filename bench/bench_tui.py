@@ -239,6 +239,7 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
                     await asyncio.sleep(0.02)
                 result["counter"] = await probe.stop()
                 result["counter"]["op_s"] = time.perf_counter() - t
+                result["rss_counter_peak_mb"] = _rss_mb()
                 # a compaction run (extractive) of the plan at keepRecentTokens 8000
                 probe = StallProbe(app, message_list)
                 t = time.perf_counter()
@@ -366,6 +367,11 @@ def main() -> None:
         f"desk      RSS once loaded {desk['rss_loaded_mb']:.0f} MB (peak so far {desk['rss_loaded_peak_mb']:.0f} MB; "
         f"after the settings changes {desk['rss_settings_peak_mb']:.0f} MB) · peak at the end, after the counter switch "
         f"and the run {desk['rss_mb']:.0f} MB ({desk['rss_mb'] / base['rss_mb']:.2f}x the data alone; target ≤ 300 MB)"
+        + (
+            f"; after the counter switch alone {desk['rss_counter_peak_mb']:.0f} MB"
+            if "rss_counter_peak_mb" in desk
+            else ""
+        )
     )
     for name in ("load", "counter", "compact"):
         if name in desk:

@@ -563,7 +563,9 @@ class ReviewScreen(OnDesk, Screen[None]):
             return None
         from cutline.app.compaction_window import compaction_window
 
-        return compaction_window(self.desk.store, session.id, settings.mode, plan.counter, plan.rules, settings.rules)
+        return compaction_window(
+            self.desk.store, session.id, settings.mode, plan.counter, plan.rules, settings.rules, flags_only=True
+        )
 
     def _preview(
         self, store: Any, session_id: str, length: int, counted: bool = True, windows: int = 64

@@ -314,12 +314,22 @@ class Sessions:
     # -- a window of the path (issue 12: audit and compact without the whole session) --------
 
     def path_window(
-        self, session_id: str, counter: str = "chars4", through: str | None = None, *, before: bool = False
+        self,
+        session_id: str,
+        counter: str = "chars4",
+        through: str | None = None,
+        *,
+        before: bool = False,
+        flags_only: bool = False,
     ) -> PathWindow | None:
         """The active path (up to and including entry `through` when given) as a `PathWindow`, or None to load it whole.
 
         With `before`, the window also covers the context of the path without its last
-        entry (the context a compaction replaced, for its audit).
+        entry (the context a compaction replaced, for its audit). With `flags_only`, each
+        entry's facts keep only their flags (`f`) and a compaction's first kept entry (`k`):
+        enough to place the window, read its entries and rebuild the context, not to plan
+        or audit from; why: the review desk runs a compaction of a plan it has made, and
+        the full facts of 100,000 entries are ~50 MB of dicts.
 
         None, so the caller loads the whole session, for anything but a pi file (Claude
         Code, Codex and OpenClaw sessions and pi version-4 files, OpenClaw's, are not
@@ -331,11 +341,13 @@ class Sessions:
         if row is None or row["format"] != "pi" or row["version"] == 4:
             return None
         with no_cyclic_gc():
-            window = self._path_window(session_id, counter, through, before)
+            window = self._path_window(session_id, counter, through, before, flags_only)
             freeze_if_big(len(window) if window is not None else 0)
         return window
 
-    def _path_window(self, session_id: str, counter: str, through: str | None, before: bool) -> PathWindow | None:
+    def _path_window(
+        self, session_id: str, counter: str, through: str | None, before: bool, flags_only: bool
+    ) -> PathWindow | None:
         """`path_window`, with the collector paused by the caller (it builds ~100,000 small dicts that stay)."""
         with self._db.reading() as conn:
             # two plain reads instead of `path_facts`'s join, row by row: ~0.1 s less at 100,000 entries
@@ -367,8 +379,15 @@ class Sessions:
         if len(counts) != len(ids) or any(text is None for text in texts):
             return None
         facts: list[dict[str, Any]] = []
+        flags: dict[int, dict[str, Any]] = {}  # with `flags_only`: one shared dict per flags value
         for at in range(0, len(texts), 4_096):
-            facts.extend(json.loads("[" + ",".join(t for t in texts[at : at + 4_096] if t is not None) + "]"))
+            chunk = json.loads("[" + ",".join(t for t in texts[at : at + 4_096] if t is not None) + "]")
+            if flags_only:
+                chunk = [
+                    {"f": fact["f"], "k": fact["k"]} if "k" in fact else flags.setdefault(fact["f"], {"f": fact["f"]})
+                    for fact in chunk
+                ]
+            facts.extend(chunk)
         start = window_start(ids, kinds, facts)
         if start is None:
             return None
