@@ -16,7 +16,8 @@ import hashlib
 import math
 import os
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import accumulate
 from pathlib import Path
@@ -30,6 +31,7 @@ from cutline.core.agents.context import (
     entry_message,
     usage_entry_prompt_tokens,
 )
+from cutline.core.agents.index_facts import WEIGHT
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError, redacted
 from cutline.core.models import (
@@ -498,6 +500,63 @@ def usage_samples(
     return samples
 
 
+class StoredCalls(NamedTuple):
+    """What usage samples need of a stored path's index facts (core.agents.index_facts), apart from its ids, types and counts.
+
+    Why its own shape: the desk lets the parsed facts of a long path go once loaded and
+    keeps only these three.
+    """
+
+    weights: bytes  # 1 where the entry adds a message when in context (`WEIGHT`)
+    prompts: dict[int, int]  # path index -> the prompt tokens a recorded model call counted (`p` > 0)
+    kept: dict[int, str]  # path index of a compaction -> its first kept entry's id (`k`)
+
+
+def stored_calls(facts: Sequence[Mapping[str, Any]]) -> StoredCalls:
+    """`StoredCalls` of a path from its parsed index facts."""
+    return StoredCalls(
+        bytes(1 if fact["f"] & WEIGHT else 0 for fact in facts),
+        {i: fact["p"] for i, fact in enumerate(facts) if fact.get("p", 0) > 0},
+        {i: fact["k"] for i, fact in enumerate(facts) if "k" in fact},
+    )
+
+
+def stored_usage_samples(ids: list[str], kinds: list[str], calls: StoredCalls, tokens: list[int]) -> list[UsageSample]:
+    """`usage_samples` of a stored path, from its ids, types and index facts instead of its entries.
+
+    The same samples: `p` is what `model_calls` reads as a call's prompt tokens, `k` a
+    compaction's first kept entry (found at its first place before the compaction) and
+    `WEIGHT` is `context_weight` of a path without a pi context_edit (the caller's
+    condition: an edit omits entries only the whole path tells).
+    """
+    prefix = [0, *accumulate([t if w else 0 for t, w in zip(tokens, calls.weights)])]
+    compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
+    kept_from: list[int] = []
+    if compactions:
+        first: dict[str, int] = {}
+        for i, entry_id in enumerate(ids):
+            first.setdefault(entry_id, i)
+        for c in compactions:
+            kept = calls.kept.get(c)
+            at = first.get(kept, -1) if kept else -1
+            kept_from.append(at if at < c else -1)
+    samples: list[UsageSample] = []
+    for i in sorted(calls.prompts):
+        k = bisect_right(compactions, i) - 1
+        if k < 0:
+            estimate = prefix[i]
+        else:
+            last = compactions[k]
+            estimate = tokens[last] + prefix[i] - prefix[last + 1]
+            if kept_from[k] >= 0:
+                estimate += prefix[last] - prefix[kept_from[k]]
+        # built without validation: the fields are ints and an id read from the store
+        samples.append(
+            UsageSample.model_construct(pathIndex=i, entryId=ids[i], real=calls.prompts[i], estimate=estimate)
+        )
+    return samples
+
+
 def _recorded_prompt_tokens(entry: Entry) -> int:
     """What the API counted as sent for the call an entry records: an assistant message's usage, or a pi `usage` entry's."""
     if entry.type == "usage":
@@ -602,6 +661,14 @@ class TokenReport(BaseModel):
     )
 
 
+def report_counters(counters: Iterable[str] | None = None) -> list[str]:
+    """The counters a token report uses: those named, else chars4, tiktoken, calibrated (and anthropic when a key is set)."""
+    names = list(counters) if counters is not None else ["chars4", "tiktoken", "calibrated"]
+    if counters is None and os.environ.get("ANTHROPIC_API_KEY"):
+        names.append("anthropic")
+    return names
+
+
 def token_report(
     session: Session,
     counters: Iterable[str] | None = None,
@@ -618,13 +685,10 @@ def token_report(
 
     counts_of = count if count is not None else fresh
 
-    names = list(counters) if counters is not None else ["chars4", "tiktoken", "calibrated"]
-    if counters is None and os.environ.get("ANTHROPIC_API_KEY"):
-        names.append("anthropic")
+    names = report_counters(counters)
     path = session.active_path()
     per_counter: dict[str, list[int]] = {}
     unavailable: dict[str, str] = {}
-    calibration: Calibration | None = None
     for name in list(names):
         if name == "calibrated":
             continue  # chars4 scaled by the fit below: the same figures `calibrated_counts` gives
@@ -641,19 +705,59 @@ def token_report(
     chars4 = per_counter.get("chars4") or [counts_of("chars4").get(e.id, 0) for e in path]
     weights = context_weight(path)  # once: every counter's samples walk the same path
     calls = model_calls(path)
-    chars4_samples = usage_samples(path, chars4, weights, calls)
+
+    def samples(tokens: list[int]) -> list[UsageSample]:
+        return usage_samples(path, tokens, weights, calls)
+
+    rows = PathRows([e.id for e in path], [e.type for e in path], [e.role for e in path])
+    return _assembled_report(session.id, names, rows, per_counter, chars4, samples, unavailable)
+
+
+class PathRows(NamedTuple):
+    """What a token report shows of each path entry besides its counts: id, type and role (stored columns as well)."""
+
+    ids: list[str]
+    kinds: list[str]
+    roles: list[str | None]
+
+
+def stored_token_report(
+    session_id: str, names: list[str], rows: PathRows, calls: StoredCalls, per_counter: dict[str, list[int]]
+) -> TokenReport:
+    """`token_report` of a stored path from its columns: `per_counter` holds each named counter's cached counts in path order (calibrated apart).
+
+    The same report as from the entries where `stored_usage_samples` gives the same samples
+    (no pi context_edit on the path) and no counter needs the network (anthropic).
+    """
+
+    def samples(tokens: list[int]) -> list[UsageSample]:
+        return stored_usage_samples(rows.ids, rows.kinds, calls, tokens)
+
+    return _assembled_report(session_id, names, rows, dict(per_counter), per_counter["chars4"], samples, {})
+
+
+def _assembled_report(
+    session_id: str,
+    names: list[str],
+    rows: PathRows,
+    per_counter: dict[str, list[int]],
+    chars4: list[int],
+    samples_of: Callable[[list[int]], list[UsageSample]],
+    unavailable: dict[str, str],
+) -> TokenReport:
+    """The report from each counter's counts in path order and the usage samples of a list of counts."""
+    chars4_samples = samples_of(chars4)
     calibration = fit_calibration(chars4_samples)
     if "calibrated" in names:
         scaler = CalibratedCounter(calibration.ratio)
         per_counter["calibrated"] = [scaler.scale(t) for t in chars4]
-    entries = [
-        {"pathIndex": i, "id": e.id, "type": e.type, "role": e.role, **{n: per_counter[n][i] for n in names}}
-        for i, e in enumerate(path)
-    ]
+    keys = ("pathIndex", "id", "type", "role", *names)
+    columns = [per_counter[n] for n in names]
+    entries = [dict(zip(keys, row)) for row in zip(range(len(rows.ids)), rows.ids, rows.kinds, rows.roles, *columns)]
     turns: dict[int, dict[str, Any]] = {}
     errors: list[CounterError] = []
     for name in names:
-        samples = chars4_samples if name == "chars4" else usage_samples(path, per_counter[name], weights, calls)
+        samples = chars4_samples if name == "chars4" else samples_of(per_counter[name])
         if name == "calibrated":
             for s in samples:
                 s.estimate = round(s.estimate + calibration.overhead)
@@ -663,7 +767,7 @@ def token_report(
         median, p90 = error_summary(relative_errors((s.real, s.estimate) for s in samples))
         errors.append(CounterError(counter=name, samples=len(samples), medianError=median, p90Error=p90))
     return TokenReport(
-        sessionId=session.id,
+        sessionId=session_id,
         counters=names,
         calibration=calibration,
         entries=entries,
