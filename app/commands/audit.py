@@ -296,8 +296,7 @@ def timeline_cmd(
     db_path: str | None,
 ) -> None:
     """Context size per model call in SESSION: recorded usage, each counter's estimate, compactions, window and threshold."""
-    from cutline.core.audit.replay import timeline_with_replay
-    from cutline.core.audit.timeline import build_timeline
+    from cutline.core.audit.timeline import Timeline, build_timeline
 
     if output and not output.lower().endswith(".svg"):
         raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
@@ -310,9 +309,9 @@ def timeline_cmd(
     with _store(db_path) as store:
         session_id = session_id_for(store, session)
         # a pi session from the store's columns; the replay (it plans on the entries) and any other session rebuilt whole
-        timeline = None if do_replay else column_timeline(store, session_id, settings, names)
+        data = None if do_replay else column_timeline(store, session_id, settings, names)
         result = None
-        if timeline is None:
+        if data is None:
             loaded = load_held(store, session_id)
             made: dict[str, dict[str, int]] = {}
 
@@ -328,6 +327,8 @@ def timeline_cmd(
                 return made[name]
 
             if do_replay:
+                from cutline.core.audit.replay import timeline_with_replay
+
                 # the replay runs on one counter: the first one named (chars4 when none is)
                 timeline, result = timeline_with_replay(
                     loaded,
@@ -340,6 +341,11 @@ def timeline_cmd(
                 )
             else:
                 timeline = build_timeline(loaded, settings, names, counts)
+    if data is not None:
+        if as_json and not output:
+            say_json(indented_json({"timeline": data}))  # what `Timeline.model_dump()` would give, without the models
+            return
+        timeline = Timeline.model_validate(data)
     _print_timeline(timeline, result, output, as_json)
 
 

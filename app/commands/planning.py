@@ -131,19 +131,24 @@ def _percent(value: float | None) -> str:
 @_DB
 def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
     """Per-entry token counts of SESSION under each counter, and each counter's error against the API's usage records."""
-    from cutline.app.column_reports import column_token_report
+    from cutline.app.column_reports import column_token_data
     from cutline.core.store import Store
     from cutline.core.store.token_counts import cached_token_report
-    from cutline.core.tokens import gc_paused
+    from cutline.core.tokens import TokenReport, gc_paused, token_report_json
 
     named = list(counters) if counters else None
     with gc_paused(), Store(db_path) as store:
         # a pi session from the store's columns; any other (or one they cannot tell) rebuilt whole
         session_id = pi_file_or_stored(store, session)
-        report = column_token_report(store, session_id, named) if session_id is not None else None
-        if report is None:
+        data = column_token_data(store, session_id, named) if session_id is not None else None
+        if data is None:
             loaded = open_session(store, session) if session_id is None else load_held(store, session_id)
             report = cached_token_report(store, loaded, named)
+    if data is not None:
+        if as_json:
+            say_json(token_report_json(data))
+            return
+        report = TokenReport.model_validate(data)
     if as_json:
         say_json(report.model_dump_json(indent=2))
         return

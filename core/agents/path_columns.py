@@ -22,8 +22,12 @@ from cutline.core.models import Entry
 FetchAt = Callable[[list[int]], dict[int, Entry]]
 
 
-class _Facts(msgspec.Struct):
-    """The index facts the columns keep: flags, prompt tokens, firstKept, usage, and whether there are tool results."""
+class _Facts(msgspec.Struct, gc=False):
+    """The index facts the columns keep: flags, prompt tokens, firstKept, usage, and whether there are tool results.
+
+    Not tracked by the cyclic collector (`gc=False`: ints, a string and raw bytes hold no
+    cycle): 100,000 tracked objects made the collector run over and over while decoding.
+    """
 
     f: int
     p: int = 0

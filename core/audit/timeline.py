@@ -7,10 +7,11 @@ the provider really counted.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from itertools import accumulate
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -24,10 +25,12 @@ from cutline.core.tokens import (
     CalibratedCounter,
     StoredCalls,
     calibrate,
-    fit_calibration,
+    calibrated_ratio,
+    call_estimates,
+    first_places,
     get_counter,
     path_tokens,
-    stored_usage_samples,
+    stored_model_calls,
 )
 
 
@@ -117,10 +120,7 @@ def _context_before(
     n = len(ids)
     prefix = [0, *accumulate([t if w else 0 for t, w in zip(tokens, weights)])]
     compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
-    first: dict[str, int] = {}
-    if compactions:
-        for i, entry_id in enumerate(ids):
-            first.setdefault(entry_id, i)
+    first = first_places(ids) if compactions else {}
     result = prefix[: (compactions[0] if compactions else n) + 1]
     for k, c in enumerate(compactions):
         kept_id = kept.get(c)
@@ -204,18 +204,19 @@ def build_timeline(
         if _is_point(entry):
             points.append((i, _recorded_usage(entry)))
     marks = _Marks(_turns(path), points, compactions)
-    return _assembled_timeline(
+    data = _assembled_timeline(
         session.id, settings, names, ids, kinds, _kept_ids(path), weights, per_counter, marks, _last_model(path)
     )
+    return Timeline.model_validate(data)
 
 
-def stored_timeline(
+def stored_timeline_data(
     columns: PathColumns,
     settings: CompactionSettings | None,
     counters: list[str] | None,
     counts: Callable[[str], list[int]],
-) -> Timeline:
-    """`build_timeline` of a stored path from its columns (`Sessions.path_columns`): the same timeline.
+) -> dict[str, Any]:
+    """`build_timeline(...).model_dump()` of a stored path from its columns (`Sessions.path_columns`): the same data.
 
     `counts` gives a stored counter's counts in path order (`calibrated` is fitted here,
     as `calibrated_counts` does). Entries are read only for the compactions (their
@@ -231,7 +232,8 @@ def stored_timeline(
         if name != "calibrated":
             return counts(name)
         chars4 = counts("chars4")
-        scaler = CalibratedCounter(fit_calibration(stored_usage_samples(ids, kinds, calls, chars4)).ratio)
+        made = stored_model_calls(ids, kinds, calls)
+        scaler = CalibratedCounter(calibrated_ratio(made, call_estimates(weights, chars4, made)))
         return [scaler.scale(t) for t in chars4]
 
     per_counter = {name: tokens_of(name) for name in names}
@@ -295,48 +297,51 @@ def _assembled_timeline(
     per_counter: dict[str, list[int]],
     marks: _Marks,
     last_model: str | None,
-) -> Timeline:
-    """The timeline from the path's columns, each counter's counts in path order and where its points and compactions fall."""
+) -> dict[str, Any]:
+    """The timeline as `Timeline.model_dump()` gives it, from the path's columns, each counter's counts and its marks.
+
+    Why a dict: a 100,000-entry session has ~45,000 points, and making each a model only
+    for `timeline --json` to dump it again cost ~0.25 s.
+    """
     settings = settings or CompactionSettings()
     before = {name: _context_before(ids, kinds, kept, weights, tokens) for name, tokens in per_counter.items()}
     turns = marks.turns
-    points: list[TimelinePoint] = []
-    compactions: list[TimelineCompaction] = []
+    at = [i for i, _ in marks.points]
+    # each counter's estimate at every point (the context before it plus its own tokens), then one dict per point
+    columns = [[before[name][i] + per_counter[name][i] for i in at] for name in names]
+    points = [
+        {"index": k, "entry_id": ids[i], "turn": turns[i], "usage": usage, "estimates": dict(zip(names, estimates))}
+        for k, ((i, usage), estimates) in enumerate(zip(marks.points, zip(*columns)))
+    ]
+    # a compaction sits at the index of the first point after it
     first = before[names[0]]
-    at = 0
-    marked = marks.compactions
-    for i, usage in marks.points:
-        while at < len(marked) and marked[at][0] < i:
-            c, tokens_before = marked[at]
-            compactions.append(_compaction(ids[c], len(points), turns[c], tokens_before, first[c + 1]))
-            at += 1
-        estimates = {name: before[name][i] + per_counter[name][i] for name in names}
-        # built without validation: ints and ids read from the path
-        points.append(
-            TimelinePoint.model_construct(
-                index=len(points), entry_id=ids[i], turn=turns[i], usage=usage, estimates=estimates
-            )
-        )
-    for c, tokens_before in marked[at:]:
-        compactions.append(_compaction(ids[c], len(points), turns[c], tokens_before, first[c + 1]))
+    compactions = [
+        _compaction(ids[c], bisect_left(at, c), turns[c], tokens_before, first[c + 1])
+        for c, tokens_before in marks.compactions
+    ]
     window = resolve_context_window(settings, last_model).tokens
     reserve = reserve_for(settings)
-    return Timeline(
-        session_id=session_id,
-        counters=list(names),
-        points=points,
-        compactions=compactions,
-        context_window=window,
-        reserve_tokens=reserve,
-        threshold=window - reserve,
-        keep_recent_tokens=settings.keepRecentTokens,
-    )
+    return {
+        "session_id": session_id,
+        "counters": list(names),
+        "points": points,
+        "compactions": compactions,
+        "context_window": window,
+        "reserve_tokens": reserve,
+        "threshold": window - reserve,
+        "keep_recent_tokens": settings.keepRecentTokens,
+    }
 
 
-def _compaction(entry_id: str, index: int, turn: int, tokens_before: int, after: int) -> TimelineCompaction:
-    return TimelineCompaction(
-        entry_id=entry_id, index=index, turn=turn, tokens_before=tokens_before or None, tokens_after=after
-    )
+def _compaction(entry_id: str, index: int, turn: int, tokens_before: int, after: int) -> dict[str, Any]:
+    return {
+        "entry_id": entry_id,
+        "index": index,
+        "turn": turn,
+        "tokens_before": tokens_before or None,
+        "tokens_after": after,
+        "replayed": False,
+    }
 
 
 # ---------------------------------------------------------------------------

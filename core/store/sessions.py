@@ -411,8 +411,7 @@ class Sessions:
         texts: list[str] = []
         may_be_meta: list[int] = []
         with self._db.reading() as conn:
-            cursor = conn.execute(_PATH_COLUMNS, (session_id,))
-            for entry_id, kind, role, fact, probe in cursor:  # row by row: no list of 100,000 row tuples on top
+            for entry_id, kind, role, fact, probe in conn.execute(_PATH_COLUMNS, (session_id,)):
                 if fact is None:
                     return None
                 if probe:

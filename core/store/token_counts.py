@@ -134,8 +134,10 @@ def stored_path_counts(store: Store, columns: PathColumns, counter: str) -> list
     """
     cached = store.counts.get(columns.session_id, counter)
     ids = columns.ids
-    found = [cached.get(entry_id) for entry_id in ids]
+    found: list[int | None] = list(map(cached.get, ids))
     del cached
+    if None not in found:
+        return found  # type: ignore[return-value]  # every one is an int
     missing = [i for i, count in enumerate(found) if count is None]
     if missing:
         resolved = get_counter(counter)

@@ -277,7 +277,7 @@ def write_quirky_pi_session(path: Path, seed: int = 11, *, spaced: bool = False)
     record["id"], record["parentId"] = repeated, parent
     w.lines[-1] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
     w.last = repeated
-    answer(usage=False)
+    answer(model="gpt-4o", usage=False)  # the last model named: its window is not the default one
     # the key spelled with an escape reads as isMeta all the same
     ask("escaped meta " + w.text(4))
     w.lines[-1] = w.lines[-1][:-1] + ',"\\u0069sMeta":true}'
