@@ -4,17 +4,19 @@ Why: `cutline tokens` and `cutline timeline` of a 100,000-entry pi session need,
 entry, its id, type, role, whether it starts a person's turn or is a model call, its
 recorded usage and its cached counts; rebuilding every entry as a model for those cost
 ~2.3 s. The importer stores all of them (core.agents.index_facts), except one flag the
-timeline reads, `isMeta`, which `flag_rows` covers: those rows are read as entries.
+timeline reads, `isMeta`, and what a pi context_edit omits: the rows that may hold them
+are read as entries (`PathColumns.flagged`, `PathColumns.omitted`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from cutline.core.agents.context import context_edits
 from cutline.core.agents.index_facts import CONTEXT_EDIT, IN_CONTEXT, WEIGHT
 from cutline.core.models import Entry
 
@@ -80,20 +82,13 @@ class PathColumns:
         texts: list[str],
         may_be_meta: list[int],
         fetch: FetchAt,
-    ) -> PathColumns | None:
-        """The columns from the stored facts' JSON texts; None when a pi context_edit is on the path.
-
-        Why None there: what an edit omits from the context depends on the whole path, and
-        the weights (`WEIGHT`) are an entry's own.
-        `may_be_meta`: user message rows whose stored line may set `isMeta`.
-        """
+    ) -> PathColumns:
+        """The columns from the stored facts' JSON texts (`may_be_meta`: user message rows whose stored line may set `isMeta`)."""
         try:
             parsed = _parsed(texts)
         except msgspec.ValidationError:
             return cls._from_dicts(session_id, ids, kinds, roles, texts, may_be_meta, fetch)
         flags = [fact.f for fact in parsed]
-        if any(flag & CONTEXT_EDIT for flag in flags):
-            return None
         return cls(
             session_id,
             ids,
@@ -118,7 +113,7 @@ class PathColumns:
         texts: list[str],
         may_be_meta: list[int],
         fetch: FetchAt,
-    ) -> PathColumns | None:
+    ) -> PathColumns:
         """`from_texts` for facts the typed decoder refuses (a value of another type than the importer writes)."""
         import json
 
@@ -126,8 +121,6 @@ class PathColumns:
         for at in range(0, len(texts), _CHUNK):
             parsed.extend(json.loads("[" + ",".join(texts[at : at + _CHUNK]) + "]"))
         flags = [fact["f"] for fact in parsed]
-        if any(flag & CONTEXT_EDIT for flag in flags):
-            return None
         return cls(
             session_id,
             ids,
@@ -142,9 +135,43 @@ class PathColumns:
             fetch,
         )
 
+    _weights: bytes | None = field(default=None, init=False, repr=False)
+
     def weights(self) -> bytes:
-        """`context_weight` of the path (no context_edit is on it): 1 where an entry adds a message in context."""
-        return bytes(1 if flag & WEIGHT else 0 for flag in self.flags)
+        """`context_weight` of the path: 1 where an entry adds a message when it lies in the kept context.
+
+        The stored `WEIGHT`, except for the entries a pi context_edit omits (`omitted`).
+        """
+        if self._weights is None:
+            weights = bytearray(1 if flag & WEIGHT else 0 for flag in self.flags)
+            omitted = self.omitted()
+            if omitted:
+                for i, entry_id in enumerate(self.ids):
+                    if entry_id in omitted:
+                        weights[i] = 0
+            self._weights = bytes(weights)
+        return self._weights
+
+    def omitted(self) -> set[str]:
+        """Ids of the entries the path's pi context_edits omit, as `context_weight` finds them.
+
+        `context_edits` of the path's edits and their targets alone (each target at its last
+        place on the path, as the whole path's lookup by id finds it) gives the same edits:
+        an edit reads nothing but itself and its target.
+        """
+        edits = [i for i, flag in enumerate(self.flags) if flag & CONTEXT_EDIT]
+        if not edits:
+            return set()
+        held = self.entries_at(edits)
+        last = {entry_id: i for i, entry_id in enumerate(self.ids)}
+        targets = {
+            last[target]
+            for entry in held.values()
+            if isinstance(target := entry.data.get("targetId"), str) and target in last
+        }
+        held.update(self.entries_at(sorted(targets.difference(held))))
+        path = [held[i] for i in sorted(held)]
+        return {target for target, message in context_edits(path).items() if message is None}
 
     def entries_at(self, indices: list[int]) -> dict[int, Entry]:
         """The entries at these path indices, rebuilt from the store."""

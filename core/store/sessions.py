@@ -395,9 +395,9 @@ class Sessions:
     def path_columns(self, session_id: str) -> PathColumns | None:
         """The active path as `PathColumns` (ids, types, roles, index facts), or None to load the session whole.
 
-        None where `path_window` would be refused for the same reasons: anything but a pi
-        file (other agents' readers set flags the facts do not hold), a pi version-4 file,
-        an entry without stored facts, a pi context_edit on the path.
+        None for anything but a pi file (other agents' readers set flags the facts do not
+        hold; pi version-4 files are OpenClaw's) and for a path with an entry without stored
+        facts. A pi context_edit is read from its entry and its target's (`PathColumns.omitted`).
         Why the `isMeta` probe is enough: a pi entry is `isMeta` only when its line, read by
         the reader's fast path, has that key at its top level, and a key that reads as
         `isMeta` is spelled `isMeta` or with a `\\u` escape in the line.

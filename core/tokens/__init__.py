@@ -522,7 +522,7 @@ class StoredCalls(NamedTuple):
     keeps only these three.
     """
 
-    weights: bytes  # 1 where the entry adds a message when in context (`WEIGHT`)
+    weights: bytes  # `context_weight` of the path: the stored `WEIGHT` where no pi context_edit omits an entry
     prompts: dict[int, int]  # path index -> the prompt tokens a recorded model call counted (`p` > 0)
     kept: dict[int, str]  # path index of a compaction -> its first kept entry's id (`k`)
 
@@ -567,9 +567,9 @@ def stored_model_calls(ids: list[str], kinds: list[str], calls: StoredCalls) -> 
 def stored_usage_samples(ids: list[str], kinds: list[str], calls: StoredCalls, tokens: list[int]) -> list[UsageSample]:
     """`usage_samples` of a stored path, from its ids, types and index facts instead of its entries.
 
-    The same samples (`stored_model_calls`), where `WEIGHT` is `context_weight`: the
-    caller's condition is that no pi context_edit is on the path (an edit omits entries
-    only the whole path tells).
+    The same samples (`stored_model_calls`) where `calls.weights` is `context_weight` of
+    the path: `stored_calls` of a path without a pi context_edit (the audit's window and
+    the desk's stored path have none), or `PathColumns.weights`, which adds what edits omit.
     """
     made = stored_model_calls(ids, kinds, calls)
     return _samples(made, call_estimates(calls.weights, tokens, made))
@@ -766,9 +766,9 @@ def stored_token_data(
 ) -> dict[str, Any]:
     """`token_report(...).model_dump()` of a stored path, from its columns: `per_counter` holds each named counter's cached counts in path order (calibrated apart).
 
-    The same data as from the entries where `stored_model_calls` gives the same calls
-    and `WEIGHT` the same weights (no pi context_edit on the path), and no counter needs
-    the network (anthropic). `token_report_json` prints it; `TokenReport.model_validate` makes the report.
+    The same data as from the entries: `stored_model_calls` gives the same calls, and
+    `calls.weights` is `context_weight` of the path (`PathColumns.weights`); no counter may
+    need the network (anthropic). `token_report_json` prints it; `TokenReport.model_validate` makes the report.
     """
     made = stored_model_calls(rows.ids, rows.kinds, calls)
     return _report_data(session_id, names, rows, dict(per_counter), per_counter["chars4"], calls.weights, made, {})

@@ -198,7 +198,7 @@ def write_quirky_pi_session(path: Path, seed: int = 11, *, spaced: bool = False)
     message carrying a tool result, a bashExecution, aborted and errored calls and a zero
     usage, a zero usage, pi `usage` entries, compactions without a first kept entry, naming themselves and
     naming no entry, a zero tokensBefore, a repeated id, custom and branch-summary entries,
-    a line with string content and non-ASCII text, and the last assistant messages naming
+    a line with string content and non-ASCII text, pi context_edits, and the last assistant messages naming
     no model. `spaced` writes the JSON with spaces after `:` and `,`.
     """
     w = _Writer(seed)
@@ -278,6 +278,17 @@ def write_quirky_pi_session(path: Path, seed: int = 11, *, spaced: bool = False)
     w.lines[-1] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
     w.last = repeated
     answer(model="gpt-4o", usage=False)  # the last model named: its window is not the default one
+    # pi context_edits: an omission, a replacement, one undone by a later replacement, one naming
+    # no entry, one with a replacement pi cannot read; the repeated id omitted
+    after = ask("edited later " + w.text(4))
+    answer()
+    w.add("context_edit", targetId=kept, replacement=None)
+    w.add("context_edit", targetId=after, replacement={"content": "EDITED " + w.text(3)})
+    w.add("context_edit", targetId=first, replacement=None)
+    w.add("context_edit", targetId=first, replacement={"content": [{"type": "text", "text": "back"}]})
+    w.add("context_edit", targetId="0badc0de", replacement=None)
+    w.add("context_edit", targetId=after, replacement="not an object")
+    w.add("context_edit", targetId=repeated, replacement=None)
     # the key spelled with an escape reads as isMeta all the same
     ask("escaped meta " + w.text(4))
     w.lines[-1] = w.lines[-1][:-1] + ',"\\u0069sMeta":true}'

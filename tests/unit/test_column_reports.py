@@ -18,8 +18,11 @@ import pytest
 
 from cutline.core.agents import path_columns as path_columns_module
 from cutline.core.agents.path_columns import PathColumns
+from cutline.core.audit.timeline import _counts_as_turn, _is_point, _recorded_usage
+from cutline.core.engine.context import context_weight
 from cutline.core.store import Store
 from cutline.core.store.sessions import Sessions
+from cutline.core.tokens import StoredCalls, model_calls, stored_model_calls
 from tests.support.cli import run
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import append_turns, write_pi_session, write_quirky_pi_session
@@ -85,6 +88,30 @@ def _compare(file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
         assert run(capsys, *args) == _whole(monkeypatch, capsys, *args), (file.name, command)
 
 
+def _check_column_readings(session_id: str) -> None:
+    """What the columns say of each path entry equals what the rebuilt entries say (sharper than the outputs)."""
+    with Store() as store:
+        columns = store.sessions.path_columns(session_id)
+        assert columns is not None
+        path = store.load_session(session_id).active_path()
+        assert columns.ids == [e.id for e in path]
+        assert columns.kinds == [e.type for e in path]
+        assert columns.roles == [e.role for e in path]
+        weights = columns.weights()
+        assert list(weights) == [int(w) for w in context_weight(path)]
+        calls = StoredCalls(weights, columns.prompts, columns.kept)
+        assert stored_model_calls(columns.ids, columns.kinds, calls) == model_calls(path)
+        flagged = set(columns.flagged)
+        for i, entry in enumerate(path):
+            if i in flagged:
+                continue
+            starts = columns.kinds[i] == "message" and columns.roles[i] == "user" and i not in columns.results
+            assert starts == _counts_as_turn(entry), i
+            assert (columns.kinds[i] == "message" and columns.roles[i] == "assistant") == _is_point(entry), i
+            if _is_point(entry):
+                assert (columns.usage.get(i) or None) == _recorded_usage(entry), i
+
+
 @pytest.mark.parametrize("file", FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_fixture_sessions_print_the_same_from_columns_and_whole(
     file: Path,
@@ -98,12 +125,9 @@ def test_fixture_sessions_print_the_same_from_columns_and_whole(
     _compare(copy, monkeypatch, capsys)
     with Store() as store:
         row = store.sessions.row(store.resolve_session(str(copy)))
-    if row is not None and row["format"] == "pi" and row["entry_count"] and not _has_context_edit(copy):
+    if row is not None and row["format"] == "pi" and row["entry_count"]:
         assert columns_made, "a pi session was not read from its columns"
-
-
-def _has_context_edit(file: Path) -> bool:
-    return '"context_edit"' in file.read_text(encoding="utf-8", errors="replace")
+        _check_column_readings(columns_made[-1].session_id)
 
 
 @pytest.mark.parametrize("kind", sorted(GENERATED))
@@ -116,11 +140,13 @@ def test_generated_pi_sessions_print_the_same_and_after_growing(
 ) -> None:
     file = write_pi_session(tmp_path / f"{kind}.jsonl", **GENERATED[kind])
     _compare(file, monkeypatch, capsys)
-    assert bool(columns_made) == (kind != "context-edit")
+    assert columns_made
+    _check_column_readings(columns_made[-1].session_id)
     # the session grows (a new compaction too): the new entries are counted, the rest read from the cache
     append_turns(file, 4, seed=9, compaction=True)
     append_turns(file, 3, seed=10)
     _compare(file, monkeypatch, capsys)
+    _check_column_readings(columns_made[-1].session_id)
 
 
 @pytest.mark.parametrize("spaced", [False, True], ids=["compact", "spaced"])
@@ -131,13 +157,18 @@ def test_records_the_columns_do_not_tell_are_read_as_entries(
     capsys: pytest.CaptureFixture[str],
     columns_made: list[PathColumns],
 ) -> None:
-    """isMeta (also spelled with an escape), isSidechain, isCompactSummary and their neighbours: the same output."""
+    """isMeta (also spelled with an escape), isSidechain, isCompactSummary, context_edits and their neighbours: the same output."""
     file = write_quirky_pi_session(tmp_path / "quirky.jsonl", spaced=spaced)
     _compare(file, monkeypatch, capsys)
     assert columns_made
     # the rows read as entries: the isMeta ones (true, false, escaped), the sidechain and the summary record, and
     # the line with escaped non-ASCII text (re-spaced, the file spells both the key and the text out)
     assert len(columns_made[-1].flagged) == (5 if spaced else 6)
+    with Store() as store:
+        columns = store.sessions.path_columns(columns_made[-1].session_id)
+        assert columns is not None
+        assert len(columns.omitted()) == 2  # the kept user message and the repeated id
+    _check_column_readings(columns.session_id)
 
 
 def test_a_reading_that_ignores_the_flagged_rows_is_caught(
@@ -145,6 +176,16 @@ def test_a_reading_that_ignores_the_flagged_rows_is_caught(
 ) -> None:
     """The comparison has teeth: taking every row's facts at their word (no entry read for isMeta and the like) differs."""
     monkeypatch.setattr(path_columns_module, "_flagged", lambda *args: [])
+    file = write_quirky_pi_session(tmp_path / "quirky.jsonl")
+    with pytest.raises(AssertionError):
+        _compare(file, monkeypatch, capsys)
+
+
+def test_a_reading_that_ignores_context_edits_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The comparison has teeth: weights taken from the facts alone, without what the context_edits omit, differ."""
+    monkeypatch.setattr(PathColumns, "omitted", lambda self: set())
     file = write_quirky_pi_session(tmp_path / "quirky.jsonl")
     with pytest.raises(AssertionError):
         _compare(file, monkeypatch, capsys)
