@@ -86,6 +86,11 @@ def _compare(file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
     for command in (COMMANDS[0], COMMANDS[4]):
         args = [*command, session_id]
         assert run(capsys, *args) == _whole(monkeypatch, capsys, *args), (file.name, command)
+    # the plot: the same SVG
+    svg = file.with_suffix(".svg")
+    args = ["timeline", "--json", "-o", str(svg), str(file)]
+    columns = run(capsys, *args), svg.read_bytes()
+    assert columns == (_whole(monkeypatch, capsys, *args), svg.read_bytes()), file.name
 
 
 def _check_column_readings(session_id: str) -> None:
