@@ -71,6 +71,7 @@ class PathColumns:
     results: set[int]
     flagged: list[int]
     fetch: FetchAt
+    _weights: bytes | None = field(default=None, init=False, repr=False)  # `weights()`, once made
 
     @classmethod
     def from_texts(
@@ -134,8 +135,6 @@ class PathColumns:
             _flagged(kinds, roles, flags, may_be_meta),
             fetch,
         )
-
-    _weights: bytes | None = field(default=None, init=False, repr=False)
 
     def weights(self) -> bytes:
         """`context_weight` of the path: 1 where an entry adds a message when it lies in the kept context.
