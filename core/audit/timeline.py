@@ -27,8 +27,8 @@ from cutline.core.tokens import (
     calibrate,
     calibrated_ratio,
     call_estimates,
-    first_places,
     get_counter,
+    kept_places,
     path_tokens,
     stored_model_calls,
 )
@@ -95,7 +95,8 @@ def context_before(path: list[Entry], tokens: list[int], weights: list[bool] | N
     has it (it depends on the path alone, not on the counter).
     """
     weights = weights if weights is not None else context_weight(path)
-    return _context_before([e.id for e in path], [e.type for e in path], _kept_ids(path), weights, tokens)
+    ids = [e.id for e in path]
+    return _context_before([e.type for e in path], kept_places(ids, _kept_ids(path)), weights, tokens)
 
 
 def _kept_ids(path: list[Entry]) -> dict[int, str]:
@@ -109,22 +110,20 @@ def _kept_ids(path: list[Entry]) -> dict[int, str]:
 
 
 def _context_before(
-    ids: list[str], kinds: list[str], kept: Mapping[int, str], weights: Sequence[bool | int], tokens: list[int]
+    kinds: list[str], places: Mapping[int, int], weights: Sequence[bool | int], tokens: list[int]
 ) -> list[int]:
-    """`context_before` from the path's ids, types, compactions' first kept ids and weights.
+    """`context_before` from the path's types, its compactions' kept places (`kept_places`) and weights.
 
     A running sum between compactions is the weighted prefix sum since the compaction; a
-    compaction restarts it at its own tokens plus its kept entries (found at their first
-    place on the path up to and including the compaction).
+    compaction restarts it at its own tokens plus its kept entries (from the first kept
+    entry's first place on the path, when that is not after the compaction).
     """
-    n = len(ids)
+    n = len(kinds)
     prefix = [0, *accumulate([t if w else 0 for t, w in zip(tokens, weights)])]
     compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
-    first = first_places(ids) if compactions else {}
     result = prefix[: (compactions[0] if compactions else n) + 1]
     for k, c in enumerate(compactions):
-        kept_id = kept.get(c)
-        at = first.get(kept_id, -1) if kept_id else -1
+        at = places.get(c, -1)
         running = tokens[c] + (prefix[c] - prefix[at] if 0 <= at <= c else 0)
         stop = compactions[k + 1] if k + 1 < len(compactions) else n
         # after the compaction: its running sum plus the weighted tokens since it (one value per entry up to `stop`)
@@ -205,7 +204,16 @@ def build_timeline(
             points.append((i, _recorded_usage(entry)))
     marks = _Marks(_turns(path), points, compactions)
     data = _assembled_timeline(
-        session.id, settings, names, ids, kinds, _kept_ids(path), weights, per_counter, marks, _last_model(path)
+        session.id,
+        settings,
+        names,
+        ids,
+        kinds,
+        kept_places(ids, _kept_ids(path)),
+        weights,
+        per_counter,
+        marks,
+        _last_model(path),
     )
     return Timeline.model_validate(data)
 
@@ -227,12 +235,13 @@ def stored_timeline_data(
     ids, kinds, roles = columns.ids, columns.kinds, columns.roles
     weights = columns.weights()
     calls = StoredCalls(weights, columns.prompts, columns.kept)
+    places = kept_places(ids, columns.kept)
 
     def tokens_of(name: str) -> list[int]:
         if name != "calibrated":
             return counts(name)
         chars4 = counts("chars4")
-        made = stored_model_calls(ids, kinds, calls)
+        made = stored_model_calls(ids, kinds, calls, places)
         scaler = CalibratedCounter(calibrated_ratio(made, call_estimates(weights, chars4, made)))
         return [scaler.scale(t) for t in chars4]
 
@@ -263,7 +272,7 @@ def stored_timeline_data(
         names,
         ids,
         kinds,
-        columns.kept,
+        places,
         weights,
         per_counter,
         marks,
@@ -292,7 +301,7 @@ def _assembled_timeline(
     names: list[str],
     ids: list[str],
     kinds: list[str],
-    kept: Mapping[int, str],
+    places: Mapping[int, int],
     weights: Sequence[bool | int],
     per_counter: dict[str, list[int]],
     marks: _Marks,
@@ -304,7 +313,7 @@ def _assembled_timeline(
     for `timeline --json` to dump it again cost ~0.25 s.
     """
     settings = settings or CompactionSettings()
-    before = {name: _context_before(ids, kinds, kept, weights, tokens) for name, tokens in per_counter.items()}
+    before = {name: _context_before(kinds, places, weights, tokens) for name, tokens in per_counter.items()}
     turns = marks.turns
     at = [i for i, _ in marks.points]
     # each counter's estimate at every point (the context before it plus its own tokens), then one dict per point

@@ -536,25 +536,30 @@ def stored_calls(facts: Sequence[Mapping[str, Any]]) -> StoredCalls:
     )
 
 
-def first_places(ids: list[str]) -> dict[str, int]:
-    """Each id's first place in `ids` (built from the end, so the first place is the one left)."""
-    return dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))
+def kept_places(ids: list[str], kept: Mapping[int, str]) -> dict[int, int]:
+    """For each compaction naming a first kept entry (by its place), that id's first place on the path (-1: none has it).
+
+    Why once per path: the usage samples and every counter's context sums look them up,
+    and a dict of 100,000 ids costs ~10 ms each time.
+    """
+    if not kept:
+        return {}
+    first = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))  # from the end: the first place is the one left
+    return {c: first.get(entry_id, -1) for c, entry_id in kept.items()}
 
 
-def stored_model_calls(ids: list[str], kinds: list[str], calls: StoredCalls) -> list[ModelCall]:
+def stored_model_calls(
+    ids: list[str], kinds: list[str], calls: StoredCalls, places: Mapping[int, int] | None = None
+) -> list[ModelCall]:
     """`model_calls` of a stored path, from its ids, types and index facts instead of its entries.
 
     The same calls: `p` is what `model_calls` reads as a call's prompt tokens and `k` a
     compaction's first kept entry (found at its first place before the compaction).
+    `places` is `kept_places(ids, calls.kept)` when the caller has it.
     """
+    places = places if places is not None else kept_places(ids, calls.kept)
     compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
-    kept_from: list[int] = []
-    if compactions:
-        first = first_places(ids)
-        for c in compactions:
-            kept = calls.kept.get(c)
-            at = first.get(kept, -1) if kept else -1
-            kept_from.append(at if at < c else -1)
+    kept_from = [at if (at := places.get(c, -1)) < c else -1 for c in compactions]
     made: list[ModelCall] = []
     for i in sorted(calls.prompts):
         k = bisect_right(compactions, i) - 1
