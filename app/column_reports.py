@@ -1,4 +1,4 @@
-"""`cutline tokens` and `cutline timeline` of a stored pi session from the store's columns, without rebuilding its entries.
+"""`cutline tokens` and `cutline timeline` of a stored pi or OpenClaw session from the store's columns, without rebuilding its entries.
 
 Why: rebuilding a 100,000-entry session as models cost ~2.3 s of the ~5 s these two
 commands took; their output needs only each path entry's id, type, role, index facts and

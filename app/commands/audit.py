@@ -308,7 +308,7 @@ def timeline_cmd(
 
     with _store(db_path) as store:
         session_id = session_id_for(store, session)
-        # a pi session from the store's columns; the replay (it plans on the entries) and any other session rebuilt whole
+        # pi's and OpenClaw's sessions from the store's columns; the replay (it plans on the entries) and others rebuilt whole
         data = None if do_replay else column_timeline(store, session_id, settings, names)
         result = None
         if data is None:

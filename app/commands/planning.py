@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from cutline.app.commands._refs import load_held, open_counted, open_session, pi_file_or_stored
+from cutline.app.commands._refs import load_held, open_counted, open_session, stored_unless_other_agent
 from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError
 
@@ -138,8 +138,8 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
 
     named = list(counters) if counters else None
     with gc_paused(), Store(db_path) as store:
-        # a pi session from the store's columns; any other (or one they cannot tell) rebuilt whole
-        session_id = pi_file_or_stored(store, session)
+        # a session pi's reader reads (pi's, OpenClaw's) from the store's columns; any other rebuilt whole
+        session_id = stored_unless_other_agent(store, session)
         data = column_token_data(store, session_id, named) if session_id is not None else None
         if data is None:
             loaded = open_session(store, session) if session_id is None else load_held(store, session_id)

@@ -46,6 +46,10 @@ _PATH_COLUMNS = r"""
 """
 
 
+# the session formats read by pi's reader (`read_pi`), whose flags `Sessions.path_columns` can tell from the columns
+_READ_BY_PI = frozenset({"pi", "openclaw"})
+
+
 class AmbiguousSessionError(NotFoundError):
     """A session reference matches more than one stored session."""
 
@@ -395,15 +399,17 @@ class Sessions:
     def path_columns(self, session_id: str) -> PathColumns | None:
         """The active path as `PathColumns` (ids, types, roles, index facts), or None to load the session whole.
 
-        None for anything but a pi file (other agents' readers set flags the facts do not
-        hold; pi version-4 files are OpenClaw's) and for a path with an entry without stored
-        facts. A pi context_edit is read from its entry and its target's (`PathColumns.omitted`).
+        None for sessions pi's reader did not read (Claude Code's and Codex's readers set
+        flags the facts do not hold) and for a path with an entry without stored facts. pi
+        files and OpenClaw's (its JSONL and its store's events go through pi's reader; its
+        projection of the active path is stored with the entries it moves) are read. A pi
+        context_edit is read from its entry and its target's (`PathColumns.omitted`).
         Why the `isMeta` probe is enough: a pi entry is `isMeta` only when its line, read by
         the reader's fast path, has that key at its top level, and a key that reads as
         `isMeta` is spelled `isMeta` or with a `\\u` escape in the line.
         """
         row = self.row(session_id)
-        if row is None or row["format"] != "pi" or row["version"] == 4:
+        if row is None or row["format"] not in _READ_BY_PI:
             return None
         ids: list[str] = []
         kinds: list[str] = []

@@ -32,6 +32,8 @@ FILES = sorted(
     for p in [*(ROOT / "tests" / "fixtures").rglob("*.jsonl"), *(ROOT / "sample_sessions").glob("*.jsonl")]
     if "requests" not in p.parts
 )
+# OpenClaw's stores: their events go through pi's reader
+STORES = sorted((ROOT / "tests" / "fixtures" / "corpus" / "openclaw").glob("*/*.sqlite"))
 GENERATED: dict[str, dict[str, Any]] = {
     "plain": {},
     "current-pi": {"current_pi": True, "seed": 2},
@@ -82,7 +84,7 @@ def _compare(file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
         columns = run(capsys, *args)
         assert columns == _whole(monkeypatch, capsys, *args), (file.name, command)
     with Store() as store:
-        session_id = store.resolve_session(str(file))
+        session_id = store.import_file(file).session_id  # stored already: recognized unchanged
     for command in (COMMANDS[0], COMMANDS[4]):
         args = [*command, session_id]
         assert run(capsys, *args) == _whole(monkeypatch, capsys, *args), (file.name, command)
@@ -129,10 +131,26 @@ def test_fixture_sessions_print_the_same_from_columns_and_whole(
     shutil.copyfile(file, copy)
     _compare(copy, monkeypatch, capsys)
     with Store() as store:
-        row = store.sessions.row(store.resolve_session(str(copy)))
-    if row is not None and row["format"] == "pi" and row["entry_count"]:
-        assert columns_made, "a pi session was not read from its columns"
+        row = store.sessions.row(store.import_file(copy).session_id)
+    if row is not None and row["format"] in ("pi", "openclaw") and row["entry_count"]:
+        assert columns_made, "a session pi's reader read was not read from its columns"
         _check_column_readings(columns_made[-1].session_id)
+
+
+@pytest.mark.parametrize("store", STORES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_openclaw_stores_print_the_same_from_columns_and_whole(
+    store: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    columns_made: list[PathColumns],
+) -> None:
+    copy = tmp_path / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+    copy.parent.mkdir(parents=True)
+    shutil.copyfile(store, copy)
+    _compare(copy, monkeypatch, capsys)
+    assert columns_made
+    _check_column_readings(columns_made[-1].session_id)
 
 
 @pytest.mark.parametrize("kind", sorted(GENERATED))
