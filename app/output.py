@@ -26,8 +26,18 @@ def terminal_text(text: str) -> str:
     return visible(text)
 
 
+# the ASCII characters `_JSON_RAW_CONTROLS` leaves alone: newline and the printable ones
+_ASCII_KEPT = bytes([0x0A, *range(0x20, 0x7F)])
+
+
 def terminal_json(text: str) -> str:
-    """Serialized JSON fit for a terminal: every control character left raw becomes a \\u escape (same JSON value)."""
+    """Serialized JSON fit for a terminal: every control character left raw becomes a \\u escape (same JSON value).
+
+    ASCII text holding none is returned as it is, found so by deleting the characters it
+    keeps from its bytes (a third of the regular expression's scan of a 30 MB report).
+    """
+    if text.isascii() and not text.encode("ascii").translate(None, _ASCII_KEPT):
+        return text
     return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 

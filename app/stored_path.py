@@ -9,15 +9,15 @@ compaction's context starts and the calibration, all of which the stored index f
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cutline.app.widgets.message_list import StoredEntries
 from cutline.app.widgets.rows import pair_rows
-from cutline.core.agents.index_facts import CONTEXT_EDIT, WEIGHT
+from cutline.core.agents.index_facts import CONTEXT_EDIT
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.models import Entry
-from cutline.core.tokens import Calibration, UsageSample, fit_calibration
+from cutline.core.tokens import Calibration, StoredCalls, fit_calibration, stored_calls, stored_usage_samples
 
 
 @dataclass
@@ -29,7 +29,7 @@ class StoredPath:
     kinds: list[str]
     facts: list[dict[str, Any]]
     _first_index: PathIndex | None = None
-    _calibration_input: tuple[bytes, dict[int, int], dict[int, str]] = (b"", {}, {})
+    _calibration_input: StoredCalls = field(default_factory=lambda: StoredCalls(b"", {}, {}))
     _context_edits: bool = False
 
     def index(self, tokens: list[int], counter: str) -> PathIndex:
@@ -46,11 +46,7 @@ class StoredPath:
         """
         if not self.facts:
             return
-        self._calibration_input = (
-            bytes(1 if fact["f"] & WEIGHT else 0 for fact in self.facts),
-            {i: fact["p"] for i, fact in enumerate(self.facts) if fact.get("p", 0) > 0},
-            {i: fact["k"] for i, fact in enumerate(self.facts) if "k" in fact},
-        )
+        self._calibration_input = stored_calls(self.facts)
         self._context_edits = self.has_context_edits()
         facts, self.facts = self.facts, []
         while facts:  # a slice at a time: 100,000 dicts freed at once hold the interpreter (and the screen) ~50 ms
@@ -89,36 +85,8 @@ class StoredPath:
         """`calibrate` of the path from its facts; None when a context_edit makes the weights depend on the whole path."""
         if self.has_context_edits():
             return None
-        if self.facts:
-            weights = bytes(1 if fact["f"] & WEIGHT else 0 for fact in self.facts)
-            prompts = {i: fact["p"] for i, fact in enumerate(self.facts) if fact.get("p", 0) > 0}
-            kept_ids = {i: fact["k"] for i, fact in enumerate(self.facts) if "k" in fact}
-        else:
-            weights, prompts, kept_ids = self._calibration_input
-        prefix = [0]
-        for i, weight in enumerate(weights):
-            prefix.append(prefix[-1] + (chars4[i] if weight else 0))
-        samples: list[UsageSample] = []
-        last_compaction = kept_from = -1
-        seen: dict[str, int] = {}
-        for i, entry_id in enumerate(self.ids):
-            if self.kinds[i] == "compaction":
-                last_compaction = i
-                first_kept = kept_ids.get(i)
-                kept_from = seen.get(first_kept, -1) if first_kept else -1
-            seen.setdefault(entry_id, i)
-            real = prompts.get(i, 0)
-            if real <= 0:
-                continue
-            if last_compaction < 0:
-                estimate = prefix[i]
-            else:
-                estimate = chars4[last_compaction] + prefix[i] - prefix[last_compaction + 1]
-                if kept_from >= 0:
-                    estimate += prefix[last_compaction] - prefix[kept_from]
-            # built without validation: the fields are ints and an id read from the store
-            samples.append(UsageSample.model_construct(pathIndex=i, entryId=entry_id, real=real, estimate=estimate))
-        return fit_calibration(samples)
+        calls = stored_calls(self.facts) if self.facts else self._calibration_input
+        return fit_calibration(stored_usage_samples(self.ids, self.kinds, calls, chars4))
 
 
 def stored_path(

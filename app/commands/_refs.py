@@ -71,6 +71,39 @@ def load_held(store: Any, session_id: str) -> Any:
     return session
 
 
+def stored_unless_other_agent(store: Any, ref: str) -> str | None:
+    """The stored session id `ref` names, unless it is a file pi's reader does not read (then None, and nothing is imported).
+
+    A file whose first line is a pi or OpenClaw session header, or an OpenClaw store, is
+    imported first (again only if it changed), without keeping its entries; a stored
+    session is named as usual. Why: such a session's path can be read from the store's
+    columns (`Sessions.path_columns`), while another agent's file is best read once and
+    used as read (`open_session`).
+    """
+    candidate = session_file(ref)
+    if candidate is None:
+        return resolve_stored(store, ref)
+    if not _read_by_pi(candidate):
+        return None
+    return str(store.import_file(candidate).session_id)
+
+
+def _read_by_pi(path: Path) -> bool:
+    """Whether a file is an OpenClaw store or its first line a session header (pi's, or OpenClaw's version 4 and up)."""
+    import json
+
+    from cutline.core.agents.openclaw.store import is_store_ref
+
+    if is_store_ref(path):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            value = json.loads(handle.readline(1 << 16))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return type(value) is dict and value.get("type") == "session"
+
+
 def open_session(store: Any, ref: str) -> Any:
     """The session `ref` names; a file is read once, imported (or refreshed) in the store, and used as read."""
     return open_counted(store, ref, None)[0]

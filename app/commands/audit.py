@@ -296,46 +296,63 @@ def timeline_cmd(
     db_path: str | None,
 ) -> None:
     """Context size per model call in SESSION: recorded usage, each counter's estimate, compactions, window and threshold."""
-    from cutline.core.audit.replay import timeline_with_replay
-    from cutline.core.audit.timeline import build_timeline, render_svg
+    from cutline.core.audit.timeline import Timeline, build_timeline
 
     if output and not output.lower().endswith(".svg"):
         raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
     names = list(counters) or list(_COUNTERS)
+    from cutline.app.column_reports import column_timeline
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import calibrated_counts
 
     with _store(db_path) as store:
-        loaded = load_held(store, session_id_for(store, session))
-
-        made: dict[str, dict[str, int]] = {}
-
-        def counts(name: str) -> dict[str, int]:
-            # the store's cache (counted once per session and counter), read once per command:
-            # calibrated is chars4 scaled, and the timeline and the replay ask for the same counters
-            if name not in made:
-                made[name] = (
-                    calibrated_counts(loaded, counts("chars4"))
-                    if name == "calibrated"
-                    else count_entries(store, loaded, name)
-                )
-            return made[name]
-
+        session_id = session_id_for(store, session)
+        # pi's and OpenClaw's sessions from the store's columns; the replay (it plans on the entries) and others rebuilt whole
+        data = None if do_replay else column_timeline(store, session_id, settings, names)
         result = None
-        if do_replay:
-            # the replay runs on one counter: the first one named (chars4 when none is)
-            timeline, result = timeline_with_replay(
-                loaded,
-                settings,
-                names,
-                replay_counter=counters[0] if counters else "chars4",
-                summary_tokens=summary_tokens,
-                counts=counts,
-                rules=rules,
-            )
-        else:
-            timeline = build_timeline(loaded, settings, names, counts)
+        if data is None:
+            loaded = load_held(store, session_id)
+            made: dict[str, dict[str, int]] = {}
+
+            def counts(name: str) -> dict[str, int]:
+                # the store's cache (counted once per session and counter), read once per command:
+                # calibrated is chars4 scaled, and the timeline and the replay ask for the same counters
+                if name not in made:
+                    made[name] = (
+                        calibrated_counts(loaded, counts("chars4"))
+                        if name == "calibrated"
+                        else count_entries(store, loaded, name)
+                    )
+                return made[name]
+
+            if do_replay:
+                from cutline.core.audit.replay import timeline_with_replay
+
+                # the replay runs on one counter: the first one named (chars4 when none is)
+                timeline, result = timeline_with_replay(
+                    loaded,
+                    settings,
+                    names,
+                    replay_counter=counters[0] if counters else "chars4",
+                    summary_tokens=summary_tokens,
+                    counts=counts,
+                    rules=rules,
+                )
+            else:
+                timeline = build_timeline(loaded, settings, names, counts)
+    if data is not None:
+        if as_json and not output:
+            say_json(indented_json({"timeline": data}))  # what `Timeline.model_dump()` would give, without the models
+            return
+        timeline = Timeline.model_validate(data)
+    _print_timeline(timeline, result, output, as_json)
+
+
+def _print_timeline(timeline: Any, result: Any, output: str | None, as_json: bool) -> None:
+    """The timeline (and replay) as `timeline` prints it: the SVG file when asked for, then JSON or text."""
+    from cutline.core.audit.timeline import render_svg
+
     if output:
         try:
             Path(output).write_text(render_svg(timeline), encoding="utf-8")

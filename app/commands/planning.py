@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from cutline.app.commands._refs import open_counted, open_session
+from cutline.app.commands._refs import load_held, open_counted, open_session, stored_unless_other_agent
 from cutline.app.output import indented_json, say, say_json
 from cutline.core.errors import CutlineError
 
@@ -168,13 +168,24 @@ def _percent(value: float | None) -> str:
 @_DB
 def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
     """Per-entry token counts of SESSION under each counter, and each counter's error against the API's usage records."""
+    from cutline.app.column_reports import column_token_data
     from cutline.core.store import Store
     from cutline.core.store.token_counts import cached_token_report
-    from cutline.core.tokens import gc_paused
+    from cutline.core.tokens import TokenReport, gc_paused, token_report_json
 
+    named = list(counters) if counters else None
     with gc_paused(), Store(db_path) as store:
-        loaded = open_session(store, session)
-        report = cached_token_report(store, loaded, list(counters) if counters else None)
+        # a session pi's reader reads (pi's, OpenClaw's) from the store's columns; any other rebuilt whole
+        session_id = stored_unless_other_agent(store, session)
+        data = column_token_data(store, session_id, named) if session_id is not None else None
+        if data is None:
+            loaded = open_session(store, session) if session_id is None else load_held(store, session_id)
+            report = cached_token_report(store, loaded, named)
+    if data is not None:
+        if as_json:
+            say_json(token_report_json(data))
+            return
+        report = TokenReport.model_validate(data)
     if as_json:
         say_json(report.model_dump_json(indent=2))
         return

@@ -12,15 +12,13 @@ import difflib
 import json
 import re
 import textwrap
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from cutline.core.agents.index_facts import PI_CURRENT_SIGN, WEIGHT
+from cutline.core.agents.index_facts import PI_CURRENT_SIGN
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.audit.quality import compaction_quality
 from cutline.core.config.settings import CompactionSettings
@@ -48,7 +46,7 @@ from cutline.core.facts import (
     summary_facts,
 )
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
-from cutline.core.tokens import least_squares, path_tokens, usage_samples
+from cutline.core.tokens import least_squares, path_tokens, stored_calls, stored_usage_samples, usage_samples
 
 USAGE_RATIO_WARNING = 1.2
 # the upper bound of a keepRecentTokens range that has none (the walk never reaches the value)
@@ -516,37 +514,10 @@ class _Split:
 def _window_samples(window: PathWindow, tokens: list[int]) -> list[tuple[int, int, str]]:
     """`usage_samples` of a window's whole path as (estimate, real, entry id), those with an estimate above 0.
 
-    From the stored facts: weights (`WEIGHT`, no context_edit is on a window's path), the
-    prompt tokens a model call recorded (`p`) and each compaction's first kept entry (`k`),
-    as `model_calls` and `usage_samples` find them on the entries.
+    From the stored facts (`stored_usage_samples`: no context_edit is on a window's path).
     """
-    facts = window.facts
-    ids = window.ids
-    prefix = [0, *accumulate([tokens[i] if fact["f"] & WEIGHT else 0 for i, fact in enumerate(facts)])]
-    compactions = [i for i, kind in enumerate(window.kinds) if kind == "compaction"]
-    kept: list[int] = []  # each compaction's first kept entry: its first place on the path before it, else -1
-    for c in compactions:
-        first_kept = facts[c].get("k")
-        try:
-            kept.append(ids.index(first_kept, 0, c) if first_kept else -1)
-        except ValueError:
-            kept.append(-1)
-    samples: list[tuple[int, int, str]] = []
-    for i in [i for i, fact in enumerate(facts) if "p" in fact]:
-        real = facts[i]["p"]
-        if real <= 0:
-            continue
-        k = bisect_right(compactions, i) - 1
-        if k < 0:
-            estimate = prefix[i]
-        else:
-            last_compaction = compactions[k]
-            estimate = tokens[last_compaction] + prefix[i] - prefix[last_compaction + 1]
-            if kept[k] >= 0:
-                estimate += prefix[last_compaction] - prefix[kept[k]]
-        if estimate > 0:
-            samples.append((estimate, real, ids[i]))
-    return samples
+    samples = stored_usage_samples(window.ids, window.kinds, stored_calls(window.facts), tokens)
+    return [(s.estimate, s.real, s.entryId) for s in samples if s.estimate > 0]
 
 
 def _split(cut: _Cut) -> _Split:

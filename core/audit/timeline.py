@@ -7,17 +7,31 @@ the provider really counted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
+from itertools import accumulate
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents.path_columns import PathColumns
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.context import context_weight, has_valid_usage
 from cutline.core.engine.modes import reserve_for
 from cutline.core.engine.triggers import resolve_context_window
 from cutline.core.models import Entry, Session
-from cutline.core.tokens import CalibratedCounter, calibrate, get_counter, path_tokens
+from cutline.core.tokens import (
+    CalibratedCounter,
+    StoredCalls,
+    calibrate,
+    calibrated_ratio,
+    call_estimates,
+    get_counter,
+    kept_places,
+    path_tokens,
+    stored_model_calls,
+)
 
 
 class TimelinePoint(BaseModel):
@@ -81,40 +95,72 @@ def context_before(path: list[Entry], tokens: list[int], weights: list[bool] | N
     has it (it depends on the path alone, not on the counter).
     """
     weights = weights if weights is not None else context_weight(path)
-    result: list[int] = []
-    running = 0
-    ids: dict[str, int] = {}
+    ids = [e.id for e in path]
+    return _context_before([e.type for e in path], kept_places(ids, _kept_ids(path)), weights, tokens)
+
+
+def _kept_ids(path: list[Entry]) -> dict[int, str]:
+    """Path index of each compaction naming a first kept entry -> that entry's id (the stored facts' `k`)."""
+    kept: dict[int, str] = {}
     for i, entry in enumerate(path):
-        result.append(running)
-        ids.setdefault(entry.id, i)
-        if entry.type == "compaction":
-            record = entry.compaction
-            kept_from = ids.get(record.firstKeptEntryId, -1) if record is not None and record.firstKeptEntryId else -1
-            running = tokens[i]
-            if kept_from >= 0:
-                running += sum(tokens[j] for j in range(kept_from, i) if weights[j])
-        elif weights[i]:
-            running += tokens[i]
-    result.append(running)
+        record = entry.compaction if entry.type == "compaction" else None
+        if record is not None and record.firstKeptEntryId:
+            kept[i] = record.firstKeptEntryId
+    return kept
+
+
+def _context_before(
+    kinds: list[str], places: Mapping[int, int], weights: Sequence[bool | int], tokens: list[int]
+) -> list[int]:
+    """`context_before` from the path's types, its compactions' kept places (`kept_places`) and weights.
+
+    A running sum between compactions is the weighted prefix sum since the compaction; a
+    compaction restarts it at its own tokens plus its kept entries (from the first kept
+    entry's first place on the path, when that is not after the compaction).
+    """
+    n = len(kinds)
+    prefix = [0, *accumulate([t if w else 0 for t, w in zip(tokens, weights)])]
+    compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
+    result = prefix[: (compactions[0] if compactions else n) + 1]
+    for k, c in enumerate(compactions):
+        at = places.get(c, -1)
+        running = tokens[c] + (prefix[c] - prefix[at] if 0 <= at <= c else 0)
+        stop = compactions[k + 1] if k + 1 < len(compactions) else n
+        # after the compaction: its running sum plus the weighted tokens since it (one value per entry up to `stop`)
+        base = running - prefix[c + 1]
+        result.extend([base + value for value in prefix[c + 1 : stop + 1]])
     return result
 
 
+def _counts_as_turn(entry: Entry) -> bool:
+    """Whether an entry starts a person's turn: a user message that is no meta or compact-summary record and carries no tool results."""
+    message = entry.message
+    return (
+        entry.type == "message"
+        and message is not None
+        and message.role == "user"
+        and not entry.isMeta
+        and not entry.isCompactSummary
+        and not message.tool_result_ids()
+    )
+
+
 def _turns(path: list[Entry]) -> list[int]:
-    turns: list[int] = []
-    count = 0
-    for entry in path:
-        message = entry.message
-        if (
-            entry.type == "message"
-            and message is not None
-            and message.role == "user"
-            and not entry.isMeta
-            and not entry.isCompactSummary
-            and not message.tool_result_ids()
-        ):
-            count += 1
-        turns.append(count)
-    return turns
+    return list(accumulate(1 if _counts_as_turn(entry) else 0 for entry in path))
+
+
+def _is_point(entry: Entry) -> bool:
+    """Whether an entry is a model call of the main conversation: an assistant message, not a sidechain."""
+    message = entry.message
+    return entry.type == "message" and message is not None and message.role == "assistant" and not entry.isSidechain
+
+
+def _recorded_usage(entry: Entry) -> int | None:
+    """The context size a model call's usage records (None when it records none, or none pi trusts, or 0)."""
+    message = entry.message
+    if message is None or not has_valid_usage(message) or message.usage is None:
+        return None
+    return message.usage.context_tokens or None
 
 
 def _last_model(path: list[Entry]) -> str | None:
@@ -122,6 +168,14 @@ def _last_model(path: list[Entry]) -> str | None:
         if entry.message is not None and entry.message.role == "assistant" and entry.message.model:
             return entry.message.model
     return None
+
+
+class _Marks(NamedTuple):
+    """Where the timeline's points and compactions fall on a path, and each entry's turn number."""
+
+    turns: list[int]
+    points: list[tuple[int, int | None]]  # path index, recorded usage
+    compactions: list[tuple[int, int]]  # path index, tokensBefore
 
 
 def build_timeline(
@@ -134,52 +188,169 @@ def build_timeline(
 
     `counts` gives a counter's per-entry counts by entry id (see `counter_tokens`).
     """
-    settings = settings or CompactionSettings()
     names = counters or ["chars4"]
     path = session.active_path()
     per_counter = {name: counter_tokens(session, path, name, counts) for name in names}
     weights = context_weight(path)
-    before = {name: context_before(path, tokens, weights) for name, tokens in per_counter.items()}
-    turns = _turns(path)
-    points: list[TimelinePoint] = []
-    compactions: list[TimelineCompaction] = []
+    ids = [e.id for e in path]
+    kinds: list[str] = [e.type for e in path]
+    points: list[tuple[int, int | None]] = []
+    compactions: list[tuple[int, int]] = []
     for i, entry in enumerate(path):
         if entry.type == "compaction" and entry.compaction is not None:
-            compactions.append(
-                TimelineCompaction(
-                    entry_id=entry.id,
-                    index=len(points),
-                    turn=turns[i],
-                    tokens_before=entry.compaction.tokensBefore or None,
-                    tokens_after=before[names[0]][i + 1],
-                )
-            )
+            compactions.append((i, entry.compaction.tokensBefore))
             continue
-        message = entry.message
-        if entry.type != "message" or message is None or message.role != "assistant" or entry.isSidechain:
-            continue
-        usage = message.usage.context_tokens if has_valid_usage(message) and message.usage is not None else None
-        points.append(
-            TimelinePoint(
-                index=len(points),
-                entry_id=entry.id,
-                turn=turns[i],
-                usage=usage or None,
-                estimates={name: before[name][i] + per_counter[name][i] for name in names},
-            )
-        )
-    window = resolve_context_window(settings, _last_model(path)).tokens
-    reserve = reserve_for(settings)
-    return Timeline(
-        session_id=session.id,
-        counters=list(names),
-        points=points,
-        compactions=compactions,
-        context_window=window,
-        reserve_tokens=reserve,
-        threshold=window - reserve,
-        keep_recent_tokens=settings.keepRecentTokens,
+        if _is_point(entry):
+            points.append((i, _recorded_usage(entry)))
+    marks = _Marks(_turns(path), points, compactions)
+    data = _assembled_timeline(
+        session.id,
+        settings,
+        names,
+        ids,
+        kinds,
+        kept_places(ids, _kept_ids(path)),
+        weights,
+        per_counter,
+        marks,
+        _last_model(path),
     )
+    return Timeline.model_validate(data)
+
+
+def stored_timeline_data(
+    columns: PathColumns,
+    settings: CompactionSettings | None,
+    counters: list[str] | None,
+    counts: Callable[[str], list[int]],
+) -> dict[str, Any]:
+    """`build_timeline(...).model_dump()` of a stored path from its columns (`Sessions.path_columns`): the same data.
+
+    `counts` gives a stored counter's counts in path order (`calibrated` is fitted here,
+    as `calibrated_counts` does). Entries are read only for the compactions (their
+    tokensBefore), the rows whose flags the facts leave open (`PathColumns.flagged`) and
+    the last assistant messages up to one that names its model.
+    """
+    names = counters or ["chars4"]
+    ids, kinds, roles = columns.ids, columns.kinds, columns.roles
+    weights = columns.weights()
+    calls = StoredCalls(weights, columns.prompts, columns.kept)
+    places = kept_places(ids, columns.kept)
+
+    def tokens_of(name: str) -> list[int]:
+        if name != "calibrated":
+            return counts(name)
+        chars4 = counts("chars4")
+        made = stored_model_calls(ids, kinds, calls, places)
+        scaler = CalibratedCounter(calibrated_ratio(made, call_estimates(weights, chars4, made)))
+        return [scaler.scale(t) for t in chars4]
+
+    per_counter = {name: tokens_of(name) for name in names}
+    flagged = columns.entries_at(columns.flagged)
+    starts = [
+        kind == "message" and role == "user" and i not in columns.results
+        for i, (kind, role) in enumerate(zip(kinds, roles))
+    ]
+    usage = columns.usage
+    points: list[tuple[int, int | None]] = [
+        (i, usage.get(i) or None)
+        for i, (kind, role) in enumerate(zip(kinds, roles))
+        if kind == "message" and role == "assistant"
+    ]
+    if flagged:
+        for i, entry in flagged.items():
+            starts[i] = _counts_as_turn(entry)
+        points = [(i, u) for i, u in points if i not in flagged]
+        points.extend((i, _recorded_usage(entry)) for i, entry in flagged.items() if _is_point(entry))
+        points.sort()
+    held = columns.entries_at([i for i, kind in enumerate(kinds) if kind == "compaction"])
+    compactions = [(i, e.compaction.tokensBefore) for i, e in sorted(held.items()) if e.compaction is not None]
+    marks = _Marks(list(accumulate(1 if start else 0 for start in starts)), points, compactions)
+    return _assembled_timeline(
+        columns.session_id,
+        settings,
+        names,
+        ids,
+        kinds,
+        places,
+        weights,
+        per_counter,
+        marks,
+        _stored_last_model(columns),
+    )
+
+
+def _stored_last_model(columns: PathColumns) -> str | None:
+    """`_last_model` of a stored path: its assistant messages read from the last back, a few at a time, until one names a model."""
+    assistants = [i for i, role in enumerate(columns.roles) if role == "assistant"]
+    step = 4
+    while assistants:
+        batch, assistants = assistants[-step:], assistants[:-step]
+        found = columns.entries_at(batch)
+        for i in reversed(batch):
+            message = found[i].message
+            if message is not None and message.model:
+                return message.model
+        step = min(step * 4, 4_096)
+    return None
+
+
+def _assembled_timeline(
+    session_id: str,
+    settings: CompactionSettings | None,
+    names: list[str],
+    ids: list[str],
+    kinds: list[str],
+    places: Mapping[int, int],
+    weights: Sequence[bool | int],
+    per_counter: dict[str, list[int]],
+    marks: _Marks,
+    last_model: str | None,
+) -> dict[str, Any]:
+    """The timeline as `Timeline.model_dump()` gives it, from the path's columns, each counter's counts and its marks.
+
+    Why a dict: a 100,000-entry session has ~45,000 points, and making each a model only
+    for `timeline --json` to dump it again cost ~0.25 s.
+    """
+    settings = settings or CompactionSettings()
+    before = {name: _context_before(kinds, places, weights, tokens) for name, tokens in per_counter.items()}
+    turns = marks.turns
+    at = [i for i, _ in marks.points]
+    # each counter's estimate at every point (the context before it plus its own tokens), then one dict per point
+    columns = [[before[name][i] + per_counter[name][i] for i in at] for name in names]
+    points = [
+        {"index": k, "entry_id": ids[i], "turn": turns[i], "usage": usage, "estimates": dict(zip(names, estimates))}
+        for k, ((i, usage), estimates) in enumerate(zip(marks.points, zip(*columns)))
+    ]
+    # a compaction sits at the index of the first point after it
+    first = before[names[0]]
+    compactions = [
+        _compaction(ids[c], bisect_left(at, c), turns[c], tokens_before, first[c + 1])
+        for c, tokens_before in marks.compactions
+    ]
+    window = resolve_context_window(settings, last_model).tokens
+    reserve = reserve_for(settings)
+    return {
+        "session_id": session_id,
+        "counters": list(names),
+        "points": points,
+        "compactions": compactions,
+        "context_window": window,
+        "reserve_tokens": reserve,
+        "threshold": window - reserve,
+        "keep_recent_tokens": settings.keepRecentTokens,
+    }
+
+
+def _compaction(entry_id: str, index: int, turn: int, tokens_before: int, after: int) -> dict[str, Any]:
+    return {
+        "entry_id": entry_id,
+        "index": index,
+        "turn": turn,
+        "tokens_before": tokens_before or None,
+        "tokens_after": after,
+        "replayed": False,
+    }
 
 
 # ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from cutline.core.agents.path_columns import PathColumns
 from cutline.core.agents.path_window import PathWindow, window_start
 from cutline.core.errors import NotFoundError
 from cutline.core.models import Entry, Problem, Session
@@ -34,6 +35,19 @@ _LIST_SESSIONS = """
         (SELECT count(*) FROM proposals p WHERE p.session_id = s.id AND p.status = 'open') AS open_proposals
     FROM sessions s
 """
+
+
+# the active path's ids, types, roles and facts, and whether a user message's line may set isMeta
+# (the key spelled out or with a \u escape somewhere in the line); CASE reads the line of user rows only
+_PATH_COLUMNS = r"""
+    SELECT id, type, role, facts,
+        CASE WHEN type = 'message' AND role = 'user' THEN instr(raw, 'isMeta') > 0 OR instr(raw, '\u') > 0 ELSE 0 END
+    FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
+"""
+
+
+# the session formats read by pi's reader (`read_pi`), whose flags `Sessions.path_columns` can tell from the columns
+_READ_BY_PI = frozenset({"pi", "openclaw"})
 
 
 class AmbiguousSessionError(NotFoundError):
@@ -400,6 +414,61 @@ class Sessions:
 
         tail = self.path_entries(session_id, start, len(ids))
         return PathWindow(ids, kinds, facts, counts, start, tail, fetch)
+
+    # -- the path as columns (issue 12: tokens and timeline without the whole session) --------
+
+    def path_columns(self, session_id: str) -> PathColumns | None:
+        """The active path as `PathColumns` (ids, types, roles, index facts), or None to load the session whole.
+
+        None for sessions pi's reader did not read (Claude Code's and Codex's readers set
+        flags the facts do not hold) and for a path with an entry without stored facts. pi
+        files and OpenClaw's (its JSONL and its store's events go through pi's reader; its
+        projection of the active path is stored with the entries it moves) are read. A pi
+        context_edit is read from its entry and its target's (`PathColumns.omitted`).
+        Why the `isMeta` probe is enough: a pi entry is `isMeta` only when its line, read by
+        the reader's fast path, has that key at its top level, and a key that reads as
+        `isMeta` is spelled `isMeta` or with a `\\u` escape in the line.
+        """
+        row = self.row(session_id)
+        if row is None or row["format"] not in _READ_BY_PI:
+            return None
+        ids: list[str] = []
+        kinds: list[str] = []
+        roles: list[str | None] = []
+        texts: list[str] = []
+        may_be_meta: list[int] = []
+        with self._db.reading() as conn:
+            for entry_id, kind, role, fact, probe in conn.execute(_PATH_COLUMNS, (session_id,)):
+                if fact is None:
+                    return None
+                if probe:
+                    may_be_meta.append(len(ids))
+                ids.append(entry_id)
+                kinds.append(kind)
+                roles.append(role)
+                texts.append(fact)
+        if not ids:
+            return None
+
+        def fetch(indices: list[int]) -> dict[int, Entry]:
+            return self.path_entries_at(session_id, indices)
+
+        return PathColumns.from_texts(session_id, ids, kinds, roles, texts, may_be_meta, fetch)
+
+    def path_entries_at(self, session_id: str, indices: list[int]) -> dict[int, Entry]:
+        """The entries at these positions of the active path, by position, rebuilt without loading the rest."""
+        found: dict[int, Entry] = {}
+        with self._db.reading() as conn:
+            for at in range(0, len(indices), 500):
+                chunk = indices[at : at + 500]
+                cursor = conn.execute(
+                    "SELECT path_index, model_json, raw, line FROM entries WHERE session_id = ? AND path_index IN"
+                    f" ({','.join('?' * len(chunk))})",
+                    (session_id, *chunk),
+                )
+                for index, model_json, raw, line in cursor:
+                    found[index] = entry_from_row(model_json, raw, line)
+        return found
 
     def holds_entry(self, session_id: str, entry_id: str) -> bool:
         """Whether any stored entry of the session (on the path or not, a repeated id's earlier records too) has this id."""

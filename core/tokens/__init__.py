@@ -16,7 +16,8 @@ import hashlib
 import math
 import os
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import accumulate
 from pathlib import Path
@@ -30,6 +31,7 @@ from cutline.core.agents.context import (
     entry_message,
     usage_entry_prompt_tokens,
 )
+from cutline.core.agents.index_facts import WEIGHT
 from cutline.core.agents.light import LightMessage
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError, redacted
@@ -485,9 +487,15 @@ def usage_samples(
     (both depend on the path alone).
     """
     weights = weights if weights is not None else context_weight(path)
-    prefix = [0, *accumulate(tokens[i] if weights[i] else 0 for i in range(len(path)))]
-    samples: list[UsageSample] = []
-    for call in calls if calls is not None else model_calls(path):
+    calls = calls if calls is not None else model_calls(path)
+    return _samples(calls, call_estimates(weights, tokens, calls))
+
+
+def call_estimates(weights: Sequence[bool | int], tokens: list[int], calls: list[ModelCall]) -> list[int]:
+    """A counter's estimate of the context before each model call (see `usage_samples`), from the path's weights and counts."""
+    prefix = [0, *accumulate([t if w else 0 for t, w in zip(tokens, weights)])]
+    estimates: list[int] = []
+    for call in calls:
         i, last_compaction = call.path_index, call.last_compaction
         if last_compaction < 0:
             estimate = prefix[i]
@@ -495,8 +503,82 @@ def usage_samples(
             estimate = tokens[last_compaction] + prefix[i] - prefix[last_compaction + 1]
             if call.kept_from >= 0:
                 estimate += prefix[last_compaction] - prefix[call.kept_from]
-        samples.append(UsageSample(pathIndex=i, entryId=call.entry_id, real=call.real, estimate=estimate))
-    return samples
+        estimates.append(estimate)
+    return estimates
+
+
+def _samples(calls: list[ModelCall], estimates: list[int]) -> list[UsageSample]:
+    # built without validation: ints and ids that are strings already
+    construct = UsageSample.model_construct
+    return [
+        construct(pathIndex=call.path_index, entryId=call.entry_id, real=call.real, estimate=estimate)
+        for call, estimate in zip(calls, estimates)
+    ]
+
+
+class StoredCalls(NamedTuple):
+    """What usage samples need of a stored path's index facts (core.agents.index_facts), apart from its ids, types and counts.
+
+    Why its own shape: the desk lets the parsed facts of a long path go once loaded and
+    keeps only these three.
+    """
+
+    weights: bytes  # `context_weight` of the path: the stored `WEIGHT` where no pi context_edit omits an entry
+    prompts: dict[int, int]  # path index -> the prompt tokens a recorded model call counted (`p` > 0)
+    kept: dict[int, str]  # path index of a compaction -> its first kept entry's id (`k`)
+
+
+def stored_calls(facts: Sequence[Mapping[str, Any]]) -> StoredCalls:
+    """`StoredCalls` of a path from its parsed index facts."""
+    return StoredCalls(
+        bytes(1 if fact["f"] & WEIGHT else 0 for fact in facts),
+        {i: fact["p"] for i, fact in enumerate(facts) if fact.get("p", 0) > 0},
+        {i: fact["k"] for i, fact in enumerate(facts) if "k" in fact},
+    )
+
+
+def kept_places(ids: list[str], kept: Mapping[int, str]) -> dict[int, int]:
+    """For each compaction naming a first kept entry (by its place), that id's first place on the path (-1: none has it).
+
+    Why once per path: the usage samples and every counter's context sums look them up,
+    and a dict of 100,000 ids costs ~10 ms each time.
+    """
+    if not kept:
+        return {}
+    first = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))  # from the end: the first place is the one left
+    return {c: first.get(entry_id, -1) for c, entry_id in kept.items()}
+
+
+def stored_model_calls(
+    ids: list[str], kinds: list[str], calls: StoredCalls, places: Mapping[int, int] | None = None
+) -> list[ModelCall]:
+    """`model_calls` of a stored path, from its ids, types and index facts instead of its entries.
+
+    The same calls: `p` is what `model_calls` reads as a call's prompt tokens and `k` a
+    compaction's first kept entry (found at its first place before the compaction).
+    `places` is `kept_places(ids, calls.kept)` when the caller has it.
+    """
+    places = places if places is not None else kept_places(ids, calls.kept)
+    compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
+    kept_from = [at if (at := places.get(c, -1)) < c else -1 for c in compactions]
+    made: list[ModelCall] = []
+    for i in sorted(calls.prompts):
+        k = bisect_right(compactions, i) - 1
+        made.append(
+            ModelCall(i, ids[i], calls.prompts[i], compactions[k] if k >= 0 else -1, kept_from[k] if k >= 0 else -1)
+        )
+    return made
+
+
+def stored_usage_samples(ids: list[str], kinds: list[str], calls: StoredCalls, tokens: list[int]) -> list[UsageSample]:
+    """`usage_samples` of a stored path, from its ids, types and index facts instead of its entries.
+
+    The same samples (`stored_model_calls`) where `calls.weights` is `context_weight` of
+    the path: `stored_calls` of a path without a pi context_edit (the audit's window and
+    the desk's stored path have none), or `PathColumns.weights`, which adds what edits omit.
+    """
+    made = stored_model_calls(ids, kinds, calls)
+    return _samples(made, call_estimates(calls.weights, tokens, made))
 
 
 def _recorded_prompt_tokens(entry: Entry) -> int:
@@ -525,8 +607,8 @@ def least_squares(points: list[tuple[float, float]]) -> tuple[float, float] | No
     return slope, mean_y - slope * mean_x
 
 
-def _affine_fit(usable: list[UsageSample]) -> tuple[float, float] | None:
-    points = [(float(s.estimate), float(s.real)) for s in usable]
+def _affine_fit(usable: list[tuple[int, int]]) -> tuple[float, float] | None:
+    points = [(float(estimate), float(real)) for real, estimate in usable]
     fit = least_squares(points)
     if fit is None:
         return None
@@ -542,23 +624,47 @@ def _affine_fit(usable: list[UsageSample]) -> tuple[float, float] | None:
     return slope, intercept
 
 
-def fit_calibration(samples: list[UsageSample]) -> Calibration:
-    """Fit real ≈ overhead + ratio × estimate (see Calibration) and report the relative error of the fit."""
-    usable = [s for s in samples if s.estimate > 0]
+class _Fit(NamedTuple):
+    method: str
+    ratio: float
+    overhead: float
+    medianError: float | None
+    p90Error: float | None
+
+
+def _fit(pairs: list[tuple[int, int]]) -> _Fit | None:
+    """`fit_calibration` of (real, estimate) pairs, without the samples; None when no estimate is above 0."""
+    usable = [(real, estimate) for real, estimate in pairs if estimate > 0]
     if not usable:
-        return Calibration(samples=samples)
-    candidates: list[Calibration] = []
-    ratio = statistics.median(s.real / s.estimate for s in usable)
-    candidates.append(Calibration(method="median-ratio", ratio=ratio, samples=samples))
+        return None
+    candidates: list[tuple[str, float, float]] = [
+        ("median-ratio", statistics.median(real / estimate for real, estimate in usable), 0.0)
+    ]
     affine = _affine_fit(usable)
     if affine is not None:
-        candidates.append(Calibration(method="affine", ratio=affine[0], overhead=affine[1], samples=samples))
-    for candidate in candidates:
-        errors = relative_errors((s.real, candidate.predict(s.estimate)) for s in usable)
-        candidate.medianError, candidate.p90Error = error_summary(errors)
+        candidates.append(("affine", affine[0], affine[1]))
+    fits: list[_Fit] = []
+    for method, ratio, overhead in candidates:
+        errors = relative_errors((real, overhead + ratio * estimate) for real, estimate in usable)
+        fits.append(_Fit(method, ratio, overhead, *error_summary(errors)))
     return min(
-        candidates, key=lambda c: (c.medianError if c.medianError is not None else math.inf, c.method != "median-ratio")
+        fits, key=lambda f: (f.medianError if f.medianError is not None else math.inf, f.method != "median-ratio")
     )
+
+
+# what `Calibration` says when nothing could be fitted (its defaults)
+_UNFITTED = _Fit(*(Calibration.model_fields[name].default for name in _Fit._fields))
+
+
+def fit_calibration(samples: list[UsageSample]) -> Calibration:
+    """Fit real ≈ overhead + ratio × estimate (see Calibration) and report the relative error of the fit."""
+    fit = _fit([(s.real, s.estimate) for s in samples]) or _UNFITTED
+    return Calibration(samples=samples, **fit._asdict())
+
+
+def calibrated_ratio(calls: list[ModelCall], chars4_estimates: list[int]) -> float:
+    """The ratio `fit_calibration` fits on these calls' chars4 estimates (see `call_estimates`), without making the samples."""
+    return (_fit([(call.real, estimate) for call, estimate in zip(calls, chars4_estimates)]) or _UNFITTED).ratio
 
 
 def calibrate(session: Session, chars4: dict[str, int] | None = None) -> Calibration:
@@ -603,6 +709,14 @@ class TokenReport(BaseModel):
     )
 
 
+def report_counters(counters: Iterable[str] | None = None) -> list[str]:
+    """The counters a token report uses: those named, else chars4, tiktoken, calibrated (and anthropic when a key is set)."""
+    names = list(counters) if counters is not None else ["chars4", "tiktoken", "calibrated"]
+    if counters is None and os.environ.get("ANTHROPIC_API_KEY"):
+        names.append("anthropic")
+    return names
+
+
 def token_report(
     session: Session,
     counters: Iterable[str] | None = None,
@@ -619,13 +733,10 @@ def token_report(
 
     counts_of = count if count is not None else fresh
 
-    names = list(counters) if counters is not None else ["chars4", "tiktoken", "calibrated"]
-    if counters is None and os.environ.get("ANTHROPIC_API_KEY"):
-        names.append("anthropic")
+    names = report_counters(counters)
     path = session.active_path()
     per_counter: dict[str, list[int]] = {}
     unavailable: dict[str, str] = {}
-    calibration: Calibration | None = None
     for name in list(names):
         if name == "calibrated":
             continue  # chars4 scaled by the fit below: the same figures `calibrated_counts` gives
@@ -640,35 +751,89 @@ def token_report(
             continue
         per_counter[name] = [counts.get(e.id, 0) for e in path]
     chars4 = per_counter.get("chars4") or [counts_of("chars4").get(e.id, 0) for e in path]
-    weights = context_weight(path)  # once: every counter's samples walk the same path
-    calls = model_calls(path)
-    chars4_samples = usage_samples(path, chars4, weights, calls)
-    calibration = fit_calibration(chars4_samples)
-    if "calibrated" in names:
-        scaler = CalibratedCounter(calibration.ratio)
-        per_counter["calibrated"] = [scaler.scale(t) for t in chars4]
-    entries = [
-        {"pathIndex": i, "id": e.id, "type": e.type, "role": e.role, **{n: per_counter[n][i] for n in names}}
-        for i, e in enumerate(path)
-    ]
-    turns: dict[int, dict[str, Any]] = {}
-    errors: list[CounterError] = []
-    for name in names:
-        samples = chars4_samples if name == "chars4" else usage_samples(path, per_counter[name], weights, calls)
-        if name == "calibrated":
-            for s in samples:
-                s.estimate = round(s.estimate + calibration.overhead)
-        for s in samples:
-            row = turns.setdefault(s.pathIndex, {"pathIndex": s.pathIndex, "entryId": s.entryId, "real": s.real})
-            row[name] = s.estimate
-        median, p90 = error_summary(relative_errors((s.real, s.estimate) for s in samples))
-        errors.append(CounterError(counter=name, samples=len(samples), medianError=median, p90Error=p90))
-    return TokenReport(
-        sessionId=session.id,
-        counters=names,
-        calibration=calibration,
-        entries=entries,
-        turns=[turns[k] for k in sorted(turns)],
-        errors=errors,
-        unavailable=unavailable,
+    rows = PathRows([e.id for e in path], [e.type for e in path], [e.role for e in path])
+    # once: every counter's estimates walk the same path
+    data = _report_data(
+        session.id, names, rows, per_counter, chars4, context_weight(path), model_calls(path), unavailable
     )
+    return TokenReport.model_validate(data)
+
+
+class PathRows(NamedTuple):
+    """What a token report shows of each path entry besides its counts: id, type and role (stored columns as well)."""
+
+    ids: list[str]
+    kinds: list[str]
+    roles: list[str | None]
+
+
+def stored_token_data(
+    session_id: str, names: list[str], rows: PathRows, calls: StoredCalls, per_counter: dict[str, list[int]]
+) -> dict[str, Any]:
+    """`token_report(...).model_dump()` of a stored path, from its columns: `per_counter` holds each named counter's cached counts in path order (calibrated apart).
+
+    The same data as from the entries: `stored_model_calls` gives the same calls, and
+    `calls.weights` is `context_weight` of the path (`PathColumns.weights`); no counter may
+    need the network (anthropic). `token_report_json` prints it; `TokenReport.model_validate` makes the report.
+    """
+    made = stored_model_calls(rows.ids, rows.kinds, calls)
+    return _report_data(session_id, names, rows, dict(per_counter), per_counter["chars4"], calls.weights, made, {})
+
+
+def token_report_json(data: dict[str, Any]) -> str:
+    """`TokenReport.model_validate(data).model_dump_json(indent=2)`, the same text, without making the models.
+
+    Why: pydantic-core's serializer writes plain values as it writes the model's fields
+    (the same float spelling), and a 100,000-entry report has ~45,000 usage samples whose
+    models cost ~0.1 s only to be written out again.
+    """
+    import pydantic_core
+
+    return pydantic_core.to_json(data, indent=2).decode()
+
+
+def _report_data(
+    session_id: str,
+    names: list[str],
+    rows: PathRows,
+    per_counter: dict[str, list[int]],
+    chars4: list[int],
+    weights: Sequence[bool | int],
+    calls: list[ModelCall],
+    unavailable: dict[str, str],
+) -> dict[str, Any]:
+    """The report as `TokenReport.model_dump()` gives it, from each counter's counts in path order, the path's weights and its recorded model calls."""
+    chars4_estimates = call_estimates(weights, chars4, calls)
+    fit = _fit([(call.real, estimate) for call, estimate in zip(calls, chars4_estimates)]) or _UNFITTED
+    samples = [
+        {"pathIndex": call.path_index, "entryId": call.entry_id, "real": call.real, "estimate": estimate}
+        for call, estimate in zip(calls, chars4_estimates)
+    ]
+    calibration = {**fit._asdict(), "samples": samples}
+    calibration = {name: calibration[name] for name in Calibration.model_fields}  # the model's field order
+    if "calibrated" in names:
+        scaler = CalibratedCounter(fit.ratio)
+        per_counter["calibrated"] = [scaler.scale(t) for t in chars4]
+    keys = ("pathIndex", "id", "type", "role", *names)
+    columns = [per_counter[n] for n in names]
+    entries = [dict(zip(keys, row)) for row in zip(range(len(rows.ids)), rows.ids, rows.kinds, rows.roles, *columns)]
+    reals = [call.real for call in calls]
+    turns = [{"pathIndex": call.path_index, "entryId": call.entry_id, "real": call.real} for call in calls]
+    errors: list[dict[str, Any]] = []
+    for name in names:
+        estimates = chars4_estimates if name == "chars4" else call_estimates(weights, per_counter[name], calls)
+        if name == "calibrated":
+            estimates = [round(estimate + fit.overhead) for estimate in estimates]
+        for row, estimate in zip(turns, estimates):
+            row[name] = estimate
+        median, p90 = error_summary(relative_errors(zip(reals, estimates)))
+        errors.append({"counter": name, "samples": len(calls), "medianError": median, "p90Error": p90})
+    return {
+        "sessionId": session_id,
+        "counters": names,
+        "calibration": calibration,
+        "entries": entries,
+        "turns": turns,
+        "errors": errors,
+        "unavailable": unavailable,
+    }

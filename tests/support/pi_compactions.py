@@ -188,3 +188,115 @@ def append_turns(path: Path, turns: int, seed: int, compaction: bool = False) ->
             model="claude-sonnet-4-5",
         )
     path.write_text("\n".join([*lines, *w.lines]) + "\n", encoding="utf-8")
+
+
+def write_quirky_pi_session(path: Path, seed: int = 11, *, spaced: bool = False) -> Path:
+    """A pi v3 file with the records a reading of stored columns could get wrong, each next to ordinary turns.
+
+    Top-level `isMeta` (spelled out, false, and with a `\\u` escape in the key),
+    `isSidechain` and `isCompactSummary` on message lines (pi's reader keeps them), a user
+    message carrying a tool result, a bashExecution, aborted and errored calls and a zero
+    usage, a zero usage, pi `usage` entries, compactions without a first kept entry, naming themselves and
+    naming no entry, a zero tokensBefore, a repeated id, custom and branch-summary entries,
+    a line with string content and non-ASCII text, pi context_edits, and the last assistant messages naming
+    no model. `spaced` writes the JSON with spaces after `:` and `,`.
+    """
+    w = _Writer(seed)
+    header = {
+        "type": "session",
+        "version": 3,
+        "id": f"{seed:08x}-0000-4000-a000-00000000beef",
+        "timestamp": "2026-11-23T00:00:00.000Z",
+        "cwd": "/home/dev/project",
+    }
+    w.add("model_change", None, provider="anthropic", modelId="claude-sonnet-4-5")
+    context = 2000
+
+    def ask(text: str, **extra: Any) -> str:
+        return w.add("message", message={"role": "user", "content": [{"type": "text", "text": text}]}, **extra)
+
+    def answer(model: str | None = "claude-sonnet-4-5", stop: str = "stop", usage: bool = True, **extra: Any) -> str:
+        nonlocal context
+        context += w.rng.randint(300, 1500)
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "content": [{"type": "text", "text": w.text(20)}],
+            "stopReason": stop,
+        }
+        if usage:
+            message["usage"] = w.usage(context)
+        if model is not None:
+            message["model"] = model
+        return w.add("message", message=message, **extra)
+
+    first = ask("Start: " + w.text(10))
+    answer()
+    ask("meta " + w.text(5), isMeta=True)
+    answer()
+    ask("not meta " + w.text(5), isMeta=False)
+    answer(isSidechain=True)
+    ask("a summary record " + w.text(5), isCompactSummary=True)
+    answer(stop="aborted")
+    ask("caf\u00e9 na\u00efve " + w.text(6))
+    w.lines[-1] = json.dumps(json.loads(w.lines[-1]), separators=(",", ":"))  # non-ASCII text as \u escapes
+    answer(stop="error")
+    w.add(
+        "message",
+        message={
+            "role": "user",
+            "content": [{"type": "toolResult", "toolCallId": "call_x", "content": [{"type": "text", "text": "ok"}]}],
+        },
+    )
+    answer()
+    w.message("bashExecution", [], command="ls -la", output=w.text(8), exitCode=0)
+    zero = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0}
+    w.message("assistant", [{"type": "text", "text": w.text(5)}], usage=zero, stopReason="stop", model="m")
+    w.add("usage", usage=w.usage(context + 500))
+    answer(usage=False)
+    kept = ask("Keep this: " + w.text(8))
+    answer()
+    w.add("compaction", summary="## Goal\n" + w.text(20), firstKeptEntryId=kept, tokensBefore=context)
+    w.add("custom_message", customType="note", content="a custom note " + w.text(6), display=True)
+    w.add("branch_summary", fromId=first, summary="branch: " + w.text(10))
+    ask("After: " + w.text(8))
+    answer(model="claude-opus-4-1")
+    w.add("compaction", summary="## Goal\n" + w.text(12), tokensBefore=0)
+    w.add("message", message={"role": "user", "content": "string content " + w.text(4)})
+    answer()
+    own = w.add("compaction", summary="retain none", firstKeptEntryId="", tokensBefore=context)
+    record = json.loads(w.lines[-1])
+    record["firstKeptEntryId"] = own
+    w.lines[-1] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    w.add("compaction", summary="names nothing", firstKeptEntryId="0badc0de", tokensBefore=context)
+    # the same id written again (pi lets the later record win): the first one's answer is left on a branch
+    parent = w.last
+    repeated = ask("asked twice " + w.text(4))
+    answer()
+    w.add("message", message={"role": "user", "content": [{"type": "text", "text": "again " + w.text(4)}]})
+    record = json.loads(w.lines[-1])
+    record["id"], record["parentId"] = repeated, parent
+    w.lines[-1] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    w.last = repeated
+    answer(model="gpt-4o", usage=False)  # the last model named: its window is not the default one
+    # pi context_edits: an omission, a replacement, one undone by a later replacement, one naming
+    # no entry, one with a replacement pi cannot read; the repeated id omitted
+    after = ask("edited later " + w.text(4))
+    answer()
+    w.add("context_edit", targetId=kept, replacement=None)
+    w.add("context_edit", targetId=after, replacement={"content": "EDITED " + w.text(3)})
+    w.add("context_edit", targetId=first, replacement=None)
+    w.add("context_edit", targetId=first, replacement={"content": [{"type": "text", "text": "back"}]})
+    w.add("context_edit", targetId="0badc0de", replacement=None)
+    w.add("context_edit", targetId=after, replacement="not an object")
+    w.add("context_edit", targetId=repeated, replacement=None)
+    # the key spelled with an escape reads as isMeta all the same
+    ask("escaped meta " + w.text(4))
+    w.lines[-1] = w.lines[-1][:-1] + ',"\\u0069sMeta":true}'
+    for _ in range(6):
+        ask(w.text(6))
+        answer(model=None)
+    lines = [json.dumps(header, separators=(",", ":")), *w.lines]
+    if spaced:
+        lines = [json.dumps(json.loads(line), ensure_ascii=False) for line in lines]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

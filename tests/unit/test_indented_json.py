@@ -36,3 +36,22 @@ def test_same_text_on_the_goldens(path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     for ensure_ascii in (True, False):
         assert indented_json(data, ensure_ascii=ensure_ascii) == json.dumps(data, indent=2, ensure_ascii=ensure_ascii)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "a": "plain ascii"\n}',
+        '{"a": "del \x7f tab \t cr \r nul \x00"}',
+        '{"a": "c1 \x9b and é"}',
+        '{"a": "é ü 中, no control"}',
+        "",
+    ],
+)
+def test_terminal_json_escapes_what_the_expression_escapes(text: str) -> None:
+    """The ASCII shortcut changes nothing: every raw control still becomes an escape, clean text stays as it is."""
+    from cutline.app.output import _JSON_RAW_CONTROLS, terminal_json
+
+    expected = _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    assert terminal_json(text) == expected
+    assert ("\\u" in expected) == any(c in text for c in "\x7f\t\r\x00\x9b")

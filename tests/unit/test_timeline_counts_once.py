@@ -1,4 +1,7 @@
-"""`timeline` reads each counter's cached counts once, and derives calibrated from chars4 instead of reading it again."""
+"""`timeline` reads each counter's cached counts once, and derives calibrated from chars4 instead of reading it again.
+
+Both ways: from the store's columns (the sample is a pi session) and, for the replay, from the whole session.
+"""
 
 from __future__ import annotations
 
@@ -22,12 +25,18 @@ def test_each_counter_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert before.exit_code == 0, before.output
     asked: list[str] = []
     count_entries = token_counts.count_entries
+    stored_path_counts = token_counts.stored_path_counts
 
     def counted(store: Any, session: Any, counter: Any = "chars4") -> dict[str, int]:
         asked.append(counter if isinstance(counter, str) else counter.name)
         return count_entries(store, session, counter)
 
+    def counted_path(store: Any, columns: Any, counter: str) -> list[int]:
+        asked.append(counter)
+        return stored_path_counts(store, columns, counter)
+
     monkeypatch.setattr(token_counts, "count_entries", counted)
+    monkeypatch.setattr(token_counts, "stored_path_counts", counted_path)
     again = runner.invoke(cli, args)
     assert again.exit_code == 0, again.output
     assert again.output == before.output
