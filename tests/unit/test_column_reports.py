@@ -12,7 +12,6 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,21 +25,12 @@ from cutline.core.tokens import StoredCalls, model_calls, stored_model_calls
 from tests.support.cli import run
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import append_turns, write_pi_session, write_quirky_pi_session
+from tests.support.session_files import GENERATED_PI, SESSION_FILES
 
-FILES = sorted(
-    p
-    for p in [*(ROOT / "tests" / "fixtures").rglob("*.jsonl"), *(ROOT / "sample_sessions").glob("*.jsonl")]
-    if "requests" not in p.parts
-)
+FILES = SESSION_FILES
 # OpenClaw's stores: their events go through pi's reader
 STORES = sorted((ROOT / "tests" / "fixtures" / "corpus" / "openclaw").glob("*/*.sqlite"))
-GENERATED: dict[str, dict[str, Any]] = {
-    "plain": {},
-    "current-pi": {"current_pi": True, "seed": 2},
-    "branch": {"branch": True, "seed": 3},
-    "missing-first-kept": {"missing_first_kept": True, "seed": 4},
-    "context-edit": {"context_edit": True, "seed": 5},
-}
+GENERATED = GENERATED_PI
 # each command's variants: every counter together (the default), one at a time, calibrated alone, text output
 COMMANDS: list[list[str]] = [
     ["tokens", "--json"],

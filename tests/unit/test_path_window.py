@@ -29,19 +29,10 @@ from cutline.core.tokens import usage_samples
 from tests.support.cli import run
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import append_turns, write_pi_session
+from tests.support.session_files import GENERATED_PI, SESSION_FILES
 
-FILES = sorted(
-    p
-    for p in [*(ROOT / "tests" / "fixtures").rglob("*.jsonl"), *(ROOT / "sample_sessions").glob("*.jsonl")]
-    if "requests" not in p.parts
-)
-GENERATED: dict[str, dict[str, Any]] = {
-    "plain": {},
-    "current-pi": {"current_pi": True, "seed": 2},
-    "branch": {"branch": True, "seed": 3},
-    "missing-first-kept": {"missing_first_kept": True, "seed": 4},
-    "context-edit": {"context_edit": True, "seed": 5},
-}
+FILES = SESSION_FILES
+GENERATED = GENERATED_PI
 # each: the CLI's extra arguments for `compact` (default keepRecentTokens, then small ones, each rule set)
 VARIANTS: list[list[str]] = [
     [],

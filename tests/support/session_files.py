@@ -1,0 +1,22 @@
+"""The session files the differential tests run both ways: every fixture and sample session, and the generated pi sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.paths import ROOT
+
+# every session file under tests/fixtures and sample_sessions (all four agents), not the recorded requests
+SESSION_FILES = sorted(
+    p
+    for p in [*(ROOT / "tests" / "fixtures").rglob("*.jsonl"), *(ROOT / "sample_sessions").glob("*.jsonl")]
+    if "requests" not in p.parts
+)
+# generated pi sessions with compactions (tests.support.pi_compactions.write_pi_session's arguments)
+GENERATED_PI: dict[str, dict[str, Any]] = {
+    "plain": {},
+    "current-pi": {"current_pi": True, "seed": 2},
+    "branch": {"branch": True, "seed": 3},
+    "missing-first-kept": {"missing_first_kept": True, "seed": 4},
+    "context-edit": {"context_edit": True, "seed": 5},
+}
