@@ -35,9 +35,11 @@ def column_token_data(store: Store, session_id: str, counters: list[str] | None)
         if columns is None:
             return None
         hold_until_exit(columns)
-        per_counter = {name: stored_path_counts(store, columns, name) for name in names if name != "calibrated"}
+        per_counter = {
+            name: stored_path_counts(store, session_id, columns.ids, name) for name in names if name != "calibrated"
+        }
         if "chars4" not in per_counter:
-            per_counter["chars4"] = stored_path_counts(store, columns, "chars4")
+            per_counter["chars4"] = stored_path_counts(store, session_id, columns.ids, "chars4")
         rows = PathRows(columns.ids, columns.kinds, columns.roles)
         calls = StoredCalls(columns.weights(), columns.prompts, columns.kept)
         data = stored_token_data(session_id, names, rows, calls, per_counter)
@@ -62,7 +64,7 @@ def column_timeline(
 
         def counts(name: str) -> list[int]:
             if name not in made:
-                made[name] = stored_path_counts(store, columns, name)
+                made[name] = stored_path_counts(store, session_id, columns.ids, name)
             return made[name]
 
         data = stored_timeline_data(columns, settings, counters, counts)

@@ -90,18 +90,10 @@ def stored_unless_other_agent(store: Any, ref: str) -> str | None:
 
 def _read_by_pi(path: Path) -> bool:
     """Whether a file is an OpenClaw store or its first line a session header (pi's, or OpenClaw's version 4 and up)."""
-    import json
-
     from cutline.core.agents.openclaw.store import is_store_ref
+    from cutline.core.agents.peek import session_header
 
-    if is_store_ref(path):
-        return True
-    try:
-        with open(path, "rb") as handle:
-            value = json.loads(handle.readline(1 << 16))
-    except (OSError, ValueError, RecursionError):
-        return False
-    return type(value) is dict and value.get("type") == "session"
+    return is_store_ref(path) or session_header(path) is not None
 
 
 def open_session(store: Any, ref: str) -> Any:

@@ -891,7 +891,7 @@ class ReviewScreen(OnDesk, Screen[None]):
     @work(thread=True, exclusive=True, group="session-counts", exit_on_error=False, description="Counting tokens")
     def count_session(self, counter: str) -> None:
         from cutline.core.engine.plan import index_path
-        from cutline.core.store.token_counts import count_entries
+        from cutline.core.store.token_counts import count_entries, stored_path_counts
         from cutline.core.tokens import CalibratedCounter
 
         path = self.path
@@ -903,7 +903,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         elif self.session is None:
             return  # nothing loaded yet to count
         elif self._stored is not None:
-            tokens = count_stored_path(self.desk.store, self.session.id, self._stored.ids, counter)
+            tokens = stored_path_counts(self.desk.store, self.session.id, self._stored.ids, counter)
         else:
             counts = count_entries(self.desk.store, self.session, counter)
             tokens = [counts.get(e.id, 0) for e in path]
@@ -1700,29 +1700,6 @@ def telling_session(header: Session, stored: StoredPath) -> Session:
 def let_go(session: Session) -> None:
     """Free a session rebuilt for one job a slice of entries at a time (see `Session.let_go`)."""
     session.let_go()
-
-
-def count_stored_path(store: Any, session_id: str, ids: list[str], counter: str, window: int = 2_048) -> list[int]:
-    """A counter's counts of a stored path, counted a window of rebuilt entries at a time where not cached (and cached).
-
-    Why: counting a 100,000-entry path this way holds a window of entries, not the session.
-    """
-    from cutline.core.tokens import entry_tokens, get_counter
-
-    cached = store.counts.get(session_id, counter)
-    if any(entry_id not in cached for entry_id in ids):
-        resolved = get_counter(counter)
-        for start in range(0, len(ids), window):
-            if all(entry_id in cached for entry_id in ids[start : start + window]):
-                continue
-            new = {
-                entry.id: entry_tokens(entry, resolved)
-                for entry in store.sessions.path_entries(session_id, start, start + window)
-                if entry.id not in cached
-            }
-            store.counts.save(session_id, counter, new)  # a window at a time: no long write holds the store
-            cached.update(new)
-    return [cached.get(entry_id, 0) for entry_id in ids]
 
 
 def call_paths(path: list[Entry]) -> dict[str, str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
@@ -47,6 +46,18 @@ def _parsed(texts: list[str]) -> list[_Facts]:
     facts: list[_Facts] = []
     for at in range(0, len(texts), _CHUNK):
         facts.extend(_decode("[" + ",".join(texts[at : at + _CHUNK]) + "]"))
+    return facts
+
+
+def _parsed_loosely(texts: list[str]) -> list[_Facts]:
+    """`_parsed` of facts the typed decoder refuses (a value of another type than the importer writes), kept as read."""
+    import json
+
+    facts: list[_Facts] = []
+    for at in range(0, len(texts), _CHUNK):
+        for fact in json.loads("[" + ",".join(texts[at : at + _CHUNK]) + "]"):
+            has_results = msgspec.Raw(b"[]" if "r" in fact else b"")
+            facts.append(_Facts(fact["f"], fact.get("p", 0), fact.get("k"), fact.get("u"), has_results))
     return facts
 
 
@@ -88,7 +99,7 @@ class PathColumns:
         try:
             parsed = _parsed(texts)
         except msgspec.ValidationError:
-            return cls._from_dicts(session_id, ids, kinds, roles, texts, may_be_meta, fetch)
+            parsed = _parsed_loosely(texts)
         flags = [fact.f for fact in parsed]
         return cls(
             session_id,
@@ -100,38 +111,6 @@ class PathColumns:
             {i: fact.k for i, fact in enumerate(parsed) if fact.k},
             {i: fact.u for i, fact in enumerate(parsed) if fact.u is not None},
             {i for i, fact in enumerate(parsed) if len(fact.r)},
-            _flagged(kinds, roles, flags, may_be_meta),
-            fetch,
-        )
-
-    @classmethod
-    def _from_dicts(
-        cls,
-        session_id: str,
-        ids: list[str],
-        kinds: list[str],
-        roles: list[str | None],
-        texts: list[str],
-        may_be_meta: list[int],
-        fetch: FetchAt,
-    ) -> PathColumns:
-        """`from_texts` for facts the typed decoder refuses (a value of another type than the importer writes)."""
-        import json
-
-        parsed: list[dict[str, Any]] = []
-        for at in range(0, len(texts), _CHUNK):
-            parsed.extend(json.loads("[" + ",".join(texts[at : at + _CHUNK]) + "]"))
-        flags = [fact["f"] for fact in parsed]
-        return cls(
-            session_id,
-            ids,
-            kinds,
-            roles,
-            flags,
-            {i: fact["p"] for i, fact in enumerate(parsed) if fact.get("p", 0) > 0},
-            {i: fact["k"] for i, fact in enumerate(parsed) if fact.get("k")},
-            {i: fact["u"] for i, fact in enumerate(parsed) if fact.get("u") is not None},
-            {i for i, fact in enumerate(parsed) if "r" in fact},
             _flagged(kinds, roles, flags, may_be_meta),
             fetch,
         )

@@ -61,6 +61,20 @@ def string_field(text: str, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def session_header(path: Path) -> dict[str, Any] | None:
+    """The session header on a file's first line (`{"type":"session",...}`: pi's, OpenClaw's), or None.
+
+    Why its own reader: an import must know which session it writes before it reads the
+    file, and a command which reader will read it (`HEAD_BYTES` of the line at most).
+    """
+    try:
+        with open(path, "rb") as handle:
+            value = json.loads(handle.readline(HEAD_BYTES).decode("utf-8"))  # UTF-16 and bad UTF-8: None
+    except (OSError, ValueError, RecursionError):
+        return None
+    return value if type(value) is dict and value.get("type") == "session" else None
+
+
 def file_peek(path: Path, session_id: str | None, version: str | None, cwd: str | None) -> SessionPeek:
     """A peek at a whole file (its size and modification time from the file system)."""
     stat = path.stat()

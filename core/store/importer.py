@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
 from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, session_ref, split_ref
+from cutline.core.agents.peek import session_header
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase, utc_now
@@ -181,29 +182,14 @@ class _NotAsPeeked(Exception):
     """The file read is not the session its first line named (the streamed import rolls back)."""
 
 
-_HEADER_PEEK = 1 << 16
-
-
-def _header(path: Path) -> dict[str, Any] | None:
-    """The pi session header on the file's first line when it has a string id, else None."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.readline(_HEADER_PEEK)
-        value = json.loads(head.decode("utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
-    if type(value) is not dict or value.get("type") != "session" or not isinstance(value.get("id"), str):
-        return None
-    return value
-
-
 def _header_id(path: Path) -> str | None:
     """The id of the pi session header on the file's first line, or None (then the file is read whole first).
 
     Why: a streamed import must know which session it writes before the first row.
     """
-    header = _header(path)
-    return header["id"] if header is not None else None
+    header = session_header(path)
+    session_id = header.get("id") if header is not None else None
+    return session_id if isinstance(session_id, str) else None
 
 
 def _path_total(path_index: dict[str, int], counts: dict[str, int]) -> int | None:
@@ -288,8 +274,8 @@ class Importer:
         resolved = Path(path)
         if is_store_ref(resolved):
             return False
-        header = _header(resolved)
-        return header is not None and header.get("version") != 4
+        header = session_header(resolved)
+        return header is not None and isinstance(header.get("id"), str) and header.get("version") != 4
 
     def import_and_read(
         self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4"

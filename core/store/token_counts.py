@@ -11,7 +11,6 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from cutline.core.agents.path_columns import PathColumns
 from cutline.core.models import Session
 from cutline.core.store.db import StoreDatabase
 from cutline.core.store.schema import PATH_TOKENS_SUM
@@ -125,29 +124,26 @@ def count_entries(store: Store, session: Session, counter: TokenCounter | str = 
     return {e.id: merged[e.id] for e in session.entries}
 
 
-def stored_path_counts(store: Store, columns: PathColumns, counter: str) -> list[int]:
-    """A stored counter's counts of a path's entries in path order, from the cache; the path entries it lacks are counted and cached.
+def stored_path_counts(store: Store, session_id: str, ids: list[str], counter: str, window: int = 2_048) -> list[int]:
+    """A stored counter's counts of a path's entries (`ids`, root first) in path order, from the cache; the path entries it lacks are counted and cached.
 
     As `count_entries` does for the whole session, but only the missing entries on the path
-    are read and counted (a few thousand at a time): a session that grew is counted for
-    its new entries alone.
+    are read and counted, `window` at a time, each window's counts saved as it is done (no
+    long write holds the store; the desk counts on a thread): a session that grew is
+    counted for its new entries alone, and a long path never held as entries.
     """
-    cached = store.counts.get(columns.session_id, counter)
-    ids = columns.ids
+    cached = store.counts.get(session_id, counter)
     found: list[int | None] = list(map(cached.get, ids))
     del cached
-    if None not in found:
-        return found  # type: ignore[return-value]  # every one is an int
     missing = [i for i, count in enumerate(found) if count is None]
-    if missing:
-        resolved = get_counter(counter)
+    if not missing:
+        return found  # type: ignore[return-value]  # every one is an int
+    resolved = get_counter(counter)
+    for at in range(0, len(missing), window):
         new: dict[str, int] = {}
-        with gc_paused():
-            for at in range(0, len(missing), 4_096):
-                entries = columns.entries_at(missing[at : at + 4_096])
-                for i, entry in entries.items():
-                    found[i] = new[ids[i]] = entry_tokens(entry, resolved)
-        store.counts.save(columns.session_id, counter, new)
+        for i, entry in store.sessions.path_entries_at(session_id, missing[at : at + window]).items():
+            found[i] = new[ids[i]] = entry_tokens(entry, resolved)
+        store.counts.save(session_id, counter, new)
     return [count if count is not None else 0 for count in found]
 
 

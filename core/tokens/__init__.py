@@ -662,9 +662,14 @@ def fit_calibration(samples: list[UsageSample]) -> Calibration:
     return Calibration(samples=samples, **fit._asdict())
 
 
+def _calls_fit(calls: list[ModelCall], chars4_estimates: list[int]) -> _Fit:
+    """What `fit_calibration` fits on these calls' chars4 estimates (see `call_estimates`), without making the samples."""
+    return _fit([(call.real, estimate) for call, estimate in zip(calls, chars4_estimates)]) or _UNFITTED
+
+
 def calibrated_ratio(calls: list[ModelCall], chars4_estimates: list[int]) -> float:
     """The ratio `fit_calibration` fits on these calls' chars4 estimates (see `call_estimates`), without making the samples."""
-    return (_fit([(call.real, estimate) for call, estimate in zip(calls, chars4_estimates)]) or _UNFITTED).ratio
+    return _calls_fit(calls, chars4_estimates).ratio
 
 
 def calibrate(session: Session, chars4: dict[str, int] | None = None) -> Calibration:
@@ -804,7 +809,7 @@ def _report_data(
 ) -> dict[str, Any]:
     """The report as `TokenReport.model_dump()` gives it, from each counter's counts in path order, the path's weights and its recorded model calls."""
     chars4_estimates = call_estimates(weights, chars4, calls)
-    fit = _fit([(call.real, estimate) for call, estimate in zip(calls, chars4_estimates)]) or _UNFITTED
+    fit = _calls_fit(calls, chars4_estimates)
     samples = [
         {"pathIndex": call.path_index, "entryId": call.entry_id, "real": call.real, "estimate": estimate}
         for call, estimate in zip(calls, chars4_estimates)

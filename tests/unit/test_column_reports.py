@@ -202,3 +202,23 @@ def test_a_reading_that_ignores_context_edits_is_caught(
     file = write_quirky_pi_session(tmp_path / "quirky.jsonl")
     with pytest.raises(AssertionError):
         _compare(file, monkeypatch, capsys)
+
+
+def test_facts_of_another_type_than_the_importer_writes_are_read_as_they_are(tmp_path: Path) -> None:
+    """A store whose facts the typed decoder refuses (a float usage, say) still gives its columns, read with `json`."""
+    import json
+
+    file = write_pi_session(tmp_path / "s.jsonl")
+    with Store(tmp_path / "s.db") as store:
+        session_id = store.import_file(file).session_id
+        typed = store.sessions.path_columns(session_id)
+        with store.transaction() as conn:
+            rows = conn.execute("SELECT rowid, facts FROM entries WHERE facts LIKE '%\"u\":%'").fetchall()
+            for rowid, text in rows:
+                fact = json.loads(text)
+                fact["u"] = float(fact["u"])
+                conn.execute("UPDATE entries SET facts = ? WHERE rowid = ?", (json.dumps(fact), rowid))
+        loose = store.sessions.path_columns(session_id)
+    assert rows and typed is not None and loose is not None
+    for name in ("flags", "prompts", "kept", "usage", "results", "flagged"):
+        assert getattr(loose, name) == getattr(typed, name), name

@@ -113,7 +113,7 @@ def test_facts_are_back_filled_by_the_migration(cutline_home: Path) -> None:
 
 
 def test_a_stored_path_is_counted_a_window_at_a_time_as_the_whole_session_is(cutline_home: Path) -> None:
-    from cutline.app.screens.review import count_stored_path
+    from cutline.core.store.token_counts import stored_path_counts
 
     with Store() as store:
         report = store.import_file(ROOT / "sample_sessions" / "pi-two-compactions.jsonl")
@@ -122,7 +122,7 @@ def test_a_stored_path_is_counted_a_window_at_a_time_as_the_whole_session_is(cut
         with store.transaction() as conn:
             conn.execute("DELETE FROM token_counts")
         ids = [e.id for e in session.active_path()]
-        assert count_stored_path(store, report.session_id, ids, "chars4", window=7) == [expected[i] for i in ids]
+        assert stored_path_counts(store, report.session_id, ids, "chars4", window=7) == [expected[i] for i in ids]
         assert store.counts.get(report.session_id, "chars4") == {i: expected[i] for i in ids}, "cached as counted"
 
 

@@ -31,9 +31,9 @@ def test_each_counter_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         asked.append(counter if isinstance(counter, str) else counter.name)
         return count_entries(store, session, counter)
 
-    def counted_path(store: Any, columns: Any, counter: str) -> list[int]:
+    def counted_path(store: Any, session_id: str, ids: list[str], counter: str) -> list[int]:
         asked.append(counter)
-        return stored_path_counts(store, columns, counter)
+        return stored_path_counts(store, session_id, ids, counter)
 
     monkeypatch.setattr(token_counts, "count_entries", counted)
     monkeypatch.setattr(token_counts, "stored_path_counts", counted_path)
