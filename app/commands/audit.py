@@ -189,9 +189,7 @@ def report_text(report: Any) -> str:
         for fact in contradicted:
             lines.append(f"  - [{fact.kind}] {fact.text}  [entry {fact.source_entry_id or '?'}]")
             lines.append(f"      summary: {fact.closest}  ({fact.reason})")
-    groups = {
-        kind: [f for f in facts if f.verdict != "contradicted"] for kind, facts in report.lost_by_kind().items()
-    }
+    groups = {kind: [f for f in facts if f.verdict != "contradicted"] for kind, facts in report.lost_by_kind().items()}
     groups = {kind: facts for kind, facts in groups.items() if facts}
     lines += ["", "lost facts" + ("" if groups else ": none")]
     for kind, facts in groups.items():
