@@ -229,28 +229,47 @@ def score(key: dict[str, Any], hand: list[dict[str, Any]], results: list[dict[st
         recovered = [r for r in mine if r["recovered"]]
         table[f"{split}/recovered"] = (len(recovered), sum(1 for r in recovered if r["audit"] in POSITIVE))
     # hand-judged summaries: of the losses reported, how many are truly lost
-    true_reports = all_reports = 0
-    for n, item in enumerate(hand):
-        result = by_job[f"hand{n}:{item['session']}"]
-        verdicts = planted_verdicts(key, result, item["session"])
-        for fact in key["facts"]:
-            if fact["session"] == item["session"] and verdicts[fact["id"]] in POSITIVE:
-                all_reports += 1
-                true_reports += item["verdicts"][fact["kind"]] in POSITIVE
-        n_noise, n_unplanted = noise_reports(key, result)
-        all_reports += n_noise + n_unplanted
-    table["hand/reported_truly_lost"] = (true_reports, all_reports)
+    for split in ("tune", "heldout"):
+        table[f"hand/{split}"] = hand_reports(key, [(n, h) for n, h in enumerate(hand) if h["split"] == split], by_job)
     table["noise_reported"] = noise
     table["unplanted_reported"] = unplanted
     table["ranking"] = ranking(key, hand, by_job)
     return table
 
 
+def hand_reports(
+    key: dict[str, Any], hand: list[tuple[int, dict[str, Any]]], by_job: dict[str, Any]
+) -> tuple[int, int, int, int]:
+    """(reported losses truly lost, losses reported, true losses caught, true losses) on hand-judged summaries."""
+    true_reports = all_reports = caught = truly = 0
+    for n, item in hand:
+        result = by_job[f"hand{n}:{item['session']}"]
+        verdicts = planted_verdicts(key, result, item["session"])
+        for fact in key["facts"]:
+            if fact["session"] != item["session"]:
+                continue
+            real = item["verdicts"][fact["kind"]] in POSITIVE
+            said = verdicts[fact["id"]] in POSITIVE
+            all_reports += said
+            true_reports += said and real
+            truly += real
+            caught += said and real
+        n_noise, n_unplanted = noise_reports(key, result)
+        all_reports += n_noise + n_unplanted
+    return true_reports, all_reports, caught, truly
+
+
 def ranking(key: dict[str, Any], hand: list[dict[str, Any]], by_job: dict[str, Any]) -> tuple[int, int, int]:
-    """(pairs ordered as the truth orders them, pairs the truth orders, pairs the audit ties) over summaries of one session."""
+    """(pairs ordered as the truth orders them, pairs the truth orders, pairs the audit ties) over summaries of one session.
+
+    The truth's score of a summary: its facts' weights times 1 kept, 0 lost, -0.5 contradicted (floored at 0), the
+    verdicts from the hand-written judges, or from my own reading for the hand-judged summaries.
+    """
     sys.path.insert(0, str(ROOT))
     from bench.truth.judge import judge_fact
 
+    credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}  # the same scale as the audit's weighted retention
+    verdicts_by_hand = {f"hand{n}:{item['session']}": item["verdicts"] for n, item in enumerate(hand)}
     summaries: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for session in key["sessions"]:
         summaries[session["id"]].append(
@@ -267,7 +286,9 @@ def ranking(key: dict[str, Any], hand: list[dict[str, Any]], by_job: dict[str, A
         truth = {}
         for job, text in items:
             total = sum(f["weight"] for f in facts)
-            truth[job] = sum(f["weight"] for f in facts if judge_fact(f, text) == "kept") / total
+            by_hand = verdicts_by_hand.get(job)
+            verdicts = {f["id"]: by_hand[f["kind"]] if by_hand else judge_fact(f, text) for f in facts}
+            truth[job] = max(0.0, sum(f["weight"] * credit[verdicts[f["id"]]] for f in facts) / total)
         for i, (a, _) in enumerate(items):
             for b, _ in items[i + 1 :]:
                 if a not in by_job or b not in by_job or abs(truth[a] - truth[b]) < 0.05:
@@ -295,8 +316,10 @@ def print_table(name: str, table: dict[str, Any]) -> None:
             f"  rewordings reported lost {_fmt(rl)}  contradictions caught {_fmt(cc)}  "
             f"recovered paths {rec[0]} (reported lost {rec[1]})"
         )
-    t, a = table["hand/reported_truly_lost"]
-    print(f"hand-judged: {t}/{a} reported losses truly lost ({t / a:.0%})" if a else "hand-judged: none reported")
+    for split in ("tune", "heldout"):
+        t, a, c, real = table[f"hand/{split}"]
+        share = f"{t / a:.0%}" if a else "-"
+        print(f"hand-judged ({split}): {t}/{a} reported losses truly lost ({share}); {c}/{real} true losses reported")
     print(f"noise reported lost: {table['noise_reported']}; unplanted reported lost: {table['unplanted_reported']}")
     agree, ordered, ties = table["ranking"]
     print(f"ranking: {agree}/{ordered} pairs of summaries ordered as the truth orders them ({ties} tied)")

@@ -572,7 +572,9 @@ _IMPERATIVE_VERBS = frozenset(
 _DECISION = re.compile(
     r"\b(i'll|i will|i'm going to|i am going to|we'll|we will|let me go with|decided|decision|i chose|we chose|"
     r"chose to|choosing|going with|go with|opted|opting|settled on|settle on|i'm switching|switching to|"
-    r"instead i'll|the plan is|plan is to)\b",
+    r"instead i'll|the plan is|plan is to)\b"
+    # how an error was fixed ("Fixed the rounding error by quantizing …", "resolved by …")
+    r"|\b(?:fixed|resolved)\b[^.;]*\bby\b",
     re.IGNORECASE,
 )
 _ERROR_LINE = re.compile(
@@ -1074,14 +1076,22 @@ def _is_acknowledgement(sentence: str) -> bool:
     return not find_identifiers(sentence) and not any(w[0].isupper() and w != "I" for w in rest)
 
 
+def _decision_clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence that carry the decision ("Fixed X by Y; tests are green." -> "Fixed X by Y")."""
+    clauses = [c.strip() for c in sentence.split(";") if c.strip()]
+    chosen = [c for c in clauses if _DECISION.search(c)]
+    return chosen if len(clauses) > 1 and chosen else [sentence]
+
+
 def _assistant_facts(message: Message, entry_id: str | None) -> list[Fact]:
     """An assistant's decisions and the identifiers it wrote or passed to tools."""
     text = _own_text(message)
     known = find_identifiers(text)
     facts = [
-        _sentence_fact("decision", sentence, entry_id, known)
+        _sentence_fact("decision", clause, entry_id, known)
         for sentence in sentences(text)
         if _DECISION.search(sentence) and not _is_acknowledgement(sentence)
+        for clause in _decision_clauses(sentence)
     ]
     facts.extend(_identifier_facts(text, entry_id, known, prose=True))
     for call in message.tool_calls():
@@ -1281,10 +1291,13 @@ def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
     Unlike `summary_facts` (what a summarizer carries on), every line of every section
     counts, whatever the agent's layout (pi's checkpoint, Claude Code's numbered sections,
     Codex's handoff, OpenClaw's): a fact the earlier summary stated and the update drops
-    is lost for good. Wrapper sentences ("This session is being continued …") are skipped.
+    is lost for good. Wrapper sentences ("This session is being continued …") and the
+    sections every summary restates for its own moment (goal, next step, in progress)
+    are skipped.
     """
     facts: list[Fact] = []
     kind: FactKind = "instruction"
+    transient = False
     for raw in _prose(summary).splitlines():
         line = raw.strip()
         if not line or (line.startswith("<") and line.endswith(">")):
@@ -1293,7 +1306,10 @@ def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
         if heading and not line.startswith(("- ", "* ")):
             title = next(g for g in heading.groups() if g)
             kind = next((k for pattern, k in _CARRIED_SECTION_KINDS if pattern.search(title)), "instruction")
+            transient = _TRANSIENT_SECTION.search(title) is not None
             continue
+        if transient:
+            continue  # the goal and the work in hand: every summary states its own
         if _WRAPPER.match(line):
             continue
         body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|\[[ xX]\])\s*", "", line).strip()
@@ -1303,6 +1319,8 @@ def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
     return dedupe(facts)
 
 
+# sections whose content the next summary restates for its own moment (the goal, the next step, work in progress)
+_TRANSIENT_SECTION = re.compile(r"^(goal|optional next step|next step|in progress)\b|primary request", re.IGNORECASE)
 _WRAPPER = re.compile(
     r"^(this session is being continued|the summary below covers|summary:$|please continue the conversation|"
     r"if you need specific details|another language model started|the conversation history before this point)",

@@ -759,7 +759,12 @@ def _flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str
     plain = [t for t in fact_toks if not t.specific]
     if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
         return None
-    mine, theirs = _polarity(fact_text), _polarity(passage.text)
+    # the passage's clause that says it (a quoted error's "Cannot …" elsewhere in the line says nothing)
+    clauses = [c for c in re.split(r"[;,]\s+", passage.text) if c.strip()]
+    clause = max(
+        clauses, key=lambda c: len({t.norm for t in tokens(c)} & {t.norm for t in plain}), default=passage.text
+    )
+    mine, theirs = _polarity(fact_text), _polarity(clause)
     if mine == theirs:
         return None
     if mine == "negative" or theirs == "negative":
@@ -811,6 +816,8 @@ class FactView:
     open_task: bool = False
     # an error: "fixed" or "open" (a passage stating the other contradicts it)
     error_state: str | None = None
+    # how an error was fixed: kept when a passage says the same thing was fixed, even without the how
+    fix: bool = False
 
 
 def judge(fact: FactView, seen: Passages) -> Judgement:
@@ -853,6 +860,8 @@ def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
         for passage in seen.merged(position)[:1]:
             wordy = [t for t in fact_toks if not any(c.isdigit() for c in t.norm)]
             topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
+            if fact.error_state is not None and _telling(fact_toks) & passage.norms:
+                topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
             reason = None
             if fact_q and topical >= TOPICAL_OVERLAP:
                 reason = _quantity_conflict(fact_q, quantities(passage.text))
@@ -903,6 +912,12 @@ def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
             score = overlap(fact_toks, passage, seen.cwd)
             if score > best:
                 best, best_text = score, passage.text
+    if fact.fix:
+        named = _telling(fact_toks)
+        for position in seen.candidates(named):
+            item = seen.items[position]
+            if named & item.norms and re.search(r"\b(fixed|resolved|fix)\b", item.text, re.IGNORECASE):
+                return Judgement("reworded", "fix", round(best, 3), item.text)
     telling = _telling(fact_toks) if fact.kind == "error" else set()
     if telling:
         hit = next(

@@ -134,6 +134,7 @@ def _view(fact: Fact, error_state: str | None) -> View:
         context=fact.context,
         open_task=fact.kind == "request",
         error_state=error_state,
+        fix=fact.kind == "decision" and re.match(r"(fixed|resolved)\b", fact.text, re.IGNORECASE) is not None,
     )
 
 
