@@ -67,6 +67,24 @@ def _proposal_audit(store: Any, ref: str) -> Any:
     return audit_proposal(session, proposal, summary, count_entries(store, session, "chars4"))
 
 
+def findings_for(store: Any, ref: str) -> Any:
+    """What to read before accepting proposal `ref`: its latest version's contradicted and lost facts and guard verdict.
+
+    The guard runs again on the latest version (an edit may have fixed it or broken it).
+    """
+    from cutline.core.audit.before_accept import findings
+    from cutline.core.engine.quality_guard import verdict_for
+    from cutline.core.review import latest_version, load_proposal
+
+    proposal = load_proposal(store, ref)
+    report = _proposal_audit(store, proposal.id)
+    guard = proposal.quality
+    if guard is not None:
+        text = latest_version(store, proposal.id).text
+        guard = verdict_for(text, guard.inputs, enforced=guard.enforced, strict=guard.strict)
+    return findings(report.facts, guard, report.weighted_retention)
+
+
 def _proposal_window(store: Any, proposal: Any) -> Any:
     """The path a proposal was planned on as a `PathWindow`, None when the whole session must be loaded.
 
@@ -267,7 +285,9 @@ def audit_cmd(
             window = _compaction_window(store, session_id, compaction_id, settings, rules)
             if window is not None:
                 header = store.sessions.header(session_id)
-                report = audit_compaction(header, compaction_id, settings, rules=rules, window=window)
+                # the entries after the compaction on the path: a lost path read again there is recovered
+                later = store.sessions.path_entries(session_id, len(window))
+                report = audit_compaction(header, compaction_id, settings, rules=rules, window=window, later=later)
             else:
                 loaded = load_held(store, session_id)
                 report = audit_compaction(

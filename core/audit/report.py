@@ -898,6 +898,7 @@ def audit_compaction(
     chars4: Mapping[str, int] | None = None,
     rules: str | None = None,
     window: PathWindow | None = None,
+    later: Sequence[Entry] | None = None,
 ) -> AuditReport:
     """Audit a compaction already in the transcript (default: the latest one).
 
@@ -906,7 +907,8 @@ def audit_compaction(
     of the agent version that wrote the compaction where the file tells (`written_by`),
     else the assumed ones; `rules` overrides both. `window` is the active path through the
     compaction as a stored session's `PathWindow` (see `compaction_window_fits`), `session`
-    then a header without entries: the same report without the whole session in memory.
+    then a header without entries: the same report without the whole session in memory;
+    `later` are then the entries after the compaction on the active path (for `recovered`).
     """
     settings = settings or CompactionSettings()
     full: Sequence[Entry]
@@ -943,7 +945,7 @@ def audit_compaction(
         after_ids=after_ids,
         summary=record.summary,
         extra_visible=extra,
-        later=_entries_after(session, entry_id) if window is None else [],
+        later=list(later) if later is not None else _entries_after(session, entry_id) if window is None else [],
     )
     why = explain_compaction(
         path,
