@@ -14,8 +14,11 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +32,7 @@ from cutline.core.errors import CutlineError
 from cutline.core.store import Store
 from cutline.core.writeback import recover_write_backs
 from tests.support.openclaw_store import append_message_event, copy_store, integrity_ok, session_rows
-from tests.support.paths import TESTS
+from tests.support.paths import ROOT, TESTS
 from tests.support.writeback import integrity_ok as store_integrity_ok
 from tests.support.writeback import propose
 
@@ -204,3 +207,32 @@ def test_concurrent_writer_never_damages_the_store(tmp_path: Path, monkeypatch: 
     )
     assert damaged == [], "\n".join(damaged)
     assert written + refused == runs
+
+
+def test_a_full_disk_is_said_and_leaves_nothing_beside_the_store(tmp_path: Path) -> None:
+    """On a full disk SQLite cannot make its -shm: that is not "another process is writing", and no -wal/-shm stay."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare -m to mount a small tmpfs")  # the CI runner's container is root
+    mountpoint = tmp_path / "disk"
+    path = _case(mountpoint)
+    source = copy_store(path, tmp_path / "source.sqlite")
+    db = tmp_path / "cutline.db"
+    with Store(db) as store:
+        proposal = propose(store, path, keep_recent_tokens=200, rules="openclaw-2026.9")
+    arguments = [str(mountpoint), str(source), str(path), str(db), proposal.id]
+    done = subprocess.run(
+        ["unshare", "-m", sys.executable, "-m", "tests.support.full_disk", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcome = json.loads(done.stdout)
+    assert outcome["error"] == (
+        f"{path}: cannot write the OpenClaw store: the disk holding it is full (disk I/O error); nothing was written"
+    )
+    assert outcome["files"] == [path.name]  # no -wal or -shm left beside the agent's store
+    with Store(db) as store:
+        assert store.proposals.status(proposal.id) == "open"

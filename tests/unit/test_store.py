@@ -207,7 +207,7 @@ def test_compactions_by_prefix_come_in_session_and_file_order(tmp_path: Path) ->
 def test_a_file_that_is_not_a_database_is_a_one_line_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(CutlineError, match="cannot open the cutline database"):
+    with pytest.raises(CutlineError, match=r"cutline's store is damaged \(file is not a database\); move it aside"):
         Store(bad)
 
 
