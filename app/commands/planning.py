@@ -200,18 +200,21 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
     calibration = report.calibration
     if calibration.fitted:
         say(
-            f"calibrated ({calibration.method} over {len(calibration.samples)} turns): "
+            f"calibrated ({calibration.method} over {len(calibration.samples)} model calls): "
             f"real ≈ {calibration.overhead:,.0f} + {calibration.ratio:.3f} × chars4"
         )
     if not report.turns:
         say("no assistant usage records: nothing to compare the counters against")
         return
-    say(f"\n{'turn':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
+    # "path #": the call's position on the active path (`timeline`'s "turn" counts user turns)
+    say(f"\n{'path #':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
     for row in report.turns:
         say(f"{row['pathIndex']:>6} {row['real']:>9,} " + " ".join(f"{row.get(name, 0):>11,}" for name in names))
     say("\nrelative error against usage (median / p90):")
     for err in report.errors:
-        say(f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)")
+        say(
+            f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} model calls)"
+        )
 
 
 COMMANDS = [plan_cmd, tokens_cmd]

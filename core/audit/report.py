@@ -1162,7 +1162,7 @@ class Comparison(BaseModel):
         after_a = f"{self.a_tokens_after:,}" if self.a_tokens_after is not None else "?"
         after_b = f"{self.b_tokens_after:,}" if self.b_tokens_after is not None else "?"
         rows += _side_by_side("tokens after", after_a, after_b)
-        rows += _side_by_side("summary", f"{self.a_summary_chars} chars", f"{self.b_summary_chars} chars")
+        rows += _side_by_side("summary", f"{self.a_summary_chars:,} chars", f"{self.b_summary_chars:,} chars")
         for n in range(max(len(self.a_warnings), len(self.b_warnings))):
             left = self.a_warnings[n] if n < len(self.a_warnings) else ""
             right = self.b_warnings[n] if n < len(self.b_warnings) else ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import pytest
 
 from tests.golden_writeback.make_session import write_session
 from tests.support.cli import run
+from tests.support.paths import SAMPLES
 
 
 @pytest.fixture
@@ -39,3 +42,35 @@ def test_export_to_a_folder_is_one_line_naming_a_file_in_it(capsys, tmp_path: Pa
     code, out, err = run(capsys, "export", str(session), "-o", str(tmp_path), "--db", db)
     assert code == 1 and out == ""
     assert err == f"cutline: {tmp_path}: is a directory; name the file to write, e.g. -o {tmp_path / 'work.jsonl'}\n"
+
+
+def test_proposals_show_the_latest_versions_tokens_and_compare_groups_digits(capsys, tmp_path: Path, db: str) -> None:
+    from cutline.core import review
+    from cutline.core.store import Store
+
+    session = SAMPLES / "pi-coding-session.jsonl"
+    ids = []
+    for keep in ("20000", "5000"):
+        code, out, _ = run(capsys, "compact", str(session), "--keep-recent-tokens", keep, "--json", "--db", db)
+        assert code == 0
+        ids.append(json.loads(out)["id"])
+    with Store(db) as store:
+        generated = review.latest_version(store, ids[0])
+        assert generated.tokens is not None
+        edited = review.add_version(store, ids[0], generated.text + "\n" + "x" * 4000)  # ~1,000 tokens more
+        assert edited.tokens is not None and 1000 <= edited.tokens - generated.tokens <= 1001
+        after = review.load_proposal(store, ids[0]).tokensAfter + edited.tokens - generated.tokens
+    code, out, _ = run(capsys, "proposals", str(session), "--db", db)
+    [line] = [row for row in out.splitlines() if row.startswith(ids[0])]
+    assert f"->{after:,}  valid  v2" in line  # the latest version's figure beside its number
+    code, out, _ = run(capsys, "compare", ids[0], ids[1], "--db", db)
+    summary = next(row for row in out.splitlines() if row.startswith("summary "))
+    assert re.fullmatch(r"summary\s+\d{1,3}(,\d{3})+ chars\s+\d{1,3}(,\d{3})+ chars", summary), summary
+
+
+def test_tokens_names_its_row_column_for_what_it_holds(capsys, db: str) -> None:
+    code, out, _ = run(capsys, "tokens", str(SAMPLES / "pi-coding-session.jsonl"), "--db", db)
+    assert code == 0
+    header = next(row for row in out.splitlines() if row.split()[-1:] == ["calibrated"])
+    assert header.split()[:3] == ["path", "#", "real"]  # a position on the path; `timeline`'s turn is a user turn
+    assert "turns" not in out  # the calibration counts model calls
