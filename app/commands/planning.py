@@ -92,14 +92,14 @@ def plan_cmd(
             "mode": mode,
         },
     )
+    from cutline.core.engine.path_index import PathIndex, index_path
+
     with gc_paused(), Store(db_path) as store:
         windowed = _windowed(store, session, settings, counter, rules)
         if windowed is not None:
             session_id, window = windowed
-            from cutline.core.engine.path_index import PathIndex
-
             index = PathIndex.from_facts(window, window.counts, counter, window.ids, window.kinds, window.facts)
-            result = plan(index, settings, counter, entry_tokens=entry_tokens, rules=rules)
+            chosen = rules
         else:
             loaded, counts = open_counted(store, session, counter if counter == "chars4" else None)
             if counts is None:
@@ -107,9 +107,8 @@ def plan_cmd(
             session_id = loaded.id
             path = loaded.active_path()
             chosen = rules or evidence(path, loaded.format, loaded.version)
-            result = plan(
-                path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens, rules=chosen
-            )
+            index = index_path(path, [counts.get(e.id, 0) for e in path], counter)
+        result = plan(index, settings, counter, entry_tokens=entry_tokens, rules=chosen)
     if result.windowGuard is None or not result.windowGuard.shouldBlock:
         # a window the guard blocks is itself the problem, and the plan says so
         _refuse_reserve_over_window(settings, result.contextWindow)
@@ -118,9 +117,17 @@ def plan_cmd(
         data["sessionId"] = session_id
         say_json(indented_json(data, ensure_ascii=False))
     else:
+        from cutline.core.engine.keep_suggestion import (
+            keep_recent_that_summarizes,
+            over_threshold_with_nothing_to_summarize,
+        )
         from cutline.core.engine.plan_text import plan_text
 
         say(plan_text(result))
+        if over_threshold_with_nothing_to_summarize(result):
+            keep = keep_recent_that_summarizes(index, settings, chosen)
+            if keep is not None:
+                say(f"\nkeepRecentTokens {keep:,} would leave history to summarize: --keep-recent-tokens {keep}")
 
 
 def _windowed(store: Any, ref: str, settings: Any, counter: str, rules: str | None) -> tuple[str, Any] | None:

@@ -21,10 +21,13 @@ def plan_lines(result: CompactionPlan) -> list[str]:
     elif result.firstKeptPathIndex is not None:
         split = f", split turn from {result.turnStartPathIndex}" if result.isSplitTurn else ""
         lines.append(f"cut: keep from path index {result.firstKeptPathIndex} (entry {result.firstKeptEntryId}){split}")
-    lines.append(
-        f"tokens before {result.tokensBefore:,} · threshold {result.threshold:,} · "
-        f"{'would compact now' if result.shouldCompact else 'would not compact yet'}"
-    )
+    if result.shouldCompact:
+        verdict = "would compact now"
+    elif result.nothingToCompact and not result.alreadyCompacted and result.tokensBefore > result.threshold:
+        verdict = "over the threshold, but nothing can be summarized"
+    else:
+        verdict = "would not compact yet"
+    lines.append(f"tokens before {result.tokensBefore:,} · threshold {result.threshold:,} · {verdict}")
     lines.append(
         f"summarize {result.messagesToSummarize} messages ({result.summarizedTokens:,} tokens)"
         + (f" + turn prefix {result.turnPrefixMessages} ({result.turnPrefixTokens:,})" if result.isSplitTurn else "")

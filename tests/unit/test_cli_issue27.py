@@ -74,3 +74,25 @@ def test_tokens_names_its_row_column_for_what_it_holds(capsys, db: str) -> None:
     header = next(row for row in out.splitlines() if row.split()[-1:] == ["calibrated"])
     assert header.split()[:3] == ["path", "#", "real"]  # a position on the path; `timeline`'s turn is a user turn
     assert "turns" not in out  # the calibration counts model calls
+
+
+def test_over_the_threshold_with_nothing_to_summarize_says_so_and_names_a_value_that_works(capsys, db: str) -> None:
+    session = str(SAMPLES / "pi-coding-session.jsonl")
+    too_much = ["--keep-recent-tokens", "300000", "--context-window", "100000", "--reserve-tokens", "10000"]
+    code, out, _ = run(capsys, "plan", session, *too_much, "--db", db)
+    assert code == 0
+    assert "tokens before 327,017 · threshold 90,000 · over the threshold, but nothing can be summarized" in out
+    suggested = re.search(
+        r"keepRecentTokens ([\d,]+) would leave history to summarize: --keep-recent-tokens (\d+)", out
+    )
+    assert suggested is not None, out
+    keep = suggested.group(2)
+    assert suggested.group(1) == f"{int(keep):,}" and 200_000 < int(keep) < 300_000
+    code, out, err = run(capsys, "compact", session, *too_much, "--db", db)
+    assert code == 1
+    assert err == (
+        f"cutline: the plan has nothing to summarize; keepRecentTokens {int(keep):,} would leave history to "
+        f"summarize (--keep-recent-tokens {keep})\n"
+    )
+    code, out, _ = run(capsys, "compact", session, *too_much[2:], "--keep-recent-tokens", keep, "--json", "--db", db)
+    assert code == 0 and json.loads(out)["summarizedCount"] > 0  # the value named works
