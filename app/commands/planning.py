@@ -78,7 +78,7 @@ def plan_cmd(
     """Show where a compaction of SESSION (a stored session or a session file) would cut now, and why."""
     from cutline.core.config.file import load_settings
     from cutline.core.engine.plan import plan
-    from cutline.core.engine.rules.choice import evidence
+    from cutline.core.engine.rules.choice import evidence, written_by
     from cutline.core.store import Store
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import gc_paused
@@ -100,6 +100,7 @@ def plan_cmd(
             session_id, window = windowed
             index = PathIndex.from_facts(window, window.counts, counter, window.ids, window.kinds, window.facts)
             chosen = rules
+            writer = _window_writer(store, session_id, window, settings, rules)
         else:
             loaded, counts = open_counted(store, session, counter if counter == "chars4" else None)
             if counts is None:
@@ -108,6 +109,7 @@ def plan_cmd(
             path = loaded.active_path()
             chosen = rules or evidence(path, loaded.format, loaded.version)
             index = index_path(path, [counts.get(e.id, 0) for e in path], counter)
+            writer = written_by(path, loaded.format, loaded.version, settings.rules, rules).rules
         result = plan(index, settings, counter, entry_tokens=entry_tokens, rules=chosen)
     if result.windowGuard is None or not result.windowGuard.shouldBlock:
         # a window the guard blocks is itself the problem, and the plan says so
@@ -123,11 +125,23 @@ def plan_cmd(
         )
         from cutline.core.engine.plan_text import plan_text
 
-        say(plan_text(result))
+        say(plan_text(result, writer))
         if over_threshold_with_nothing_to_summarize(result):
             keep = keep_recent_that_summarizes(index, settings, chosen)
             if keep is not None:
                 say(f"\nkeepRecentTokens {keep:,} would leave history to summarize: --keep-recent-tokens {keep}")
+
+
+def _window_writer(store: Any, session_id: str, window: Any, settings: Any, rules: str | None) -> str:
+    """The rules of the agent that wrote a stored pi session read as a window (as `audit` names them)."""
+    from types import SimpleNamespace
+
+    from cutline.core.audit.report import window_writer
+
+    row = store.sessions.row(session_id) or {}
+    # only its format and version are read: the stored row's, not the whole session loaded
+    session: Any = SimpleNamespace(format=row.get("format", "pi"), version=row.get("version"))
+    return window_writer(window, session, settings, rules).rules
 
 
 def _windowed(store: Any, ref: str, settings: Any, counter: str, rules: str | None) -> tuple[str, Any] | None:

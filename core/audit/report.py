@@ -932,7 +932,7 @@ def audit_compaction(
         after_indices = full.context_indices()
         after = build_context(full.tail())
         tokens = full.counts[:-1]
-        writer = _window_writer(full, session, settings, rules)
+        writer = window_writer(full, session, settings, rules)
     else:
         path = full[:-1]
         after_indices = context_indices(full)
@@ -966,7 +966,7 @@ def audit_compaction(
     return _audit(session, cut, target, why, tokens=tokens, details=record.details if window is not None else None)
 
 
-def _window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:
+def window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:
     """`written_by` of a window's whole path, from the only entries that can tell on a pi path.
 
     Those are the entries the facts flag as current pi's (`PI_CURRENT_SIGN`: system,
@@ -989,7 +989,7 @@ def compaction_window_fits(
     Why: OpenClaw 2026.9's planner and context walk the whole path, and the other modes
     were not checked entry by entry; those load the whole session.
     """
-    return settings.mode == "pi" and _window_writer(window, session, settings, rules).rules != OPENCLAW
+    return settings.mode == "pi" and window_writer(window, session, settings, rules).rules != OPENCLAW
 
 
 def _proposal_settings(proposal: Proposal) -> CompactionSettings:

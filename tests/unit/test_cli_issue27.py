@@ -96,3 +96,23 @@ def test_over_the_threshold_with_nothing_to_summarize_says_so_and_names_a_value_
     )
     code, out, _ = run(capsys, "compact", session, *too_much[2:], "--keep-recent-tokens", keep, "--json", "--db", db)
     assert code == 0 and json.loads(out)["summarizedCount"] > 0  # the value named works
+
+
+def test_an_older_pi_file_names_both_rule_sets_where_plan_and_audit_differ(capsys, db: str) -> None:
+    older = str(SAMPLES / "pi-v1-legacy.jsonl")
+    code, out, _ = run(capsys, "plan", older, "--db", db)
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "mode pi · rules pi (current pi — the file was written by pi 0.73) · counter chars4 · 26 entries on the active path"
+    )
+    resumed = "; plan and compact use current pi's rules (pi), for the pi you resume it with"
+    code, out, _ = run(capsys, "audit", older, "--db", db)
+    assert code == 0
+    assert any(line.startswith("  rules pi-0.73: ") and line.endswith(resumed) for line in out.splitlines()), out
+    code, out, _ = run(capsys, "timeline", older, "--replay", "--db", db)
+    assert code == 0
+    assert any(
+        line.startswith("replayed with the rules of pi-0.73 (") and line.endswith(resumed) for line in out.splitlines()
+    )
+    code, out, _ = run(capsys, "plan", older, "--rules", "pi-0.73", "--db", db)  # the same rules: said once
+    assert out.splitlines()[0].startswith("mode pi · rules pi-0.73 · counter")
