@@ -116,3 +116,22 @@ def test_an_older_pi_file_names_both_rule_sets_where_plan_and_audit_differ(capsy
     )
     code, out, _ = run(capsys, "plan", older, "--rules", "pi-0.73", "--db", db)  # the same rules: said once
     assert out.splitlines()[0].startswith("mode pi · rules pi-0.73 · counter")
+
+
+@pytest.mark.parametrize("sample", ["pi-v1-legacy.jsonl", "pi-v2-hookmessage.jsonl"])
+def test_context_after_a_proposal_of_an_older_pi_file_is_what_the_written_file_sends(
+    capsys, tmp_path: Path, db: str, sample: str
+) -> None:
+    session = tmp_path / sample
+    shutil.copy(SAMPLES / sample, session)
+    code, out, _ = run(capsys, "compact", str(session), "--keep-recent-tokens", "100", "--json", "--db", db)
+    assert code == 0, out
+    proposal = json.loads(out)["id"]
+    code, predicted, err = run(capsys, "context", "--proposal", proposal, "--json", "--db", db)
+    assert code == 0, err
+    code, _, err = run(capsys, "accept", proposal, "--write-back", "--db", db)
+    assert code == 0, err
+    assert json.loads(session.read_text().splitlines()[0])["version"] == 3  # the write-back migrated it
+    code, sent, _ = run(capsys, "context", str(session), "--json", "--db", db)
+    assert code == 0
+    assert json.loads(predicted) == json.loads(sent)
