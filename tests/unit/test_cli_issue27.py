@@ -135,3 +135,25 @@ def test_context_after_a_proposal_of_an_older_pi_file_is_what_the_written_file_s
     code, sent, _ = run(capsys, "context", str(session), "--json", "--db", db)
     assert code == 0
     assert json.loads(predicted) == json.loads(sent)
+
+
+def test_a_claude_code_file_ending_in_another_sessions_record_keeps_its_own_path(
+    capsys, tmp_path: Path, db: str
+) -> None:
+    from cutline.core.agents import read_session
+
+    session = tmp_path / "transcript.jsonl"
+    lines = (SAMPLES / "claude-code-compacted.jsonl").read_text(encoding="utf-8").splitlines()
+    own = read_session(SAMPLES / "claude-code-compacted.jsonl")
+    stray = json.loads(next(line for line in reversed(lines) if '"type":"user"' in line))
+    stray.update(uuid="99999999-0000-4000-8000-000000000000", parentUuid=None, sessionId="another-session")
+    session.write_text("\n".join([*lines, json.dumps(stray)]) + "\n", encoding="utf-8")
+    read = read_session(session)
+    assert any("record of another session (another-session)" in p.message for p in read.problems)
+    assert [e.id for e in read.active_path()] == [e.id for e in own.active_path()]  # not the stray record alone
+    out_file = tmp_path / "out.jsonl"
+    code, _, err = run(capsys, "export", str(session), "-o", str(out_file), "--db", db)
+    assert code == 0, err
+    own_out = tmp_path / "own.jsonl"
+    code, _, _ = run(capsys, "export", str(SAMPLES / "claude-code-compacted.jsonl"), "-o", str(own_out), "--db", db)
+    assert len(out_file.read_text().splitlines()) == len(own_out.read_text().splitlines()) > 2
