@@ -346,19 +346,27 @@ def _gather_facts(messages: list[Message]) -> tuple[list[Fact], dict[str, str]]:
     """Every fact of the messages (earlier summaries' too, user conditions as rules), and who named each identifier first."""
     facts: list[Fact] = []
     identifier_roles: dict[str, str] = {}
+    # the instruction keys gathered so far, kept as facts arrive (rebuilding it per user message was quadratic)
+    ruled: set[str] = set()
+
+    def add(fact: Fact) -> None:
+        facts.append(fact)
+        if fact.kind == "instruction":
+            ruled.add(fact.key)
+
     for message in messages:
         if message.role in ("branchSummary", "compactionSummary"):
-            facts.extend(summary_facts(message.summary or ""))
+            for fact in summary_facts(message.summary or ""):
+                add(fact)
             continue
         for fact in message_facts(message):
-            facts.append(fact)
+            add(fact)
             if fact.kind == "identifier":
                 identifier_roles.setdefault(fact.key, message.role)
         if message.role == "user":
-            ruled = {f.key for f in facts if f.kind == "instruction"}
             for rule in _conditions(_own_text(message)):
                 if normalize_sentence(rule) not in ruled:
-                    facts.append(Fact(kind="instruction", text=rule, key=normalize_sentence(rule)))
+                    add(Fact(kind="instruction", text=rule, key=normalize_sentence(rule)))
     return facts, identifier_roles
 
 
@@ -380,8 +388,8 @@ def _collect_rules_and_decisions(facts: list[Fact], plans: set[str], out: _Colle
 
 def _touched_files(messages: list[Message]) -> tuple[list[str], list[str]]:
     """The files the tool calls modified and read, each once, in the order first touched."""
-    modified: list[str] = []
-    read: list[str] = []
+    modified: dict[str, None] = {}
+    read: dict[str, None] = {}
     for message in messages:
         for call in message.tool_calls():
             path = _call_path(call)
@@ -389,19 +397,19 @@ def _touched_files(messages: list[Message]) -> tuple[list[str], list[str]]:
             if path is None:
                 continue
             if name in _WRITE_TOOLS or name in _EDIT_TOOLS:
-                if path not in modified:
-                    modified.append(path)
-            elif name in _READ_TOOLS and path not in read:
-                read.append(path)
-    return modified, read
+                modified.setdefault(path)
+            elif name in _READ_TOOLS:
+                read.setdefault(path)
+    return list(modified), list(read)
 
 
 def _collect_files(messages: list[Message], out: _Collector) -> None:
     modified, read = _touched_files(messages)
     for path in modified:
         out.add("done", f"Modified `{path}`", P_MODIFIED)
+    written = set(modified)
     for path in read:
-        if path not in modified:
+        if path not in written:
             out.add("context", f"Read `{path}`", P_READ)
 
 
