@@ -22,12 +22,12 @@ import re
 
 from cutline.core.facts import find_identifiers, normalize_sentence
 from cutline.core.models import Message
+from cutline.core.summarizers import cues
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from cutline.core.summarizers.earlier_summary import parse_items
 from cutline.core.summarizers.layouts import OPENCLAW, Item, Layout, layout_for, render_within
 from cutline.core.summarizers.session_state import (
     MAX_LATEST_ASK_CHARS,
-    STRONG_RULE,
     SpanState,
     clip,
     read_span,
@@ -118,7 +118,11 @@ def _earlier(items: _Items, summaries: list[str], *, moved_on: bool, stale_next:
                 continue
             if moved_on and section == "in_progress":
                 section = "done"
-            if section in ("done", "in_progress", "context", "goal") and STRONG_RULE.search(text) and "\n" not in text:
+            if (
+                section in ("done", "in_progress", "context", "goal")
+                and cues.is_strong_rule(cues.words_of(text))
+                and "\n" not in text
+            ):
                 section = "constraints"
             items.add(section, text, _EARLIER_PRIORITY.get(section, P_EARLIER))
 

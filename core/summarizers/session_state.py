@@ -14,8 +14,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from cutline.core.facts import content_words, error_text, normalize_sentence, sentences
+from cutline.core.facts import error_text, normalize_sentence
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.summarizers import cues
 from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, read_user_text
 
 # how many of each kind a summary can use; older ones are dropped as newer ones arrive
@@ -28,181 +29,6 @@ MAX_ITEM_CHARS = 300
 MAX_LATEST_ASK_CHARS = 800
 MAX_ACTIVITY = 4
 
-_RULE = re.compile(
-    r"\b(must|mustn't|must not|never|always|don't|dont|do not|does not|doesn't|should|shouldn't|should not|"
-    r"avoid|prefer|preferably|i'd rather|make sure|ensure|be sure|keep in mind|no more than|at most|at least|"
-    r"up to|or more|or less|only if|unless|as long as|provided that|instead of|rather than|required|forbidden|"
-    r"not allowed|allowed|permitted|from now on|stick to|no longer|not anymore|without|ask me before|"
-    r"check with me|more than|fewer than|less than)\b",
-    re.IGNORECASE,
-)
-_DECISION = re.compile(
-    r"\b(decided|decision|decide to|chose|chosen|choose to|going with|go with|went with|opted|opting|"
-    r"settled on|settle on|switch(?:ed|ing)? to|we'll use|i'll use|we will use|i will use|let's use|"
-    r"let's go with|instead of|rather than|the plan is|plan is to)\b",
-    re.IGNORECASE,
-)
-_TODO = re.compile(
-    r"(\bTODO\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|\bfollow[- ]up\b|\blater\b|\bafterwards?\b|"
-    r"\bafter that\b|\bonce\b.*\b(?:done|green|finished|merged|passing)\b|\beventually\b|\bat some point\b|"
-    r"\bstill need to\b|\bstill have to\b|\bremaining:|\bnot yet\b)",
-    re.IGNORECASE,
-)
-_OPENERS = re.compile(
-    r"^(?:please|kindly|can you|could you|would you|will you|can we|could we|let's|lets|i want|i'd like|i would like|"
-    r"i need you|we need to|help me|go ahead|now,? |next,? |also,? |then,? |and |so )",
-    re.IGNORECASE,
-)
-_VERBS = frozenset(
-    [
-        "add",
-        "fix",
-        "create",
-        "write",
-        "run",
-        "make",
-        "update",
-        "remove",
-        "delete",
-        "rename",
-        "refactor",
-        "implement",
-        "check",
-        "find",
-        "show",
-        "explain",
-        "list",
-        "move",
-        "change",
-        "use",
-        "test",
-        "build",
-        "deploy",
-        "install",
-        "look",
-        "read",
-        "open",
-        "try",
-        "search",
-        "set",
-        "give",
-        "tell",
-        "help",
-        "summarize",
-        "compare",
-        "convert",
-        "generate",
-        "draft",
-        "send",
-        "apply",
-        "revert",
-        "investigate",
-        "debug",
-        "review",
-        "split",
-        "merge",
-        "rewrite",
-        "clean",
-        "commit",
-        "push",
-        "pull",
-        "start",
-        "stop",
-        "restart",
-        "stage",
-        "print",
-        "plot",
-        "draw",
-        "describe",
-        "keep",
-        "continue",
-        "finish",
-        "migrate",
-        "replace",
-        "extract",
-        "parse",
-        "format",
-        "sort",
-        "filter",
-        "count",
-        "measure",
-        "benchmark",
-        "profile",
-        "document",
-        "note",
-        "save",
-        "load",
-        "export",
-        "import",
-        "upload",
-        "download",
-        "fetch",
-        "scrape",
-        "book",
-        "schedule",
-        "email",
-        "reply",
-        "call",
-        "ask",
-        "answer",
-        "translate",
-        "rank",
-        "pick",
-        "choose",
-        "suggest",
-        "recommend",
-        "prepare",
-        "plan",
-        "outline",
-        "calculate",
-        "estimate",
-        "verify",
-        "validate",
-        "confirm",
-        "compile",
-        "lint",
-        "patch",
-        "upgrade",
-        "downgrade",
-        "configure",
-        "enable",
-        "disable",
-        "wire",
-        "port",
-        "bump",
-        "tag",
-        "release",
-        "ship",
-        "handle",
-        "support",
-        "cover",
-        "expose",
-        "drop",
-        "rerun",
-        "retry",
-        "go",
-        "get",
-        "do",
-        "see",
-        "let",
-    ]
-)
-# a rule however it is worded: what an earlier summary lists elsewhere is still a rule
-STRONG_RULE = re.compile(
-    r"\b(never|always|do not|don't|must|must not|mustn't|only if|not allowed|forbidden)\b", re.IGNORECASE
-)
-_FIXED = re.compile(r"^(?:i |we )?(?:fixed|resolved|solved|worked around)\b", re.IGNORECASE)
-_PLAN = re.compile(
-    r"^(?:now,? |next,? |then,? |first,? )?(i'll|i will|i'm going to|i am going to|let me|let's|we'll|we will|"
-    r"next,? i|now i|the next step|next step|then i|i need to|i still need to|remaining)\b",
-    re.IGNORECASE,
-)
-_REVOKE = re.compile(
-    r"(?:^|\b)(actually|instead|from now on|scratch that|forget (?:that|what i said|the)|no longer|not anymore|"
-    r"changed my mind|on second thought|ignore (?:my|the) (?:earlier|previous)|rather|switch to|change (?:that|it) to)\b",
-    re.IGNORECASE,
-)
-_INSTEAD_AT_END = re.compile(r"\binstead\W*$", re.IGNORECASE)
 # words that say how a rule applies, not what it is about
 _MODAL_WORDS = frozenset(
     [
@@ -210,6 +36,7 @@ _MODAL_WORDS = frozenset(
         "never",
         "always",
         "dont",
+        "don't",
         "do",
         "not",
         "does",
@@ -252,15 +79,6 @@ _PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "file", "filenam
 _COMMAND_KEYS = ("command", "cmd")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
-
-
-def is_request(sentence: str) -> bool:
-    """A question, a polite opener or an imperative: something the person asks to be done."""
-    stripped = sentence.strip().lstrip("*_\"'")
-    if stripped.endswith("?") or _OPENERS.match(stripped):
-        return True
-    first = re.match(r"[A-Za-z]+", stripped)
-    return first is not None and first.group(0).lower() in _VERBS
 
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
@@ -373,18 +191,109 @@ def _bounded_add(store: dict[str, str], key: str, text: str, limit: int) -> None
         del store[next(iter(store))]
 
 
+_STOP_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "to",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "for",
+        "is",
+        "are",
+        "be",
+        "it",
+        "this",
+        "that",
+        "with",
+        "as",
+        "at",
+        "by",
+        "from",
+        "we",
+        "you",
+        "i",
+        "me",
+        "my",
+        "our",
+        "your",
+        "they",
+        "them",
+        "their",
+        "its",
+        "was",
+        "were",
+        "will",
+        "would",
+        "can",
+        "could",
+        "may",
+        "might",
+        "has",
+        "have",
+        "had",
+        "if",
+        "then",
+        "than",
+        "so",
+        "but",
+        "when",
+        "while",
+        "into",
+        "out",
+        "up",
+        "any",
+        "all",
+        "each",
+        "every",
+        "some",
+        "no",
+        "not",
+        "none",
+    ]
+)
+_SUBJECT_WORD = re.compile(r"[a-z0-9_][a-z0-9_./:-]*")
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*_])")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of prose: fenced code left out, split at line breaks and sentence ends, list marks dropped."""
+    if "```" in text:
+        text = _FENCE.sub(" ", text)
+    found: list[str] = []
+    for raw in text.splitlines():
+        line = _LIST_MARK.sub("", raw).strip()
+        if not line:
+            continue
+        for part in _SENTENCE_BREAK.split(line):
+            part = part.strip()
+            if len(part) >= 3 and _LETTER.search(part):
+                found.append(part)
+    return found
+
+
 def _subject(text: str) -> frozenset[str]:
-    return frozenset(w for w in content_words(text) if w not in _MODAL_WORDS)
+    """What a rule is about: its words, less stop words and the words that say how it applies."""
+    words = _SUBJECT_WORD.findall(text.lower())
+    return frozenset(w.strip(".:") for w in words if w not in _STOP_WORDS and w not in _MODAL_WORDS and len(w) > 1)
 
 
-def add_rule(state: SpanState, text: str) -> None:
+def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
     """A rule in force from now on: the same rule once, and a later rule on the same subject replaces the earlier."""
+    normed = normed if normed is not None else cues.words_of(text)
     text = clip(text)
     key = normalize_sentence(text)
     if not key:
         return
     subject = _subject(text)
-    revokes = bool(_REVOKE.search(text))
+    revokes = cues.revokes(normed)
     kept: list[Rule] = []
     for rule in state.rules:
         if rule.key == key:
@@ -560,13 +469,14 @@ class SpanReader:
         state.activity.clear()
         requests: list[str] = []
         for sentence in sentences(typed):
-            if _RULE.search(sentence) or _REVOKE.match(sentence) or _INSTEAD_AT_END.search(sentence):
-                add_rule(state, sentence)
-            elif _DECISION.search(sentence):
+            normed = cues.words_of(sentence)
+            if cues.is_rule(normed) or cues.revokes_at_start(normed):
+                add_rule(state, sentence, normed)
+            elif cues.is_decision(normed):
                 _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
-            elif _TODO.search(sentence):
+            elif cues.is_todo(normed):
                 _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
-            elif is_request(sentence):
+            elif cues.is_request(sentence, normed):
                 requests.append(sentence)
             elif len(sentence) > 15:
                 _bounded_add(state.statements, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
@@ -584,23 +494,15 @@ class SpanReader:
         if text:
             state.last_assistant_text = text
             state.answered_turn = state.turn
-            state.plan = []
-            if (
-                _DECISION.search(text)
-                or _TODO.search(text)
-                or _PLAN.search(text)
-                or _FIXED.search(text)
-                or "\n" in text
-            ):
+            if cues.worth_reading(cues.words_of(text)):
                 for sentence in sentences(text):
-                    if _FIXED.search(sentence):
+                    normed = cues.words_of(sentence)
+                    if cues.is_fix(normed):
                         _bounded_add(state.fixes, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
-                    if _DECISION.search(sentence):
+                    if cues.is_decision(normed):
                         _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
-                    if re.search(r"\bTODO\b", sentence):
+                    if "TODO" in sentence:
                         _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
-                    if _PLAN.search(sentence) and len(state.plan) < 3:
-                        state.plan.append(clip(sentence, 200))
         for call in message.tool_calls():
             args = _arguments(call)
             paths = call_paths(call, args)
@@ -749,7 +651,20 @@ def read_span(messages: list[Message]) -> SpanState:
     reader = SpanReader()
     for message in messages:
         reader.message(message)
-    return reader.state
+    state = reader.state
+    state.plan = last_plan(state.last_assistant_text)
+    return state
+
+
+def last_plan(text: str) -> list[str]:
+    """What the assistant's last text says it will do next (up to three sentences)."""
+    plan: list[str] = []
+    for sentence in sentences(text):
+        if cues.is_plan(cues.words_of(sentence)):
+            plan.append(clip(sentence, 200))
+            if len(plan) == 3:
+                break
+    return plan
 
 
 def is_summary_text(text: str) -> bool:
