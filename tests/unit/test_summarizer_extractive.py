@@ -237,10 +237,16 @@ def test_a_later_rule_replaces_the_earlier_one_and_rules_are_listed_once() -> No
         user("Never log the Authorization header."),
         assistant("Understood."),
         user("Actually, bind it to port 8080 instead."),
+        user("I'd rather you use pnpm than npm for installs."),
         *filler(2),
+        user("Scratch the pnpm preference; npm is fine for installs."),
     ]
     rules = section(summarize_extractive(SummaryRequest(messages=messages)), "## Constraints & Preferences")
-    assert rules == ["- Never log the Authorization header.", "- Actually, bind it to port 8080 instead."]
+    assert rules == [
+        "- Never log the Authorization header.",
+        "- Actually, bind it to port 8080 instead.",
+        "- Scratch the pnpm preference; npm is fine for installs.",
+    ]
 
 
 def test_update_merges_the_previous_summary_item_by_item() -> None:
