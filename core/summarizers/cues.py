@@ -18,8 +18,13 @@ def words_of(text: str) -> str:
     return f" {_NON_WORD.sub(' ', text.lower()).strip()} "
 
 
-def _any(normed: str, words: frozenset[str], phrases: tuple[str, ...]) -> bool:
-    return bool(words.intersection(normed.split())) or any(p in normed for p in phrases)
+def _phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for any of the phrases (they are padded with spaces, as `words_of` pads words)."""
+    return re.compile("|".join(re.escape(p) for p in phrases))
+
+
+def _any(normed: str, words: frozenset[str], phrases: re.Pattern[str]) -> bool:
+    return bool(words.intersection(normed.split())) or phrases.search(normed) is not None
 
 
 def _starts(normed: str, prefixes: tuple[str, ...]) -> bool:
@@ -327,17 +332,47 @@ _VERBS = frozenset(
         "let",
     ]
 )
-# what the assistant's text is split into sentences for (one look at the whole text first)
-_ASSISTANT_WORDS = _DECISION_WORDS | frozenset(["fixed", "resolved", "solved"])
+
+
+_RULE_PHRASES_RX = _phrases(_RULE_PHRASES)
+_STRONG_RULE_PHRASES_RX = _phrases(_STRONG_RULE_PHRASES)
+_DECISION_PHRASES_RX = _phrases(_DECISION_PHRASES)
+_TODO_PHRASES_RX = _phrases(_TODO_PHRASES)
+_REVOKE_PHRASES_RX = _phrases(_REVOKE_PHRASES)
+# a first look at an assistant's raw text (lower-cased): only a text with one of these is read sentence by sentence
+_ASSISTANT_GATE = (
+    "decid",
+    "decision",
+    "chose",
+    "choos",
+    "opted",
+    "opting",
+    "settle",
+    "switch",
+    "instead of",
+    "rather than",
+    "plan is",
+    "fixed",
+    "resolved",
+    "solved",
+    "worked around",
+    "todo",
+    "go with",
+    "going with",
+    "went with",
+    "'ll use",
+    "will use",
+    "let's use",
+)
 
 
 def is_rule(normed: str) -> bool:
-    return _any(normed, _RULE_WORDS, _RULE_PHRASES)
+    return _any(normed, _RULE_WORDS, _RULE_PHRASES_RX)
 
 
 def is_strong_rule(normed: str) -> bool:
     """A rule however it is worded or wherever a summary lists it."""
-    return _any(normed, _STRONG_RULE_WORDS, _STRONG_RULE_PHRASES)
+    return _any(normed, _STRONG_RULE_WORDS, _STRONG_RULE_PHRASES_RX)
 
 
 def revokes_at_start(normed: str) -> bool:
@@ -346,15 +381,15 @@ def revokes_at_start(normed: str) -> bool:
 
 
 def revokes(normed: str) -> bool:
-    return any(p in normed for p in _REVOKE_PHRASES)
+    return _REVOKE_PHRASES_RX.search(normed) is not None
 
 
 def is_decision(normed: str) -> bool:
-    return _any(normed, _DECISION_WORDS, _DECISION_PHRASES)
+    return _any(normed, _DECISION_WORDS, _DECISION_PHRASES_RX)
 
 
 def is_todo(normed: str) -> bool:
-    return _any(normed, _TODO_WORDS, _TODO_PHRASES)
+    return _any(normed, _TODO_WORDS, _TODO_PHRASES_RX)
 
 
 def is_plan(normed: str) -> bool:
@@ -373,6 +408,7 @@ def is_request(sentence: str, normed: str) -> bool:
     return first in _VERBS
 
 
-def worth_reading(normed: str) -> bool:
-    """Whether an assistant text may hold a decision, a fix or a TODO (before splitting it into sentences)."""
-    return _any(normed, _ASSISTANT_WORDS, _DECISION_PHRASES) or " todo " in normed
+def worth_reading(text: str) -> bool:
+    """Whether an assistant's raw text may hold a decision, a fix or a TODO (before splitting it into sentences)."""
+    lowered = text.lower()
+    return any(key in lowered for key in _ASSISTANT_GATE)

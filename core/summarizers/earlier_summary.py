@@ -56,7 +56,8 @@ _NUMBERED_HEADING = re.compile(r"^\d+\.\s+([A-Z][\w /&,'()-]{2,60}):\s*$")
 _BULLET = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+)(?:\[[ xX]\]\s*)?")
 _FRAME_LINES = re.compile(
     r"^(?:Summary:|---|\*\*Turn Context \(split turn\):\*\*|If you need specific details from before compaction.*|"
-    r"The messages after this summary are the most recent messages.*|Please continue the conversation from where.*)$"
+    r"The messages after this summary are the most recent messages.*|(?:Please )?[Cc]ontinue the conversation from where.*|"
+    r"This session is being continued from a previous conversation.*)$"
 )
 
 

@@ -494,7 +494,7 @@ class SpanReader:
         if text:
             state.last_assistant_text = text
             state.answered_turn = state.turn
-            if cues.worth_reading(cues.words_of(text)):
+            if cues.worth_reading(text):
                 for sentence in sentences(text):
                     normed = cues.words_of(sentence)
                     if cues.is_fix(normed):
@@ -531,29 +531,12 @@ class SpanReader:
         really_failed = failed and not aborted and not no_match
         self._order += 1
         for action, path in paths:
-            record = state.files.get(path)
-            if record is None:
-                record = state.files[path] = FileRecord(path)
-            record.order = self._order
-            if really_failed and action != "read":
-                record.last_failure = clip(error_text(output), 160)
-                continue
-            if failed:
-                continue
-            if action == "read":
-                record.reads += 1
-            elif action == "write":
-                record.writes += 1
-                record.last_failure = ""
-            elif action == "edit":
-                record.edits += 1
-                record.last_failure = ""
-            else:
-                record.deleted = True
+            self._file(path, action, failed=failed, really_failed=really_failed, output=output)
         verb = _activity(call, paths, command)
         if verb:
-            outcome = " (failed)" if really_failed else ""
-            state.activity.append(verb + outcome)
+            done = verb + (" (failed)" if really_failed else "")
+            if not state.activity or state.activity[-1] != done:
+                state.activity.append(done)
         if really_failed:
             state.failures.pop(target, None)
             state.failures[target] = Failure(_label(call, paths, command), error_text(output), target, state.turn)
@@ -563,6 +546,28 @@ class SpanReader:
             fixed = state.failures.pop(target, None)
             if fixed is not None:
                 _bounded_failure(state.resolved, fixed)
+
+    def _file(self, path: str, action: str, *, failed: bool, really_failed: bool, output: str) -> None:
+        """What a call's result did to one file."""
+        record = self.state.files.get(path)
+        if record is None:
+            record = self.state.files[path] = FileRecord(path)
+        record.order = self._order
+        if really_failed and action != "read":
+            record.last_failure = clip(error_text(output), 160)
+            return
+        if failed:
+            return
+        if action == "read":
+            record.reads += 1
+        elif action == "write":
+            record.writes += 1
+            record.last_failure = ""
+        elif action == "edit":
+            record.edits += 1
+            record.last_failure = ""
+        else:
+            record.deleted = True
 
     def bash_execution(self, message: Message) -> None:
         """A command the user ran themselves (pi's `!`): a failure only when it exits non-zero."""
@@ -631,14 +636,17 @@ def _activity(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -
 
 
 def _size(message: Message) -> int:
-    """The characters a message puts in the context (texts, tool arguments and results, summaries)."""
+    """About the characters a message puts in the context (texts, tool arguments' strings, results, summaries)."""
     size = len(message.summary or "") + len(message.command or "") + len(message.output or "")
     for block in message.content:
         if isinstance(block, TextBlock):
             size += len(block.text)
         elif isinstance(block, ToolCallBlock):
             args = block.arguments
-            size += len(args) if isinstance(args, str) else len(json.dumps(args, default=str))
+            if isinstance(args, str):
+                size += len(args)
+            elif isinstance(args, dict):
+                size += sum(len(v) if isinstance(v, str) else 8 for v in args.values()) + 16 * len(args)
         elif isinstance(block, ToolResultBlock):
             size += sum(len(b.text) for b in block.content if isinstance(b, TextBlock))
         else:
