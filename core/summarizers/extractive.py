@@ -127,13 +127,18 @@ def _earlier(items: _Items, summaries: list[str], *, moved_on: bool, stale_next:
             items.add(section, text, _EARLIER_PRIORITY.get(section, P_EARLIER))
 
 
-def _from_state(items: _Items, state: SpanState, *, turn_prefix: bool, has_goal: bool) -> None:
+def _from_state(
+    items: _Items, state: SpanState, *, turn_prefix: bool, has_goal: bool, always_pending: bool = False
+) -> None:
     if state.first_ask and not has_goal:
         only_ask = normalize_sentence(state.first_ask) == normalize_sentence(state.latest_ask)
         # the one ask of a short span is the latest ask already: its goal line goes first when space is short
         items.add("goal", short_ask(state.first_ask), P_DONE if only_ask else P_GOAL)
     asks = list(state.asks)
-    if state.latest_ask:
+    if state.latest_ask and state.latest_done and not turn_prefix and not always_pending:
+        # its turn ended with "Done …": finished, so not what is under way (on a split turn that is in the prefix)
+        items.add("done", latest_ask_text(state.latest_ask), P_LATEST)
+    elif state.latest_ask:
         items.add("latest", latest_ask_text(state.latest_ask), P_LATEST)
     for ask in asks[:-1][-MAX_DONE_ASKS:]:
         if ask != state.first_ask or has_goal:
@@ -174,7 +179,7 @@ def _work(items: _Items, state: SpanState, *, turn_prefix: bool) -> None:
         for failure in state.open_failures[-2:]:
             if failure.turn == state.turn:
                 items.add("next", f"Resolve the failure of {failure.label}", P_RESOLVE)
-        if state.latest_ask and state.answered_turn < state.turn:
+        if state.latest_ask and state.answered_turn < state.turn and not state.latest_done:
             items.add("next", short_ask(state.latest_ask, 200), P_RESOLVE + 1)
     files = heapq.nsmallest(MAX_FILES, state.files.values(), key=lambda f: (not f.modified, -f.order))
     for record in files:
@@ -219,7 +224,13 @@ def summarize_extractive(request: SummaryRequest) -> str:
             _earlier(items, [part], moved_on=later, stale_next=later)
         earlier = list(state.summaries)
     _earlier(items, earlier, moved_on=bool(state.ask_count))
-    _from_state(items, state, turn_prefix=turn_prefix, has_goal=any(i.section == "goal" for i in items.items))
+    _from_state(
+        items,
+        state,
+        turn_prefix=turn_prefix,
+        has_goal=any(i.section == "goal" for i in items.items),
+        always_pending=layout is OPENCLAW,
+    )
     if layout is OPENCLAW:
         _identifiers(items, request.messages)
     focus = " ".join((request.custom_instructions or "").split())

@@ -61,6 +61,10 @@ _MODAL_WORDS = frozenset(
         "anymore",
     ]
 )
+# a final answer that says the asked work is finished
+_COMPLETED = re.compile(
+    r"^\W*(?:done|finished|completed|all set|all done|implemented|that's done|it's done|fixed)\b", re.IGNORECASE
+)
 _ABORTED = re.compile(
     r"(aborted|interrupted by user|request interrupted|doesn't want to proceed|user rejected|rejected by (?:the )?user|"
     r"operation was cancel+ed|cancel+ed by (?:the )?user)",
@@ -177,6 +181,12 @@ class SpanState:
     replaced_chars: int = 0
     turn: int = 0
     answered_turn: int = 0  # the last turn the assistant wrote text in
+    completed_turn: int = 0  # the last turn whose final assistant text says the work is done
+
+    @property
+    def latest_done(self) -> bool:
+        """Whether the last ask's turn ended with the assistant saying the work is done."""
+        return self.completed_turn == self.turn and self.turn > 0
 
     @property
     def open_failures(self) -> list[Failure]:
@@ -417,7 +427,8 @@ def _label(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> s
 
 def _target(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
     if paths:
-        return f"{call.name.lower()}\x00{paths[0][1]}"
+        # a failed read or edit of a file is resolved by any later successful call on that file
+        return f"file\x00{paths[0][1]}"
     if command:
         return f"run\x00{_program(command)}"
     return f"{call.name.lower()}\x00"
@@ -468,18 +479,30 @@ class SpanReader:
         state.latest_ask = typed
         state.activity.clear()
         requests: list[str] = []
+        said_rule_or_plan = False
+        statements: list[str] = []
         for sentence in sentences(typed):
             normed = cues.words_of(sentence)
             if cues.is_rule(normed) or cues.revokes_at_start(normed):
                 add_rule(state, sentence, normed)
+                said_rule_or_plan = True
             elif cues.is_decision(normed):
                 _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                said_rule_or_plan = True
             elif cues.is_todo(normed):
                 _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+                said_rule_or_plan = True
             elif cues.is_request(sentence, normed):
                 requests.append(sentence)
             elif len(sentence) > 15:
+                statements.append(sentence)
+        if requests or said_rule_or_plan:
+            for sentence in statements:
                 _bounded_add(state.statements, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+            statements = []
+        if not requests and not said_rule_or_plan:
+            # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
+            requests = statements[:2] or sentences(typed)[:2]
         if requests:
             ask = " ".join(requests)
             if not state.first_ask:
@@ -494,6 +517,9 @@ class SpanReader:
         if text:
             state.last_assistant_text = text
             state.answered_turn = state.turn
+            final = not message.tool_calls() and message.stopReason in (None, "stop", "end_turn")
+            if final and _COMPLETED.match(text):
+                state.completed_turn = state.turn
             if cues.worth_reading(text):
                 for sentence in sentences(text):
                     normed = cues.words_of(sentence)

@@ -413,3 +413,27 @@ def test_claude_code_tool_results_in_user_records_are_results_not_asks() -> None
     ]
     assert section(summary, "### In Progress")[0] == "- [ ] Rename the helper in src/util.py"
     assert "- `/repo/src/util.py`: read" not in summary
+
+
+def test_a_finished_last_ask_is_done_not_in_progress() -> None:
+    """On a split turn the history part ends with a finished step; the step under way is in the turn prefix."""
+    messages = [
+        user("Step 5: make src/ledger/parse.py handle empty ledgers and keep the CSV order."),
+        *filler(1),
+        assistant("", call("r", "read", path="src/ledger/report.py")),
+        result("r", "ENOENT: no such file", error=True, name="read"),
+        assistant("", call("e", "edit", path="src/ledger/report.py", oldText="a", newText="b")),
+        result("e", "Successfully replaced 1 block.", name="edit"),
+        assistant("Done with step 5: `src/ledger/parse.py` now returns an empty list."),
+    ]
+    summary = summarize_extractive(SummaryRequest(messages=messages))
+    # an ask without a request form is still the ask of its turn
+    assert section(summary, "## Goal") == [
+        "- Step 5: make src/ledger/parse.py handle empty ledgers and keep the CSV order."
+    ]
+    assert section(summary, "### Done") == [
+        "- [x] Step 5: make src/ledger/parse.py handle empty ledgers and keep the CSV order."
+    ]
+    assert "### In Progress\n- [ ] Step 5" not in summary
+    # the failed read of a file that was then edited is no blocker
+    assert "### Blocked" not in summary
