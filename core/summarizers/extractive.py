@@ -158,7 +158,8 @@ def _stated(items: _Items, state: SpanState) -> None:
     for text in state.fixes.values():
         items.add("done", text, P_FIXES)
     for text in state.statements.values():
-        items.add("context", text, P_STATEMENT)
+        if text not in state.latest_ask:  # the latest ask is there verbatim
+            items.add("context", text, P_STATEMENT)
     for text in state.todos.values():
         items.add("todo", text, P_TODO)
 

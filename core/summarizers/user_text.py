@@ -44,6 +44,10 @@ _INJECTED_BLOCK = re.compile(
     r"<(" + "|".join(re.escape(t) for t in _INJECTED_TAGS) + r")\b[^>]*>.*?(?:</\1>|\Z)",
     re.DOTALL | re.IGNORECASE,
 )
+# Codex's AGENTS.md turn: the project's instructions, sent again by Codex on every turn
+_AGENTS_MD = re.compile(
+    r"^# AGENTS\.md instructions for [^\n]*\n+<INSTRUCTIONS>.*?(?:</INSTRUCTIONS>|\Z)", re.DOTALL | re.MULTILINE
+)
 # lines a program writes into the user's turn
 _INJECTED_LINE = re.compile(
     r"^\s*(?:\[Request interrupted by user[^\]]*\]|\[Image[^\]]*\]|\[Pasted text[^\]]*\]|"
@@ -145,6 +149,7 @@ class UserText:
 def strip_injected(text: str) -> str:
     """The text without the blocks and lines agent programs add to a user turn."""
     if "<" in text:
+        text = _AGENTS_MD.sub("", text)
         text = _INJECTED_BLOCK.sub("", text)
     lines = [line for line in text.splitlines() if not _INJECTED_LINE.match(line)]
     return "\n".join(lines).strip()

@@ -437,3 +437,14 @@ def test_a_finished_last_ask_is_done_not_in_progress() -> None:
     assert "### In Progress\n- [ ] Step 5" not in summary
     # the failed read of a file that was then edited is no blocker
     assert "### Blocked" not in summary
+
+
+def test_codex_agents_md_turn_is_no_goal() -> None:
+    agents = (
+        "# AGENTS.md instructions for /home/dana/src/snip\n\n<INSTRUCTIONS>\n- Python 3.12, FastAPI.\n"
+        "- Run `pytest -q` before declaring anything done.\n</INSTRUCTIONS>"
+    )
+    messages = [user(agents), user("Make cursors opaque and signed, reject integer cursors."), *filler(1)]
+    summary = summarize_extractive(SummaryRequest(messages=messages, prompt_name="codex"))
+    assert section(summary, "## Task") == ["- Make cursors opaque and signed, reject integer cursors."]
+    assert "AGENTS.md" not in summary and "pytest -q" not in summary
