@@ -26,6 +26,7 @@ never tuned on:
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import statistics
 import sys
@@ -36,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.truth.judge import KEY, judge, judge_fact, load_key  # noqa: E402
+from bench.truth.judge import KEY, judge, judge_fact, load_key, score_summaries  # noqa: E402
 from bench.truth.slot import span  # noqa: E402
 from cutline.core.summarizers.base import SummaryRequest  # noqa: E402
 from cutline.core.summarizers.extractive import summarize_extractive  # noqa: E402
@@ -181,6 +182,23 @@ def report(result: dict[str, Any]) -> bool:
     return ok
 
 
+def against_hand(summaries: dict[str, str]) -> None:
+    """The truth's weighted retention of this summary next to the hand-written model-like ones of the same sessions."""
+    hand = json.loads((KEY.parent / "hand.json").read_text(encoding="utf-8"))
+    print("\n== next to the hand-written model-like summaries (truth-weighted retention, contradicted, chars)")
+    for entry in hand:
+        sid = entry["session"]
+        if sid not in summaries:
+            continue
+        theirs = score_summaries({sid: entry["summary"]})
+        ours = score_summaries({sid: summaries[sid]})
+        print(
+            f"{sid:32} {entry['label'][:34]:34} {theirs['weighted_retention']:.0%} ({theirs['contradicted']}) "
+            f"{len(entry['summary']):5} | extractive {ours['weighted_retention']:.0%} ({ours['contradicted']}) "
+            f"{len(summaries[sid]):5}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="all", choices=("tune", "heldout", "all"))
@@ -188,6 +206,7 @@ def main() -> int:
     args = parser.parse_args()
     result = run(args.split)
     ok = report(result)
+    against_hand(result["summaries"])
     if args.show:
         print(f"\n--- {args.show}\n{result['summaries'].get(args.show, 'no such session')}")
     print("\nall targets met" if ok else "\nsome target missed")
