@@ -1,4 +1,7 @@
-"""Summaries judged by hand: written the way a model writes them (not assembled from the catalogue's lines), on held-out sessions.
+"""Summaries judged by hand: written the way a model writes them (not assembled from the catalogue's lines).
+
+Three are on tune sessions (to look at while developing), four on held-out sessions
+(looked at only as figures).
 
 Each one stands in for the summary of its session's compaction under test; `verdicts`
 are my own reading, fact by fact (kept / lost / contradicted), independent of the
@@ -12,6 +15,118 @@ from typing import Any
 
 HAND: list[dict[str, Any]] = [
     {
+        "split": "tune",
+        "session": "tune-00-pi-billing",
+        "label": "a careful model, pi checkpoint",
+        "summary": """## Goal
+Make the Stripe webhook handler idempotent, keyed on the event id.
+
+## Constraints & Preferences
+- Do not write the Authorization header to logs.
+- Code style: black (per repo config); the tabs request was withdrawn.
+
+## Progress
+### Done
+- [x] Fixed the off-by-one-cent refund rounding (test_rounding) using ROUND_HALF_EVEN.
+- [x] Reviewed the retry module (retry.py) and the backoff helper.
+
+### In Progress
+- [ ] Webhook idempotency
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Locking**: the refund job uses a Postgres advisory lock rather than Redis.
+
+## Next Steps
+1. Regression test for partial refunds.
+
+## Critical Context
+- Nightly export batch size: 500 rows.
+- Staging DB: db-stg-02.internal.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "lost",
+            "number": "kept",
+            "error": "kept",
+            "constraint": "kept",
+            "preference": "kept",
+            "decision": "kept",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "kept",
+        },
+        "notes": {"path": "retry.py only: partly kept", "name": "\u201cthe backoff helper\u201d, not its name"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-06-claude_code-geo-tiles",
+        "label": "a hasty model, Claude Code's nine sections",
+        "summary": """This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.
+
+Summary:
+1. Primary Request and Intent:
+   The user wants a --bbox option on the tile build command.
+2. Key Technical Concepts:
+   - Vector tiles (MVT), PMTiles archives
+   - Tile cache TTL of 30 days
+3. Files and Code Sections:
+   - tiler/render/mvt_encoder.py: tile encoding
+4. Errors and fixes:
+   - Building zoom 14 ran out of memory (MemoryError); fixed.
+5. Problem Solving:
+   Memory use at high zoom levels.
+6. All user messages:
+   - "I prefer GeoJSON fixtures over shapefiles in tests."
+   - "Please add a --bbox flag to the build command."
+7. Pending Tasks:
+   - Document the tile URL scheme (docs/tiles.md)
+8. Current Work:
+   Adding --bbox.
+9. Optional Next Step:
+   Implement --bbox.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "lost",
+            "number": "contradicted",
+            "error": "contradicted",
+            "constraint": "lost",
+            "preference": "kept",
+            "decision": "kept",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "lost",
+        },
+        "notes": {"number": "30 days for 90", "error": "the MemoryError was never fixed"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-11-codex-chatbot",
+        "label": "a weak model, Codex handoff",
+        "summary": """Handoff: support chatbot.
+- Prompt lives in src/prompts/system_prompt.txt; history trimming is in ConversationBuffer.
+- Fixed a crash in parseReply when the model returned no choices.
+- Use pnpm for installs.
+- Streaming uses WebSockets.
+- Free tier: 20 requests/minute.
+- Next: add retries with jitter to the OpenAI client; rotate the OpenAI key in .env.local.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "lost",
+            "number": "lost",
+            "error": "kept",
+            "constraint": "lost",
+            "preference": "contradicted",
+            "decision": "contradicted",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "kept",
+        },
+        "notes": {"preference": "pnpm restated though the user took it back", "decision": "SSE was chosen"},
+    },
+    {
+        "split": "heldout",
         "session": "heldout-16-pi-shopfront",
         "label": "a careful model, pi checkpoint",
         "summary": """## Goal
@@ -57,6 +172,7 @@ Show the VAT line in the cart only when the shipping address is inside the EU.
         "notes": {"path": "only the file name CartTotals.tsx: partly kept, findable; judged kept"},
     },
     {
+        "split": "heldout",
         "session": "heldout-18-claude_code-shopfront",
         "label": "a hasty model, Claude Code's nine sections",
         "summary": """This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.
@@ -105,6 +221,7 @@ Please continue the conversation from where we left it off without asking the us
         },
     },
     {
+        "split": "heldout",
         "session": "heldout-21-openclaw-ingest",
         "label": "a model with slips, OpenClaw's sections",
         "summary": """## Decisions
@@ -145,6 +262,7 @@ Please continue the conversation from where we left it off without asking the us
         },
     },
     {
+        "split": "heldout",
         "session": "heldout-23-codex-ingest",
         "label": "a weak model, Codex handoff",
         "summary": """Handoff: ingest pipeline.
