@@ -51,6 +51,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from grow_sessions import grown_file  # noqa: E402
 from sessions import SIZES, SPELLINGS, parse_sizes, session_file  # noqa: E402
 
 ORACLE = HERE.parent.parent / "shared" / "tools" / "pi-oracle" / "run"
@@ -266,6 +267,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="1k,10k,100k")
     parser.add_argument("--spellings", default="compact,spaced")
     parser.add_argument("--sessions", default="compacted", help="compacted, uncompacted or both (comma-separated)")
+    parser.add_argument(
+        "--grown",
+        default="",
+        help="also Claude Code and Codex sessions grown from the corpus to these record counts (e.g. 10000,50000)",
+    )
     parser.add_argument("--pi-version", default="0.87.1", help="the pi the cold plan is timed against")
     parser.add_argument("--only", default="plan,import,audit,compact,timeline,tokens,ls,help")
     parser.add_argument("--repeat", type=int, default=3)
@@ -291,6 +297,16 @@ def main() -> None:
                 file = session_file(size, spelling, compacted=compacted)
                 label = f"{size // 1000}k {spelling}" + ("" if compacted else " nocomp")
                 run_group(file, label, only, stored, args.repeat)
+    for records in parse_sizes(args.grown) if args.grown else []:
+        for agent in ("claude-code", "codex"):
+            # no pi oracle for these files: the plan row is pi's alone
+            run_group(
+                grown_file(agent, records),
+                f"{agent} {records // 1000}k",
+                [n for n in only if n != "plan"],
+                stored,
+                args.repeat,
+            )
     if "ls" in only:
         row = bench_ls(max(args.repeat, 5))
         print(row.report() + "  (target 0.3 s wall)", flush=True)

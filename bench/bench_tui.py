@@ -111,6 +111,11 @@ async def until(what: str, done: object, poll: float = 0.002) -> float:
     return time.perf_counter() - t
 
 
+async def settle(pilot: object) -> None:
+    """What `pilot.pause()` waits for (every widget's pending messages handled), without its 30 s limit or idle wait."""
+    await pilot._wait_for_screen(timeout=_PATIENCE_S)  # type: ignore[attr-defined]
+
+
 class StallProbe:
     """Worst event-loop stall and key → cursor latency while an operation runs, measured from inside the loop.
 
@@ -177,7 +182,7 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
     async def run() -> None:
         start = time.perf_counter()
         app = create_app(None, session_id, cursor_blink=False, config=TuiConfig())
-        async with app.run_test(size=(160, 45)):
+        async with app.run_test(size=(160, 45)) as pilot:
             load_probe = StallProbe(app)
             load_probe.start()
             while not (isinstance(app.screen, ReviewScreen) and app.screen.query(MessageList)):
@@ -209,6 +214,7 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
             assert isinstance(screen, ReviewScreen)
             app.simulate_key("s")
             await until("the settings panel", lambda: bool(screen.query("#setting-keepRecentTokens")))
+            await settle(pilot)
             field = screen.query_one("#setting-keepRecentTokens", Input)
             shown_at = time.perf_counter()
             await until("the settings panel drawn", lambda: any(when > shown_at for when, _ in frames))
@@ -224,11 +230,9 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
                 frames.clear()
                 t = time.perf_counter()
                 field.value = str(keep)  # what typing the last digit does
-                # the re-plan and the repaint: a frame drawn with the cut where the new plan puts it
-                await until(
-                    f"change {i} planned",
-                    lambda keep=keep: screen.plan is not None and screen.plan.keepRecentTokens == keep,
-                )
+                # the re-plan and the repaint: every message handled (however long the machine takes),
+                # then a frame drawn with the cut where the new plan puts it
+                await settle(pilot)
                 await until(f"change {i} on screen", lambda: any(row == message_list.cut_row for _, row in frames))
                 times.append(time.perf_counter() - t)
                 await asyncio.sleep(0.05)  # let the change settle before the next one
