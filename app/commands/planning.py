@@ -165,7 +165,7 @@ def _windowed(store: Any, ref: str, settings: Any, counter: str, rules: str | No
         session_id = str(store.import_file(candidate).session_id)
     else:
         session_id = resolve_stored(store, ref)
-    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules)
+    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules, lazy=True)
     if window is None:
         return None
     hold_until_exit(window)

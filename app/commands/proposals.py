@@ -234,10 +234,10 @@ def compact_cmd(
             chosen = rules or evidence(path, loaded.format, loaded.version)
             the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=chosen)
         writer = summarizer_for(settings)
-        import asyncio  # here, not at the top: every command module loads when the CLI starts
+        from cutline.app.run_async import run_to_result
 
         run = compact(the_plan, loaded, writer, settings, hooks=load_config().hooks, path=path)
-        proposal = asyncio.run(within_deadline(run, settings.timeoutSeconds))
+        proposal = run_to_result(within_deadline(run, settings.timeoutSeconds))
         if proposal.degraded == "annotation":
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
             cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")

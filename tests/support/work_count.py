@@ -1,15 +1,18 @@
-"""Counting work, not time: the lines of cutline's own code a call executes.
+"""Counting work, not time, to test for super-linear growth at n and 4n inputs.
 
-A `sys.settrace` tracer counts every "line" event (a new line, or a loop going round
-again, comprehensions included) in frames of the `cutline` package. The count is the
-same on every run and on every machine, so a test can compare the work at n and 4n
-inputs and fail on super-linear growth without timing anything.
+Two counters: `count_lines` counts the lines of cutline's own code a call executes (a
+`sys.settrace` tracer on frames of the `cutline` package, comprehensions included);
+`calls` counts function calls, Python's and C's, in every thread. A linear path at n and
+4n entries does ~4x the work (plus a constant); a quadratic one ~16x. Neither changes
+with the machine's load. What `calls` does not see: the work inside one C call (a
+`list.index` in a loop counts one call per search).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
@@ -57,6 +60,42 @@ def count_lines(call: Callable[[], Any]) -> int:
     return count
 
 
-def growth(work_n: int, work_4n: int) -> float:
+def line_growth(work_n: int, work_4n: int) -> float:
     """The ratio of the work at 4n to the work at n (4.0 for linear work)."""
     return work_4n / max(work_n, 1)
+
+
+# at n and 4n entries: linear work grows ~4x; above this the test fails (a quadratic path gives ~16x)
+LIMIT = 5.0
+
+
+def calls(fn: Callable[[], Any]) -> int:
+    """The function calls (Python and C, in every thread) made while `fn` runs."""
+    count = 0
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call" or event == "c_call":
+            count += 1
+
+    threading.setprofile(profile)
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)  # type: ignore[arg-type]
+    return count
+
+
+def growth(small: Callable[[], Any], large: Callable[[], Any]) -> float:
+    """The ratio of the calls `large` (4n) makes to those `small` (n) makes (`small` first)."""
+    at_n = calls(small)
+    return calls(large) / max(1, at_n)
+
+
+def assert_linear(small: Callable[[], Any], large: Callable[[], Any], what: str) -> float:
+    """Fail when the work at 4n is more than LIMIT times the work at n."""
+    ratio = growth(small, large)
+    assert ratio <= LIMIT, f"{what}: {ratio:.1f}x the work for 4x the entries (super-linear)"
+    return ratio

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cutline.core.models import Message, TextBlock, ToolCallBlock
 from cutline.core.summarizers.base import SummaryRequest
 from cutline.core.summarizers.extractive import summarize_extractive
-from tests.support.work_count import count_lines, growth
+from tests.support.work_count import count_lines, line_growth
 
 # 4n turns may cost a little more than 4x n turns (a sort, a budget search), never 16x
 MAX_GROWTH = 5.0
@@ -62,11 +62,11 @@ def _work(turns: int, **request: object) -> int:
 
 def test_history_summary_work_is_linear_in_the_session() -> None:
     n = 150
-    ratio = growth(_work(n, max_tokens=1_000_000), _work(4 * n, max_tokens=1_000_000))
+    ratio = line_growth(_work(n, max_tokens=1_000_000), _work(4 * n, max_tokens=1_000_000))
     assert ratio <= MAX_GROWTH, f"work grew {ratio:.1f}x from {n} to {4 * n} turns"
 
 
 def test_summary_within_a_small_budget_is_linear_too() -> None:
     n = 150
-    ratio = growth(_work(n, max_tokens=2000), _work(4 * n, max_tokens=2000))
+    ratio = line_growth(_work(n, max_tokens=2000), _work(4 * n, max_tokens=2000))
     assert ratio <= MAX_GROWTH, f"work grew {ratio:.1f}x from {n} to {4 * n} turns"
