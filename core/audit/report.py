@@ -800,7 +800,11 @@ def explain_compaction(
     writer = writer or written_by(list(path_before), fmt, setting=settings.rules)
     rules = writer.rules
     if record_first_kept is None:
-        agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
+        agent = {
+            "claude_code": "Claude Code compactions replace",
+            "codex": "Codex compactions replace",
+            "qwen_code": "Qwen Code compressions replace",
+        }.get(
             fmt, "this compaction records no firstKeptEntryId: it replaces"
         )
         text = (
