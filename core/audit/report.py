@@ -804,9 +804,7 @@ def explain_compaction(
             "claude_code": "Claude Code compactions replace",
             "codex": "Codex compactions replace",
             "qwen_code": "Qwen Code compressions replace",
-        }.get(
-            fmt, "this compaction records no firstKeptEntryId: it replaces"
-        )
+        }.get(fmt, "this compaction records no firstKeptEntryId: it replaces")
         text = (
             f"{agent} the whole history with the summary: nothing before the compaction "
             "stays verbatim, so there is no cut point to explain"
