@@ -1,7 +1,8 @@
 """Proof by the agent itself: Qwen Code resumes from the compression cutline wrote back, and undo gives the original.
 
 A Qwen Code corpus chat (before its compression: the third-party file without the record its
-writer appended) is compacted by cutline and accepted with write-back, which appends a
+writer appended) is compacted by cutline — under Qwen Code's own rule (everything summarized), and
+under current pi's cut (a kept tail) — and accepted with write-back, which appends a
 `chat_compression` record; the real program (tests/support/live_clients.py, offline in a
 network namespace, `--auth-type openai` against the fake server's Chat Completions) resumes
 it with `--resume <session> -p`. The request it sends must equal `cutline context` of the
@@ -68,8 +69,8 @@ def _cutline_context(args: list[str]) -> list[WireMessage]:
     return [WireMessage.model_validate(m) for m in json.loads(result.output)["messages"]]
 
 
-def _compact_and_accept(file: Path, keep: int) -> tuple[review.Proposal, list[WireMessage]]:
-    result = CliRunner().invoke(cli, ["compact", "--keep-recent-tokens", str(keep), "--json", str(file)])
+def _compact_and_accept(file: Path, options: list[str]) -> tuple[review.Proposal, list[WireMessage]]:
+    result = CliRunner().invoke(cli, ["compact", *options, "--json", str(file)])
     assert result.exit_code == 0, result.output
     proposal_id = str(json.loads(result.output)["id"])
     predicted = _cutline_context(["--proposal", proposal_id])
@@ -102,45 +103,48 @@ def _resume(root: Path, sid: str, name: str) -> dict[str, Any]:
     return live_clients.resume(run)
 
 
-@pytest.mark.parametrize("keep", [200])
-def test_live_qwen_resumes_from_cutline_compression_and_undo(keep: int, tmp_path: Path) -> None:
-    _program_or_fail()
-    original = _original()
-
-    # write back, resume: Qwen Code continues from cutline's summary (and the kept messages)
-    file, sid = _place(tmp_path / "a", original)
-    original = _moved(original, tmp_path / "a" / "work")
-    proposal, predicted = _compact_and_accept(file, keep)
-    written = tmp_path / "written.jsonl"
+def _resumed_and_undone(root: Path, options: list[str]) -> tuple[review.Proposal, list[WireMessage]]:
+    """Write back, resume: the request is what cutline predicted; then undo (the program wrote: from the backup)."""
+    original = _moved(_original(), root / "work")
+    file, sid = _place(root, _original())
+    proposal, predicted = _compact_and_accept(file, options)
+    written = root / "written.jsonl"
     written.write_bytes(file.read_bytes())
     assert written.read_bytes().startswith(original) and b'"chat_compression"' in written.read_bytes()[len(original) :]
-    body = _resume(tmp_path / "a", sid, "a")
+    body = _resume(root, sid, root.name)
     _assert_same(body, _cutline_context([str(written)]), "resumed vs cutline context of the written file")
     _assert_same(body, predicted, "resumed vs cutline context --proposal")
-    first = from_openai_chat(body)[1]
-    summary = [b.text for b in first.content if isinstance(b, WireText) and not b.text.startswith("<system-reminder>")]
+    sent = from_openai_chat(body)
+    summary = [
+        b.text for b in sent[1].content if isinstance(b, WireText) and not b.text.startswith("<system-reminder>")
+    ]
     assert summary[0] == f"{proposal.summary}\n\n{RESUME_LINE}"
-    assert from_openai_chat(body)[2].text().startswith(ACKNOWLEDGEMENT)  # then the kept model turn, merged into it
+    assert sent[2].text().startswith(ACKNOWLEDGEMENT)
     assert PROMPT in json.dumps(body["messages"][-1])
-
-    # the program wrote after the compression: undo offers the backup, which gives the original back
     with Store() as store, pytest.raises(UndoNeedsChoice, match="backup"):
         undo(store, proposal.id)
     with Store() as store:
         undo(store, proposal.id, from_backup=True)
     assert file.read_bytes() == original
+    return proposal, sent
 
-    # write back, undo at once: byte-identical, and the resume sends the original context
-    original = _moved(_original(), tmp_path / "b" / "work")
-    file_b, sid_b = _place(tmp_path / "b", original)
-    proposal_b, _ = _compact_and_accept(file_b, keep)
-    assert file_b.read_bytes() != original
+
+def test_live_qwen_resumes_from_cutline_compressions_and_undo(tmp_path: Path) -> None:
+    _program_or_fail()
+    # Qwen Code's own rule (the default for its sessions): everything summarized, nothing kept
+    own, sent = _resumed_and_undone(tmp_path / "own", [])
+    assert own.rules == "qwen-code-0.24" and own.firstKeptEntryId is None
+    assert sent[2].text() == ACKNOWLEDGEMENT and sent[3].role == "user"  # then straight to the new prompt
+    # current pi's cut: the kept records follow the acknowledgement, as Qwen Code reads them back
+    kept, _ = _resumed_and_undone(tmp_path / "kept", ["--rules", "pi", "--keep-recent-tokens", "200"])
+    assert kept.firstKeptEntryId is not None
+
+    # write back, undo at once: byte-identical
+    root = tmp_path / "at-once"
+    file, _ = _place(root, _original())
+    original = file.read_bytes()
+    proposal, _ = _compact_and_accept(file, [])
+    assert file.read_bytes() != original
     with Store() as store:
-        undo(store, proposal_b.id)
-    assert file_b.read_bytes() == original
-    body_b = _resume(tmp_path / "b", sid_b, "b")
-    original_file = tmp_path / "original.jsonl"
-    original_file.write_bytes(original)
-    _assert_same(
-        body_b, _cutline_context([str(original_file)]), "resumed after undo vs cutline context of the original"
-    )
+        undo(store, proposal.id)
+    assert file.read_bytes() == original

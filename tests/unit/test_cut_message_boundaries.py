@@ -20,6 +20,7 @@ from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import compact
 from cutline.core.engine.plan import index_path, plan
 from cutline.core.engine.rules import RULES
+from cutline.core.engine.rules.choice import QWEN_CODE
 from cutline.core.models import Session
 from cutline.core.summarizers.extractive import ExtractiveSummarizer
 from tests.support.paths import TESTS
@@ -65,7 +66,8 @@ def test_no_keep_recent_tokens_cuts_inside_a_message(name: str, rules: str) -> N
     assert sum(1 for e in path if e.message is not None and len(e.message.tool_calls()) == 1) >= 5  # the parallel calls
     invalid = []
     cuts = _distinct_plans(session, rules)
-    assert len(cuts) >= 3
+    # Qwen Code's rule keeps nothing (or a whole trailing turn) whatever keepRecentTokens says
+    assert len(cuts) >= (1 if rules == QWEN_CODE else 3)
     for keep in cuts.values():
         for mode in ("pi", "safeguard"):
             settings = CompactionSettings(keepRecentTokens=keep, mode=mode)
