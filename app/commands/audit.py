@@ -24,7 +24,7 @@ _DB = click.option(
     help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
 _COUNTERS = ("chars4", "tiktoken", "calibrated")
-_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
+_RULES = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")
 _RULES_OPTION = click.option(
     "--rules",
     type=click.Choice(_RULES),

@@ -16,7 +16,7 @@ from cutline.core.errors import CutlineError
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
-_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
+_RULES = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")
 _DB = click.option(
     "--db",
     "db_path",

@@ -130,7 +130,7 @@ def _refuse_useless(proposal: Any) -> None:
 )
 @click.option(
     "--rules",
-    type=click.Choice(("pi", "pi-0.73", "openclaw-2026.9")),
+    type=click.Choice(("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")),
     default=None,
     help="Planner rule set (default: what the session shows, else settings, else pi).",
 )

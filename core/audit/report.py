@@ -793,9 +793,11 @@ def explain_compaction(
     writer = writer or written_by(list(path_before), fmt, setting=settings.rules)
     rules = writer.rules
     if record_first_kept is None:
-        agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
-            fmt, "this compaction records no firstKeptEntryId: it replaces"
-        )
+        agent = {
+            "claude_code": "Claude Code compactions replace",
+            "codex": "Codex compactions replace",
+            "qwen_code": "Qwen Code compressions replace",
+        }.get(fmt, "this compaction records no firstKeptEntryId: it replaces")
         text = (
             f"{agent} the whole history with the summary: nothing before the compaction "
             "stays verbatim, so there is no cut point to explain"
