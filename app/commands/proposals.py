@@ -282,9 +282,14 @@ def compact_cmd(
 def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool, db_path: str | None) -> None:
     """Accept PROPOSAL's latest summary version (refused if invalid or already decided).
 
-    Without --write-back the decision is only recorded in the store.
+    Without --write-back the decision is only recorded in the store. PROPOSAL may also be an
+    inbox item (`cutline inbox`): the waiting agent gets the summary.
     """
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core.review import accept
+
+    if answer_inbox(proposal, "accept", note, db_path):
+        return
 
     with _store(db_path) as store:
         decision = accept(store, proposal, write_back=write_back, note=note)
@@ -334,8 +339,12 @@ def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None
 @click.option("--note", default=None, help="Why (kept with the decision).")
 @_DB
 def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
-    """Reject PROPOSAL."""
+    """Reject PROPOSAL (or an inbox item: the waiting agent cancels its compaction)."""
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core.review import reject
+
+    if answer_inbox(proposal, "reject", note, db_path):
+        return
 
     with _store(db_path) as store:
         decision = reject(store, proposal, note=note)
