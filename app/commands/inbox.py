@@ -104,8 +104,14 @@ def _watch(db_path: str | None, as_json: bool) -> None:
     if not as_json:
         say(f"inbox: listening on {listener.path} (Ctrl-C to stop)")
         sys.stdout.flush()
+    import signal
+
+    stopped = threading.Event()
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, lambda *_: stopped.set())  # stop as on Ctrl-C: the socket goes, the waits stay
     try:
-        threading.Event().wait()
+        while not stopped.wait(0.5):
+            pass
     except KeyboardInterrupt:
         pass
     finally:

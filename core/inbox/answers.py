@@ -92,7 +92,13 @@ def plan_at_cut(store: Store, session: Any, settings: Any, first_kept: str | Non
 
     own = at(settings.keepRecentTokens)
     ids = [e.id for e in path]
-    if first_kept is None or own.firstKeptEntryId == first_kept or first_kept not in ids:
+    if first_kept is None:  # the agent names no cut (Claude Code summarizes it all): keep less until there is a plan
+        for keep in (settings.keepRecentTokens // 4, settings.keepRecentTokens // 20, 0):
+            if not own.nothingToCompact and own.firstKeptEntryId is not None:
+                break
+            own = at(keep)
+        return own
+    if own.firstKeptEntryId == first_kept or first_kept not in ids:
         return own
     target = ids.index(first_kept)
     low, high = 0, max(sum(tokens), 1)

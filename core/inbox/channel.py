@@ -289,7 +289,8 @@ class InboxListener:
                 except BlockingIOError:
                     chunk = b"-"
                 if not chunk:
-                    inbox.settle(item_id, "withdrawn", "the agent closed the connection while waiting")
+                    if not self._stopping.is_set():  # (a listener that stops hangs up itself: the wait goes on)
+                        inbox.settle(item_id, "withdrawn", "the agent closed the connection while waiting")
                     return
                 buffer.extend(chunk)
                 if len(buffer) > wire.MAX_MESSAGE_BYTES:

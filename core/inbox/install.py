@@ -25,7 +25,7 @@ from cutline.core.errors import CutlineError
 PI_EXTENSION_NAME = "cutline-review.js"
 MARKER = "cutline-review: pi holds each compaction"
 DEFAULT_TIMEOUT_SECONDS = 900.0
-CLAUDE_HOOK_TAG = "cutline hook run claude-code"
+CLAUDE_HOOK_TAG = "cutline.app.cli hook run claude-code"
 
 
 def pi_agent_dir(agent_dir: str | Path | None = None) -> Path:

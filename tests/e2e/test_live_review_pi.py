@@ -271,3 +271,24 @@ def test_with_nothing_listening_pi_compacts_on_its_own_within_a_second(live: Liv
     compactions = [e for e in _entries(live.session_file()) if e.get("type") == "compaction"]
     assert len(compactions) == 1 and "FAKE SUMMARY" in compactions[0]["summary"]
     assert json.loads(live.cutline("inbox", "--json", "--all")) == []
+
+
+def test_a_desk_that_quits_leaves_the_wait_answerable_and_pi_gets_the_answer_from_the_next(live: Live) -> None:
+    pi, node = _program("0.87")
+    _install(live)
+    first = live.watch()
+    live.start_pi(pi, node, STEPS)
+    item = live.waiting()
+    first.terminate()  # the desk quits while pi waits
+    first.wait(timeout=10)
+    assert not live.socket.exists()
+    live.cutline("inbox", "edit", item["id"], "-", stdin=EDITED)
+    live.cutline("accept", item["id"])  # answered from the command line while nothing listens
+    time.sleep(1.5)
+    assert live.driver is not None and live.driver.poll() is None, "pi still waits: nobody relayed the answer yet"
+    live.watch()  # the next desk
+    live.pi_done()
+    compactions = [e for e in _entries(live.session_file()) if e.get("type") == "compaction"]
+    assert [c["summary"] for c in compactions] == [EDITED]
+    request = next(r for r in live_pi_rpc.requests(live.logdir) if AFTER in json.dumps(r["messages"][-1:]))
+    assert _texts(request["messages"][0]) == WRAP.format(EDITED)
