@@ -121,7 +121,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "sessions"
+        self.show_inbox(self.desk.inbox.count)
         table = self.query_one(DataTable)
         table.add_column("Session", key="name")
         table.add_column("Format", key="format")
@@ -137,7 +137,15 @@ class SessionsScreen(OnDesk, Screen[None]):
         self.load()
 
     def on_screen_resume(self) -> None:
+        self.show_inbox(self.desk.inbox.count)
         self.load()
+
+    def show_inbox(self, count: int) -> None:
+        """The header tells how many compactions wait for review (the desk's inbox watch calls this)."""
+        from cutline.app.inbox_watch import waiting_line
+
+        line = waiting_line(count)
+        self.sub_title = f"sessions · {line}" if line else "sessions"
 
     @work(thread=True, exclusive=True, group="sessions-list", exit_on_error=False, description="Loading sessions")
     def load(self) -> None:
