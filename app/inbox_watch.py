@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
+import cutline.core.inbox.answers  # noqa: F401  (the desk's accept and reject of a held proposal answer the agent)
 from cutline.core.errors import CutlineError
 
 if TYPE_CHECKING:

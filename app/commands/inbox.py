@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 from typing import TYPE_CHECKING, Any
@@ -86,6 +85,8 @@ def inbox_cmd(ctx: click.Context, as_json: bool, everything: bool, watch: bool, 
 
 
 def _watch(db_path: str | None, as_json: bool) -> None:
+    import json
+
     from cutline.core.inbox.answers import make_proposal
     from cutline.core.inbox.channel import InboxListener
 

@@ -225,3 +225,29 @@ def reject_item(store: Store, ref: str, note: str | None = None) -> InboxItem | 
         inbox.delivered(item.id)
     _record(store, answered, "rejected", None, note)
     return answered
+
+
+def _answer_for_review(store: Store, proposal_id: str, decision: str, note: str | None) -> Decision | None:
+    """`review.accept` / `review.reject` of a proposal an agent holds live: answer the agent instead of writing."""
+    item = Inbox(store).find(proposal_id)
+    if item is None or not item.live or item.proposal_id != proposal_id or item.session_id is None:
+        return None
+    answered = (accept_item if decision == "accepted" else reject_item)(store, item.id, note)
+    assert answered is not None
+    return Decision(
+        proposal_id=proposal_id,
+        session_id=item.session_id,
+        decision="accepted" if decision == "accepted" else "rejected",
+        decided_at=answered.answered_at or utc_now(),
+        note=note,
+        notes=[f"{item.agent} holds this compaction live (inbox {item.id}): it gets the answer and writes it itself"],
+    )
+
+
+def _install() -> None:
+    from cutline.core import review
+
+    review.live_answer = _answer_for_review
+
+
+_install()

@@ -293,3 +293,42 @@ def test_one_listener_at_a_time_and_a_stale_socket_is_replaced(listener: InboxLi
 def test_a_socket_path_too_long_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(CutlineError, match="too long for a Unix socket"):
         InboxListener(path=tmp_path / ("x" * 120) / "inbox.sock").start()
+
+
+def test_accepting_a_held_proposal_anywhere_answers_the_agent_and_leaves_its_file_alone(
+    cutline_home: Path, tmp_path: Path
+) -> None:
+    from cutline.core import review
+    from cutline.core.inbox.answers import make_proposal
+    from tests.support.tui_app import write_session
+
+    session = write_session(tmp_path / "ledger.jsonl")
+    before = session.read_bytes()
+    records = [json.loads(line) for line in before.splitlines()]
+    users = [r["id"] for r in records if r.get("type") == "message" and r["message"]["role"] == "user"]
+    cut = users[len(users) * 2 // 3]  # where pi would cut: a user message two thirds in
+    with InboxListener(make_proposal=make_proposal, poll_seconds=0.05) as running:
+        client = Client(running.path)
+        client.send(hold(sessionFile=str(session), preparation={"firstKeptEntryId": cut, "tokensBefore": 9}))
+        held = client.reply()
+        assert held is not None
+        deadline = time.monotonic() + 10
+        while (item := _item(held["id"])).proposal_id is None:
+            assert time.monotonic() < deadline and not item.notes, item.notes
+            time.sleep(0.05)
+        assert item.proposal_id is not None
+        with Store() as store:  # as the desk's accept does: the proposal, with write-back
+            assert review.load_proposal(store, item.proposal_id).firstKeptEntryId == cut  # the agent's own cut
+            review.add_version(store, item.proposal_id, "the desk's edit")
+            decision = review.accept(store, item.proposal_id, write_back=True)
+            assert store.proposals.status(item.proposal_id) == "accepted"
+        answer = client.reply()
+    assert decision.written_to is None and "holds this compaction live" in decision.notes[0]
+    assert answer is not None and answer["compaction"]["summary"] == "the desk's edit"
+    assert answer["compaction"]["firstKeptEntryId"] == cut
+    assert session.read_bytes() == before  # pi writes the entry itself
+
+
+def _item(item_id: str) -> Any:
+    with Store() as store:
+        return Inbox(store).get(item_id)
