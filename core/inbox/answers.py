@@ -201,11 +201,31 @@ def accept_item(store: Store, ref: str, note: str | None = None) -> InboxItem | 
 
 
 def _accept_written_back(store: Store, inbox: Inbox, item: InboxItem, text: str, note: str | None) -> InboxItem:
-    """An agent that does not wait (Claude Code): the accepted summary is written into its session file."""
-    from cutline.core.review import accept
+    """An agent that does not wait (Claude Code): the accepted summary is written into its session file.
 
-    if item.proposal_id is None:
+    The agent went on after the hook (its turn ran uncompacted), so the file has grown since the
+    proposal was made: the proposal is made again of the file as it is now, with the person's
+    summary as its latest version, and the old one is closed as superseded.
+    """
+    from cutline.core.review import accept, add_version
+    from cutline.core.store import file_sha256
+
+    if item.proposal_id is None or item.session_file is None:
         raise CutlineError(f"inbox item {item.id} has no proposal to write back; see `cutline inbox show {item.id}`")
+    old = item.proposal_id
+    path = Path(item.session_file)
+    if path.is_file() and store.proposals.source_sha256(old) != file_sha256(path):
+        hold = Hold.model_validate({**inbox.request(item.id), "type": "hold"})
+        make_proposal(store, item, hold)
+        item = inbox.get(item.id)
+        if item.proposal_id == old:
+            raise CutlineError(f"inbox item {item.id}: {path} changed and no new proposal could be made of it")
+        assert item.proposal_id is not None
+        add_version(store, item.proposal_id, text)
+        _record(
+            store, item.model_copy(update={"proposal_id": old}), "rejected", None, f"superseded by {item.proposal_id}"
+        )
+    assert item.proposal_id is not None
     decision = accept(store, item.proposal_id, write_back=True, note=note)
     answered = inbox.answer(item.id, "accepted", {"summary": text, "writtenTo": decision.written_to})
     inbox.delivered(item.id)
