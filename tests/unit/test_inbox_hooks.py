@@ -9,7 +9,7 @@ import pytest
 
 from cutline.core.inbox.claude_code import pre_compact
 from cutline.core.inbox.install import MARKER, PI_EXTENSION_NAME
-from cutline.core.inbox.items import Inbox
+from cutline.core.inbox.items import Inbox, NewItem
 from cutline.core.store import Store
 from tests.support.cli import run
 from tests.support.paths import TESTS
@@ -129,3 +129,31 @@ def test_claude_codes_automatic_compaction_is_blocked_and_put_in_the_inbox(tmp_p
 def test_a_broken_event_lets_claude_code_compact_as_usual(text: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert pre_compact(text) == ""
     assert capsys.readouterr().err.startswith("cutline: the compaction goes ahead without review (")
+
+
+def test_the_inbox_commands_list_show_edit_and_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "inbox")
+    assert (code, out) == (0, "inbox: nothing waiting\n")
+    with Store() as store:
+        item = Inbox(store).add(
+            NewItem(agent="pi", reason="threshold", tokens_before=190021, first_kept_entry_id="e7", timeout_seconds=60)
+        )
+    code, out, _ = run(capsys, "inbox")
+    assert out.startswith(f"{item.id}  waiting     pi           threshold  190,021 tokens  no proposal  ")
+    code, out, err = run(capsys, "accept", item.id)
+    assert code == 1 and f"has no summary yet: write one with `cutline inbox edit {item.id} FILE` first" in err
+    summary = tmp_path / "summary.md"
+    summary.write_text("## Goal\nmine\n")
+    code, out, _ = run(capsys, "inbox", "edit", item.id[:5], str(summary))
+    assert out == f"inbox {item.id}: summary saved (its draft); `cutline accept {item.id}` sends it\n"
+    code, out, _ = run(capsys, "inbox", "show", item.id)
+    assert "the agent's cut: first kept entry e7" in out and out.endswith("\n## Goal\nmine\n")
+    code, out, _ = run(capsys, "accept", item.id)
+    assert out.startswith(f"accepted {item.id}: pi gets the summary (12 chars)")
+    code, out, _ = run(capsys, "inbox", "--json", "--all")
+    [shown] = json.loads(out)
+    assert shown["answer"]["summary"] == "## Goal\nmine" and shown["shown_status"] == "accepted (not yet delivered)"
+    code, _, err = run(capsys, "reject", item.id)
+    assert code == 1 and "is already accepted" in err
+    code, _, err = run(capsys, "accept", "nosuchthing")
+    assert code == 1 and "nosuchthing" in err  # not an inbox item: the proposal's own refusal
