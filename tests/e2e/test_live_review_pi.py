@@ -292,3 +292,21 @@ def test_a_desk_that_quits_leaves_the_wait_answerable_and_pi_gets_the_answer_fro
     assert [c["summary"] for c in compactions] == [EDITED]
     request = next(r for r in live_pi_rpc.requests(live.logdir) if AFTER in json.dumps(r["messages"][-1:]))
     assert _texts(request["messages"][0]) == WRAP.format(EDITED)
+
+
+def test_past_the_timeout_pis_own_summary_goes_ahead_and_the_inbox_says_so(live: Live) -> None:
+    pi, node = _program("0.73")
+    _install(live, timeout=4)
+    live.watch()
+    live.start_pi(pi, node, STEPS[:4])
+    item = live.waiting()
+    live.pi_done()  # nobody answers
+    events = _compaction_events(live.logdir)
+    start = next(e for e in events if e["type"] == "compaction_start")
+    end = next(e for e in events if e["type"] == "compaction_end")
+    assert 4.0 <= end["_t"] - start["_t"] < 15.0
+    compactions = [e for e in _entries(live.session_file()) if e.get("type") == "compaction"]
+    assert len(compactions) == 1 and "FAKE SUMMARY" in compactions[0]["summary"]
+    [shown] = json.loads(live.cutline("inbox", "--json", "--all"))
+    assert (shown["id"], shown["status"]) == (item["id"], "timed-out")
+    assert any("timed out" in note for note in shown["notes"])
