@@ -127,7 +127,7 @@ export default function cutlineReview(pi) {
 					sessionFile: sessions?.getSessionFile?.() ?? null,
 					sessionId: sessions?.getSessionId?.() ?? null,
 					cwd: ctx.cwd ?? null,
-					reason: event.reason ?? (event.customInstructions === undefined ? "auto" : "manual"),
+					reason: event.reason ?? (event.customInstructions ? "manual" : null), // pi 0.73 does not say
 					timeoutSeconds,
 					customInstructions: event.customInstructions ?? null,
 					preparation: event.preparation,

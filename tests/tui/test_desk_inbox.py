@@ -79,3 +79,25 @@ def test_sessions_with_a_compaction_waiting(snap_compare, store: Path, size: tup
         await settle(pilot)
 
     assert snap_compare(test_app(store), run_before=before, terminal_size=size)
+
+
+async def test_w_opens_the_session_of_the_oldest_waiting_compaction(store: Path, tmp_path: Path) -> None:
+    app = test_app(store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == "Nothing waits for review"
+        client = _hold(tmp_path / "ledger.jsonl")
+        try:
+            json.loads(client.recv(4096))
+            deadline = time.monotonic() + 10
+            with Store(store) as s:
+                while not Inbox(s).listing()[0].session_id:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.05)
+            await pilot.press("w")
+            await settle(pilot)
+            assert type(app.screen).__name__ == "ReviewScreen"
+        finally:
+            client.close()
