@@ -293,8 +293,13 @@ def accept_cmd(
     written, the facts the summary contradicts or loses and a failed quality guard are
     shown (on stderr); with --write-back, a contradiction or a failed guard asks first
     (refused when no one can answer, unless --anyway).
+    PROPOSAL may also be an inbox item (`cutline inbox`): the waiting agent gets the summary.
     """
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core.review import accept
+
+    if answer_inbox(proposal, "accept", note, db_path):
+        return
 
     with _store(db_path) as store:
         _before_accept(store, proposal, write_back, anyway)
@@ -374,8 +379,12 @@ def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None
 @click.option("--note", default=None, help="Why (kept with the decision).")
 @_DB
 def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
-    """Reject PROPOSAL."""
+    """Reject PROPOSAL (or an inbox item: the waiting agent cancels its compaction)."""
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core.review import reject
+
+    if answer_inbox(proposal, "reject", note, db_path):
+        return
 
     with _store(db_path) as store:
         decision = reject(store, proposal, note=note)
