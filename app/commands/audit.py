@@ -24,7 +24,7 @@ _DB = click.option(
     help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
 _COUNTERS = ("chars4", "tiktoken", "calibrated")
-_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
+_RULES = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")
 _RULES_OPTION = click.option(
     "--rules",
     type=click.Choice(_RULES),
@@ -184,6 +184,17 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
 # ---------------------------------------------------------------------------
 
 
+def _resumed_with(explained: Any) -> str:
+    """Where `plan` and `compact` use other rules than the file's writer's: say which, and why ("" when the same)."""
+    from cutline.core.engine.rules.choice import Writer, label, resume_rules
+
+    writer = Writer(explained.rules, explained.rules_reason or "", True)
+    planned = resume_rules(writer, _settings().rules)
+    if planned == writer.rules:
+        return ""
+    return f"; plan and compact use {label(planned)}'s rules ({planned}), for the pi you resume it with"
+
+
 def report_text(report: Any) -> str:
     """The audit as plain text for a terminal."""
     lines = [
@@ -230,7 +241,7 @@ def report_text(report: Any) -> str:
         lines += ["", f"quality guard: {report.quality.summary()}"]
     lines += ["", "why the cut fell there"]
     if report.why.rules:
-        lines.append(f"  rules {report.why.rules}: {report.why.rules_reason}")
+        lines.append(f"  rules {report.why.rules}: {report.why.rules_reason}{_resumed_with(report.why)}")
     lines += [f"  {step}" for step in (report.why.steps or [report.why.text])]
     return "\n".join(lines)
 
@@ -417,7 +428,7 @@ def _print_timeline(timeline: Any, result: Any, output: str | None, as_json: boo
         say(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
     if result is not None:
         say(result.text())
-        say(f"replayed with the rules of {result.rules} ({result.rules_reason})")
+        say(f"replayed with the rules of {result.rules} ({result.rules_reason}){_resumed_with(result)}")
     if output:
         say(f"wrote {output}")
 

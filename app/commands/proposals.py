@@ -130,7 +130,7 @@ def _refuse_useless(proposal: Any) -> None:
 )
 @click.option(
     "--rules",
-    type=click.Choice(("pi", "pi-0.73", "openclaw-2026.9")),
+    type=click.Choice(("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")),
     default=None,
     help="Planner rule set (default: what the session shows, else settings, else pi).",
 )
@@ -234,10 +234,10 @@ def compact_cmd(
             chosen = rules or evidence(path, loaded.format, loaded.version)
             the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=chosen)
         writer = summarizer_for(settings)
-        import asyncio  # here, not at the top: every command module loads when the CLI starts
+        from cutline.app.run_async import run_to_result
 
         run = compact(the_plan, loaded, writer, settings, hooks=load_config().hooks, path=path)
-        proposal = asyncio.run(within_deadline(run, settings.timeoutSeconds))
+        proposal = run_to_result(within_deadline(run, settings.timeoutSeconds))
         if proposal.degraded == "annotation":
             # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
             cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")
@@ -293,8 +293,13 @@ def accept_cmd(
     written, the facts the summary contradicts or loses and a failed quality guard are
     shown (on stderr); with --write-back, a contradiction or a failed guard asks first
     (refused when no one can answer, unless --anyway).
+    PROPOSAL may also be an inbox item (`cutline inbox`): the waiting agent gets the summary.
     """
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core.review import accept
+
+    if answer_inbox(proposal, "accept", note, db_path):
+        return
 
     with _store(db_path) as store:
         _before_accept(store, proposal, write_back, anyway)
@@ -374,8 +379,12 @@ def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None
 @click.option("--note", default=None, help="Why (kept with the decision).")
 @_DB
 def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
-    """Reject PROPOSAL."""
+    """Reject PROPOSAL (or an inbox item: the waiting agent cancels its compaction)."""
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core.review import reject
+
+    if answer_inbox(proposal, "reject", note, db_path):
+        return
 
     with _store(db_path) as store:
         decision = reject(store, proposal, note=note)

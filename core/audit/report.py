@@ -834,9 +834,11 @@ def explain_compaction(
     writer = writer or written_by(list(path_before), fmt, setting=settings.rules)
     rules = writer.rules
     if record_first_kept is None:
-        agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
-            fmt, "this compaction records no firstKeptEntryId: it replaces"
-        )
+        agent = {
+            "claude_code": "Claude Code compactions replace",
+            "codex": "Codex compactions replace",
+            "qwen_code": "Qwen Code compressions replace",
+        }.get(fmt, "this compaction records no firstKeptEntryId: it replaces")
         text = (
             f"{agent} the whole history with the summary: nothing before the compaction "
             "stays verbatim, so there is no cut point to explain"
@@ -991,7 +993,7 @@ def audit_compaction(
         after_indices = full.context_indices()
         after = build_context(full.tail())
         tokens = full.counts[:-1]
-        writer = _window_writer(full, session, settings, rules)
+        writer = window_writer(full, session, settings, rules)
     else:
         path = full[:-1]
         after_indices = context_indices(full)
@@ -1039,7 +1041,7 @@ def _entries_after(session: Session, entry_id: str) -> list[Entry]:
     return list(active[at + 1 :]) if at is not None else []
 
 
-def _window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:
+def window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:
     """`written_by` of a window's whole path, from the only entries that can tell on a pi path.
 
     Those are the entries the facts flag as current pi's (`PI_CURRENT_SIGN`: system,
@@ -1062,7 +1064,7 @@ def compaction_window_fits(
     Why: OpenClaw 2026.9's planner and context walk the whole path, and the other modes
     were not checked entry by entry; those load the whole session.
     """
-    return settings.mode == "pi" and _window_writer(window, session, settings, rules).rules != OPENCLAW
+    return settings.mode == "pi" and window_writer(window, session, settings, rules).rules != OPENCLAW
 
 
 def _proposal_settings(proposal: Proposal) -> CompactionSettings:
@@ -1235,7 +1237,7 @@ class Comparison(BaseModel):
         after_a = f"{self.a_tokens_after:,}" if self.a_tokens_after is not None else "?"
         after_b = f"{self.b_tokens_after:,}" if self.b_tokens_after is not None else "?"
         rows += _side_by_side("tokens after", after_a, after_b)
-        rows += _side_by_side("summary", f"{self.a_summary_chars} chars", f"{self.b_summary_chars} chars")
+        rows += _side_by_side("summary", f"{self.a_summary_chars:,} chars", f"{self.b_summary_chars:,} chars")
         for n in range(max(len(self.a_warnings), len(self.b_warnings))):
             left = self.a_warnings[n] if n < len(self.a_warnings) else ""
             right = self.b_warnings[n] if n < len(self.b_warnings) else ""
