@@ -98,9 +98,6 @@ class _Items:
         self._seen[(section, key)] = item
         self.items.append(item)
 
-    def has(self, key: str) -> bool:
-        return any(k == key for _, k in self._seen)
-
 
 def latest_ask_text(text: str) -> str:
     """The latest ask verbatim (whitespace collapsed); a long one cut at a word boundary."""
