@@ -39,8 +39,8 @@ OPENCLAW_SAFEGUARD_PROMPT = "openclaw-safeguard"
 
 # Priorities: higher survives a tight budget longer.
 P_LATEST = 100
-P_GOAL = 95
-P_CONSTRAINT = 90
+P_GOAL = 92
+P_CONSTRAINT = 96
 P_IN_PROGRESS = 85
 P_BLOCKED = 82
 P_NEXT = 80
