@@ -131,6 +131,15 @@ def _candidate(row: Row) -> str:
     return f"{row['id']} ({name}: {row['source_path']})" if row["source_path"] else f"{row['id']} ({name})"
 
 
+def _ambiguous(how: str, ref: str, matches: list[Row]) -> AmbiguousSessionError:
+    """The refusal of a reference several sessions fit, listing them (ten at most) so the user can pick one."""
+    listed = ", ".join(_candidate(row) for row in sorted(matches, key=lambda r: r["id"])[:10])
+    more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
+    return AmbiguousSessionError(
+        f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}; name one by its full id or its file path"
+    )
+
+
 def _info(row: Row) -> SessionInfo:
     return SessionInfo(
         id=row["id"],
@@ -201,7 +210,13 @@ class Sessions:
         return unique_prefixes([row["id"] for row in self._db.rows("SELECT id FROM sessions")])
 
     def resolve(self, ref: str) -> str:
-        """The id of the session `ref` names: an exact id, a unique id prefix, a name, or its source file's path."""
+        """The id of the session `ref` names: an exact id, an exact name, its source file's path, or a unique prefix.
+
+        An exact id wins, then an exact name (a file's stem counts as one), then the file's
+        path; only then are id prefixes and name prefixes tried, together. Why: a bare name
+        must not open another session whose id happens to start with it. A reference that
+        fits several sessions at the first level it matches is refused with the candidates.
+        """
         ref = ref.strip()
         if not ref:
             raise NotFoundError("no session given")
@@ -209,11 +224,13 @@ class Sessions:
         if any(row["id"] == ref for row in rows):
             return ref
         by_prefix = [row for row in rows if row["id"].startswith(ref)]
-        if len(by_prefix) == 1:
-            return str(by_prefix[0]["id"])
         by_name = [row for row in rows if ref in _names(row)]
         if len(by_name) == 1:
             return str(by_name[0]["id"])
+        if len(by_name) > 1:
+            named = {row["id"] for row in by_name}
+            others = [row for row in by_prefix if row["id"] not in named]
+            raise _ambiguous("name", ref, by_name + others)
         try:
             as_path = str(Path(ref).expanduser().resolve())
         except (OSError, RuntimeError):
@@ -222,15 +239,13 @@ class Sessions:
         if by_path:
             return str(by_path[0]["id"])
         by_name_prefix = [row for row in rows if any(name.startswith(ref) for name in _names(row))]
-        if not by_prefix and not by_name and len(by_name_prefix) == 1:
-            return str(by_name_prefix[0]["id"])
-        for matches, how in ((by_prefix, "id prefix"), (by_name, "name"), (by_name_prefix, "name prefix")):
-            if len(matches) > 1:
-                listed = ", ".join(_candidate(row) for row in sorted(matches, key=lambda r: r["id"])[:10])
-                more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
-                raise AmbiguousSessionError(
-                    f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}; name one by its full id or its file path"
-                )
+        prefixed = {row["id"] for row in by_prefix}
+        candidates = by_prefix + [row for row in by_name_prefix if row["id"] not in prefixed]
+        if len(candidates) == 1:
+            return str(candidates[0]["id"])
+        if candidates:
+            how = "id prefix" if not by_name_prefix else "name prefix" if not by_prefix else "id or name prefix"
+            raise _ambiguous(how, ref, candidates)
         raise NotFoundError(f"no stored session matches {ref!r} (try `cutline ls`)")
 
     def info(self, ref: str) -> SessionInfo:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cutline.core.agents.boundaries import continues_message
 from cutline.core.agents.entries import shape_content
 from cutline.core.agents.index_facts import ASSISTANT, CUT_POINT, IN_CONTEXT, TURN_START, VALID_USAGE
 from cutline.core.agents.path_window import PathWindow
@@ -285,7 +286,9 @@ class Projection:
                 kind=kind,
                 messages=messages,
                 weight=weight,
-                cut=not compaction_item and any(r in _CUT_ROLES for r in roles),
+                cut=not compaction_item
+                and any(r in _CUT_ROLES for r in roles)
+                and not any(continues_message(m) for m in messages),
                 turn=not compaction_item and any(r in _TURN_ROLES for r in roles),
                 counted=weight > 0,
                 barrier=compaction_item or bool(messages),
