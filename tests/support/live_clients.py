@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.process_group import run_grouped
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS_TOOLS = REPO / "tests" / "fixtures" / "corpus" / "tools"
 CLIENTS_DEFAULT = "/tmp/real-clients"
@@ -113,10 +115,11 @@ def resume(run: LiveRun, timeout: float = 240) -> dict[str, Any]:
         encoding="utf-8",
     )
     command = [*namespace_prefix(), sys.executable, str(Path(__file__).resolve()), str(spec)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, cwd=REPO)
-    (run.logdir / "driver.out").write_text(done.stdout + done.stderr, encoding="utf-8")
+    done = run_grouped(command, timeout=timeout, cwd=REPO)  # its fake server and agent die with it, whatever happens
+    output = (done.stdout + done.stderr).decode("utf-8", "replace")
+    (run.logdir / "driver.out").write_text(output, encoding="utf-8")
     if done.returncode != 0:
-        raise RuntimeError(f"{run.agent} resume failed ({done.returncode}): {(done.stdout + done.stderr)[-2000:]}")
+        raise RuntimeError(f"{run.agent} resume failed ({done.returncode}): {output[-2000:]}")
     return request_for(run.logdir, run.prompt)
 
 

@@ -97,6 +97,7 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
         kind = value.get("type")
         uuid = value.get("uuid")
         has_uuid = _check_identity(value, record.line, session_id, first_line, (file, problems))
+        foreign = _other_session(value, session_id)
         entry_id = uuid if has_uuid else ids.make(record.line)
         parent = value.get("parentUuid")
         timestamp = value.get("timestamp")
@@ -158,8 +159,8 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
             if target is not None and target.compaction is not None and not target.compaction.summary:
                 target.compaction.summary = entry.message.text()
             pending = None
-        if has_uuid and kind in _TREE_TYPES and not entry.isSidechain:
-            leaf_id = entry_id
+        if has_uuid and kind in _TREE_TYPES and not entry.isSidechain and not foreign:
+            leaf_id = entry_id  # never a record set aside: a repeated uuid's copy, another session's record
     leaf_id = linearize(entries, leaf_id, file, problems)
     mark_continuations(_linear_path(entries, leaf_id), _same_response)
     usage_once_per_call(entries)
@@ -203,7 +204,7 @@ def _check_identity(
     elif isinstance(uuid, str) and usable:
         first_line[uuid] = line
     other_session = value.get("sessionId")
-    if isinstance(other_session, str) and other_session != session_id and value.get("type") in _TREE_TYPES:
+    if _other_session(value, session_id):
         problems.append(
             Problem(
                 file=file,
@@ -213,6 +214,12 @@ def _check_identity(
             )
         )
     return usable
+
+
+def _other_session(value: dict[str, Any], session_id: str) -> bool:
+    """Whether a conversation record names another session than the file's (reported, kept, never the leaf)."""
+    other = value.get("sessionId")
+    return isinstance(other, str) and other != session_id and value.get("type") in _TREE_TYPES
 
 
 def _int_or(value: Any, default: int | None) -> int | None:

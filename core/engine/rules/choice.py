@@ -160,3 +160,29 @@ def written_by(
     assumed = canonical(setting or PI_CURRENT)
     source = "the rules setting" if setting else "the default"
     return Writer(assumed, f"assumed ({source}): a {session_format or 'session'} file does not tell", False)
+
+
+_LABELS = {PI_073: "pi 0.73", PI_CURRENT: "current pi", OPENCLAW: "OpenClaw 2026.9"}
+
+
+def label(rules: str) -> str:
+    """A rule set as a person names the agent: `pi` is "current pi", `pi-0.73` "pi 0.73"."""
+    return _LABELS.get(rules, rules)
+
+
+def resume_rules(writer: Writer, setting: str | None = None) -> str:
+    """The rules `plan` and `compact` use for a file `writer` describes: those of the agent that will resume it.
+
+    Only an older pi's file differs: it is explained with pi 0.73's rules (its writer) but
+    planned with the `rules` setting's (else current pi's), the pi a user resumes it with.
+    """
+    if writer.rules == PI_073 and writer.reason != "given explicitly":
+        return canonical(setting or PI_CURRENT)
+    return writer.rules
+
+
+def both_rules(planned: str, written: str) -> str | None:
+    """Both rule sets in words when they differ ("current pi — the file was written by pi 0.73"), else None."""
+    if planned == written:
+        return None
+    return f"{label(planned)} — the file was written by {label(written)}"
