@@ -208,16 +208,23 @@ def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None
     if not plan.possible:
         return None
     line = preview_entry(store, proposal.id, timestamp=timestamp)
-    if plan.how != "append":
+    if plan.how not in ("append", "migrate-and-append"):
         after = adapter.session_after_write_back(session, line)
         return None if after is None else session_wire_context(after)
     source = Path(session.source_path or "")
     if not source.is_file():
         return None
     appended = line.encode("utf-8") + b"\n"
+    if plan.how == "migrate-and-append":
+        # a pi v1/v2 file: rewritten as v3 first, exactly as the write-back rewrites it
+        from cutline.core.agents.pi.migrate import migrated_lines
+
+        data = ("\n".join(migrated_lines(session)) + "\n").encode("utf-8") + appended
+    else:
+        data = source.read_bytes() + appended
     with tempfile.TemporaryDirectory(prefix="cutline-after-") as folder:
         written = Path(folder) / source.name
-        written.write_bytes(source.read_bytes() + appended)
+        written.write_bytes(data)
         return session_wire_context(read_session(written))
 
 

@@ -16,7 +16,7 @@ from cutline.core.errors import CutlineError
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
-_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
+_RULES = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")
 _DB = click.option(
     "--db",
     "db_path",
@@ -78,7 +78,7 @@ def plan_cmd(
     """Show where a compaction of SESSION (a stored session or a session file) would cut now, and why."""
     from cutline.core.config.file import load_settings
     from cutline.core.engine.plan import plan
-    from cutline.core.engine.rules.choice import evidence
+    from cutline.core.engine.rules.choice import evidence, written_by
     from cutline.core.store import Store
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import gc_paused
@@ -92,14 +92,15 @@ def plan_cmd(
             "mode": mode,
         },
     )
+    from cutline.core.engine.path_index import PathIndex, index_path
+
     with gc_paused(), Store(db_path) as store:
         windowed = _windowed(store, session, settings, counter, rules)
         if windowed is not None:
             session_id, window = windowed
-            from cutline.core.engine.path_index import PathIndex
-
             index = PathIndex.from_facts(window, window.counts, counter, window.ids, window.kinds, window.facts)
-            result = plan(index, settings, counter, entry_tokens=entry_tokens, rules=rules)
+            chosen = rules
+            writer = _window_writer(store, session_id, window, settings, rules)
         else:
             loaded, counts = open_counted(store, session, counter if counter == "chars4" else None)
             if counts is None:
@@ -107,9 +108,9 @@ def plan_cmd(
             session_id = loaded.id
             path = loaded.active_path()
             chosen = rules or evidence(path, loaded.format, loaded.version)
-            result = plan(
-                path, settings, counter, [counts.get(e.id, 0) for e in path], entry_tokens=entry_tokens, rules=chosen
-            )
+            index = index_path(path, [counts.get(e.id, 0) for e in path], counter)
+            writer = written_by(path, loaded.format, loaded.version, settings.rules, rules).rules
+        result = plan(index, settings, counter, entry_tokens=entry_tokens, rules=chosen)
     if result.windowGuard is None or not result.windowGuard.shouldBlock:
         # a window the guard blocks is itself the problem, and the plan says so
         _refuse_reserve_over_window(settings, result.contextWindow)
@@ -118,9 +119,29 @@ def plan_cmd(
         data["sessionId"] = session_id
         say_json(indented_json(data, ensure_ascii=False))
     else:
+        from cutline.core.engine.keep_suggestion import (
+            keep_recent_that_summarizes,
+            over_threshold_with_nothing_to_summarize,
+        )
         from cutline.core.engine.plan_text import plan_text
 
-        say(plan_text(result))
+        say(plan_text(result, writer))
+        if over_threshold_with_nothing_to_summarize(result):
+            keep = keep_recent_that_summarizes(index, settings, chosen)
+            if keep is not None:
+                say(f"\nkeepRecentTokens {keep:,} would leave history to summarize: --keep-recent-tokens {keep}")
+
+
+def _window_writer(store: Any, session_id: str, window: Any, settings: Any, rules: str | None) -> str:
+    """The rules of the agent that wrote a stored pi session read as a window (as `audit` names them)."""
+    from types import SimpleNamespace
+
+    from cutline.core.audit.report import window_writer
+
+    row = store.sessions.row(session_id) or {}
+    # only its format and version are read: the stored row's, not the whole session loaded
+    session: Any = SimpleNamespace(format=row.get("format", "pi"), version=row.get("version"))
+    return window_writer(window, session, settings, rules).rules
 
 
 def _windowed(store: Any, ref: str, settings: Any, counter: str, rules: str | None) -> tuple[str, Any] | None:
@@ -144,7 +165,7 @@ def _windowed(store: Any, ref: str, settings: Any, counter: str, rules: str | No
         session_id = str(store.import_file(candidate).session_id)
     else:
         session_id = resolve_stored(store, ref)
-    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules)
+    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules, lazy=True)
     if window is None:
         return None
     hold_until_exit(window)
@@ -200,18 +221,21 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
     calibration = report.calibration
     if calibration.fitted:
         say(
-            f"calibrated ({calibration.method} over {len(calibration.samples)} turns): "
+            f"calibrated ({calibration.method} over {len(calibration.samples)} model calls): "
             f"real ≈ {calibration.overhead:,.0f} + {calibration.ratio:.3f} × chars4"
         )
     if not report.turns:
         say("no assistant usage records: nothing to compare the counters against")
         return
-    say(f"\n{'turn':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
+    # "path #": the call's position on the active path (`timeline`'s "turn" counts user turns)
+    say(f"\n{'path #':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
     for row in report.turns:
         say(f"{row['pathIndex']:>6} {row['real']:>9,} " + " ".join(f"{row.get(name, 0):>11,}" for name in names))
     say("\nrelative error against usage (median / p90):")
     for err in report.errors:
-        say(f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)")
+        say(
+            f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} model calls)"
+        )
 
 
 COMMANDS = [plan_cmd, tokens_cmd]
