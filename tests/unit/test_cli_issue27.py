@@ -157,3 +157,19 @@ def test_a_claude_code_file_ending_in_another_sessions_record_keeps_its_own_path
     own_out = tmp_path / "own.jsonl"
     code, _, _ = run(capsys, "export", str(SAMPLES / "claude-code-compacted.jsonl"), "-o", str(own_out), "--db", db)
     assert len(out_file.read_text().splitlines()) == len(own_out.read_text().splitlines()) > 2
+
+
+def test_a_byte_order_mark_in_a_claude_code_file_is_skipped_as_claude_code_skips_it(tmp_path: Path) -> None:
+    from cutline.core.agents import read_session
+
+    original = SAMPLES / "claude-code-compacted.jsonl"
+    lines = original.read_text(encoding="utf-8").splitlines()
+    marked = tmp_path / "marked.jsonl"
+    lines[0] = "\ufeff" + lines[0]  # Claude Code's file reader drops a leading BOM
+    lines[9] = "\ufeff" + lines[9]  # and its line parser reads a line that starts with one
+    marked.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    expected, read = read_session(original), read_session(marked)
+    assert read.format == "claude_code" and not [p for p in read.problems if "malformed" in p.message]
+    assert [e.id for e in read.entries] == [e.id for e in expected.entries]
+    assert [e.id for e in read.active_path()] == [e.id for e in expected.active_path()]
+    assert next(e for e in read.entries if e.line == 10).raw_line == lines[9]  # the line is kept as written
