@@ -23,6 +23,7 @@ def compaction_window(
     configured: str | None,
     *,
     flags_only: bool = False,
+    lazy: bool = False,
 ) -> PathWindow | None:
     """The session's path as a `PathWindow` when a compaction reads only its end, else None (load the whole session).
 
@@ -31,13 +32,14 @@ def compaction_window(
     whole path; the other modes were not checked entry by entry), with every entry's
     `counter` count cached. The rule set is `rules` when given, current pi where the
     session shows its signs, else the `configured` one (pi when none). The proposal is the same either way (tests compare them).
-    `flags_only` is for a caller that has planned already (`Sessions.path_window`).
+    `flags_only` is for a caller that has planned already, `lazy` for a process that plans
+    or compacts once (both: `Sessions.path_window`).
     """
     from cutline.core.engine.rules.choice import OPENCLAW, canonical
 
     if mode != "pi":
         return None
-    window = store.sessions.path_window(session_id, counter, flags_only=flags_only)
+    window = store.sessions.path_window(session_id, counter, flags_only=flags_only, lazy=lazy)
     if window is None:
         return None
     if canonical(rules or ("pi" if window.current_pi_sign() else None) or configured or "pi") == OPENCLAW:

@@ -12,6 +12,7 @@ import difflib
 import json
 import secrets
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from cutline.core.agents import read_session, session_wire_context
@@ -59,6 +60,11 @@ __all__ = [
     "validate_version",
     "versions",
 ]
+
+
+# Set by cutline.core.inbox: answers a proposal an agent holds live (the agent writes the entry itself, not
+# cutline) and returns the decision, or None for any other proposal. Injected: the inbox sits above this module.
+live_answer: Callable[[Store, str, str, str | None], Decision | None] | None = None
 
 
 class InvalidProposal(CutlineError):
@@ -245,6 +251,8 @@ def accept(
     if write_back:
         recover_write_backs(store)
     proposal = load_proposal(store, ref)
+    if live_answer is not None and (held := live_answer(store, proposal.id, "accepted", note)) is not None:
+        return held
     _open_or_refuse(store, proposal.id)
     version = latest_version(store, proposal.id)
     validation = validate_version(proposal, version.text)
@@ -279,6 +287,8 @@ def accept(
 def reject(store: Store, ref: str, note: str | None = None) -> Decision:
     """Reject a proposal; nothing is written anywhere but the store."""
     proposal = load_proposal(store, ref)
+    if live_answer is not None and (held := live_answer(store, proposal.id, "rejected", note)) is not None:
+        return held
     _open_or_refuse(store, proposal.id)
     decision = Decision(
         proposal_id=proposal.id, session_id=proposal.session_id, decision="rejected", decided_at=_now(), note=note

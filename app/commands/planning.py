@@ -16,7 +16,7 @@ from cutline.core.errors import CutlineError
 
 _MODES = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 _COUNTERS = ("chars4", "tiktoken", "calibrated", "anthropic")
-_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
+_RULES = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")
 _DB = click.option(
     "--db",
     "db_path",
@@ -165,7 +165,7 @@ def _windowed(store: Any, ref: str, settings: Any, counter: str, rules: str | No
         session_id = str(store.import_file(candidate).session_id)
     else:
         session_id = resolve_stored(store, ref)
-    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules)
+    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules, lazy=True)
     if window is None:
         return None
     hold_until_exit(window)

