@@ -76,7 +76,7 @@ def test_every_agent_shape_and_an_update_are_linear_too() -> None:
     n = 100
     previous = "## Goal\n- Keep the retry loops sane\n\n## Constraints & Preferences\n- Never touch vendored code\n"
     for prompt in ("claude-code", "openclaw-safeguard", "codex"):
-        ratio = growth(
+        ratio = line_growth(
             _work(n, prompt_name=prompt, previous_summary=previous, kind="update"),
             _work(4 * n, prompt_name=prompt, previous_summary=previous, kind="update"),
         )
