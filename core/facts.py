@@ -1302,6 +1302,7 @@ def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
     facts: list[Fact] = []
     kind: FactKind = "instruction"
     transient = False
+    statements: list[str] = []
     for raw in _prose(summary).splitlines():
         line = raw.strip()
         if not line or (line.startswith("<") and line.endswith(">")):
@@ -1316,10 +1317,11 @@ def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
             continue  # the goal and the work in hand: every summary states its own
         if _WRAPPER.match(line) or _FRAGMENT.match(line):
             continue
+        statements.append(line)
         body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|\[[ xX]\])\s*", "", line).strip()
         if body and content_words(body) and body.lower() not in ("(none)", "none"):
             facts.append(_sentence_fact(kind, body, source_entry_id))
-    facts.extend(_identifier_facts(summary, source_entry_id, prose=True))
+    facts.extend(_identifier_facts("\n".join(statements), source_entry_id, prose=True))
     return dedupe(facts)
 
 
@@ -1333,6 +1335,7 @@ _FRAGMENT = re.compile(
 )
 _WRAPPER = re.compile(
     r"^(this session is being continued|the summary below covers|summary:$|please continue the conversation|"
+    r"continue the conversation from where|the messages after this summary|"
     r"if you need specific details|another language model started|the conversation history before this point)",
     re.IGNORECASE,
 )

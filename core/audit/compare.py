@@ -405,9 +405,14 @@ _ABBREVIATIONS = (
 )
 
 
+_LABEL = re.compile(r"(?<![\w#])#\d+\b")
+
+
 def tokens(text: str, keep_stop: bool = False) -> list[Token]:
     """The comparison tokens of a text, in order (stop words dropped unless `keep_stop`)."""
     out: list[Token] = []
+    # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity)
+    text = _LABEL.sub(" ", text.replace('\\"', '"'))
     for pattern, expansion in _ABBREVIATIONS:
         text = pattern.sub(expansion, text)
     for piece, first in _pieces(text):
