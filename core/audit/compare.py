@@ -719,7 +719,7 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
         return None
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     matched = sum(block.size for block in matcher.get_matching_blocks())
-    if matched / len(a) < 0.5 or (matched < 2 and len(a) > 2):
+    if matched / len(a) < (0.5 if len(a) <= 4 else 0.6) or (matched < 2 and len(a) > 2):
         return None
     # with one token of frame, only a structural name (a dotted, underscored or numbered one) can stand in another's place
     structural = matched >= 2

@@ -185,6 +185,12 @@ def test_what_the_real_agents_corpus_showed_is_not_a_contradiction_or_a_fact() -
         passages(["ACK: [Tue 2026-11-24 23:50 UTC] Next turn."]),
     )
     assert "23:" not in stamped.reason and "utc" not in stamped.reason
+    # another message of the same template (the fake model's tool markup) is another message, not a contradiction
+    look = 'Look at the image. @@tool read {"path": "/tmp/w/state/pixel.png"}@@'
+    other = (
+        'User: Read two files. @@tools read {"path": "/tmp/w/work/notes.txt"};;read {"path": "/tmp/w/work/big.txt"}@@'
+    )
+    assert _verdict(look, other, "request") == "lost"
     # two marker words do not make a sentence frame
     assert _verdict("MARK-OC-AFTER-AUTO", "MARK-OC-NEXT <<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>", "request") == "lost"
     # a previous summary's verbatim turns, JSON fragments and empty markers are not facts it carried
