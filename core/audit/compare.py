@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Verdict = Literal["kept", "reworded", "lost", "contradicted"]
-VERDICT_ORDER: dict[str, int] = {"contradicted": 0, "lost": 1, "reworded": 2, "kept": 3}
 
 REWORDED_OVERLAP = 0.55
 TOPICAL_OVERLAP = 0.5
@@ -240,9 +239,6 @@ _SYNONYMS = {
     "databases": "db",
     "directory": "dir",
     "folder": "dir",
-    "sse": "server-sent",
-    "end-to-end": "e2e",
-    "requests/minute": "requests",
 }
 _REVOKE = frozenset(
     [
@@ -273,7 +269,6 @@ _DONE = re.compile(
 _OPEN = re.compile(r"\b(?:todo|still|pending|open|remaining|outstanding|to do|needs?|not yet|next)\b")
 _FIXED = re.compile(r"(?<!not )(?<!un)\b(?:fixed|resolved|passes|passing|green|works now)\b")
 _UNFIXED = re.compile(r"\bstill (?:fail|fails|failing|broken|throws|panics|errors)\b|\bnot fixed\b|\bunresolved\b")
-_CHOICE = re.compile(r"\b(?:instead of|rather than|over|not)\b")
 
 _QUANTITY = re.compile(
     r"(?<![\w.:/-])(\d[\d,]*(?:\.\d+)?)(k)?\s*-?\s*"
