@@ -48,12 +48,15 @@ _PATH_COLUMNS = r"""
 
 # the active path's ids, types and facts, and whether each entry is plain for a planner (`PathWindow.plain`):
 # a user, assistant or toolResult message, a user's line and model without `image` (nor a \u escape that
-# could spell it): only a user's images make current pi's estimate differ from the stored chars4 count
+# could spell it): only a user's images make current pi's estimate differ from the stored chars4 count;
+# and no `continuesMessage` (core.agents.boundaries: such a record is never a cut point, which the facts do not say)
 _PATH_WINDOW = r"""
     SELECT id, type, facts,
-        CASE WHEN type = 'message' AND (role IN ('assistant', 'toolResult') OR (role = 'user'
-            AND instr(raw, 'image') = 0 AND instr(raw, '\u') = 0 AND instr(coalesce(model_json, ''), 'image') = 0
-            AND instr(coalesce(model_json, ''), '\u') = 0)) THEN 1 ELSE 0 END
+        CASE WHEN type = 'message' AND role IN ('assistant', 'toolResult', 'user')
+            AND instr(raw, 'continuesMessage') = 0 AND instr(raw, '\u') = 0
+            AND instr(coalesce(model_json, ''), 'continuesMessage') = 0 AND instr(coalesce(model_json, ''), '\u') = 0
+            AND (role <> 'user' OR (instr(raw, 'image') = 0 AND instr(coalesce(model_json, ''), 'image') = 0))
+        THEN 1 ELSE 0 END
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
