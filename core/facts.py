@@ -846,9 +846,13 @@ _ERROR_TIERS = (
 )
 
 
+# a shell tool's empty field ("Error: (none)", "Stderr: (empty)"): says there was no error
+_EMPTY_FIELD = re.compile(r"^[A-Za-z ]{2,20}:\s*\((?:none|empty)\)$", re.IGNORECASE)
+
+
 def error_text(text: str) -> str:
     """The most telling line of an error output: a verdict or exception line first, then any line naming an error, else the first line."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not _EMPTY_FIELD.match(line.strip())]
     if not lines:
         return ""
     for tier in _ERROR_TIERS:
@@ -1298,6 +1302,7 @@ def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
     facts: list[Fact] = []
     kind: FactKind = "instruction"
     transient = False
+    statements: list[str] = []
     for raw in _prose(summary).splitlines():
         line = raw.strip()
         if not line or (line.startswith("<") and line.endswith(">")):
@@ -1310,19 +1315,27 @@ def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact
             continue
         if transient:
             continue  # the goal and the work in hand: every summary states its own
-        if _WRAPPER.match(line):
+        if _WRAPPER.match(line) or _FRAGMENT.match(line):
             continue
+        statements.append(line)
         body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|\[[ xX]\])\s*", "", line).strip()
         if body and content_words(body) and body.lower() not in ("(none)", "none"):
             facts.append(_sentence_fact(kind, body, source_entry_id))
-    facts.extend(_identifier_facts(summary, source_entry_id, prose=True))
+    facts.extend(_identifier_facts("\n".join(statements), source_entry_id, prose=True))
     return dedupe(facts)
 
 
 # sections whose content the next summary restates for its own moment (the goal, the next step, work in progress)
-_TRANSIENT_SECTION = re.compile(r"^(goal|optional next step|next step|in progress)\b|primary request", re.IGNORECASE)
+_TRANSIENT_SECTION = re.compile(
+    r"^(goal|optional next step|next step|in progress)\b|primary request|preserved verbatim|recent turns", re.IGNORECASE
+)
+# not statements: JSON fragments, placeholders, empty markers of a summary's sections
+_FRAGMENT = re.compile(
+    r"^(?:[\"{}\[\]]|\[non-text content|none\.?$|none captured\.?$|no prior history\.?$|\(none\)$)", re.IGNORECASE
+)
 _WRAPPER = re.compile(
     r"^(this session is being continued|the summary below covers|summary:$|please continue the conversation|"
+    r"continue the conversation from where|the messages after this summary|"
     r"if you need specific details|another language model started|the conversation history before this point)",
     re.IGNORECASE,
 )

@@ -239,6 +239,10 @@ def report_text(report: Any) -> str:
         lines.append(f"  ! {w.code}{mark}: {w.message}")
     if report.quality is not None:
         lines += ["", f"quality guard: {report.quality.summary()}"]
+        if not report.quality.ok:
+            from cutline.core.audit.before_accept import guard_words
+
+            lines += [f"  - {line}" for line in guard_words(report.quality)]
     lines += ["", "why the cut fell there"]
     if report.why.rules:
         lines.append(f"  rules {report.why.rules}: {report.why.rules_reason}{_resumed_with(report.why)}")

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Verdict = Literal["kept", "reworded", "lost", "contradicted"]
-VERDICT_ORDER: dict[str, int] = {"contradicted": 0, "lost": 1, "reworded": 2, "kept": 3}
 
 REWORDED_OVERLAP = 0.55
 TOPICAL_OVERLAP = 0.5
@@ -240,9 +239,6 @@ _SYNONYMS = {
     "databases": "db",
     "directory": "dir",
     "folder": "dir",
-    "sse": "server-sent",
-    "end-to-end": "e2e",
-    "requests/minute": "requests",
 }
 _REVOKE = frozenset(
     [
@@ -273,10 +269,9 @@ _DONE = re.compile(
 _OPEN = re.compile(r"\b(?:todo|still|pending|open|remaining|outstanding|to do|needs?|not yet|next)\b")
 _FIXED = re.compile(r"(?<!not )(?<!un)\b(?:fixed|resolved|passes|passing|green|works now)\b")
 _UNFIXED = re.compile(r"\bstill (?:fail|fails|failing|broken|throws|panics|errors)\b|\bnot fixed\b|\bunresolved\b")
-_CHOICE = re.compile(r"\b(?:instead of|rather than|over|not)\b")
 
 _QUANTITY = re.compile(
-    r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(k)?\s*-?\s*"
+    r"(?<![\w.:/-])(\d[\d,]*(?:\.\d+)?)(k)?\s*-?\s*"
     r"(%|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
     r"b|bytes?|kb|mb|gb|tb|kib|mib|gib|tib|[a-z]{3,})\b"
 )
@@ -294,6 +289,7 @@ _UNIT_DIMENSION = {
     **{u: ("size", u) for u in ("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")},
     "%": ("ratio", "%"),
 }
+_TIME_ZONES = frozenset(["utc", "gmt", "cet", "cest", "est", "edt", "pst", "pdt", "bst", "ist", "jst"])
 # words after a number that are not its unit
 _NOT_UNITS = frozenset(
     [
@@ -404,9 +400,14 @@ _ABBREVIATIONS = (
 )
 
 
+_LABEL = re.compile(r"(?<![\w#])#\d+\b")
+
+
 def tokens(text: str, keep_stop: bool = False) -> list[Token]:
     """The comparison tokens of a text, in order (stop words dropped unless `keep_stop`)."""
     out: list[Token] = []
+    # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity)
+    text = _LABEL.sub(" ", text.replace('\\"', '"'))
     for pattern, expansion in _ABBREVIATIONS:
         text = pattern.sub(expansion, text)
     for piece, first in _pieces(text):
@@ -470,7 +471,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(Quantity(float(m.group(1)), "port", "port"))
     for m in _QUANTITY.finditer(lower):
         number, kilo, unit = m.group(1), m.group(2), m.group(3)
-        if unit in _NOT_UNITS or lower[max(0, m.start() - 5) : m.start()].endswith("port "):
+        if unit in _NOT_UNITS or unit in _TIME_ZONES or lower[max(0, m.start() - 5) : m.start()].endswith("port "):
             continue
         try:
             value = float(number.replace(",", ""))
@@ -697,20 +698,26 @@ def overlap(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> fl
     return got / total
 
 
+_STAMP = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|\d{4}-\d{2}-\d{2}(?:t[\d:.]+z?)?")
+
+
 def _variant(x: str, y: str) -> bool:
     return x in y or y in x or x[:5] == y[:5]
 
 
 def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     """The same sentence frame with something else in one place: another name, flag, path or object."""
-    a = [t.norm for t in fact_toks if t.norm != "not"]
-    b = [t.norm for t in passage.toks if t.norm != "not"]
+    # times and dates are when something was said (OpenClaw stamps every prompt), not what
+    a = [t.norm for t in fact_toks if t.norm != "not" and not _STAMP.fullmatch(t.norm)]
+    b = [t.norm for t in passage.toks if t.norm != "not" and not _STAMP.fullmatch(t.norm)]
     if len(a) < 2:
         return None
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     matched = sum(block.size for block in matcher.get_matching_blocks())
-    if matched / len(a) < 0.5 or (matched < 2 and len(a) > 2):
+    if matched / len(a) < (0.5 if len(a) <= 4 else 0.6) or (matched < 2 and len(a) > 2):
         return None
+    # with one token of frame, only a structural name (a dotted, underscored or numbered one) can stand in another's place
+    structural = matched >= 2
     specific = {t.norm for t in fact_toks if t.specific}
     passage_specific = {t.norm for t in passage.toks if t.specific}
     ops = matcher.get_opcodes()
@@ -723,7 +730,8 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
         plain_variant = any(_variant(x, y) for x in gone for y in new if x.isalpha() and y.isalpha())
         if not gone or not new or plain_variant:
             continue
-        if any(x in specific for x in gone) and any(y in passage_specific for y in new):
+        swapped = any(x in specific for x in gone) and any(y in passage_specific for y in new)
+        if swapped and (structural or (any(map(specific_form, gone)) and any(map(specific_form, new)))):
             return f"{' '.join(new)} instead of {' '.join(gone)}"
         framed = 0 < n < len(ops) - 1 and ops[n - 1][0] == "equal" and ops[n + 1][0] == "equal"
         wide = max(i2 - i1, j2 - j1) >= 2

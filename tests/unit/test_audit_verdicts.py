@@ -173,3 +173,31 @@ def test_weighted_retention_ranks_a_faithful_summary_above_a_misleading_one() ->
     )
     assert good.weighted_retention > dropped.weighted_retention > wrong.weighted_retention
     assert wrong.weighted_retention == 0.0
+
+
+def test_what_the_real_agents_corpus_showed_is_not_a_contradiction_or_a_fact() -> None:
+    from cutline.core.facts import carried_facts, error_text
+
+    # OpenClaw prefixes prompts with their time: "23:48 UTC" is not a quantity
+    assert quantities("ACK: [Tue 2026-11-24 23:48 UTC] Big usage turn") == []
+    stamped = judge(
+        FactView("ACK: [Tue 2026-11-24 23:48 UTC] Big usage turn @@usage 195000@@", "instruction"),
+        passages(["ACK: [Tue 2026-11-24 23:50 UTC] Next turn."]),
+    )
+    assert "23:" not in stamped.reason and "utc" not in stamped.reason
+    # another message of the same template (the fake model's tool markup) is another message, not a contradiction
+    look = 'Look at the image. @@tool read {"path": "/tmp/w/state/pixel.png"}@@'
+    other = (
+        'User: Read two files. @@tools read {"path": "/tmp/w/work/notes.txt"};;read {"path": "/tmp/w/work/big.txt"}@@'
+    )
+    assert _verdict(look, other, "request") == "lost"
+    # two marker words do not make a sentence frame
+    assert _verdict("MARK-OC-AFTER-AUTO", "MARK-OC-NEXT <<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>", "request") == "lost"
+    # a previous summary's verbatim turns, JSON fragments and empty markers are not facts it carried
+    carried = carried_facts(
+        '## Decisions\nNone.\n## Recent turns preserved verbatim\n- User: hello\n## Tool Failures\n"tool": "read",\n'
+        "## Constraints/Rules\n- Never push to main."
+    )
+    assert [f.text for f in carried if f.kind != "identifier"] == ["Never push to main."]
+    # Qwen Code's shell result names its empty fields
+    assert error_text("Command: false\nError: (none)\nExit Code: 1") != "Error: (none)"
