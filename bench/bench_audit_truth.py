@@ -90,7 +90,8 @@ def measure(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             kept = sum(r.kept for r in report.retention)
             total = sum(r.total for r in report.retention)
             score = kept / total if total else 1.0
-        out.append({"job": job["name"], "facts": facts, "score": score})
+        warnings = [w.code for w in report.warnings]
+        out.append({"job": job["name"], "facts": facts, "score": score, "warnings": warnings})
     return out
 
 
@@ -231,6 +232,13 @@ def score(key: dict[str, Any], hand: list[dict[str, Any]], results: list[dict[st
     # hand-judged summaries: of the losses reported, how many are truly lost
     for split in ("tune", "heldout"):
         table[f"hand/{split}"] = hand_reports(key, [(n, h) for n, h in enumerate(hand) if h["split"] == split], by_job)
+    # the latest-request warning: right when it fires exactly for a dropped or contradicted latest request
+    right = total = 0
+    for session in key["sessions"]:
+        fired = "latest-request-not-visible" in by_job[f"planted:{session['id']}"].get("warnings", [])
+        right += fired == (session["treatments"]["request"] in ("dropped", "contradicted"))
+        total += 1
+    table["latest_request_warning"] = (right, total)
     table["noise_reported"] = noise
     table["unplanted_reported"] = unplanted
     table["ranking"] = ranking(key, hand, by_job)
@@ -321,6 +329,8 @@ def print_table(name: str, table: dict[str, Any]) -> None:
         share = f"{t / a:.0%}" if a else "-"
         print(f"hand-judged ({split}): {t}/{a} reported losses truly lost ({share}); {c}/{real} true losses reported")
     print(f"noise reported lost: {table['noise_reported']}; unplanted reported lost: {table['unplanted_reported']}")
+    right, total = table["latest_request_warning"]
+    print(f"latest-request warning right in {right}/{total} sessions")
     agree, ordered, ties = table["ranking"]
     print(f"ranking: {agree}/{ordered} pairs of summaries ordered as the truth orders them ({ties} tied)")
 

@@ -6,7 +6,7 @@ import click
 
 from cutline.app.output import say
 
-AGENTS = ("pi", "claude-code")
+AGENTS = ("pi", "claude-code", "openclaw")
 
 
 @click.group("hook")
@@ -24,7 +24,7 @@ def hook_cmd() -> None:
     "timeout_seconds",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="pi: seconds to wait for an answer before pi's own summary goes ahead (default 900).",
+    help="pi, openclaw: seconds to wait for an answer before the agent's own summary goes ahead (default 900).",
 )
 @click.option(
     "--settings",
@@ -33,15 +33,25 @@ def hook_cmd() -> None:
     help="claude-code: its settings file (default: ~/.claude/settings.json).",
 )
 @click.option("--manual", is_flag=True, help="claude-code: hold manual /compact too, not only automatic ones.")
+@click.option(
+    "--state-dir", default=None, help="openclaw: its state directory (default: $OPENCLAW_STATE_DIR, else ~/.openclaw)."
+)
 def install_cmd(
-    agent: str, agent_dir: str | None, timeout_seconds: float | None, settings_path: str | None, manual: bool
+    agent: str,
+    agent_dir: str | None,
+    timeout_seconds: float | None,
+    settings_path: str | None,
+    manual: bool,
+    state_dir: str | None,
 ) -> None:
     """Install AGENT's hook; says what it changed."""
     from cutline.core.inbox.channel import socket_path
-    from cutline.core.inbox.install import install_claude_code, install_pi
+    from cutline.core.inbox.install import install_claude_code, install_openclaw, install_pi
 
     if agent == "pi":
         lines = install_pi(socket_path(), agent_dir, timeout_seconds)
+    elif agent == "openclaw":
+        lines = install_openclaw(socket_path(), state_dir, timeout_seconds)
     else:
         lines = install_claude_code(settings_path, manual=manual)
     for line in lines:
@@ -52,11 +62,17 @@ def install_cmd(
 @click.argument("agent", type=click.Choice(AGENTS))
 @click.option("--agent-dir", default=None, help="pi: its agent directory (default: ~/.pi/agent).")
 @click.option("--settings", "settings_path", default=None, help="claude-code: its settings file.")
-def uninstall_cmd(agent: str, agent_dir: str | None, settings_path: str | None) -> None:
+@click.option("--state-dir", default=None, help="openclaw: its state directory (default: ~/.openclaw).")
+def uninstall_cmd(agent: str, agent_dir: str | None, settings_path: str | None, state_dir: str | None) -> None:
     """Remove AGENT's hook (only cutline's); says what it changed."""
-    from cutline.core.inbox.install import uninstall_claude_code, uninstall_pi
+    from cutline.core.inbox.install import uninstall_claude_code, uninstall_openclaw, uninstall_pi
 
-    lines = uninstall_pi(agent_dir) if agent == "pi" else uninstall_claude_code(settings_path)
+    if agent == "pi":
+        lines = uninstall_pi(agent_dir)
+    elif agent == "openclaw":
+        lines = uninstall_openclaw(state_dir)
+    else:
+        lines = uninstall_claude_code(settings_path)
     for line in lines:
         say(line)
 

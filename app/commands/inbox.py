@@ -95,7 +95,7 @@ def _watch(db_path: str | None, as_json: bool) -> None:
     def arrived(item: InboxItem) -> None:
         with lock:
             if as_json:
-                say(json.dumps(_as_json(item)))
+                say_json(json.dumps(_as_json(item)))
             else:
                 say(_line(item))
                 say(f"  answer: cutline accept {item.id}   |   cutline reject {item.id}")

@@ -30,7 +30,7 @@ from cutline.core.engine.last_turn import SECTION_HEADING, message_text
 from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
 from cutline.core.engine.quality_guard import QualityVerdict
-from cutline.core.engine.rules.choice import OPENCLAW, PI_073, Writer, canonical, written_by
+from cutline.core.engine.rules.choice import OPENCLAW, PI_073, PI_CURRENT, Writer, canonical, written_by
 from cutline.core.engine.validation import ContextProblem, validate_context
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.facts import (
@@ -107,6 +107,9 @@ class CutExplanation(BaseModel):
     # the planner rule set the cut was re-planned with, and why that one (core.engine.rules.choice.written_by)
     rules: str | None = None
     rules_reason: str | None = None
+    # when no reasonable keepRecentTokens reproduces the cut under `rules`: the rule set that does (or None)
+    other_rules: str | None = None
+    other_rules_ranges: list[tuple[int, int]] = Field(default_factory=list)
 
 
 class AuditReport(BaseModel):
@@ -194,6 +197,7 @@ class AuditReport(BaseModel):
                 **self.why.model_dump(exclude_none=True),
                 # an open-ended range ("this value or more") ends in null
                 "reproducing_ranges": [[lo, hi if hi < OPEN_END else None] for lo, hi in self.why.reproducing_ranges],
+                "other_rules_ranges": [[lo, hi if hi < OPEN_END else None] for lo, hi in self.why.other_rules_ranges],
             },
         }
 
@@ -735,6 +739,43 @@ def rule_reproducing_ranges(
     return [(lo, hi if hi < OPEN_END - 1 else OPEN_END)]
 
 
+# a keepRecentTokens range narrower than this is a coincidence of message sizes, not a setting someone chose
+REASONABLE_RANGE = 64
+ALL_RULES = (PI_073, PI_CURRENT, OPENCLAW)
+
+
+def _reasonable(ranges: list[tuple[int, int]], preferred: int) -> bool:
+    """A range someone could have set: one that holds the configured value or spans REASONABLE_RANGE tokens or more."""
+    return any(lo <= preferred <= hi or hi - lo + 1 >= REASONABLE_RANGE for lo, hi in ranges)
+
+
+def _ranges_for(index: PathIndex, settings: CompactionSettings, rules: str, first_kept: int) -> list[tuple[int, int]]:
+    if rules == PI_073:
+        start = plan(index, settings, rules=rules).boundaryStart
+        return reproducing_ranges(index, start, first_kept) if first_kept >= start else []
+    return rule_reproducing_ranges(index, settings, rules, first_kept)
+
+
+def other_rule_sets(
+    index: PathIndex, settings: CompactionSettings, rules: str, first_kept: int, fmt: str
+) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The other rule sets whose plan reproduces the cut with a reasonable keepRecentTokens range.
+
+    The agent's own family first (pi's rule sets for a pi file, OpenClaw's for an OpenClaw one),
+    then the widest range.
+    """
+    found: list[tuple[bool, int, str, list[tuple[int, int]]]] = []
+    for other in ALL_RULES:
+        if other == rules:
+            continue
+        ranges = _ranges_for(index, settings, other, first_kept)
+        if ranges and _reasonable(ranges, settings.keepRecentTokens):
+            family = (other == OPENCLAW) == (fmt == "openclaw")
+            found.append((family, max(hi - lo for lo, hi in ranges), other, ranges))
+    found.sort(key=lambda item: (not item[0], -item[1]))
+    return [(other, ranges) for _, _, other, ranges in found]
+
+
 def _pick_keep(ranges: list[tuple[int, int]], preferred: int) -> int:
     for lo, hi in ranges:
         if lo <= preferred <= hi:
@@ -837,6 +878,13 @@ def explain_compaction(
     else:
         ranges = rule_reproducing_ranges(index, settings, rules, first_kept)
     prefix: list[str] = []
+    other: str | None = None
+    other_ranges: list[tuple[int, int]] = []
+    others: list[tuple[str, list[tuple[int, int]]]] = []
+    if not _reasonable(ranges, settings.keepRecentTokens):
+        others = other_rule_sets(index, settings, rules, first_kept, fmt)
+        if others:
+            other, other_ranges = others[0]
     if ranges:
         keep = _pick_keep(ranges, settings.keepRecentTokens)
         chosen = plan(index, settings.with_overrides(keepRecentTokens=keep), rules=rules)
@@ -863,6 +911,20 @@ def explain_compaction(
             + (" (the compaction came from a hook or extension)" if from_hook else "")
             + f"; showing the plan for keepRecentTokens {settings.keepRecentTokens:,} (cuts at {baseline.firstKeptEntryId})"
         )
+    if not _reasonable(ranges, settings.keepRecentTokens):
+        what = f"only {_range_text(ranges)}" if ranges else "none"
+        if other is not None:
+            also = "".join(f"; the {o} rules too ({_range_text(r)})" for o, r in others[1:])
+            prefix.append(
+                f"no reasonable keepRecentTokens reproduces this cut under the {rules} rules ({what}); "
+                f"the {other} rules reproduce it with {_range_text(other_ranges)}: that rule set probably wrote it "
+                f"(audit with --rules {other}){also}"
+            )
+        else:
+            prefix.append(
+                f"no reasonable keepRecentTokens reproduces this cut under the {rules} rules ({what}), "
+                "and none of the other rule sets does either: another program or a hand wrote it"
+            )
     if tokens_before:
         prefix.append(
             f"recorded tokensBefore {tokens_before:,} against a threshold of {chosen.threshold:,} "
@@ -884,6 +946,8 @@ def explain_compaction(
             "tokens_before_recorded": tokens_before or None,
             "rules": rules,
             "rules_reason": writer.reason,
+            "other_rules": other,
+            "other_rules_ranges": other_ranges,
         },
     )
 

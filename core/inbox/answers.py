@@ -46,7 +46,12 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
 
     inbox = Inbox(store)
     if not hold.sessionFile or not Path(hold.sessionFile).is_file():
-        inbox.note(item.id, "the agent named no session file: write a summary with `cutline inbox edit`")
+        draft = extractive_draft(hold.preparation)
+        if draft:
+            inbox.set_draft(item.id, draft)
+            inbox.note(item.id, "no session file: the summary to edit is cutline's extractive one of the messages sent")
+        else:
+            inbox.note(item.id, "the agent named no session file: write a summary with `cutline inbox edit`")
         return
     session_id = store.import_file(hold.sessionFile).session_id
     inbox.link(item.id, session_id, None)
@@ -69,6 +74,28 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
     proposal.notes.append(f"held live by {item.agent} (inbox {item.id}): accepting answers the agent")
     save_proposal(store, proposal, the_plan.model_dump_json(), source_sha256=session.source_sha256)
     inbox.link(item.id, None, proposal.id)
+
+
+def extractive_draft(preparation: dict[str, Any]) -> str:
+    """cutline's extractive summary of the messages an agent sent with its compaction ('' when none can be read)."""
+    from pydantic import ValidationError
+
+    from cutline.core.models import Message
+    from cutline.core.summarizers import get_summarizer
+    from cutline.core.summarizers.base import SummaryRequest
+
+    raw = preparation.get("messagesToSummarize")
+    messages = []
+    for value in raw if isinstance(raw, list) else []:
+        try:
+            messages.append(Message.model_validate(value))
+        except ValidationError:
+            continue
+    if not messages:
+        return ""
+    previous = preparation.get("previousSummary")
+    request = SummaryRequest(messages=messages, previous_summary=previous if isinstance(previous, str) else None)
+    return asyncio.run(get_summarizer("extractive").summarize(request))
 
 
 def plan_at_cut(store: Store, session: Any, settings: Any, first_kept: str | None) -> Any:

@@ -41,6 +41,10 @@ def pi_agent_dir(agent_dir: str | Path | None = None) -> Path:
 def pi_extension_source(socket: Path, timeout_seconds: float) -> str:
     """The shipped extension with this installation's socket and timeout in its CONFIG line."""
     template = files("cutline.core.inbox").joinpath("pi_extension.js").read_text(encoding="utf-8")
+    return _with_config(template, socket, timeout_seconds)
+
+
+def _with_config(template: str, socket: Path, timeout_seconds: float) -> str:
     start = template.index("/* cutline:config */")
     end = template.index("/* cutline:end */") + len("/* cutline:end */")
     config = json.dumps({"socket": str(socket), "timeoutSeconds": timeout_seconds})
@@ -183,3 +187,99 @@ def uninstall_claude_code(settings: str | Path | None = None) -> list[str]:
         del data["hooks"]
     _write_atomic(path, json.dumps(data, indent=2) + "\n")
     return [f"claude-code: removed cutline's PreCompact hook from {path}"]
+
+
+# -- OpenClaw ----------------------------------------------------------------------
+
+OPENCLAW_PLUGIN_ID = "cutline-review"
+OPENCLAW_PROVIDER_ID = "cutline"
+OPENCLAW_MARKER = "cutline-review: OpenClaw holds each compaction"
+
+
+def openclaw_state_dir(state_dir: str | Path | None = None) -> Path:
+    """OpenClaw's state directory: the one given, else $OPENCLAW_STATE_DIR, else ~/.openclaw."""
+    if state_dir is not None:
+        return Path(state_dir).expanduser()
+    env = os.environ.get("OPENCLAW_STATE_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".openclaw"
+
+
+def _openclaw_config(state: Path) -> Path:
+    env = os.environ.get("OPENCLAW_CONFIG_PATH")
+    return Path(env).expanduser() if env else state / "openclaw.json"
+
+
+def _set_provider(config: Path, provider: str | None) -> str:
+    """Set (or, with None, drop cutline's) agents.defaults.compaction.provider; what was done, in words."""
+    wanted = (
+        f'agents.defaults.compaction.provider = "{OPENCLAW_PROVIDER_ID}" '
+        f"and plugins.entries.{OPENCLAW_PLUGIN_ID}.enabled = true"
+    )
+    if not config.exists():
+        if provider is None:
+            return f"{config} is not there"
+        fresh = {
+            "agents": {"defaults": {"compaction": {"provider": provider}}},
+            "plugins": {"entries": {OPENCLAW_PLUGIN_ID: {"enabled": True}}},
+        }
+        _write_atomic(config, json.dumps(fresh, indent=2) + "\n")
+        return f"wrote {config} with {wanted}"
+    data: Any
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):  # JSON5 with comments: not rewritten (its comments would be lost)
+        verb = "set" if provider is not None else "remove"
+        return f"{config} is JSON5, left as it is: {verb} {wanted} there yourself"
+    defaults = data.setdefault("agents", {}).setdefault("defaults", {})
+    compaction = defaults.setdefault("compaction", {})
+    entries = data.setdefault("plugins", {}).setdefault("entries", {})
+    if provider is None:
+        if compaction.get("provider") != OPENCLAW_PROVIDER_ID:
+            return f"{config} does not name cutline's provider; nothing changed there"
+        del compaction["provider"]
+        entries.pop(OPENCLAW_PLUGIN_ID, None)
+    else:
+        compaction["provider"] = provider
+        entries[OPENCLAW_PLUGIN_ID] = {"enabled": True}
+    config.with_name(config.name + ".cutline-backup").write_bytes(config.read_bytes())
+    _write_atomic(config, json.dumps(data, indent=2) + "\n")
+    return f"{'set' if provider else 'removed'} {wanted} in {config} (a copy of it: {config.name}.cutline-backup)"
+
+
+def install_openclaw(
+    socket: Path, state_dir: str | Path | None = None, timeout_seconds: float | None = None
+) -> list[str]:
+    """The compaction provider plugin in OpenClaw's extensions directory, selected in its config."""
+    state = openclaw_state_dir(state_dir)
+    target = state / "extensions" / OPENCLAW_PLUGIN_ID
+    timeout = timeout_seconds if timeout_seconds is not None else DEFAULT_TIMEOUT_SECONDS
+    if target.exists() and OPENCLAW_MARKER not in (target / "index.js").read_text(encoding="utf-8", errors="replace"):
+        raise CutlineError(f"{target} exists and is not cutline's plugin; nothing changed")
+    source = files("cutline.core.inbox").joinpath("openclaw_plugin")
+    for name in ("openclaw.plugin.json", "package.json"):
+        _write_atomic(target / name, source.joinpath(name).read_text(encoding="utf-8"), 0o644)
+    template = source.joinpath("index.js").read_text(encoding="utf-8")
+    _write_atomic(target / "index.js", _with_config(template, socket, timeout), 0o644)
+    return [
+        f"openclaw: wrote the plugin {target} (socket {socket}, timeout {timeout:g} s)",
+        f"openclaw: {_set_provider(_openclaw_config(state), OPENCLAW_PROVIDER_ID)}",
+    ]
+
+
+def uninstall_openclaw(state_dir: str | Path | None = None) -> list[str]:
+    state = openclaw_state_dir(state_dir)
+    target = state / "extensions" / OPENCLAW_PLUGIN_ID
+    lines = []
+    if not target.exists():
+        lines.append(f"openclaw: {target} is not there")
+    elif OPENCLAW_MARKER not in (target / "index.js").read_text(encoding="utf-8", errors="replace"):
+        raise CutlineError(f"{target} is not cutline's plugin; nothing changed")
+    else:
+        for name in ("index.js", "openclaw.plugin.json", "package.json"):
+            (target / name).unlink(missing_ok=True)
+        target.rmdir()
+        lines.append(f"openclaw: removed the plugin {target}")
+    lines.append(f"openclaw: {_set_provider(_openclaw_config(state), None)}")
+    return lines

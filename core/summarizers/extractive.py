@@ -39,8 +39,8 @@ OPENCLAW_SAFEGUARD_PROMPT = "openclaw-safeguard"
 
 # Priorities: higher survives a tight budget longer.
 P_LATEST = 100
-P_GOAL = 95
-P_CONSTRAINT = 90
+P_GOAL = 92
+P_CONSTRAINT = 96
 P_IN_PROGRESS = 85
 P_BLOCKED = 82
 P_NEXT = 80
@@ -97,9 +97,6 @@ class _Items:
         item = Item(section, text, priority, len(self.items))
         self._seen[(section, key)] = item
         self.items.append(item)
-
-    def has(self, key: str) -> bool:
-        return any(k == key for _, k in self._seen)
 
 
 def latest_ask_text(text: str) -> str:

@@ -1,8 +1,9 @@
-"""Run the real Claude Code through several turns of one session offline, with the user's hooks in force.
+"""Run the real Claude Code (or OpenClaw) through several turns of one session offline, hooks and plugins in force.
 
     python tests/support/live_cc_turns.py SPEC.json     (inside a network namespace: see `run`)
 
-SPEC: {"home", "cwd", "logdir", "session" (empty: a new one), "prompts": [...]}. The corpus'
+SPEC: {"home", "cwd", "logdir", "session" (empty: a new one), "prompts": [...]}, with "agent": "openclaw"
+(and "openclaw_compaction", "openclaw_plugins" merged into its config) for OpenClaw. The corpus'
 fake server (on top of the real-clients kit's) answers on a free loopback port for all turns;
 `@@usage N@@` in a prompt makes it report N input tokens. Each turn is
 `claude -p PROMPT [--resume SESSION] --output-format json`; its JSON answer goes to
@@ -12,8 +13,10 @@ the hook) is passed through.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +34,17 @@ from tests.support.live_clients import (
     kit_dir,
     namespace_prefix,
 )
+
+
+def _add_compaction(config: Path, compaction: dict[str, Any], plugins: dict[str, Any] | None) -> None:
+    """OpenClaw's config as live_clients writes it, with `agents.defaults.compaction` (and `plugins`) set."""
+    text = config.read_text(encoding="utf-8")
+    model = 'model: { primary: "fakeant/fake-claude" }'
+    assert model in text, text
+    text = text.replace(model, f"{model}, compaction: {json.dumps(compaction)}")
+    if plugins is not None:
+        text = text.replace("  agents: {", f"  plugins: {json.dumps(plugins)},\n  agents: {{", 1)
+    config.write_text(text, encoding="utf-8")
 
 
 def _inside(spec_path: Path) -> int:
@@ -51,8 +65,13 @@ def _inside(spec_path: Path) -> int:
         _wait_for(port)
         for n, prompt in enumerate(spec["prompts"]):
             env = dict(os.environ)
-            run = {"agent": "claude_code", "home": spec["home"], "session": session, "prompt": prompt}
+            agent = spec.get("agent", "claude_code")
+            run = {"agent": agent, "home": spec["home"], "session": session, "prompt": prompt}
             command = _client_command(run, port, env)
+            if agent == "openclaw" and spec.get("openclaw_compaction"):
+                _add_compaction(
+                    Path(env["OPENCLAW_CONFIG_PATH"]), spec["openclaw_compaction"], spec.get("openclaw_plugins")
+                )
             if not session:
                 command = [c for c in command if c not in ("--resume", "")]
             done = subprocess.run(
@@ -63,7 +82,8 @@ def _inside(spec_path: Path) -> int:
             if done.returncode != 0:
                 print(f"turn {n} failed ({done.returncode}): {done.stderr[-1500:]}", file=sys.stderr)
                 return 1
-            session = json.loads(done.stdout)["session_id"]
+            if agent != "openclaw":
+                session = json.loads(done.stdout)["session_id"]
             (logdir / "session_id").write_text(session, encoding="utf-8")
         return 0
     finally:
@@ -78,7 +98,23 @@ def run(spec: dict[str, Any], env: dict[str, str], timeout: float = 400) -> subp
     path = logdir / f"spec-{len(list(logdir.glob('spec-*.json')))}.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
     command = [*namespace_prefix(), sys.executable, str(Path(__file__).resolve()), str(path)]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, check=False, cwd=REPO)
+    proc = subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        start_new_session=True,  # its own process group: ended whole, whatever happens
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)
 
 
 if __name__ == "__main__":

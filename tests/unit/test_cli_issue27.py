@@ -129,7 +129,7 @@ def test_context_after_a_proposal_of_an_older_pi_file_is_what_the_written_file_s
     proposal = json.loads(out)["id"]
     code, predicted, err = run(capsys, "context", "--proposal", proposal, "--json", "--db", db)
     assert code == 0, err
-    code, _, err = run(capsys, "accept", proposal, "--write-back", "--db", db)
+    code, _, err = run(capsys, "accept", proposal, "--write-back", "--anyway", "--db", db)  # extractive: guard may fail
     assert code == 0, err
     assert json.loads(session.read_text().splitlines()[0])["version"] == 3  # the write-back migrated it
     code, sent, _ = run(capsys, "context", str(session), "--json", "--db", db)
@@ -157,3 +157,59 @@ def test_a_claude_code_file_ending_in_another_sessions_record_keeps_its_own_path
     own_out = tmp_path / "own.jsonl"
     code, _, _ = run(capsys, "export", str(SAMPLES / "claude-code-compacted.jsonl"), "-o", str(own_out), "--db", db)
     assert len(out_file.read_text().splitlines()) == len(own_out.read_text().splitlines()) > 2
+
+
+def test_a_byte_order_mark_in_a_claude_code_file_is_skipped_as_claude_code_skips_it(tmp_path: Path) -> None:
+    from cutline.core.agents import read_session
+
+    original = SAMPLES / "claude-code-compacted.jsonl"
+    lines = original.read_text(encoding="utf-8").splitlines()
+    marked = tmp_path / "marked.jsonl"
+    lines[0] = "\ufeff" + lines[0]  # Claude Code's file reader drops a leading BOM
+    lines[9] = "\ufeff" + lines[9]  # and its line parser reads a line that starts with one
+    marked.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    expected, read = read_session(original), read_session(marked)
+    assert read.format == "claude_code" and not [p for p in read.problems if "malformed" in p.message]
+    assert [e.id for e in read.entries] == [e.id for e in expected.entries]
+    assert [e.id for e in read.active_path()] == [e.id for e in expected.active_path()]
+    assert next(e for e in read.entries if e.line == 10).raw_line == lines[9]  # the line is kept as written
+
+
+def test_agent_lines_landing_after_the_reimport_are_said_before_success(
+    tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer the running-agent check does not see appends on its old leaf while the accept finishes."""
+    import cutline.core.writeback as writeback
+    from cutline.core import review
+    from cutline.core.store import Store
+    from tests.support.writeback import jsonl_lines, propose
+
+    session = write_session(tmp_path / "raced.jsonl")
+    old_leaf = str(jsonl_lines(session.read_bytes())[-1]["id"])
+    real_reimport = writeback._reimport
+    calls = []
+
+    def reimport_then_the_agent_writes(store: Store, path: str, proposal_id: str) -> list[str]:
+        notes = real_reimport(store, path, proposal_id)
+        if not calls:  # right after the first re-read: the agent's line lands on its old branch
+            line = {
+                "type": "message",
+                "id": "agent001",
+                "parentId": old_leaf,
+                "timestamp": "2026-01-01T00:00:01.000Z",
+                "message": {"role": "user", "content": [{"type": "text", "text": "still here"}], "timestamp": 1},
+            }
+            with session.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(line) + "\n")
+        calls.append(path)
+        return notes
+
+    monkeypatch.setattr(writeback, "_reimport", reimport_then_the_agent_writes)
+    with Store(db) as store:
+        proposal = propose(store, session)
+        decision = review.accept(store, proposal.id, write_back=True)
+    assert decision.written_to is not None
+    assert any(
+        note.startswith("checked once more before reporting: the agent kept writing on its old branch after compaction")
+        for note in decision.notes
+    ), decision.notes

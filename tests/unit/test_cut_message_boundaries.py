@@ -10,14 +10,18 @@ whose proposal the API would accept: no kept tool result answers a summarized ca
 from __future__ import annotations
 
 import asyncio
+import json
 from itertools import count
 from pathlib import Path
 
 import pytest
 
 from cutline.core.agents import read_session
+from cutline.core.agents.boundaries import continues_message
+from cutline.core.agents.index_facts import entry_facts
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import compact
+from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.plan import index_path, plan
 from cutline.core.engine.rules import RULES
 from cutline.core.engine.rules.choice import QWEN_CODE
@@ -81,3 +85,17 @@ def test_no_keep_recent_tokens_cuts_inside_a_message(name: str, rules: str) -> N
 def test_the_sweep_covers_each_release() -> None:
     versions = {(CORPUS / Path(name).parent / "version").read_text().strip() for name in SESSIONS}
     assert versions == {"2.1.331", "2.1.332", "0.169.0", "0.171.0"}
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_the_stored_facts_give_the_same_cut_points(name: str) -> None:
+    """The desk plans a stored session from each entry's facts (core.agents.index_facts): the same boundaries."""
+    path = read_session(CORPUS / name).active_path()
+    direct = index_path(path)
+    facts = [json.loads(entry_facts(e)) for e in path]
+    stored = PathIndex.from_facts(
+        path, direct.tokens, direct.counter, [e.id for e in path], [e.type for e in path], facts
+    )
+    assert stored.cut_points == direct.cut_points
+    continuing = [i for i, e in enumerate(path) if e.message is not None and continues_message(e.message)]
+    assert continuing and not set(continuing) & set(stored.cut_points)

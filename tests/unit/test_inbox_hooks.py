@@ -157,3 +157,38 @@ def test_the_inbox_commands_list_show_edit_and_answer(tmp_path: Path, capsys: py
     assert code == 1 and "is already accepted" in err
     code, _, err = run(capsys, "accept", "nosuchthing")
     assert code == 1 and "nosuchthing" in err  # not an inbox item: the proposal's own refusal
+
+
+def test_openclaw_install_puts_the_provider_plugin_in_place_and_selects_it(
+    tmp_path: Path, cutline_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENCLAW_CONFIG_PATH", raising=False)
+    state = tmp_path / "state"
+    state.mkdir()
+    config = state / "openclaw.json"
+    theirs = {"agents": {"defaults": {"model": {"primary": "a/b"}}}, "gateway": {"port": 1}}
+    config.write_text(json.dumps(theirs))
+    code, out, _ = run(capsys, "hook", "install", "openclaw", "--state-dir", str(state))
+    plugin = state / "extensions" / "cutline-review"
+    assert code == 0 and f"openclaw: wrote the plugin {plugin}" in out
+    assert sorted(p.name for p in plugin.iterdir()) == ["index.js", "openclaw.plugin.json", "package.json"]
+    assert f'"socket": "{cutline_home / "run" / "inbox.sock"}"' in (plugin / "index.js").read_text()
+    assert json.loads((plugin / "openclaw.plugin.json").read_text())["id"] == "cutline-review"
+    data = json.loads(config.read_text())
+    assert data["agents"]["defaults"] == {"model": {"primary": "a/b"}, "compaction": {"provider": "cutline"}}
+    assert data["plugins"] == {"entries": {"cutline-review": {"enabled": True}}} and data["gateway"] == {"port": 1}
+    code, out, _ = run(capsys, "hook", "uninstall", "openclaw", "--state-dir", str(state))
+    assert f"openclaw: removed the plugin {plugin}" in out and not plugin.exists()
+    data = json.loads(config.read_text())
+    assert data["agents"]["defaults"] == {"model": {"primary": "a/b"}, "compaction": {}}
+    assert data["plugins"] == {"entries": {}}
+
+
+def test_openclaw_install_leaves_a_json5_config_alone_and_says_what_to_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENCLAW_CONFIG_PATH", raising=False)
+    (tmp_path / "openclaw.json").write_text("{ // mine\n  agents: {},\n}\n")
+    code, out, _ = run(capsys, "hook", "install", "openclaw", "--state-dir", str(tmp_path))
+    assert code == 0 and 'is JSON5, left as it is: set agents.defaults.compaction.provider = "cutline"' in out
+    assert (tmp_path / "openclaw.json").read_text() == "{ // mine\n  agents: {},\n}\n"

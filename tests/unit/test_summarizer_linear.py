@@ -70,3 +70,14 @@ def test_summary_within_a_small_budget_is_linear_too() -> None:
     n = 150
     ratio = line_growth(_work(n, max_tokens=2000), _work(4 * n, max_tokens=2000))
     assert ratio <= MAX_GROWTH, f"work grew {ratio:.1f}x from {n} to {4 * n} turns"
+
+
+def test_every_agent_shape_and_an_update_are_linear_too() -> None:
+    n = 100
+    previous = "## Goal\n- Keep the retry loops sane\n\n## Constraints & Preferences\n- Never touch vendored code\n"
+    for prompt in ("claude-code", "openclaw-safeguard", "codex"):
+        ratio = line_growth(
+            _work(n, prompt_name=prompt, previous_summary=previous, kind="update"),
+            _work(4 * n, prompt_name=prompt, previous_summary=previous, kind="update"),
+        )
+        assert ratio <= MAX_GROWTH, f"{prompt}: work grew {ratio:.1f}x from {n} to {4 * n} turns"

@@ -83,7 +83,7 @@ _STOP_REASONS = {
 def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
     """A Session from the parsed lines of a Claude Code transcript (problems collected, never raised)."""
     problems = lines.problems
-    records = parse_records(lines, file)
+    records = parse_records(lines, file, bom=True)  # Claude Code skips a byte-order mark at a line's start
     session_id = _first_string(records, "sessionId") or path_hash(os.path.abspath(file))
     ids = StableIds(session_id, {r.value["uuid"] for r in records if isinstance(r.value.get("uuid"), str)})
     tool_names: dict[str, str] = {}
