@@ -105,8 +105,24 @@ def _telling(text: str) -> set[str]:
 
 
 def _error_states(facts: Sequence[Fact], entries: Sequence[Entry]) -> dict[int, str]:
-    """For each error fact (by index): "fixed" when a later assistant message says so about the same thing, else "open"."""
+    """For each error fact (by index): "fixed" when a later assistant message says so about the same thing, else "open".
+
+    The assistant messages' fixing sentences are read once (the latest position each of
+    their tokens appears at), not once per error fact: a long session has errors and
+    assistant messages in proportion to its length, and the scan per fact was quadratic.
+    """
     position = {e.id: i for i, e in enumerate(entries)}
+    latest_fix: dict[str, int] = {}  # token -> the last entry position of a fixing sentence holding it
+    if any(fact.kind == "error" for fact in facts):
+        for i, later in enumerate(entries):
+            message = later.message
+            if message is None or message.role != "assistant":
+                continue
+            for sentence in re.split(r"(?<=[.!?;])\s+", message.text()):
+                fixed = _FIX.search(sentence) and not re.search(r"\bnot (?:yet )?fixed\b|\bstill\b", sentence, re.I)
+                if fixed:
+                    for t in tokens(sentence):
+                        latest_fix[t.norm] = i
     states: dict[int, str] = {}
     for n, fact in enumerate(facts):
         if fact.kind != "error":
@@ -114,15 +130,8 @@ def _error_states(facts: Sequence[Fact], entries: Sequence[Entry]) -> dict[int, 
         at = position.get(fact.source_entry_id or "", -1)
         source = entries[at] if at >= 0 else None
         telling = _telling(_entry_text(source) if source is not None else fact.text) | _telling(fact.text)
-        states[n] = "open"
-        for later in entries[at + 1 :] if at >= 0 else ():
-            message = later.message
-            if message is None or message.role != "assistant":
-                continue
-            for sentence in re.split(r"(?<=[.!?;])\s+", message.text()):
-                fixed = _FIX.search(sentence) and not re.search(r"\bnot (?:yet )?fixed\b|\bstill\b", sentence, re.I)
-                if fixed and telling & {t.norm for t in tokens(sentence)}:
-                    states[n] = "fixed"
+        fixed_later = at >= 0 and any(latest_fix.get(norm, -1) > at for norm in telling)
+        states[n] = "fixed" if fixed_later else "open"
     return states
 
 
