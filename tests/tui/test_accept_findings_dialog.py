@@ -13,8 +13,8 @@ from textual.widgets import Static
 from cutline.app.screens.modals import AcceptScreen
 from cutline.core import review
 from cutline.core.store import Store
+from tests.support.accept_findings import proposal_of_a_truth_session as _proposal
 from tests.support.tui_app import rendered_text, settle_pilot
-from tests.unit.test_accept_findings import _proposal
 
 
 class _Under(Screen[None]):

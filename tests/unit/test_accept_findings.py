@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -13,44 +12,8 @@ from cutline.core.audit.before_accept import findings, guard_words
 from cutline.core.audit.verdicts import AuditFact
 from cutline.core.engine.quality_guard import QualityInputs, verdict_for
 from cutline.core.store import Store
-
-TRUTH = Path(__file__).resolve().parents[1] / "fixtures" / "truth" / "sessions"
-
-
-def _proposal(tmp_path: Path) -> tuple[Path, str, str]:
-    from cutline.app.cli import cli
-
-    path = tmp_path / "session.jsonl"
-    shutil.copyfile(TRUTH / "tune-08-pi-chatbot.jsonl", path)
-    last = json.loads(path.read_text().splitlines()[-1])["id"]
-    turns = [
-        {"role": "user", "content": [{"type": "text", "text": "Keep going with the retries."}], "timestamp": 1},
-        {
-            "role": "assistant",
-            "content": [{"type": "text", "text": "Working on the retries."}],
-            "timestamp": 2,
-            "api": "anthropic-messages",
-            "provider": "anthropic",
-            "model": "m",
-            "stopReason": "stop",
-            "usage": {"input": 9000, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 9005},
-        },
-    ]
-    with path.open("a") as out:
-        for n, message in enumerate(turns):
-            entry = {
-                "type": "message",
-                "id": f"added{n:02d}",
-                "parentId": last,
-                "timestamp": "2026-11-21T10:00:00.000Z",
-                "message": message,
-            }
-            out.write(json.dumps(entry) + "\n")
-            last = entry["id"]
-    db = str(tmp_path / "c.db")
-    made = CliRunner().invoke(cli, ["compact", str(path), "--keep-recent-tokens", "10", "--json", "--db", db])
-    assert made.exit_code == 0, made.output
-    return path, db, json.loads(made.output)["id"]
+from tests.support.accept_findings import TRUTH
+from tests.support.accept_findings import proposal_of_a_truth_session as _proposal
 
 
 def test_a_contradicting_summary_is_not_written_back_without_the_persons_word(tmp_path: Path) -> None:
