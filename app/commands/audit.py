@@ -14,6 +14,7 @@ import click
 from cutline.app.commands._refs import load_held, session_id_for
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
+from cutline.core.choices import LOCAL_COUNTERS, RULE_SETS, listed
 from cutline.core.errors import CutlineError, NotFoundError
 
 _DB = click.option(
@@ -23,13 +24,12 @@ _DB = click.option(
     default=None,
     help="Store to use (default: $CUTLINE_HOME/cutline.db).",
 )
-_COUNTERS = ("chars4", "tiktoken", "calibrated")
-_RULES = ("pi", "pi-0.73", "openclaw-2026.9")
 _RULES_OPTION = click.option(
     "--rules",
-    type=click.Choice(_RULES),
+    type=click.Choice(RULE_SETS),
     default=None,
-    help="Planner rule set to re-plan with (default: the agent version that wrote the session, where the file tells).",
+    help=f"Planner rule set to re-plan with: {listed(RULE_SETS)} "
+    "(default: the agent version that wrote the session, where the file tells).",
 )
 
 
@@ -270,9 +270,9 @@ def audit_cmd(
 @click.option(
     "--counter",
     "counters",
-    type=click.Choice(_COUNTERS),
+    type=click.Choice(LOCAL_COUNTERS),
     multiple=True,
-    help="Estimates to draw (repeatable; default chars4, tiktoken, calibrated); --replay runs on the first one.",
+    help=f"Estimates to draw (repeatable; default {listed(LOCAL_COUNTERS)}); --replay runs on the first one.",
 )
 @click.option("--keep-recent-tokens", type=int, default=None, help="keepRecentTokens for the replay.")
 @click.option("--reserve-tokens", type=int, default=None, help="reserveTokens (threshold = window - reserve).")
@@ -301,7 +301,7 @@ def timeline_cmd(
     if output and not output.lower().endswith(".svg"):
         raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
-    names = list(counters) or list(_COUNTERS)
+    names = list(counters) or list(LOCAL_COUNTERS)
     from cutline.app.column_reports import column_timeline
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import calibrated_counts

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import gc
 import math
 import threading
-from collections.abc import Coroutine, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -28,28 +24,33 @@ from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.versions import Version
-from cutline.app.stored_path import StoredPath, stored_path
 from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label, plural
-from cutline.app.widgets.message_list import MessageList, StoredEntries
+from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
 from cutline.app.widgets.write_back_line import WriteBackLine
+from cutline.core import workbench
+from cutline.core.choices import LOCAL_COUNTERS
 from cutline.core.config.settings import CompactionSettings
-from cutline.core.errors import CutlineError
+from cutline.core.engine.compaction_plan import CompactionPlan
+from cutline.core.engine.path_index import PathIndex
+from cutline.core.engine.proposal import Proposal
 from cutline.core.models import Entry, Session
-from cutline.core.store.memory import no_cyclic_gc
+from cutline.core.workbench.entries import StoredEntries
+from cutline.core.workbench.opening import LAZY_ENTRIES, LOAD_STEPS, PREVIEW_ENTRIES, Opened
+from cutline.core.workbench.stored_path import StoredPath
 
 if TYPE_CHECKING:
-    from cutline.core.agents.path_window import PathWindow
-    from cutline.core.agents.writeback import WriteBackPlan
+    from cutline.app.widgets.settings_panel import SettingsPanel
+    from cutline.core.engine.summary_run import ProgressEvent
     from cutline.core.review import Origin, SummaryVersion
 
-COUNTER_CYCLE = ("chars4", "tiktoken", "calibrated")
+COUNTER_CYCLE = LOCAL_COUNTERS
 # the screen's keys that need the loaded session: pressed while it loads, they run once it is loaded
 QUEUED_WHILE_LOADING = frozenset(
     {
@@ -68,33 +69,10 @@ QUEUED_WHILE_LOADING = frozenset(
         "diff",
     }
 )
-LOAD_STEPS = 5
-T = TypeVar("T")
-
-
-@dataclass
-class LoadResult:
-    """Everything the review screen needs, prepared off the UI thread."""
-
-    session: Session
-    path: Sequence[Entry]
-    tokens: dict[str, list[int]]
-    settings: CompactionSettings
-    calibration_ratio: float | None  # None: worked out from the stored path when first needed (in a worker)
-    path_index: Any
-    pairs: tuple[dict[int, int], dict[int, int]]
-    call_paths: dict[str, str]
-    outside: int
-    proposal: Any = None
-    proposal_status: str = "open"
-    versions: list[Version] = field(default_factory=list)
-    notice: str = ""
-    write_back: WriteBackPlan | None = None  # whether accepting can write into the session, how, or why not
-    stored: StoredPath | None = None  # a long path planned from stored facts: its entries are read as needed
 
 
 class Loaded(Message):
-    def __init__(self, result: LoadResult) -> None:
+    def __init__(self, result: Opened) -> None:
         self.result = result
         super().__init__()
 
@@ -121,7 +99,7 @@ class SourceChanged(Message):
 
 
 class CountsReady(Message):
-    def __init__(self, counter: str, tokens: list[int], index: Any) -> None:
+    def __init__(self, counter: str, tokens: list[int], index: PathIndex) -> None:
         self.counter = counter
         self.tokens = tokens
         self.index = index
@@ -155,14 +133,32 @@ class ContextReady(Message):
 
 
 class ProposalComputed(Message):
-    def __init__(self, run: int, proposal: Any) -> None:
+    def __init__(self, run: int, proposal: Proposal) -> None:
         self.run = run
         self.proposal = proposal
         super().__init__()
 
 
+class RunRefused(Message):
+    """The run made no proposal worth storing (or could not start): why, in one line."""
+
+    def __init__(self, run: int, reason: str) -> None:
+        self.run = run
+        self.reason = reason
+        super().__init__()
+
+
+class AcceptPrepared(Message):
+    """What accepting would write, read off the UI thread, for the accept dialog."""
+
+    def __init__(self, preview: workbench.AcceptPreview, store_only: bool) -> None:
+        self.preview = preview
+        self.store_only = store_only
+        super().__init__()
+
+
 class ProposalStored(Message):
-    def __init__(self, proposal: Any, versions: list[Version]) -> None:
+    def __init__(self, proposal: Proposal, versions: list[Version]) -> None:
         self.proposal = proposal
         self.versions = versions
         super().__init__()
@@ -179,6 +175,19 @@ class Decided(Message):
         self.decision = decision
         self.detail = detail
         super().__init__()
+
+
+class _Posted:
+    """The screen as the workbench's `Watcher`: an opening's steps and preview posted as messages (from its worker)."""
+
+    def __init__(self, screen: ReviewScreen) -> None:
+        self.screen = screen
+
+    def progress(self, step: int, text: str, big: bool) -> None:
+        self.screen.post_message(LoadProgress(step, text, big))
+
+    def preview(self, entries: StoredEntries, tokens: list[int]) -> None:
+        self.screen.post_message(Preview(entries, tokens))
 
 
 def _chars4(text: str) -> int:
@@ -270,9 +279,9 @@ class ReviewScreen(OnDesk, Screen[None]):
     ]
 
     # a path at least this long is shown from the store (rows read as they come into view) while it loads
-    PREVIEW_ENTRIES = 5_000
+    PREVIEW_ENTRIES = PREVIEW_ENTRIES
     # a path at least this long is never rebuilt in memory: planned from stored facts, entries read as needed
-    LAZY_ENTRIES = 20_000
+    LAZY_ENTRIES = LAZY_ENTRIES
     # how often the session's file is looked at for what the agent appended
     FOLLOW_SECONDS = 1.0
 
@@ -284,21 +293,22 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._previewed = False
         self._cursor_moved = False
         self._load_text = ""
-        self._indexes: dict[str, Any] = {}
+        self._indexes: dict[str, PathIndex] = {}
         self._followed: tuple[str, object] = ("", None)
         self.session: Session | None = None
         self.path: Sequence[Entry] = []
         self._stored: StoredPath | None = None
+        self._opened: Opened | None = None
         self._context_wanted = False
         self.tokens: dict[str, list[int]] = {}
         self.counter = "chars4"
         self.settings = CompactionSettings()
         self._calibration_ratio: float | None = 1.0
-        self.plan: Any = None
-        self._path_index: Any = None
+        self.plan: CompactionPlan | None = None
+        self._path_index: PathIndex | None = None
         self.rules_override: str | None = None  # a rule set picked in the settings panel
         self._outside = 0
-        self.proposal: Any = None
+        self.proposal: Proposal | None = None
         self.proposal_status = "open"
         self.versions: list[Version] = []
         self.pending_text: str | None = None
@@ -406,138 +416,16 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @work(thread=True, exclusive=True, group="review-load", exit_on_error=False, description="Loading the session")
     def load(self, preview: bool = True) -> None:
-        from cutline.app.widgets.plan_overlay import outside_end
-        from cutline.app.widgets.rows import pair_numbers
-        from cutline.core.agents.refs import session_file
-        from cutline.core.config.file import load_settings
-        from cutline.core.engine.plan import index_path
-        from cutline.core.store.token_counts import count_entries
-        from cutline.core.tokens import calibrate
-        from cutline.core.writeback import write_back_plan
-
-        store = self.desk.store
-        notice = ""
-        big = False
-        ref = self.ref
-        candidate = session_file(ref)
-        if candidate is not None:
-            big = candidate.stat().st_size >= 8 * 1024 * 1024
-            self.post_message(LoadProgress(0, f"importing {candidate.name}", big))
-            report = store.import_file(candidate)
-            ref = report.session_id
-            if report.status != "unchanged":
-                notice = f"{report.status} {report.total:,} entries from {candidate.name}"
-            if report.problems:
-                notice += f" · {len(report.problems)} problems (first: {report.problems[0]})"
-        session_id = store.resolve_session(ref)
-        length = store.sessions.path_length(session_id)
-        big = length >= self.PREVIEW_ENTRIES
-        if length >= self.LAZY_ENTRIES and self._load_stored(store, session_id, length, notice):
-            return
-        if preview and length >= self.PREVIEW_ENTRIES:
-            self._preview(store, session_id, length)
-        self.post_message(LoadProgress(1, f"reading {length:,} entries", big))
-        session = store.load_session(session_id)
-        # a big session is millions of long-lived objects: keep them out of every later GC pass,
-        # which would otherwise stall the screen for a large fraction of a second
-        gc.collect()
-        gc.freeze()
-        path = session.active_path()
-        self.post_message(LoadProgress(2, "counting tokens", big))
-        chars4 = count_entries(store, session, "chars4")
-        tokens = {"chars4": [chars4.get(e.id, 0) for e in path]}
-        calibration = calibrate(session, chars4)
-        settings = load_settings()
-        proposal, status, versions = self._latest_proposal(store, session.id)
-        if proposal is not None and status == "open":
-            # the list opens on the open proposal's cut, wherever it was made (another tab, an earlier visit)
-            settings = settings_of_proposal(settings, proposal.settings)
-        index_of = {e.id: i for i, e in enumerate(path)}
-        self.post_message(LoadProgress(3, "indexing the path", big))
-        path_index = warmed(index_path(path, tokens["chars4"], "chars4"), settings, self._rules_for(session))
-        self.post_message(LoadProgress(4, "pairing tool calls", big))
-        pairs = pair_numbers(path)
-        write_back = write_back_plan(session)  # a look for a running agent too: off the UI thread, here
-        self.post_message(
-            Loaded(
-                LoadResult(
-                    session,
-                    path,
-                    tokens,
-                    settings,
-                    calibration.ratio,
-                    path_index=path_index,
-                    pairs=pairs,
-                    call_paths=call_paths(path),
-                    outside=outside_end(path, index_of),
-                    proposal=proposal,
-                    proposal_status=status,
-                    versions=versions,
-                    notice=notice,
-                    write_back=write_back,
-                )
-            )
+        opened = workbench.open_for_review(
+            self.desk.store,
+            self.ref,
+            preview=preview,
+            rules_override=self.rules_override,
+            watcher=_Posted(self),
+            preview_entries=self.PREVIEW_ENTRIES,
+            lazy_entries=self.LAZY_ENTRIES,
         )
-
-    def _load_stored(self, store: Any, session_id: str, length: int, notice: str) -> bool:
-        """Load a long path without rebuilding it: rows and plan from stored columns; False when they are not all stored."""
-
-        # rows first (their counts come with the plan); a few screens of entries kept, not 64 windows
-        entries = self._preview(store, session_id, length, counted=False, windows=16)
-        self.post_message(LoadProgress(2, "indexing the path", True))
-        # a million small long-lived objects (facts, index lists): the collector rescanning them as they were made
-        # ran 3 full collections of up to ~100 ms each, holding the interpreter (and so the screen) meanwhile
-        with no_cyclic_gc():
-            loaded = self._stored_result(store, session_id, entries, notice)
-            # frozen before the collector is back: the first collection after would otherwise scan them all,
-            # holding the interpreter (and so the screen) for ~50 ms
-            gc.freeze()
-        if loaded is None:
-            return False
-        self.post_message(Loaded(loaded))
-        return True
-
-    def _stored_result(self, store: Any, session_id: str, entries: StoredEntries, notice: str) -> LoadResult | None:
-        """`_load_stored`'s work: the path's facts and counts, the index warmed, pairs and paths; None when not all stored."""
-        from cutline.core.config.file import load_settings
-        from cutline.core.writeback import write_back_plan
-
-        length = len(entries)
-        found = stored_path(store, session_id, entries)
-        if found is None or len(found[1]) != length:
-            return None  # stored before facts were kept, or not counted yet: the whole load does it
-        stored, tokens = found
-        if stored.has_context_edits():
-            return None  # what a context_edit omits depends on the whole path: the whole load works it out
-        session = store.sessions.header(session_id)
-        if session.format == "openclaw" or (session.format == "pi" and (session.version or 1) < 3):
-            return None  # their write-back plan reads the whole session (a migration, OpenClaw's store): the whole load
-        settings = load_settings()
-        proposal, status, versions = self._latest_proposal(store, session_id)
-        if proposal is not None and status == "open":
-            settings = settings_of_proposal(settings, proposal.settings)
-        path_index = warmed(stored.index(tokens, "chars4"), settings, self._rules_for(session))
-        self.post_message(LoadProgress(4, "pairing tool calls", True))
-        pairs, paths, outside = stored.pairs(), stored.call_paths(), stored.outside_end()
-        write_back = write_back_plan(telling_session(session, stored))  # a look for a running agent too
-        stored.keep_less()
-        return LoadResult(
-            session,
-            entries,
-            {"chars4": tokens},
-            settings,
-            None,  # fitted when first needed: the calibrated counter, an entry's counts
-            path_index=path_index,
-            pairs=pairs,
-            call_paths=paths,
-            outside=outside,
-            proposal=proposal,
-            proposal_status=status,
-            versions=versions,
-            notice=notice,
-            write_back=write_back,
-            stored=stored,
-        )
+        self.post_message(Loaded(opened))
 
     @property
     def calibration_ratio(self) -> float:
@@ -552,38 +440,6 @@ class ReviewScreen(OnDesk, Screen[None]):
         if self._stored is not None and not session.entries:
             return self.desk.store.load_session(session.id)
         return session
-
-    def _run_window(self, session: Session, plan: Any, settings: CompactionSettings) -> PathWindow | None:
-        """The stored path as a window for a run on a session shown from stored columns, when the run may read one.
-
-        Why: rebuilding a 100,000-entry session for a run took ~1 GB at its peak; the
-        window holds the span after the latest compaction (`cutline compact` reads the same).
-        """
-        if self._stored is None or session.entries:
-            return None
-        from cutline.app.compaction_window import compaction_window
-
-        return compaction_window(
-            self.desk.store, session.id, settings.mode, plan.counter, plan.rules, settings.rules, flags_only=True
-        )
-
-    def _preview(
-        self, store: Any, session_id: str, length: int, counted: bool = True, windows: int = 64
-    ) -> StoredEntries:
-        """Post the path's rows as stored (the last window read already), before the session is rebuilt."""
-        tokens = store.counts.path_counts(session_id, "chars4") if counted else None
-        if tokens is None or len(tokens) != length:
-            tokens = []  # not counted yet: the rows come without their counts
-
-        def fetch(start: int, stop: int) -> list[Entry]:
-            return list(store.sessions.path_entries(session_id, start, stop))
-
-        entries = StoredEntries(length, fetch, windows)
-        entries.load_window(entries.window_of(length - 1))
-        if length % StoredEntries.WINDOW < 64 and length > StoredEntries.WINDOW:
-            entries.load_window(entries.window_of(length - 1) - 1)  # a screenful above the last entry
-        self.post_message(Preview(entries, tokens))
-        return entries
 
     @on(Preview)
     def _previewed_rows(self, message: Preview) -> None:
@@ -621,16 +477,6 @@ class ReviewScreen(OnDesk, Screen[None]):
         """A list key with nothing to act on yet (no rows, or no cut drawn): kept in order with the screen's keys."""
         return self._queue(f"list:{action}")
 
-    def _latest_proposal(self, store: Any, session_id: str) -> tuple[Any, str, list[Version]]:
-        """The newest proposal of the session (any status), its status and its versions."""
-        from cutline.core import review
-
-        infos = review.list_proposals(store, session_id)
-        if not infos:
-            return None, "open", []
-        proposal = review.load_proposal(store, infos[0].id)
-        return proposal, infos[0].status, [self._version(v) for v in review.versions(store, proposal.id)]
-
     @staticmethod
     def _version(row: SummaryVersion) -> Version:
         return Version(n=row.n, origin=row.origin, created_at=row.created_at, text=row.text, tokens=row.tokens)
@@ -640,6 +486,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         from cutline.app.widgets.settings_panel import SettingsPanel
 
         result = message.result
+        self._opened = result
         self.session = result.session
         self.path = result.path
         self._stored = result.stored
@@ -685,7 +532,7 @@ class ReviewScreen(OnDesk, Screen[None]):
         self.replan()
         self.proposal = result.proposal
         self.proposal_status = result.proposal_status
-        self.versions = result.versions
+        self.versions = [self._version(v) for v in result.versions]
         self._show_proposal(load_editor=True)
         status = f"{len(self.path):,} entries on the active path"
         if self.session.problems:
@@ -716,12 +563,10 @@ class ReviewScreen(OnDesk, Screen[None]):
     def replan(self) -> None:
         """Plan with the current settings and counter, and draw it."""
         from cutline.app.widgets.plan_overlay import plan_marks
-        from cutline.core.engine.plan import plan
 
         if self._path_index is None:
             return
-        rules = self._rules_for(self.session)
-        self.plan = plan(self._path_index, self.settings, self.counter, entry_tokens=False, rules=rules)
+        self.plan = workbench.plan_on(self._path_index, self.settings, self.session, self.rules_override)
         message_list = self.query_one(MessageList)
         old_cut = message_list.cut_row
         message_list.set_plan(plan_marks(self.plan, self._outside))
@@ -762,9 +607,7 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     def _rules_for(self, session: Session | None) -> str | None:
         """The settings panel's forced rule set, else what an OpenClaw store or version-4 header tells, else None (the path)."""
-        from cutline.core.engine.rules.choice import evidence
-
-        return self.rules_override or (evidence([], session.format, session.version) if session else None)
+        return workbench.rules_for(session, self.rules_override)
 
     def _update_gauge(self) -> None:
         from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget
@@ -779,7 +622,8 @@ class ReviewScreen(OnDesk, Screen[None]):
                 # the edit's difference, in chars4 tokens, on top of the proposal's own figure
                 after = max(0, after + _chars4(text) - _chars4(self.proposal.summary))
                 source = "edited summary"
-        current = context_since_compaction(self._path_index) if self.plan.alreadyCompacted else None
+        index = self._path_index
+        current = context_since_compaction(index) if index is not None and self.plan.alreadyCompacted else None
         self.query_one(BudgetGauge).show(plan_budget(self.plan, after, current, source))
 
     @on(MessageList.Highlighted)
@@ -837,7 +681,7 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     # -- settings -----------------------------------------------------------
 
-    def on_settings_panel_changed(self, message: Any) -> None:
+    def on_settings_panel_changed(self, message: SettingsPanel.Changed) -> None:
         self.settings = message.settings
         self.rules_override = message.rules
         if message.counter != self.counter:
@@ -890,27 +734,14 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @work(thread=True, exclusive=True, group="session-counts", exit_on_error=False, description="Counting tokens")
     def count_session(self, counter: str) -> None:
-        from cutline.core.engine.plan import index_path
-        from cutline.core.store.token_counts import count_entries, stored_path_counts
-        from cutline.core.tokens import CalibratedCounter
-
-        path = self.path
-        if counter in self.tokens:
-            tokens = self.tokens[counter]
-        elif counter == "calibrated":
-            scaler = CalibratedCounter(self.calibration_ratio)
-            tokens = [scaler.scale(t) for t in self.tokens["chars4"]]
-        elif self.session is None:
+        opened = self._opened
+        if opened is None:
             return  # nothing loaded yet to count
-        elif self._stored is not None:
-            tokens = stored_path_counts(self.desk.store, self.session.id, self._stored.ids, counter)
-        else:
-            counts = count_entries(self.desk.store, self.session, counter)
-            tokens = [counts.get(e.id, 0) for e in path]
-        # the index is a pass over the whole path: built here, not on the event loop
-        stored = self._stored
-        index = stored.index(tokens, counter) if stored is not None else index_path(list(path), tokens, counter)
-        self.post_message(CountsReady(counter, tokens, warmed(index, self.settings, self._rules_for(self.session))))
+        tokens, index = workbench.counted(self.desk.store, opened, counter, self.calibration_ratio)
+        # the index is a pass over the whole path: built and warmed here, not on the event loop
+        self.post_message(
+            CountsReady(counter, tokens, workbench.warmed(index, self.settings, self._rules_for(self.session)))
+        )
 
     @on(CountsReady)
     def _counts_ready(self, message: CountsReady) -> None:
@@ -921,17 +752,10 @@ class ReviewScreen(OnDesk, Screen[None]):
         self._use_counter(message.counter)
 
     def _use_counter(self, counter: str) -> None:
-        from cutline.core.engine.plan import index_path
-
         self.counter = counter
         index = self._indexes.get(counter)
-        if index is None:
-            stored = self._stored
-            tokens = self.tokens[counter]
-            index = (
-                stored.index(tokens, counter) if stored is not None else index_path(list(self.path), tokens, counter)
-            )
-            self._indexes[counter] = index
+        if index is None and self._opened is not None:
+            index = self._indexes[counter] = workbench.index_for(self._opened, self.tokens[counter], counter)
         self._path_index = index
         self.query_one(MessageList).set_tokens(self.tokens[counter])
         self._sync_settings_panel()
@@ -1085,33 +909,30 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @work(thread=True, exclusive=True, group="compact", exit_on_error=False, description="Compaction")
     def run_compaction(
-        self, run: int, cancel: threading.Event, plan: Any, session: Session, settings: CompactionSettings
+        self, run: int, cancel: threading.Event, plan: CompactionPlan, session: Session, settings: CompactionSettings
     ) -> None:
         """Summarize off the event loop (a big session is seconds of CPU), so keys and ctrl+x stay live."""
 
-        from cutline.core.config.file import load_config
-        from cutline.core.engine.compact import compact
-        from cutline.core.engine.deadline import within_deadline
-        from cutline.core.summarizers import summarizer_for
-
-        shown, window = session, self._run_window(session, plan, settings)
-        if window is None:
-            session = self._whole(session)  # a session shown from stored columns: rebuilt for the run
-        summarizer = summarizer_for(settings)
-        # the [hooks] of config.toml run here as they do for `cutline compact`
-        hooks = load_config().hooks
-
-        def progress(event: Any) -> None:
+        def progress(event: ProgressEvent) -> None:
             if not cancel.is_set():
                 self.post_message(RunProgress(event.stage, event.part, event.parts, event.detail))
 
         today = self.desk.clock().date()
-        work = compact(plan, session, summarizer, settings, progress=progress, hooks=hooks, today=today, path=window)
-        proposal = run_until_cancelled(within_deadline(work, settings.timeoutSeconds), cancel)
-        if session is not shown:
-            let_go(session)  # …and let go of here, a slice at a time
-        if proposal is not None and not cancel.is_set():
-            self.post_message(ProposalComputed(run, proposal))
+        outcome = workbench.propose(
+            self.desk.store, session, plan, settings, progress=progress, today=today, cancel=cancel
+        )
+        if isinstance(outcome, workbench.Refusal):
+            self.post_message(RunRefused(run, outcome.reason))
+        elif outcome is not None:
+            self.post_message(ProposalComputed(run, outcome))
+
+    @on(RunRefused)
+    def _run_refused(self, message: RunRefused) -> None:
+        if message.run != self._run_id or not self.running:
+            return  # a cancelled run's late answer
+        self._run_finished(f"no proposal stored: {message.reason}")
+        self.desk.show_error("No proposal stored", message.reason)
+        self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
 
     @on(RunProgress)
     def _run_progress(self, message: RunProgress) -> None:
@@ -1153,17 +974,15 @@ class ReviewScreen(OnDesk, Screen[None]):
             return  # a cancelled run's late result
         self._stop_ticker()
         self.set_status("saving the proposal…")
-        self.store_proposal(message.proposal, self._cancel_run)
+        self.store_proposal(message.proposal, self.plan, self._cancel_run)
 
     @work(thread=True, exclusive=True, group="store-proposal", exit_on_error=False, description="Saving the proposal")
-    def store_proposal(self, proposal: Any, cancel: threading.Event) -> None:
+    def store_proposal(self, proposal: Proposal, plan: CompactionPlan | None, cancel: threading.Event) -> None:
         from cutline.core import review
 
-        if cancel.is_set():
+        if cancel.is_set() or self.session is None:
             return
-        review.save_proposal(
-            self.desk.store, proposal, plan_json=self.plan.model_dump_json() if self.plan is not None else None
-        )
+        workbench.store_proposal(self.desk.store, proposal, plan, self.session)
         versions = [self._version(v) for v in review.versions(self.desk.store, proposal.id)]
         self.post_message(ProposalStored(proposal, versions))
 
@@ -1218,7 +1037,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             self.refresh_context()
 
     @work(thread=True, exclusive=True, group="context", exit_on_error=False, description="Working out the context")
-    def compute_context(self, session: Any, proposal_id: str | None) -> None:
+    def compute_context(self, session: Session, proposal_id: str | None) -> None:
         from cutline.core.agents import session_wire_context
         from cutline.core.agents.wire import context_text
         from cutline.core.review import context_after_accept
@@ -1327,9 +1146,7 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @work(thread=True, group="autosave", exit_on_error=False, description="Saving the summary")
     def save_version(self, proposal_id: str, text: str, origin: Origin) -> None:
-        from cutline.core import review
-
-        row = review.add_version(self.desk.store, proposal_id, text, origin=origin)
+        row = workbench.save_edit(self.desk.store, proposal_id, text, origin)
         self.post_message(VersionSaved(self._version(row)))
 
     @on(VersionSaved)
@@ -1351,9 +1168,7 @@ class ReviewScreen(OnDesk, Screen[None]):
             self._autosave = None
         if self.pending_text is None or self.proposal is None:
             return
-        from cutline.core import review
-
-        row = review.add_version(self.desk.store, self.proposal.id, self.pending_text, origin="edited")
+        row = workbench.save_edit(self.desk.store, self.proposal.id, self.pending_text)
         version = self._version(row)
         self.versions.append(version)
         self.pending_text = None
@@ -1407,21 +1222,8 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Preparing the write")
     def prepare_accept(self, proposal_id: str, store_only: bool = False) -> None:
-        from cutline.core import review
-
-        proposal = review.load_proposal(self.desk.store, proposal_id)
-        text = review.latest_version(self.desk.store, proposal_id).text
-        validation = review.validate_version(proposal, text)
-        if not validation.ok:
-            raise review.InvalidProposal(f"the current summary cannot be accepted: {validation.summary()}")
-        moment = self.desk.clock()
-        timestamp = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-        line = review.preview_entry(self.desk.store, proposal_id, timestamp=timestamp)
-        from cutline.core.writeback import write_back_plan
-
-        session = self.desk.store.load_session(proposal.session_id)
-        plan = write_back_plan(session)
-        self.app.call_from_thread(self._confirm_accept, proposal_id, line, timestamp, plan, store_only, text)
+        preview = workbench.accept_preview(self.desk.store, proposal_id, self.desk.clock())
+        self.post_message(AcceptPrepared(preview, store_only))
 
     def cut_disagreement(self) -> str | None:
         """One sentence when the cut drawn on the list is not the open proposal's cut, else None."""
@@ -1438,11 +1240,18 @@ class ReviewScreen(OnDesk, Screen[None]):
             "cut; run again (r) to propose the list's."
         )
 
-    def _confirm_accept(
-        self, proposal_id: str, line: str, timestamp: str, plan: Any, store_only: bool, summary: str = ""
-    ) -> None:
+    @on(AcceptPrepared)
+    def _confirm_accept(self, message: AcceptPrepared) -> None:
         from cutline.app.screens.modals import AcceptScreen
 
+        preview, store_only = message.preview, message.store_only
+        proposal_id, line, timestamp, plan, summary = (
+            preview.proposal_id,
+            preview.line,
+            preview.timestamp,
+            preview.write_back,
+            preview.summary,
+        )
         session = self.session
         if store_only:
             intro = "The session file is not written (you chose to accept without writing); recorded in the store as:"
@@ -1524,17 +1333,15 @@ class ReviewScreen(OnDesk, Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Recording the decision")
     def decide(self, proposal_id: str, decision: str, timestamp: str | None = None, write_back: bool = True) -> None:
-        from cutline.core import review
-
         if decision == "accepted":
-            result = review.accept(self.desk.store, proposal_id, write_back=write_back, timestamp=timestamp)
+            result = workbench.accept(self.desk.store, proposal_id, write_back=write_back, timestamp=timestamp)
             detail = (
                 f"entry {result.entry_id} written to {result.written_to}"
                 if result.written_to
                 else "recorded in the store"
             )
         else:
-            review.reject(self.desk.store, proposal_id)
+            workbench.reject(self.desk.store, proposal_id)
             detail = "nothing written to the session file"
         self.post_message(Decided(decision, detail))
 
@@ -1629,46 +1436,6 @@ class ReviewScreen(OnDesk, Screen[None]):
         )
 
 
-def run_until_cancelled(work: Coroutine[Any, Any, T], cancel: threading.Event, poll: float = 0.05) -> T | None:
-    """Run `work` on a fresh event loop in this (worker) thread; None when `cancel` is set before it ends."""
-
-    async def main() -> T | None:
-        task = asyncio.ensure_future(work)
-        while not task.done():
-            if cancel.is_set():
-                task.cancel()
-                break
-            await asyncio.wait({task}, timeout=poll)
-        try:
-            return await task
-        except asyncio.CancelledError:
-            return None
-
-    return asyncio.run(main())
-
-
-def warmed(index: Any, settings: CompactionSettings, rules: str | None) -> Any:
-    """The index after one plan, so the walks a first plan caches on it (the rules' evidence, the
-    projection) are done in the worker that built it, not on the event loop (~0.2 s at 100k entries)."""
-    from cutline.core.engine.plan import plan
-
-    with contextlib.suppress(CutlineError):
-        plan(index, settings, index.counter, entry_tokens=False, rules=rules)
-    return index
-
-
-def settings_of_proposal(base: CompactionSettings, used: dict[str, Any]) -> CompactionSettings:
-    """`base` with the values a proposal was made with, so its cut is the one drawn (unknown keys ignored)."""
-    known = CompactionSettings.model_fields
-    changes = {k: v for k, v in used.items() if k in known and getattr(base, k) != v}
-    if not changes:
-        return base
-    try:
-        return base.with_overrides(**changes)
-    except CutlineError:
-        return base
-
-
 def download_stem(session: Session) -> str:
     """A file-name-safe stem for a session's downloads."""
     raw = session.name or (Path(session.source_path).stem if session.source_path else session.id)
@@ -1676,41 +1443,6 @@ def download_stem(session: Session) -> str:
     return stem or "session"
 
 
-def telling_session(header: Session, stored: StoredPath) -> Session:
-    """The header with the path's entries a write-back plan looks at (compactions, current pi's signs, the last one), chained.
-
-    Why: a pi v3 session's plan reads only those (is the file current pi's, has it entries);
-    the session shown from stored columns has none of its entries in memory.
-    """
-    from cutline.core.agents.index_facts import PI_CURRENT_SIGN
-
-    last = len(stored.ids) - 1
-    telling = [
-        i
-        for i, kind in enumerate(stored.kinds)
-        if kind == "compaction" or stored.facts[i]["f"] & PI_CURRENT_SIGN or i == last
-    ]
-    entries: list[Entry] = []
-    for i in telling:
-        entry = stored.entries[i]
-        entries.append(entry.model_copy(update={"parentId": entries[-1].id if entries else None}))
-    return header.model_copy(update={"entries": entries, "leaf_id": entries[-1].id if entries else None})
-
-
 def let_go(session: Session) -> None:
     """Free a session rebuilt for one job a slice of entries at a time (see `Session.let_go`)."""
     session.let_go()
-
-
-def call_paths(path: list[Entry]) -> dict[str, str]:
-    """Tool call id -> the file path it named, so a tool result can be highlighted as that file's language."""
-    paths: dict[str, str] = {}
-    for entry in path:
-        if entry.message is None:
-            continue
-        for call in entry.message.tool_calls():
-            args = call.arguments if isinstance(call.arguments, dict) else {}
-            value = args.get("path") or args.get("file_path")
-            if isinstance(value, str):
-                paths[call.id] = value
-    return paths

@@ -15,8 +15,9 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from cutline.app.screens.review import ReviewScreen
-from cutline.app.widgets.message_list import MessageList, StoredEntries
+from cutline.app.widgets.message_list import MessageList
 from cutline.core.store import Store
+from cutline.core.workbench.entries import StoredEntries
 from tests.support.keys import type_keys
 from tests.support.pi_compactions import write_pi_session
 from tests.support.tui_app import settle_pilot as settle
