@@ -97,5 +97,5 @@ def plan_budget(
         after_source=after_source,
         summarized=plan.summarizedTokens if compacting else 0,
         prefix=plan.turnPrefixTokens if compacting and plan.isSplitTurn else 0,
-        rules=plan.rules,
+        rules=plan.rules or "",
     )

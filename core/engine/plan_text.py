@@ -11,7 +11,7 @@ from cutline.core.engine.compaction_plan import CompactionPlan
 def plan_lines(result: CompactionPlan) -> list[str]:
     """The plan as `cutline plan` prints it, one line each: settings, cut, figures, then the explanation ("why:")."""
     lines = [
-        f"mode {result.mode} · rules {result.rules} · counter {result.counter} · "
+        f"mode {result.mode} · rules {result.rules or 'none'} · counter {result.counter} · "
         f"{result.pathLength:,} entries on the active path",
     ]
     if result.refusal:
