@@ -25,8 +25,8 @@ _DB = click.option(
 
 def _store(db_path: str | None) -> Store:
     """The store, after finishing any write-back a crash interrupted (one line each on stderr)."""
+    from cutline.core.session_writes import recover_write_backs
     from cutline.core.store import Store
-    from cutline.core.writeback import recover_write_backs
 
     store = Store(db_path)
     for line in recover_write_backs(store):

@@ -68,7 +68,7 @@ def accept_preview(store: Store, proposal_id: str, moment: dt.datetime) -> Accep
     Raises InvalidProposal when the current summary cannot be accepted.
     """
     from cutline.core import review
-    from cutline.core.writeback import write_back_plan
+    from cutline.core.session_writes import write_back_plan
 
     proposal = review.load_proposal(store, proposal_id)
     text = review.latest_version(store, proposal_id).text
@@ -84,14 +84,14 @@ def accept_preview(store: Store, proposal_id: str, moment: dt.datetime) -> Accep
 def write_back_of(store: Store, proposal_id: str) -> WriteBackPlan:
     """Whether `proposal_id`'s session can be written back, how, and why not (nothing is written)."""
     from cutline.core import review
-    from cutline.core.writeback import write_back_plan
+    from cutline.core.session_writes import write_back_plan
 
     return write_back_plan(store.load_session(review.load_proposal(store, proposal_id).session_id))
 
 
 def write_back_of_session(session: Session) -> WriteBackPlan:
     """`write_back_of` for a session in hand."""
-    from cutline.core.writeback import write_back_plan
+    from cutline.core.session_writes import write_back_plan
 
     return write_back_plan(session)
 
@@ -114,6 +114,6 @@ def reject(store: Store, proposal_id: str, note: str | None = None) -> Decision:
 
 def undo(store: Store, proposal_id: str, *, from_backup: bool = False, branch: bool = False) -> UndoResult:
     """Take back a proposal's write-back: the session file exactly as before it (the proposal is open again)."""
-    from cutline.core.writeback import undo as undo_write
+    from cutline.core.session_writes import undo as undo_write
 
     return undo_write(store, proposal_id, from_backup=from_backup, branch=branch)

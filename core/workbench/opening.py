@@ -94,9 +94,9 @@ def open_for_review(
     """Open `ref` (a stored session or a session file, imported again only if it changed) for review (blocking)."""
     from cutline.core.agents.refs import session_file
     from cutline.core.config.file import load_settings
+    from cutline.core.session_writes import write_back_plan
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import calibrate
-    from cutline.core.writeback import write_back_plan
 
     watch = watcher or Unwatched()
     notice = ""
@@ -184,7 +184,7 @@ def _stored_result(
 ) -> Opened | None:
     """`_open_stored`'s work: the path's facts and counts, the index warmed, pairs and paths; None when not all stored."""
     from cutline.core.config.file import load_settings
-    from cutline.core.writeback import write_back_plan
+    from cutline.core.session_writes import write_back_plan
 
     length = len(entries)
     found = stored_path(store, session_id, entries)

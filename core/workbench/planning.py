@@ -55,7 +55,7 @@ class PlanTarget:
 
     def write_back(self, store: Store, *, hold: Hold = _keep) -> WriteBackPlan:
         """Whether accepting a proposal of this session can write it back, how, or why not (the session read whole)."""
-        from cutline.core.writeback import write_back_plan
+        from cutline.core.session_writes import write_back_plan
 
         whole = self.session
         if self.window is not None:
@@ -161,31 +161,39 @@ def _window(
     return None if window is None else (session_id, window)
 
 
-def _open_counted(store: Store, ref: str, counter: str, hold: Hold) -> tuple[Session, dict[str, int]]:
-    """The session `ref` names, whole, and its per-entry `counter` counts (made while reading a file, else the store's cache).
+def open_whole(
+    store: Store, ref: str, *, count_as: str | None = None, hold: Hold = _keep
+) -> tuple[Session, dict[str, int] | None]:
+    """The session `ref` names, with every entry; a file is read once, imported (or refreshed), and used as read.
 
-    Why: counting each entry in the same pass that reads and imports it, and caching the
-    counts in the import's transaction, spares a second walk over a big session.
+    With `count_as` (a stored counter), a file's entries are counted in the same pass
+    that reads and imports it and the counts cached in the import's transaction: that
+    spares a second walk over a big session. The counts are None when nothing was counted.
     """
+    candidate = session_file(ref)
+    if candidate is None:
+        session = store.load_session(resolve_stored(store, ref))
+        hold(session)
+        return session, None
+    count = None
+    if count_as is not None and count_as != "calibrated":
+        from cutline.core.tokens import entry_tokens, get_counter
+
+        instance = get_counter(count_as)
+
+        def count(entry: Entry) -> int:
+            return entry_tokens(entry, instance)
+
+    opened = store.import_and_read(candidate, count, count_as or "chars4")
+    hold(opened.session)
+    return opened.session, opened.counts
+
+
+def _open_counted(store: Store, ref: str, counter: str, hold: Hold) -> tuple[Session, dict[str, int]]:
+    """The session `ref` names, whole, and its per-entry `counter` counts (made while reading a file, else the store's cache)."""
     from cutline.core.store.token_counts import count_entries
 
-    candidate = session_file(ref)
-    counts: dict[str, int] | None = None
-    if candidate is not None:
-        count = None
-        if counter == "chars4":
-            from cutline.core.tokens import entry_tokens, get_counter
-
-            instance = get_counter(counter)
-
-            def count(entry: Entry) -> int:
-                return entry_tokens(entry, instance)
-
-        opened = store.import_and_read(candidate, count, "chars4")
-        session, counts = opened.session, opened.counts
-    else:
-        session = store.load_session(resolve_stored(store, ref))
-    hold(session)
+    session, counts = open_whole(store, ref, count_as=counter if counter == "chars4" else None, hold=hold)
     if counts is None:
         counts = count_entries(store, session, counter)  # the store's cache: a big session is not counted again
     return session, counts

@@ -17,7 +17,7 @@ import pytest
 
 import cutline.core.summarizers
 from cutline.app.screens.modals import ErrorScreen
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.core import review
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import SummarizerError

@@ -9,12 +9,12 @@ import pytest
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import index_path, plan
 from cutline.core.engine.rules.choice import choose_for_index, evidence
+from cutline.core.session_writes import write_back_plan
 from cutline.core.store import Store
 from cutline.core.store.token_counts import count_entries
 from cutline.core.tokens import calibrate
 from cutline.core.workbench.entries import call_paths, outside_end, pair_numbers
 from cutline.core.workbench.stored_path import stored_path, telling_session
-from cutline.core.writeback import write_back_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(
