@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import on, work
 from textual.widgets import TabbedContent
 
@@ -14,10 +12,10 @@ from cutline.app.screens.session_review.messages import (
 from cutline.app.screens.session_review.state import COUNTER_CYCLE, ReviewState
 from cutline.app.widgets.detail import DetailPane, EntryFacts
 from cutline.app.widgets.message_list import MessageList
+from cutline.app.widgets.settings_panel import SettingsPanel
 from cutline.core import workbench
-
-if TYPE_CHECKING:
-    from cutline.app.widgets.settings_panel import SettingsPanel
+from cutline.core.engine.context import entry_message
+from cutline.core.tokens import CalibratedCounter, entry_tokens, get_counter
 
 
 class Counting(ReviewState):
@@ -36,8 +34,6 @@ class Counting(ReviewState):
                 counts[counter] = self.tokens[counter][index]
             else:
                 counts[counter] = self._entry_counts.get((index, counter))
-        from cutline.core.engine.context import entry_message
-
         message = entry_message(entry)
         self.query_one(DetailPane).show(entry, EntryFacts(zone=zone, tokens=counts), message)
         if any(v is None for v in counts.values()):
@@ -45,8 +41,6 @@ class Counting(ReviewState):
 
     @work(thread=True, exclusive=True, group="entry-counts", exit_on_error=False, description="Counting tokens")
     def count_entry(self, index: int) -> None:
-        from cutline.core.tokens import CalibratedCounter, entry_tokens, get_counter
-
         with self._entry_count_lock:
             entry = self.path[index]
             chars4 = self.tokens["chars4"][index]
@@ -77,8 +71,6 @@ class Counting(ReviewState):
                 self.set_status(note.removeprefix(" · "))
 
     def _sync_settings_panel(self) -> None:
-        from cutline.app.widgets.settings_panel import SettingsPanel
-
         for panel in self.query(SettingsPanel):
             panel.set_values(self.settings, self.counter)
 

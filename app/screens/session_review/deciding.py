@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 
+from cutline.app.screens.modals import AcceptScreen, ConfirmScreen
 from cutline.app.screens.session_review.messages import (
     AcceptPrepared,
     Decided,
@@ -58,8 +59,6 @@ class Deciding(ReviewState):
 
     @on(AcceptPrepared)
     def _confirm_accept(self, message: AcceptPrepared) -> None:
-        from cutline.app.screens.modals import AcceptScreen
-
         preview, store_only = message.preview, message.store_only
         proposal_id, line, timestamp, plan, summary = (
             preview.proposal_id,
@@ -128,8 +127,6 @@ class Deciding(ReviewState):
     def action_reject(self) -> None:
         if self._queue("reject"):
             return
-        from cutline.app.screens.modals import ConfirmScreen
-
         if self.proposal is None or self.proposal_status != "open":
             return
         self.flush_pending()

@@ -12,6 +12,7 @@ from cutline.app.screens.session_review.messages import (
     VersionSaved,
 )
 from cutline.app.screens.session_review.state import ReviewState, chars4_tokens
+from cutline.app.screens.versions import DiffScreen
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.core import workbench
 
@@ -127,8 +128,6 @@ class Editing(ReviewState):
     def action_diff(self) -> None:
         if self._queue("diff"):
             return
-        from cutline.app.screens.versions import DiffScreen
-
         if self.proposal is None:
             return
         self.flush_pending()

@@ -12,10 +12,14 @@ from cutline.app.screens.session_review.messages import (
     ContextReady,
 )
 from cutline.app.screens.session_review.state import ReviewState
+from cutline.app.screens.versions import HistoryScreen
 from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.message_list import MessageList
+from cutline.core.agents import session_wire_context
+from cutline.core.agents.wire import context_text
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.models import Session
+from cutline.core.review import context_after_accept
 
 if TYPE_CHECKING:
     pass
@@ -44,10 +48,6 @@ class Outward(ReviewState):
 
     @work(thread=True, exclusive=True, group="context", exit_on_error=False, description="Working out the context")
     def compute_context(self, session: Session, proposal_id: str | None) -> None:
-        from cutline.core.agents import session_wire_context
-        from cutline.core.agents.wire import context_text
-        from cutline.core.review import context_after_accept
-
         whole = self._whole(session)
         now = context_text(session_wire_context(whole))
         if whole is not session:
@@ -71,8 +71,6 @@ class Outward(ReviewState):
     def action_history(self) -> None:
         if self._queue("history"):
             return
-        from cutline.app.screens.versions import HistoryScreen
-
         if self.session is None:
             return
         stored = self._stored
@@ -83,7 +81,7 @@ class Outward(ReviewState):
         """Audit the compaction under the cursor, else the current proposal, else the latest compaction."""
         if self._queue("audit"):
             return
-        from cutline.app.screens.audit import AuditScreen
+        from cutline.app.screens.audit import AuditScreen  # loaded when first used: not at the desk's start
 
         if self.session is None:
             return
@@ -121,7 +119,7 @@ class Outward(ReviewState):
 
     @work(thread=True, group="export", exit_on_error=False, description="Exporting the session")
     def _export_session(self, session: Session) -> None:
-        from cutline.core.agents.pi.writer import export_pi
+        from cutline.core.agents.pi.writer import export_pi  # loaded when first used: not at the desk's start
 
         whole = self._whole(session)
         text = export_pi(whole)
@@ -133,7 +131,10 @@ class Outward(ReviewState):
 
     @work(thread=True, group="export", exit_on_error=False, description="Drawing the timeline")
     def _export_timeline(self, session: Session, settings: CompactionSettings) -> None:
-        from cutline.core.audit.timeline import build_timeline, render_svg
+        from cutline.core.audit.timeline import (
+            build_timeline,
+            render_svg,
+        )  # loaded when first used: not at the desk's start
 
         whole = self._whole(session)
         svg = render_svg(build_timeline(whole, settings), title=f"cutline — {download_stem(session)}")

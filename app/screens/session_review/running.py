@@ -18,7 +18,7 @@ from cutline.app.screens.session_review.messages import (
 )
 from cutline.app.screens.session_review.state import ReviewState
 from cutline.app.widgets.proposal_view import ProposalView
-from cutline.core import workbench
+from cutline.core import review, workbench
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.proposal import Proposal
@@ -150,8 +150,6 @@ class Running(ReviewState):
 
     @work(thread=True, exclusive=True, group="store-proposal", exit_on_error=False, description="Saving the proposal")
     def store_proposal(self, proposal: Proposal, plan: CompactionPlan | None, cancel: threading.Event) -> None:
-        from cutline.core import review
-
         if cancel.is_set() or self.session is None:
             return
         workbench.store_proposal(self.desk.store, proposal, plan, self.session)

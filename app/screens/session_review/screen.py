@@ -36,12 +36,15 @@ from cutline.app.widgets.detail import DetailPane
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.message_list import MessageList
+from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget, plan_marks
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.app.widgets.safe_text import one_line
+from cutline.app.widgets.settings_panel import SettingsPanel
 from cutline.app.widgets.summary_editor import SummaryEditor
 from cutline.app.widgets.write_back_line import WriteBackLine
 from cutline.core import workbench
+from cutline.core.agents.follow import source_signature
 from cutline.core.workbench.entries import StoredEntries
 from cutline.core.workbench.opening import LAZY_ENTRIES, LOAD_STEPS, PREVIEW_ENTRIES
 
@@ -208,14 +211,10 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
         Why a timer and not a worker: the look is one stat (microseconds), and a worker
         that never ends would keep the screen from ever being idle.
         """
-        from cutline.core.agents.follow import source_signature
-
         self._followed = (source, source_signature(source))
         self.set_interval(self.FOLLOW_SECONDS, self._look_at_source, name="follow-source")
 
     def _look_at_source(self) -> None:
-        from cutline.core.agents.follow import source_signature
-
         source, last = self._followed
         now = source_signature(source)
         if now is None or now == last or self.running:
@@ -268,8 +267,6 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        from cutline.app.widgets.settings_panel import SettingsPanel
-
         result = message.result
         self._opened = result
         self.session = result.session
@@ -347,8 +344,6 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
 
     def replan(self) -> None:
         """Plan with the current settings and counter, and draw it."""
-        from cutline.app.widgets.plan_overlay import plan_marks
-
         if self._path_index is None:
             return
         self.plan = workbench.plan_on(self._path_index, self.settings, self.session, self.rules_override)
@@ -391,8 +386,6 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
             self.call_after_refresh(show_cut)
 
     def _update_gauge(self) -> None:
-        from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget
-
         if self.plan is None:
             return
         after, source = None, "proposal"
@@ -410,8 +403,6 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
     # -- tabs and focus -----------------------------------------------------
 
     def action_settings(self) -> None:
-        from cutline.app.widgets.settings_panel import SettingsPanel
-
         self.query_one(TabbedContent).active = "tab-settings"
         for panel in self.query(SettingsPanel):
             panel.focus_first()
