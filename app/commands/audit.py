@@ -12,18 +12,12 @@ from typing import Any
 import click
 
 from cutline.app.commands._refs import load_held, session_id_for
+from cutline.app.commands._store import DB, open_store
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
 from cutline.core.choices import LOCAL_COUNTERS, RULE_SETS, listed
 from cutline.core.errors import CutlineError, NotFoundError
 
-_DB = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
 _RULES_OPTION = click.option(
     "--rules",
     type=click.Choice(RULE_SETS),
@@ -31,12 +25,6 @@ _RULES_OPTION = click.option(
     help=f"Planner rule set to re-plan with: {listed(RULE_SETS)} "
     "(default: the agent version that wrote the session, where the file tells).",
 )
-
-
-def _store(db_path: str | None) -> Any:
-    from cutline.core.store import Store
-
-    return Store(db_path)
 
 
 def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
@@ -220,7 +208,7 @@ def report_text(report: Any) -> str:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print lost facts, retention, warnings and the explanation as JSON."
 )
-@_DB
+@DB
 def audit_cmd(
     session: str,
     compaction_id: str | None,
@@ -238,7 +226,7 @@ def audit_cmd(
     if compaction_id and proposal_id:
         raise click.UsageError("give --compaction or --proposal, not both")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         session_id = session_id_for(store, session)
         if proposal_id:
             report = _proposal_audit(store, proposal_id)
@@ -281,7 +269,7 @@ def audit_cmd(
 @click.option("--summary-tokens", type=int, default=None, help="Replay: assumed summary size (default 2000).")
 @_RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the timeline (and replay) as JSON.")
-@_DB
+@DB
 def timeline_cmd(
     session: str,
     output: str | None,
@@ -306,7 +294,7 @@ def timeline_cmd(
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import calibrated_counts
 
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         session_id = session_id_for(store, session)
         # pi's and OpenClaw's sessions from the store's columns; the replay (it plans on the entries) and others rebuilt whole
         data = None if do_replay else column_timeline(store, session_id, settings, names)
@@ -391,13 +379,13 @@ def _print_timeline(timeline: Any, result: Any, output: str | None, as_json: boo
 @click.argument("a")
 @click.argument("b")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-@_DB
+@DB
 def compare_cmd(a: str, b: str, as_json: bool, db_path: str | None) -> None:
     """Two compactions or proposals side by side: A and B are proposal ids, compaction ids, SESSION:ENTRY, or sessions/files (latest compaction)."""
     from cutline.core.audit.report import compare
 
     settings = _settings()
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         left = _audit_ref(store, a, settings)
         right = _audit_ref(store, b, settings)
     result = compare(left, right)

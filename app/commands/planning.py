@@ -9,17 +9,10 @@ from __future__ import annotations
 import click
 
 from cutline.app.commands._refs import load_held, open_session, stored_unless_other_agent
+from cutline.app.commands._store import DB
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
 from cutline.core.choices import COUNTERS, LOCAL_COUNTERS, MODES, NETWORK_COUNTERS, RULE_SETS, listed
-
-_DB = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
 
 
 @click.command("plan")
@@ -57,7 +50,7 @@ _DB = click.option(
 )
 @click.option("--entry-tokens", is_flag=True, help="With --json: include every path entry's token count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
-@_DB
+@DB
 def plan_cmd(
     session: str,
     keep_recent_tokens: int | None,
@@ -114,7 +107,7 @@ def _percent(value: float | None) -> str:
     help=f"Counters to use (repeatable; default {listed(LOCAL_COUNTERS)}, and {listed(NETWORK_COUNTERS)} when a key is set).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
-@_DB
+@DB
 def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
     """Per-entry token counts of SESSION under each counter, and each counter's error against the API's usage records."""
     from cutline.app.column_reports import column_token_data

@@ -2,36 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from cutline.app.commands._refs import session_id_for
+from cutline.app.commands._store import DB, open_store
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
 from cutline.core.choices import MODES, PROPOSAL_COUNTERS, RULE_SETS, SUMMARIZERS, listed
-
-if TYPE_CHECKING:
-    from cutline.core.store import Store
-
-_DB = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
-
-
-def _store(db_path: str | None) -> Store:
-    """The store, after finishing any write-back a crash interrupted (one line each on stderr)."""
-    from cutline.core.session_writes import recover_write_backs
-    from cutline.core.store import Store
-
-    store = Store(db_path)
-    for line in recover_write_backs(store):
-        say(f"cutline: {line}", err=True)
-    return store
 
 
 @click.command("compact")
@@ -112,7 +89,7 @@ def _store(db_path: str | None) -> Store:
     help=f"Planner rule set: {listed(RULE_SETS)} (default: what the session shows, else settings, else pi).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the proposal as JSON.")
-@_DB
+@DB
 def compact_cmd(
     session: str,
     summarizer: str | None,
@@ -173,7 +150,7 @@ def compact_cmd(
     refused = workbench.checked_settings(settings, [])  # the key and prompt checks, before anything is read
     if isinstance(refused, workbench.Refusal):
         raise refused.error()
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit)
         the_plan = target.plan(settings)
         outcome = workbench.propose(store, target.session, the_plan, settings, path=target.path)
@@ -212,7 +189,7 @@ def compact_cmd(
 )
 @click.option("--note", default=None, help="A note kept with the decision.")
 @click.option("--json", "as_json", is_flag=True, help="Print the decision as JSON.")
-@_DB
+@DB
 def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool, db_path: str | None) -> None:
     """Accept PROPOSAL's latest summary version (refused if invalid or already decided).
 
@@ -220,7 +197,7 @@ def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool,
     """
     from cutline.core import workbench
 
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         decision = workbench.accept(store, proposal, write_back=write_back, note=note)
     if as_json:
         say_json(decision.model_dump_json(indent=2))
@@ -233,12 +210,12 @@ def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool,
 
 @click.command("write-back-plan")
 @click.argument("proposal")
-@_DB
+@DB
 def write_back_plan_cmd(proposal: str, db_path: str | None) -> None:
     """Say whether PROPOSAL's session can be written back, how, and why not (nothing is written)."""
     from cutline.core import workbench
 
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         plan = workbench.write_back_of(store, proposal)
     if plan.possible:
         say(f"write-back possible ({plan.style}): {plan.reason}")
@@ -252,12 +229,12 @@ def write_back_plan_cmd(proposal: str, db_path: str | None) -> None:
 @click.option(
     "--from-backup", is_flag=True, help="Restore the backup made before the write-back (a copy of now is kept)."
 )
-@_DB
+@DB
 def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None) -> None:
     """Take back PROPOSAL's write-back: the session file exactly as before it (the proposal is open again)."""
     from cutline.core import workbench
 
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         result = workbench.undo(store, proposal, from_backup=from_backup, branch=branch)
     say(result.message)
 
@@ -265,12 +242,12 @@ def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None
 @click.command("reject")
 @click.argument("proposal")
 @click.option("--note", default=None, help="Why (kept with the decision).")
-@_DB
+@DB
 def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
     """Reject PROPOSAL."""
     from cutline.core import workbench
 
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         decision = workbench.reject(store, proposal, note=note)
     say(f"rejected {decision.proposal_id}")
 
@@ -278,12 +255,12 @@ def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
 @click.command("proposals")
 @click.argument("session")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-@_DB
+@DB
 def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     """List SESSION's proposals, newest first."""
     from cutline.core.review import list_proposals
 
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         rows = list_proposals(store, session_id_for(store, session))
     if as_json:
         say_json(indented_json([r.model_dump() for r in rows]))
