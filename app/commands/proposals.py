@@ -153,7 +153,7 @@ def compact_cmd(
     with open_store(db_path, recover=True) as store:
         target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit)
         the_plan = target.plan(settings)
-        outcome = workbench.propose(store, target.session, the_plan, settings, path=target.path)
+        outcome = workbench.propose(store, target, the_plan, settings)
         if outcome is None or isinstance(outcome, workbench.Refusal):
             raise (outcome or workbench.Refusal("the compaction was cancelled; no proposal stored")).error()
         proposal = workbench.store_proposal(store, outcome, the_plan, target.session)

@@ -25,6 +25,7 @@ from cutline.core.workbench.deciding import (
     undo,
     write_back_of,
 )
+from cutline.core.workbench.opened import OpenedSession
 from cutline.core.workbench.opening import (
     LAZY_ENTRIES,
     PREVIEW_ENTRIES,
@@ -53,6 +54,7 @@ __all__ = [
     "AcceptPreview",
     "Latest",
     "Opened",
+    "OpenedSession",
     "PlanTarget",
     "Refusal",
     "Watcher",

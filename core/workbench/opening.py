@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.path_index import PathIndex, index_path
 from cutline.core.engine.proposal import Proposal
 from cutline.core.models import Entry, Session
 from cutline.core.store.memory import no_cyclic_gc
 from cutline.core.workbench.deciding import Latest, latest_proposal
 from cutline.core.workbench.entries import StoredEntries, call_paths, outside_end, pair_numbers
-from cutline.core.workbench.planning import rules_for, settings_of_proposal, warmed
+from cutline.core.workbench.planning import plan_on, rules_for, settings_of_proposal, warmed
 from cutline.core.workbench.stored_path import StoredPath, stored_path, telling_session
 
 if TYPE_CHECKING:
@@ -73,6 +74,14 @@ class Opened:
     notice: str = ""
     write_back: WriteBackPlan | None = None  # whether accepting can write into the session, how, or why not
     stored: StoredPath | None = None  # a long path planned from stored facts: its entries are read as needed
+
+    def plan(self, settings: CompactionSettings, *, rules_override: str | None = None) -> CompactionPlan:
+        """The plan of the path (chars4) under `settings`, as the desk draws it (`plan_on`)."""
+        return plan_on(self.path_index, settings, self.session, rules_override)
+
+    def run_path(self) -> Sequence[Entry] | None:
+        """Every entry when the session is whole, else None: a run reads a window of the stored columns, or a rebuild."""
+        return None if self.stored is not None and not self.session.entries else self.path
 
     def whole(self, store: Store) -> Session:
         """The session with every entry: rebuilt from the store (call it in a worker) when it is held as stored columns."""

@@ -49,9 +49,15 @@ class PlanTarget:
     rules: str | None  # the rule set given, else what the session shows (None: the settings decide)
     window: PathWindow | None = None
 
-    def plan(self, settings: CompactionSettings, *, entry_tokens: bool = False) -> CompactionPlan:
-        """The plan of this path under `settings` (the rule set given or shown, else the settings')."""
-        return plan(self.index, settings, self.counter, entry_tokens=entry_tokens, rules=self.rules)
+    def plan(
+        self, settings: CompactionSettings, *, rules_override: str | None = None, entry_tokens: bool = False
+    ) -> CompactionPlan:
+        """The plan of this path under `settings` (the rule set forced, else given or shown, else the settings')."""
+        return plan(self.index, settings, self.counter, entry_tokens=entry_tokens, rules=rules_override or self.rules)
+
+    def run_path(self) -> Sequence[Entry]:
+        """The path as opened: a window of the stored path, or the whole session's active path."""
+        return self.path
 
     def write_back(self, store: Store, *, hold: Hold = _keep) -> WriteBackPlan:
         """Whether accepting a proposal of this session can write it back, how, or why not (the session read whole)."""

@@ -25,6 +25,7 @@ from cutline.core.models import Entry, Session
 if TYPE_CHECKING:
     from cutline.core.engine.summary_run import Progress
     from cutline.core.store import Store
+    from cutline.core.workbench.opened import OpenedSession
 
 T = TypeVar("T")
 
@@ -106,11 +107,10 @@ def _run(work: Coroutine[Any, Any, T], cancel: threading.Event | None, poll: flo
 
 def propose(
     store: Store,
-    session: Session,
+    opened: OpenedSession,
     plan: CompactionPlan,
     settings: CompactionSettings,
     *,
-    path: Sequence[Entry] | None = None,
     progress: Progress | None = None,
     today: dt.date | None = None,
     cancel: threading.Event | None = None,
@@ -118,8 +118,8 @@ def propose(
 ) -> Proposal | Refusal | None:
     """Summarize what `plan` cuts away (blocking: call it in a worker): a proposal to store, a refusal, or None if cancelled.
 
-    `path` is the session's active path when the caller holds it otherwise (a window);
-    a session shown without its entries is read as a window of its stored path when the
+    The path is read as `opened` holds it (`run_path`): a window or the whole session; a
+    session held without its entries is read as a window of its stored path when the
     compaction may read one (as `cutline compact` does), else rebuilt for the run and let go after.
     The `[hooks]` of config.toml run around it; the settings' deadline bounds it.
     """
@@ -133,6 +133,7 @@ def propose(
         return Refusal("the session already ends with a compaction: nothing to compact")
     if plan.nothingToCompact:
         return Refusal("the plan has nothing to summarize")
+    session, path = opened.session, opened.run_path()
     rebuilt: Session | None = None
     if path is None and not session.entries:
         path = compaction_window(

@@ -59,7 +59,7 @@ def _desk(
         the_plan: CompactionPlan = workbench.plan_on(opened.path_index, settings, opened.session)
         plan = the_plan.model_dump(mode="json", exclude={"entryTokens"})
         plan["sessionId"] = opened.session.id
-        outcome = workbench.propose(store, opened.session, the_plan, settings, today=dt.date.today())
+        outcome = workbench.propose(store, opened, the_plan, settings, today=dt.date.today())
     assert outcome is not None
     if isinstance(outcome, workbench.Refusal):
         return plan, outcome.reason, opened.stored is not None

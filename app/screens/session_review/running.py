@@ -22,7 +22,7 @@ from cutline.core import review, workbench
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.proposal import Proposal
-from cutline.core.models import Session
+from cutline.core.workbench.opening import Opened
 
 if TYPE_CHECKING:
     from cutline.core.engine.summary_run import ProgressEvent
@@ -70,7 +70,8 @@ class Running(ReviewState):
         self.refresh_bindings()
         self._run_id += 1
         self._cancel_run = threading.Event()
-        self.run_compaction(self._run_id, self._cancel_run, self.plan, self.session, self.settings)
+        if self._opened is not None:
+            self.run_compaction(self._run_id, self._cancel_run, self.plan, self._opened, self.settings)
 
     def _show_run_status(self) -> None:
         """The running stage and the time left before the run's deadline stops it."""
@@ -81,7 +82,7 @@ class Running(ReviewState):
 
     @work(thread=True, exclusive=True, group="compact", exit_on_error=False, description="Compaction")
     def run_compaction(
-        self, run: int, cancel: threading.Event, plan: CompactionPlan, session: Session, settings: CompactionSettings
+        self, run: int, cancel: threading.Event, plan: CompactionPlan, opened: Opened, settings: CompactionSettings
     ) -> None:
         """Summarize off the event loop (a big session is seconds of CPU), so keys and ctrl+x stay live."""
 
@@ -91,7 +92,7 @@ class Running(ReviewState):
 
         today = self.desk.clock().date()
         outcome = workbench.propose(
-            self.desk.store, session, plan, settings, progress=progress, today=today, cancel=cancel
+            self.desk.store, opened, plan, settings, progress=progress, today=today, cancel=cancel
         )
         if isinstance(outcome, workbench.Refusal):
             self.post_message(RunRefused(run, outcome.reason))
