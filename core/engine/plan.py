@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep, Span
-from cutline.core.engine.modes import get_mode
+from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.modes.system_and_summary import clean_history
 from cutline.core.engine.path_index import PathIndex, index_path, js_sorted
 from cutline.core.engine.plan_figures import n
@@ -59,7 +59,10 @@ def plan(
     settings = settings or CompactionSettings()
     index = path if isinstance(path, PathIndex) else index_path(path, tokens, counter)
     chosen = get_rules(choose_for_index(index, settings.rules, rules))
-    result = get_mode(settings.mode).plan(index, settings, chosen, entry_tokens=entry_tokens)
+    mode = get_mode(settings.mode)
+    result = mode.plan(index, settings, chosen, entry_tokens=entry_tokens)
+    if result.rules is None and mode.plan_family == PI_FAMILY:
+        result.rules = chosen.name  # the rule set decided, an empty or already compacted path included
     return _with_window_guard(result)
 
 
