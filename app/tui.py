@@ -176,6 +176,9 @@ class CutlineApp(App[None]):
         self.register_theme(DARK)
         self.register_theme(LIGHT)
         self.theme = self.config.theme
+        from cutline.app.inbox_watch import InboxWatch
+
+        self.inbox = InboxWatch(self)  # listens for agents holding compactions, counts what waits
 
     @property
     def store(self) -> Store:
@@ -194,6 +197,7 @@ class CutlineApp(App[None]):
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.push_screen(SessionsScreen())
+        self.inbox.start()
         if self.session_ref:
             self.open_review(self.session_ref)
         if problems:
@@ -311,6 +315,7 @@ class CutlineApp(App[None]):
         self.exit()
 
     def on_unmount(self) -> None:
+        self.inbox.stop()
         if self._store is not None:
             self._store.close()
 

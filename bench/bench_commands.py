@@ -22,7 +22,13 @@ baseline run in the same round (paired, alternating), median of `--repeat` round
 The load average is printed before and after each group: the machine is shared.
 
     python bench/bench_commands.py [--sizes 1k,10k,100k] [--spellings compact,spaced]
+        [--sessions compacted,uncompacted] [--pi-version 0.87.1]
         [--only plan,import,audit,compact,timeline,tokens,ls,help] [--repeat 3] [--cutline PATH --source DIR]
+
+`--sessions uncompacted` runs the same generator with no compaction ever inserted (one
+long stretch: auto-compaction off, a 1M-token window): every command then reads the
+whole path as its window. `--pi-version` is the pi the oracle runs (PI_VERSION; default
+0.87.1, current pi, whose planner `cutline plan` follows by default).
 
 Bytecode of cutline's sources is compiled first (a person's install has it; with
 PYTHONDONTWRITEBYTECODE set, as on the dev box, every start compiled ~80 modules).
@@ -45,6 +51,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from grow_sessions import grown_file  # noqa: E402
 from sessions import SIZES, SPELLINGS, parse_sizes, session_file  # noqa: E402
 
 ORACLE = HERE.parent.parent / "shared" / "tools" / "pi-oracle" / "run"
@@ -128,12 +135,17 @@ class Row:
         )
 
 
+PI_VERSION = "0.87.1"
+
+
 def bench_plan(file: Path, label: str, repeat: int) -> Row:
     ours, base = [], []
+    oracle_env = {**os.environ, "PI_VERSION": PI_VERSION}
+    timed([str(ORACLE), str(file), "20000"], oracle_env)  # installs that pi on first use: not timed
     for _ in range(repeat):
         home = tempfile.mkdtemp(prefix="cutline-bench-")
         try:
-            base.append(timed([str(ORACLE), str(file), "20000"]))
+            base.append(timed([str(ORACLE), str(file), "20000"], oracle_env))
             ours.append(timed([CUTLINE, "plan", "--json", "--keep-recent-tokens", "20000", str(file)], home_env(home)))
         finally:
             shutil.rmtree(home, ignore_errors=True)
@@ -165,9 +177,13 @@ def bench_stored(names: list[str], file: Path, label: str, repeat: int) -> list[
     env = home_env(home)
     try:
         timed([CUTLINE, "import", str(file)], env)
-        made = subprocess.run([CUTLINE, *_ARGS["compact"], str(file)], env=env, capture_output=True, text=True)
-        proposal = json.loads(made.stdout)["id"] if made.returncode == 0 else None
-        if proposal is None:  # e.g. the 10k session's default plan has nothing to summarize
+        proposal = None
+        if "audit" in names or "compact" in names:
+            made = subprocess.run([CUTLINE, *_ARGS["compact"], str(file)], env=env, capture_output=True, text=True)
+            proposal = json.loads(made.stdout)["id"] if made.returncode == 0 else None
+        if proposal is None and (
+            "audit" in names or "compact" in names
+        ):  # e.g. the 10k session's default plan has nothing to summarize
             print(f"  (no proposal at {label}: {made.stderr.strip()[:120]}; audit and compact skipped)", flush=True)
             names = [n for n in names if n not in ("audit", "compact")]
         rows = []
@@ -238,16 +254,36 @@ def bench_help(repeat: int) -> Row:
     return Row("--help", "-", ours, base, None)
 
 
+def run_group(file: Path, label: str, only: list[str], stored: list[str], repeat: int) -> None:
+    """Every asked-for row of one session file, printed as it is measured."""
+    if "plan" in only:
+        print(bench_plan(file, label, repeat).report(), flush=True)
+    if "import" in only:
+        print(bench_import(file, label, repeat).report(), flush=True)
+    if stored:
+        for row in bench_stored(stored, file, label, repeat):
+            print(row.report(), flush=True)
+    print(f"  load average: {load()}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1k,10k,100k")
     parser.add_argument("--spellings", default="compact,spaced")
+    parser.add_argument("--sessions", default="compacted", help="compacted, uncompacted or both (comma-separated)")
+    parser.add_argument(
+        "--grown",
+        default="",
+        help="also Claude Code and Codex sessions grown from the corpus to these record counts (e.g. 10000,50000)",
+    )
+    parser.add_argument("--pi-version", default="0.87.1", help="the pi the cold plan is timed against")
     parser.add_argument("--only", default="plan,import,audit,compact,timeline,tokens,ls,help")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cutline", default=None, help="the cutline to time (default: the one beside this Python)")
     parser.add_argument("--source", default=str(CUTLINE_SRC), help="that cutline's source tree (compiled first)")
     args = parser.parse_args()
-    global CUTLINE
+    global CUTLINE, PI_VERSION
+    PI_VERSION = args.pi_version
     if args.cutline:
         CUTLINE = args.cutline
     # a person's install has bytecode; without it (PYTHONDONTWRITEBYTECODE) every start compiles ~80 modules
@@ -257,22 +293,24 @@ def main() -> None:
     )
     only = args.only.split(",")
     stored = [name for name in ("load", *_ARGS) if name in only]
-    print(f"load average at start: {load()}  ({CUTLINE})")
+    print(f"load average at start: {load()}  ({CUTLINE}; pi {PI_VERSION})")
+    kinds = [kind == "compacted" for kind in args.sessions.split(",")]
     for size in parse_sizes(args.sizes):
-        for spelling in args.spellings.split(","):
-            file = session_file(size, spelling)
-            label = f"{size // 1000}k {spelling}"
-            rows: list[Row] = []
-            if "plan" in only:
-                rows.append(bench_plan(file, label, args.repeat))
-                print(rows[-1].report(), flush=True)
-            if "import" in only:
-                rows.append(bench_import(file, label, args.repeat))
-                print(rows[-1].report(), flush=True)
-            if stored:
-                for row in bench_stored(stored, file, label, args.repeat):
-                    print(row.report(), flush=True)
-            print(f"  load average: {load()}", flush=True)
+        for compacted in kinds:
+            for spelling in args.spellings.split(","):
+                file = session_file(size, spelling, compacted=compacted)
+                label = f"{size // 1000}k {spelling}" + ("" if compacted else " nocomp")
+                run_group(file, label, only, stored, args.repeat)
+    for records in parse_sizes(args.grown) if args.grown else []:
+        for agent in ("claude-code", "codex"):
+            # no pi oracle for these files: the plan row is pi's alone
+            run_group(
+                grown_file(agent, records),
+                f"{agent} {records // 1000}k",
+                [n for n in only if n != "plan"],
+                stored,
+                args.repeat,
+            )
     if "ls" in only:
         row = bench_ls(max(args.repeat, 5))
         print(row.report() + "  (target 0.3 s wall)", flush=True)

@@ -278,7 +278,8 @@ def _tool_output(rng: random.Random, text: _Text, tool: str) -> tuple[str, bool]
     return f"Successfully wrote {rng.randint(100, 9000)} bytes", False
 
 
-def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
+def generate(path: Path, entries: int = 100_000, seed: int = 7, compactions: bool = True) -> int:
+    """Write the session; with `compactions` False, none is ever inserted (auto-compaction off, a 1M-token window)."""
     """Write the session to `path`; returns its size in bytes."""
     rng = random.Random(seed)
     text = _Text(rng)
@@ -306,7 +307,7 @@ def generate(path: Path, entries: int = 100_000, seed: int = 7) -> int:
                 out.write("\n".join(lines) + "\n")
                 lines.clear()
             # pi compacts when the context passes contextWindow - reserveTokens (200000 - 16384)
-            if writer.context_tokens > 183_616 and len(turn_starts) > 4:
+            if compactions and writer.context_tokens > 183_616 and len(turn_starts) > 4:
                 kept = turn_starts[-3]
                 tokens_before = writer.context_tokens
                 emit(
@@ -401,8 +402,9 @@ def main() -> None:
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_PATH)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-compactions", action="store_true", help="never compact (one uncompacted stretch)")
     args = parser.parse_args()
-    size = generate(args.output, args.entries, args.seed)
+    size = generate(args.output, args.entries, args.seed, compactions=not args.no_compactions)
     print(f"{args.output}: {args.entries} entries, {size / 1e6:.1f} MB")
 
 

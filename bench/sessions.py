@@ -20,14 +20,18 @@ SPELLINGS = ("compact", "spaced")
 DIR = Path("/tmp/cutline-bench-sessions")
 
 
-def session_file(entries: int, spelling: str = "compact", directory: Path = DIR) -> Path:
-    """The generated session of `entries` entries in `spelling`, written on first use (deterministic)."""
-    compact = directory / f"pi-{entries}-compact.jsonl"
+def session_file(entries: int, spelling: str = "compact", directory: Path = DIR, *, compacted: bool = True) -> Path:
+    """The generated session of `entries` entries in `spelling`, written on first use (deterministic).
+
+    `compacted` False: the same generator with no compaction ever inserted (`-nocomp` in the name).
+    """
+    tag = "" if compacted else "-nocomp"
+    compact = directory / f"pi-{entries}{tag}-compact.jsonl"
     if not compact.exists():
-        generate(compact, entries, 7)
+        generate(compact, entries, 7, compactions=compacted)
     if spelling == "compact":
         return compact
-    spaced = directory / f"pi-{entries}-spaced.jsonl"
+    spaced = directory / f"pi-{entries}{tag}-spaced.jsonl"
     if not spaced.exists():
         tmp = spaced.with_suffix(".tmp")
         with open(compact, encoding="utf-8") as src, open(tmp, "w", encoding="utf-8", newline="\n") as out:

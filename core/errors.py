@@ -41,3 +41,7 @@ def redacted(text: str, *secrets: str | None, limit: int = 200) -> str:
 
 class StoreBusy(CutlineError):
     """Another process held cutline's store for longer than the busy timeout."""
+
+
+class StoreDamaged(CutlineError):
+    """cutline's own database cannot be read: a damaged page, not a database, or an empty file where one was."""

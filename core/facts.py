@@ -64,6 +64,8 @@ class Fact(BaseModel):
     identifier_kind: IdentifierKind | None = None
     # normalized identifiers found inside a sentence fact (used by matching rule b)
     identifiers: list[str] = Field(default_factory=list)
+    # for identifiers named in prose: the sentence that names them (the audit compares its frame)
+    context: str = ""
 
 
 class FactMatch(BaseModel):
@@ -280,6 +282,8 @@ _LEADING = "([{<\"'`*"
 def normalize_identifier(text: str) -> str:
     """The key of an identifier: lower-cased, stripped of quotes and trailing punctuation."""
     key = text.strip().strip(_LEADING).rstrip(_TRAILING).lower()
+    if key.startswith("@") and "/" in key:
+        key = key[1:]  # pi's `@path` mention names the path
     if key.startswith("./"):
         key = key[2:]
     if key.startswith(("http://", "https://")):
@@ -312,6 +316,8 @@ _HEX = re.compile(
     r"(?<![0-9A-Za-z-])(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{8,})(?![\w-])"
 )
 _NUMBER = re.compile(r"(?<![\w.,])\d{6,}(?![\w])")
+# git's file modes (100644, 100755, 120000, 040000, 160000): not identifiers
+_FILE_MODE = re.compile(r"(?:100|120|040|160)[0-7]{3}")
 _DIGIT = re.compile(r"\d")
 _FILE_EXT_ONLY = re.compile(r"\.(?:" + _FILE_EXTENSIONS + r")$", re.IGNORECASE)
 
@@ -386,11 +392,24 @@ def _scan_host_ports(scan: _IdentifierScan) -> None:
             scan.claim("host_port", m, m.group(0))
 
 
+_SLASH_LIST = re.compile(r"[A-Za-z]+(?:/[A-Za-z]+)+")
+
+
+def _noise_path(text: str, m: re.Match[str], value: str) -> bool:
+    """A slash-separated word list ("Model/thinking/theme"), or a bare file name with a line number (`_ssl.c:1006`)."""
+    if _SLASH_LIST.fullmatch(value) and not _FILE_EXT_ONLY.search(value):
+        return True
+    return "/" not in value and re.match(r":\d", text[m.end() : m.end() + 2]) is not None
+
+
 def _scan_paths(scan: _IdentifierScan) -> None:
     text = scan.text
     for m in _PATH.finditer(text) if "/" in text or "." in text else ():
         value = m.group(1).rstrip(_TRAILING)
         if scan.free(m) and _is_path(value):
+            if _noise_path(text, m, value):
+                scan.taken.append((m.start(), m.end()))
+                continue
             scan.claim("path", m, value)
 
 
@@ -402,7 +421,7 @@ def _scan_numbers(scan: _IdentifierScan) -> None:
         if scan.free(m) and _is_hex_id(m.group(0)) and not m.group(0).isdigit():
             scan.claim("hex", m, m.group(0))
     for m in _NUMBER.finditer(scan.text):
-        if scan.free(m):
+        if scan.free(m) and not _FILE_MODE.fullmatch(m.group(0)):
             scan.claim("number", m, m.group(0))
 
 
@@ -553,7 +572,9 @@ _IMPERATIVE_VERBS = frozenset(
 _DECISION = re.compile(
     r"\b(i'll|i will|i'm going to|i am going to|we'll|we will|let me go with|decided|decision|i chose|we chose|"
     r"chose to|choosing|going with|go with|opted|opting|settled on|settle on|i'm switching|switching to|"
-    r"instead i'll|the plan is|plan is to)\b",
+    r"instead i'll|the plan is|plan is to)\b"
+    # how an error was fixed ("Fixed the rounding error by quantizing …", "resolved by …")
+    r"|\b(?:fixed|resolved)\b[^.;]*\bby\b",
     re.IGNORECASE,
 )
 _ERROR_LINE = re.compile(
@@ -793,9 +814,15 @@ def _sentence_fact(
     )
 
 
+_TEMPLATE = re.compile(r"\$\{|\{\{|%\(\w+\)s")
+
+
 def _identifier_facts(
-    text: str, entry_id: str | None, known: list[tuple[IdentifierKind, str]] | None = None
+    text: str, entry_id: str | None, known: list[tuple[IdentifierKind, str]] | None = None, prose: bool = False
 ) -> list[Fact]:
+    """Identifier facts of a text; `prose`: the text is a message, each identifier keeps the sentence naming it."""
+    found = known if known is not None else find_identifiers(text)
+    lines = sentences(text) if prose and found else []
     return [
         Fact(
             kind="identifier",
@@ -803,9 +830,10 @@ def _identifier_facts(
             key=normalize_identifier(value),
             source_entry_id=entry_id,
             identifier_kind=kind,
+            context=next((_clip(line) for line in lines if value in line), ""),
         )
-        for kind, value in (known if known is not None else find_identifiers(text))
-        if normalize_identifier(value)
+        for kind, value in found
+        if normalize_identifier(value) and not _TEMPLATE.search(value)
     ]
 
 
@@ -830,9 +858,12 @@ def error_text(text: str) -> str:
     return _clip(lines[0], 240)
 
 
+_NOT_AN_ERROR = re.compile(r"^(?:command )?(?:aborted|interrupted|cancell?ed)(?: by (?:the )?user)?\.?$", re.IGNORECASE)
+
+
 def _error_fact(text: str, entry_id: str | None) -> Fact | None:
     line = error_text(text)
-    if not line:
+    if not line or _NOT_AN_ERROR.match(line):
         return None
     fact = _sentence_fact("error", line, entry_id)
     return fact if fact.key else None
@@ -876,6 +907,46 @@ _CONTENT_ARG_KEYS = frozenset(
     }
 )
 _MAX_SCANNED_ARG = 2000
+# where a command runs (Codex's `workdir`): the session's own directory, not a fact
+_PLACE_ARG_KEYS = frozenset({"workdir", "working_directory"})
+_COMMAND_ARG_KEYS = frozenset({"command", "cmd"})
+# commands whose path arguments are files the agent looked at (a shell command's other words are noise)
+_READ_COMMANDS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "sed", "view", "open"})
+
+
+def _command_paths(value: object, entry_id: str | None) -> list[Fact]:
+    """The files a shell command reads (`cat path`, `sed -n '1,80p' path`) and the URLs and hosts it names.
+
+    Why: the other words of a command (`python manage.py migrate`) are not facts anyone asked to keep.
+    """
+    if isinstance(value, list):
+        parts = [v for v in value if isinstance(v, str)]
+        command = parts[-1] if len(parts) >= 3 and parts[1] in ("-lc", "-c") else " ".join(parts)
+    elif isinstance(value, str):
+        command = value
+    else:
+        return []
+    facts = [f for f in _identifier_facts(command, entry_id) if f.identifier_kind in ("url", "host_port", "email")]
+    for segment in re.split(r"&&|\|\||;|\|", command):
+        words = segment.split()
+        if not words or words[0] not in _READ_COMMANDS:
+            continue
+        for word in words[1:]:
+            word = word.strip("'\"")
+            if word.startswith("-") or not word or not (_is_path(word) or "/" in word):
+                continue
+            if re.fullmatch(r"[\d,]+p?", word):
+                continue
+            facts.append(
+                Fact(
+                    kind="identifier",
+                    text=word,
+                    key=normalize_identifier(word),
+                    source_entry_id=entry_id,
+                    identifier_kind="path",
+                )
+            )
+    return facts
 
 
 def _tool_call_identifiers(call: ToolCallBlock, entry_id: str | None) -> list[Fact]:
@@ -891,6 +962,9 @@ def _tool_call_identifiers(call: ToolCallBlock, entry_id: str | None) -> list[Fa
         return facts
     for key, value in args.items():
         lowered = key.lower()
+        if lowered in _COMMAND_ARG_KEYS:
+            facts.extend(_command_paths(value, entry_id))
+            continue
         values = [v for v in value if isinstance(v, str)] if isinstance(value, list) else [value]
         for item in values:
             if not isinstance(item, str) or not item.strip():
@@ -906,9 +980,26 @@ def _tool_call_identifiers(call: ToolCallBlock, entry_id: str | None) -> list[Fa
                         identifier_kind=kind,
                     )
                 )
-            elif lowered not in _CONTENT_ARG_KEYS and len(item) <= _MAX_SCANNED_ARG:
+            elif lowered not in _CONTENT_ARG_KEYS and lowered not in _PLACE_ARG_KEYS and len(item) <= _MAX_SCANNED_ARG:
                 facts.extend(_identifier_facts(item, entry_id))
     return facts
+
+
+_EXIT_CODE = re.compile(
+    r'"exit_code"\s*:\s*([1-9]\d*)|^(?:Exit code|Process exited with code):?\s*([1-9]\d*)', re.MULTILINE
+)
+
+
+def _exit_failure(text: str) -> str | None:
+    """The output of a tool result that reports a non-zero exit code (Codex's shell output), else None."""
+    if not _EXIT_CODE.search(text[:4000]) and not _EXIT_CODE.search(text[-400:]):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    output = value.get("output") if isinstance(value, dict) else None
+    return output if isinstance(output, str) and output.strip() else text
 
 
 def _failing_results(message: Message) -> list[str]:
@@ -916,6 +1007,10 @@ def _failing_results(message: Message) -> list[str]:
     texts: list[str] = []
     if message.role == "toolResult" and message.isError:
         texts.append(message.text() or f"{message.toolName or 'tool'} failed")
+    elif message.role == "toolResult":
+        failed = _exit_failure(message.text())
+        if failed:
+            texts.append(failed)
     for block in message.content:
         if message.role != "toolResult" and isinstance(block, ToolResultBlock) and block.isError:
             texts.append("\n".join(b.text for b in block.content if isinstance(b, TextBlock)) or "tool failed")
@@ -931,17 +1026,33 @@ def _own_text(message: Message) -> str:
     return "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
 
 
+# what a user states that binds the work without a modal word: preferences, revocations, conditions
+_STANDING = re.compile(
+    r"\b(i'd rather|i would rather|i like|i love|i hate|better than|forget|scratch|disregard|never mind|"
+    r"no longer|drop the|ignore the)\b|^(if|when|unless|only when|only if|whenever)\b[^,]*,",
+    re.IGNORECASE,
+)
+# a user's statement of a quantity with its unit ("batches of 500 rows", "times out after 30 seconds")
+_QUANTITY_STATEMENT = re.compile(
+    r"\b\d[\d,.]*\s*(?:%|ms|s|secs?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|kib|mib|gib|"
+    r"rows?|items?|requests?|messages?|tokens?|lines?|files?|users?|retries|attempts?|workers?|tables?)\b|\bport \d{2,5}\b",
+    re.IGNORECASE,
+)
+
+
 def _user_facts(message: Message, entry_id: str | None) -> list[Fact]:
     """A user's instructions, requests, identifiers and pasted errors."""
     text = _own_text(message)
     known = find_identifiers(text)
     facts: list[Fact] = []
     for sentence in sentences(text):
-        if _INSTRUCTION.search(sentence):
+        if _INSTRUCTION.search(sentence) or _STANDING.search(sentence):
             facts.append(_sentence_fact("instruction", sentence, entry_id, known))
         elif _is_request(sentence):
             facts.append(_sentence_fact("request", sentence, entry_id, known))
-    facts.extend(_identifier_facts(text, entry_id, known))
+        elif _QUANTITY_STATEMENT.search(sentence):
+            facts.append(_sentence_fact("instruction", sentence, entry_id, known))
+    facts.extend(_identifier_facts(text, entry_id, known, prose=True))
     for line in text.splitlines():
         pasted = _PASTED_ERROR.search(line)
         if pasted and len(pasted.group(0)) > 8:
@@ -951,16 +1062,38 @@ def _user_facts(message: Message, entry_id: str | None) -> list[Fact]:
     return facts
 
 
+_ACKNOWLEDGEMENT = re.compile(
+    r"^(noted|ok|okay|sure|got it|understood|will do|sounds good|alright|all right|right|of course|certainly)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_acknowledgement(sentence: str) -> bool:
+    """ "Noted, I will do that once the current work is green.": an acknowledgement naming nothing of its own."""
+    if not _ACKNOWLEDGEMENT.match(sentence.strip()):
+        return False
+    rest = re.findall(r"\b[A-Za-z][\w.-]*", sentence)[1:]
+    return not find_identifiers(sentence) and not any(w[0].isupper() and w != "I" for w in rest)
+
+
+def _decision_clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence that carry the decision ("Fixed X by Y; tests are green." -> "Fixed X by Y")."""
+    clauses = [c.strip() for c in sentence.split(";") if c.strip()]
+    chosen = [c for c in clauses if _DECISION.search(c)]
+    return chosen if len(clauses) > 1 and chosen else [sentence]
+
+
 def _assistant_facts(message: Message, entry_id: str | None) -> list[Fact]:
     """An assistant's decisions and the identifiers it wrote or passed to tools."""
     text = _own_text(message)
     known = find_identifiers(text)
     facts = [
-        _sentence_fact("decision", sentence, entry_id, known)
+        _sentence_fact("decision", clause, entry_id, known)
         for sentence in sentences(text)
-        if _DECISION.search(sentence)
+        if _DECISION.search(sentence) and not _is_acknowledgement(sentence)
+        for clause in _decision_clauses(sentence)
     ]
-    facts.extend(_identifier_facts(text, entry_id, known))
+    facts.extend(_identifier_facts(text, entry_id, known, prose=True))
     for call in message.tool_calls():
         facts.extend(_tool_call_identifiers(call, entry_id))
     return facts
@@ -974,7 +1107,7 @@ def message_facts(message: Message, entry_id: str | None = None) -> list[Fact]:
     elif role == "assistant":
         facts = _assistant_facts(message, entry_id)
     elif role == "bashExecution":
-        facts = _identifier_facts(message.command or "", entry_id)
+        facts = _command_paths(message.command or "", entry_id)
     elif role == "custom" and message.display:
         facts = _identifier_facts(_own_text(message), entry_id)
     else:
@@ -988,13 +1121,19 @@ def message_facts(message: Message, entry_id: str | None = None) -> list[Fact]:
 
 def dedupe(facts: Iterable[Fact]) -> list[Fact]:
     """Facts with the same kind and key collapsed to the first occurrence."""
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], int] = {}
     result: list[Fact] = []
     for fact in facts:
         marker = (fact.kind, fact.key)
-        if not fact.key or marker in seen:
+        if not fact.key:
             continue
-        seen.add(marker)
+        if marker in seen:
+            first = result[seen[marker]]
+            if fact.context and not first.context:
+                # the first mention was a tool call; keep the sentence a later message named it in
+                result[seen[marker]] = first.model_copy(update={"context": fact.context})
+            continue
+        seen[marker] = len(result)
         result.append(fact)
     return result
 
@@ -1131,3 +1270,59 @@ def match_facts(facts: Iterable[Fact], visible_texts: Sequence[str], cwd: str | 
     """Verdicts for many facts against the texts the agent still sees (`cwd`: the session's working directory)."""
     visible = VisibleText(visible_texts, cwd)
     return [match_fact(fact, visible) for fact in facts]
+
+
+_CARRIED_SECTION_KINDS: tuple[tuple[re.Pattern[str], FactKind], ...] = (
+    *_SUMMARY_SECTION_KINDS,
+    (
+        re.compile(r"context|current work|concept|identifier|reference|files|progress|done", re.IGNORECASE),
+        "instruction",
+    ),
+)
+# a section title: "## Title", "**Title**", "1. Primary Request and Intent:", "Progress and key decisions:"
+_CARRIED_HEADING = re.compile(
+    r"^(?:#+\s*(?P<a>.+?)|\*\*(?P<b>.+?)\*\*:?|\d+\.\s+(?P<c>[A-Z][^:]{2,60}):|(?P<d>[A-Z][^:.]{2,60}):)$"
+)
+
+
+def carried_facts(summary: str, source_entry_id: str | None = None) -> list[Fact]:
+    """Every statement a previous summary carries, by section, for the audit of the summary that replaces it.
+
+    Unlike `summary_facts` (what a summarizer carries on), every line of every section
+    counts, whatever the agent's layout (pi's checkpoint, Claude Code's numbered sections,
+    Codex's handoff, OpenClaw's): a fact the earlier summary stated and the update drops
+    is lost for good. Wrapper sentences ("This session is being continued …") and the
+    sections every summary restates for its own moment (goal, next step, in progress)
+    are skipped.
+    """
+    facts: list[Fact] = []
+    kind: FactKind = "instruction"
+    transient = False
+    for raw in _prose(summary).splitlines():
+        line = raw.strip()
+        if not line or (line.startswith("<") and line.endswith(">")):
+            continue
+        heading = _CARRIED_HEADING.match(line)
+        if heading and not line.startswith(("- ", "* ")):
+            title = next(g for g in heading.groups() if g)
+            kind = next((k for pattern, k in _CARRIED_SECTION_KINDS if pattern.search(title)), "instruction")
+            transient = _TRANSIENT_SECTION.search(title) is not None
+            continue
+        if transient:
+            continue  # the goal and the work in hand: every summary states its own
+        if _WRAPPER.match(line):
+            continue
+        body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|\[[ xX]\])\s*", "", line).strip()
+        if body and content_words(body) and body.lower() not in ("(none)", "none"):
+            facts.append(_sentence_fact(kind, body, source_entry_id))
+    facts.extend(_identifier_facts(summary, source_entry_id, prose=True))
+    return dedupe(facts)
+
+
+# sections whose content the next summary restates for its own moment (the goal, the next step, work in progress)
+_TRANSIENT_SECTION = re.compile(r"^(goal|optional next step|next step|in progress)\b|primary request", re.IGNORECASE)
+_WRAPPER = re.compile(
+    r"^(this session is being continued|the summary below covers|summary:$|please continue the conversation|"
+    r"if you need specific details|another language model started|the conversation history before this point)",
+    re.IGNORECASE,
+)

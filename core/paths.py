@@ -8,14 +8,18 @@ from pathlib import Path
 from cutline.core.errors import CutlineError
 
 
+def _home_path() -> Path:
+    env = os.environ.get("CUTLINE_HOME")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cutline"
+
+
 def cutline_home() -> Path:
     """The data directory, created on first use."""
     env = os.environ.get("CUTLINE_HOME")
-    if env:
-        home = Path(env).expanduser()
-    else:
-        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-        home = Path(base) / "cutline"
+    home = _home_path()
     if not home.is_dir():
         if home.exists():
             what = "CUTLINE_HOME" if env else "cutline's data directory"
@@ -45,6 +49,12 @@ def backups_dir() -> Path:
     if path.stat().st_mode & 0o077:
         path.chmod(0o700)
     return path
+
+
+def existing_backups_dir() -> Path | None:
+    """The backups directory when it exists (nothing is created)."""
+    path = _home_path() / "backups"
+    return path if path.is_dir() else None
 
 
 def exports_dir() -> Path:

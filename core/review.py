@@ -12,6 +12,7 @@ import difflib
 import json
 import secrets
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from cutline.core.agents import read_session, session_wire_context
@@ -59,6 +60,11 @@ __all__ = [
     "validate_version",
     "versions",
 ]
+
+
+# Set by cutline.core.inbox: answers a proposal an agent holds live (the agent writes the entry itself, not
+# cutline) and returns the decision, or None for any other proposal. Injected: the inbox sits above this module.
+live_answer: Callable[[Store, str, str, str | None], Decision | None] | None = None
 
 
 class InvalidProposal(CutlineError):
@@ -202,16 +208,23 @@ def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None
     if not plan.possible:
         return None
     line = preview_entry(store, proposal.id, timestamp=timestamp)
-    if plan.how != "append":
+    if plan.how not in ("append", "migrate-and-append"):
         after = adapter.session_after_write_back(session, line)
         return None if after is None else session_wire_context(after)
     source = Path(session.source_path or "")
     if not source.is_file():
         return None
     appended = line.encode("utf-8") + b"\n"
+    if plan.how == "migrate-and-append":
+        # a pi v1/v2 file: rewritten as v3 first, exactly as the write-back rewrites it
+        from cutline.core.agents.pi.migrate import migrated_lines
+
+        data = ("\n".join(migrated_lines(session)) + "\n").encode("utf-8") + appended
+    else:
+        data = source.read_bytes() + appended
     with tempfile.TemporaryDirectory(prefix="cutline-after-") as folder:
         written = Path(folder) / source.name
-        written.write_bytes(source.read_bytes() + appended)
+        written.write_bytes(data)
         return session_wire_context(read_session(written))
 
 
@@ -238,6 +251,8 @@ def accept(
     if write_back:
         recover_write_backs(store)
     proposal = load_proposal(store, ref)
+    if live_answer is not None and (held := live_answer(store, proposal.id, "accepted", note)) is not None:
+        return held
     _open_or_refuse(store, proposal.id)
     version = latest_version(store, proposal.id)
     validation = validate_version(proposal, version.text)
@@ -272,6 +287,8 @@ def accept(
 def reject(store: Store, ref: str, note: str | None = None) -> Decision:
     """Reject a proposal; nothing is written anywhere but the store."""
     proposal = load_proposal(store, ref)
+    if live_answer is not None and (held := live_answer(store, proposal.id, "rejected", note)) is not None:
+        return held
     _open_or_refuse(store, proposal.id)
     decision = Decision(
         proposal_id=proposal.id, session_id=proposal.session_id, decision="rejected", decided_at=_now(), note=note

@@ -122,7 +122,30 @@ def write_back(
         ) from None
     notes = [f"backup of the file as it was: {written.pending.backup_path}"] if written.pending.backup_path else []
     notes += _reimport(store, session.source_path, decision.proposal_id)
+    notes += _checked_once_more(store, session, written.pending, decision.proposal_id, notes)
     return WriteBackOutcome(decision=decision, notes=notes)
+
+
+def _checked_once_more(
+    store: Store, session: Session, pending: PendingWrite, proposal_id: str, said: list[str]
+) -> list[str]:
+    """Right before success is reported: did lines land after the compaction since the re-import read the file?
+
+    Why: with a writer the running-agent check does not recognise, agent lines landed after
+    the compaction between the re-import and the report (6 of 22 runs) and success was
+    reported on what had become a dead branch. The file is looked at once more (a stat,
+    then a re-import only when it grew) and the drift, if any, said.
+    """
+    if session.format == "openclaw" or not session.source_path:
+        return []  # a store, not a file that grows: its rows were checked under the write transaction
+    try:
+        size = Path(session.source_path).stat().st_size
+    except OSError:
+        return []
+    if size <= pending.size_after:
+        return []
+    later = [note for note in _reimport(store, session.source_path, proposal_id) if note not in said]
+    return [f"checked once more before reporting: {note}" for note in later]
 
 
 def _record_done(store: Store, decision: Decision, record: PendingWrite) -> None:

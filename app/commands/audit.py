@@ -55,6 +55,24 @@ def _proposal_audit(store: Any, ref: str) -> Any:
     return audit_proposal(session, proposal, summary, count_entries(store, session, "chars4"))
 
 
+def findings_for(store: Any, ref: str) -> Any:
+    """What to read before accepting proposal `ref`: its latest version's contradicted and lost facts and guard verdict.
+
+    The guard runs again on the latest version (an edit may have fixed it or broken it).
+    """
+    from cutline.core.audit.before_accept import findings
+    from cutline.core.engine.quality_guard import verdict_for
+    from cutline.core.review import latest_version, load_proposal
+
+    proposal = load_proposal(store, ref)
+    report = _proposal_audit(store, proposal.id)
+    guard = proposal.quality
+    if guard is not None:
+        text = latest_version(store, proposal.id).text
+        guard = verdict_for(text, guard.inputs, enforced=guard.enforced, strict=guard.strict)
+    return findings(report.facts, guard, report.weighted_retention)
+
+
 def _proposal_window(store: Any, proposal: Any) -> Any:
     """The path a proposal was planned on as a `PathWindow`, None when the whole session must be loaded.
 
@@ -154,6 +172,17 @@ def _audit_ref(store: Any, ref: str, settings: Any) -> Any:
 # ---------------------------------------------------------------------------
 
 
+def _resumed_with(explained: Any) -> str:
+    """Where `plan` and `compact` use other rules than the file's writer's: say which, and why ("" when the same)."""
+    from cutline.core.engine.rules.choice import Writer, label, resume_rules
+
+    writer = Writer(explained.rules, explained.rules_reason or "", True)
+    planned = resume_rules(writer, _settings().rules)
+    if planned == writer.rules:
+        return ""
+    return f"; plan and compact use {label(planned)}'s rules ({planned}), for the pi you resume it with"
+
+
 def report_text(report: Any) -> str:
     """The audit as plain text for a terminal."""
     lines = [
@@ -170,13 +199,28 @@ def report_text(report: Any) -> str:
     for r in report.retention:
         score = f"{r.score:.0%}" if r.score is not None else "-"
         lines.append(f"  {r.kind:<12} {r.kept:>4}/{r.total:<4} {score:>5}")
-    groups = report.lost_by_kind()
+    lines.append(f"  weighted by importance: {report.weighted_retention:.0%}")
+    contradicted = report.contradicted
+    if contradicted:
+        lines += ["", f"contradicted ({len(contradicted)}): the summary states these otherwise"]
+        for fact in contradicted:
+            lines.append(f"  - [{fact.kind}] {fact.text}  [entry {fact.source_entry_id or '?'}]")
+            lines.append(f"      summary: {fact.closest}  ({fact.reason})")
+    groups = {kind: [f for f in facts if f.verdict != "contradicted"] for kind, facts in report.lost_by_kind().items()}
+    groups = {kind: facts for kind, facts in groups.items() if facts}
     lines += ["", "lost facts" + ("" if groups else ": none")]
     for kind, facts in groups.items():
         lines.append(f"  {kind} ({len(facts)})")
         for fact in facts:
             origin = " (previous summary)" if fact.origin == "previous_summary" else ""
-            lines.append(f"    - {fact.text}  [entry {fact.source_entry_id or '?'}]{origin}")
+            again = " (read again after the compaction)" if fact.recovered else ""
+            lines.append(f"    - {fact.text}  [entry {fact.source_entry_id or '?'}]{origin}{again}")
+    reworded = report.reworded
+    if reworded:
+        lines += ["", f"kept in other words ({len(reworded)}): confirm the closest passage"]
+        for fact in reworded:
+            lines.append(f"  - {fact.text}")
+            lines.append(f"      \u2248 {fact.closest}")
     lines += ["", "warnings" + ("" if report.warnings else ": none")]
     for w in report.warnings:
         mark = " (recovered)" if w.recovered else ""
@@ -185,7 +229,7 @@ def report_text(report: Any) -> str:
         lines += ["", f"quality guard: {report.quality.summary()}"]
     lines += ["", "why the cut fell there"]
     if report.why.rules:
-        lines.append(f"  rules {report.why.rules}: {report.why.rules_reason}")
+        lines.append(f"  rules {report.why.rules}: {report.why.rules_reason}{_resumed_with(report.why)}")
     lines += [f"  {step}" for step in (report.why.steps or [report.why.text])]
     return "\n".join(lines)
 
@@ -240,7 +284,9 @@ def audit_cmd(
             window = _compaction_window(store, session_id, compaction_id, settings, rules)
             if window is not None:
                 header = store.sessions.header(session_id)
-                report = audit_compaction(header, compaction_id, settings, rules=rules, window=window)
+                # the entries after the compaction on the path: a lost path read again there is recovered
+                later = store.sessions.path_entries(session_id, len(window))
+                report = audit_compaction(header, compaction_id, settings, rules=rules, window=window, later=later)
             else:
                 loaded = load_held(store, session_id)
                 report = audit_compaction(
@@ -370,7 +416,7 @@ def _print_timeline(timeline: Any, result: Any, output: str | None, as_json: boo
         say(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
     if result is not None:
         say(result.text())
-        say(f"replayed with the rules of {result.rules} ({result.rules_reason})")
+        say(f"replayed with the rules of {result.rules} ({result.rules_reason}){_resumed_with(result)}")
     if output:
         say(f"wrote {output}")
 

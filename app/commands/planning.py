@@ -80,17 +80,26 @@ def plan_cmd(
         },
     )
     with gc_paused(), Store(db_path) as store:
-        target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit)
+        target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit, lazy=True)
         result = target.plan(settings, entry_tokens=entry_tokens)
+        writer = target.written_by(settings, rules)
     workbench.refuse_reserve_over_window(settings, result)
     if as_json:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
         data["sessionId"] = target.session_id
         say_json(indented_json(data, ensure_ascii=False))
     else:
+        from cutline.core.engine.keep_suggestion import (
+            keep_recent_that_summarizes,
+            over_threshold_with_nothing_to_summarize,
+        )
         from cutline.core.engine.plan_text import plan_text
 
-        say(plan_text(result))
+        say(plan_text(result, writer))
+        if over_threshold_with_nothing_to_summarize(result):
+            keep = keep_recent_that_summarizes(target.index, settings, target.rules)
+            if keep is not None:
+                say(f"\nkeepRecentTokens {keep:,} would leave history to summarize: --keep-recent-tokens {keep}")
 
 
 def _percent(value: float | None) -> str:
@@ -142,18 +151,21 @@ def tokens_cmd(session: str, counters: tuple[str, ...], as_json: bool, db_path: 
     calibration = report.calibration
     if calibration.fitted:
         say(
-            f"calibrated ({calibration.method} over {len(calibration.samples)} turns): "
+            f"calibrated ({calibration.method} over {len(calibration.samples)} model calls): "
             f"real ≈ {calibration.overhead:,.0f} + {calibration.ratio:.3f} × chars4"
         )
     if not report.turns:
         say("no assistant usage records: nothing to compare the counters against")
         return
-    say(f"\n{'turn':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
+    # "path #": the call's position on the active path (`timeline`'s "turn" counts user turns)
+    say(f"\n{'path #':>6} {'real':>9} " + " ".join(f"{name:>11}" for name in names))
     for row in report.turns:
         say(f"{row['pathIndex']:>6} {row['real']:>9,} " + " ".join(f"{row.get(name, 0):>11,}" for name in names))
     say("\nrelative error against usage (median / p90):")
     for err in report.errors:
-        say(f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} turns)")
+        say(
+            f"  {err.counter:<11} {_percent(err.medianError):>7} / {_percent(err.p90Error):>7}  ({err.samples} model calls)"
+        )
 
 
 COMMANDS = [plan_cmd, tokens_cmd]

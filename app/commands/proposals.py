@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from cutline.app.commands._refs import session_id_for
@@ -9,6 +11,10 @@ from cutline.app.commands._store import DB, open_store
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
 from cutline.core.choices import MODES, PROPOSAL_COUNTERS, RULE_SETS, SUMMARIZERS, listed
+from cutline.core.errors import CutlineError
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
 
 
 @click.command("compact")
@@ -188,16 +194,32 @@ def compact_cmd(
     "--write-back", is_flag=True, help="Write the compaction into the agent's session file (see `write-back-plan`)."
 )
 @click.option("--note", default=None, help="A note kept with the decision.")
+@click.option(
+    "--anyway",
+    is_flag=True,
+    help="Write back even when the summary contradicts facts or fails the quality guard (they are still shown).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the decision as JSON.")
 @DB
-def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool, db_path: str | None) -> None:
+def accept_cmd(
+    proposal: str, write_back: bool, note: str | None, anyway: bool, as_json: bool, db_path: str | None
+) -> None:
     """Accept PROPOSAL's latest summary version (refused if invalid or already decided).
 
-    Without --write-back the decision is only recorded in the store.
+    Without --write-back the decision is only recorded in the store. Before anything is
+    written, the facts the summary contradicts or loses and a failed quality guard are
+    shown (on stderr); with --write-back, a contradiction or a failed guard asks first
+    (refused when no one can answer, unless --anyway).
+    PROPOSAL may also be an inbox item (`cutline inbox`): the waiting agent gets the summary.
     """
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core import workbench
 
+    if answer_inbox(proposal, "accept", note, db_path):
+        return
+
     with open_store(db_path, recover=True) as store:
+        _before_accept(store, proposal, write_back, anyway)
         decision = workbench.accept(store, proposal, write_back=write_back, note=note)
     if as_json:
         say_json(decision.model_dump_json(indent=2))
@@ -206,6 +228,35 @@ def accept_cmd(proposal: str, write_back: bool, note: str | None, as_json: bool,
     say(f"accepted {decision.proposal_id} (summary version {decision.version}){where}")
     for line in decision.notes:
         say(f"note: {line}")
+
+
+def _before_accept(store: Store, ref: str, write_back: bool, anyway: bool) -> None:
+    """Show what the summary contradicts or loses and a failed guard; ask (or refuse) before a write-back they block."""
+    import sys
+
+    from cutline.app.commands.audit import findings_for
+    from cutline.core.review import load_proposal
+
+    proposal = load_proposal(store, ref)
+    try:
+        found = findings_for(store, proposal.id)
+    except CutlineError as exc:
+        say(f"before accepting {proposal.id}: no audit ({exc})", err=True)
+        return
+    lines = found.lines(proposal.id)
+    if not lines:
+        return
+    say(f"before accepting {proposal.id}:", err=True)
+    for line in lines:
+        say(f"  {line}", err=True)
+    if not (write_back and found.blocking) or anyway:
+        return
+    if sys.stdin.isatty() and click.confirm("Write it back anyway?", default=False, err=True):
+        return
+    raise CutlineError(
+        f"{proposal.id} not accepted: the summary contradicts facts or fails the quality guard; "
+        "edit it, or accept with --anyway"
+    )
 
 
 @click.command("write-back-plan")
@@ -244,8 +295,12 @@ def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None
 @click.option("--note", default=None, help="Why (kept with the decision).")
 @DB
 def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
-    """Reject PROPOSAL."""
+    """Reject PROPOSAL (or an inbox item: the waiting agent cancels its compaction)."""
+    from cutline.app.commands.inbox import answer_inbox
     from cutline.core import workbench
+
+    if answer_inbox(proposal, "reject", note, db_path):
+        return
 
     with open_store(db_path, recover=True) as store:
         decision = workbench.reject(store, proposal, note=note)

@@ -44,6 +44,9 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
     imported = 0
     with open_store(db_path) as store:
         for file in files:
+            if file.is_dir():
+                say(f"cutline: {terminal_text(str(file))}: {_folder_hint(file)}", err=True)
+                continue
             try:
                 report = store.import_file(file)
             except CutlineError as exc:
@@ -64,6 +67,21 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
     if imported == 0:
         # SystemExit, not click's Exit: with standalone_mode=False click returns Exit's code instead of exiting
         sys.exit(1)
+
+
+def _folder_hint(folder: Path) -> str:
+    """What to do with a folder given to `import`: name its session files (a glob does), or find the agents' own."""
+    try:
+        here = sum(1 for item in os.scandir(folder) if item.name.endswith(".jsonl") and item.is_file())
+    except OSError:
+        here = 0
+    if here:
+        files = f"its {here:,} .jsonl {_plural(here, 'file', 'files')}"
+        return f"is a directory; import {files} with `cutline import {terminal_text(str(folder))}/*.jsonl`"
+    return (
+        "is a directory; give session files (`cutline ls --all` lists the agents' sessions "
+        "on this machine, with their files)"
+    )
 
 
 @click.command("ls")
@@ -296,7 +314,7 @@ def export_target_mode(output: Path, *, force: bool, interactive: bool) -> int |
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     required=True,
     help="File to write (`-` for stdout).",
 )
@@ -311,6 +329,12 @@ def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str |
     from cutline.app.commands._refs import load_held, session_id_for
     from cutline.core.agents.pi.writer import export_pi
 
+    if output.is_dir():
+        name = f"{Path(session).stem or 'session'}.jsonl"
+        raise CutlineError(
+            f"{terminal_text(str(output))}: is a directory; name the file to write, e.g. "
+            f"-o {terminal_text(str(output / name))}"
+        )
     with open_store(db_path) as store:
         loaded = load_held(store, session_id_for(store, session))
     to_stdout = str(output) == "-"

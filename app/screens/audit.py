@@ -488,6 +488,11 @@ class AuditScreen(Screen[None]):
         label.append(f"  {fact.source_entry_id or '?'}", style="dim")
         if fact.origin == "previous_summary":
             label.append(" (previous summary)", style="dim italic")
+        if getattr(fact, "verdict", "") == "contradicted":
+            label.append(f"  contradicted: {visible(fact.reason)}", style="bold red")
+            label.append(f"\n    \u2260 {one_line(visible(fact.closest), 100)}", style="dim")
+        elif getattr(fact, "recovered", False):
+            label.append("  read again after the compaction", style="italic")
         return label
 
     def _fact_at(self, option: Option) -> Any:

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -115,6 +115,7 @@ class AcceptScreen(ConfirmScreen):
             yield Label(Text(self.confirm_title), classes="dialog-title")
             yield Static(Text(visible(self.intro)), classes="dialog-intro")
             yield Static(table, id="accept-fields")
+            yield Static("", id="accept-findings")
             yield Label(self._body_title(), id="accept-summary-title")
             with VerticalScroll(classes="dialog-body", id="accept-summary"):
                 yield Static(plain_markdown(visible(self.body) or "(empty)"), id="confirm-body")
@@ -124,6 +125,36 @@ class AcceptScreen(ConfirmScreen):
 
     def on_mount(self) -> None:
         self.query_one("#accept-summary", VerticalScroll).focus()  # the arrows read on; y, n and Esc still answer
+        self.query_one("#accept-findings", Static).display = False
+        self._load_findings()
+
+    @work(thread=True, exclusive=True, group="accept-findings")
+    def _load_findings(self) -> None:
+        """What the summary contradicts or loses and a failed guard, for the proposal of the screen underneath."""
+        from cutline.app.commands.audit import findings_for
+        from cutline.core.errors import CutlineError
+
+        stack = self.app.screen_stack
+        under = stack[-2] if len(stack) > 1 else None
+        proposal = getattr(under, "proposal", None)
+        store = getattr(getattr(under, "desk", None), "store", None)
+        if proposal is None or store is None:
+            return
+        try:
+            lines = findings_for(store, proposal.id).lines(proposal.id)
+        except CutlineError:
+            return
+        if lines:
+            self.app.call_from_thread(self._show_findings, lines)
+
+    def _show_findings(self, lines: list[str]) -> None:
+        text = Text()
+        for n, line in enumerate(lines):
+            bad = line.startswith(("the summary contradicts", "the quality guard failed"))
+            text.append(("\n" if n else "") + visible(line), style="bold red" if bad else "")
+        shown = self.query_one("#accept-findings", Static)
+        shown.update(text)
+        shown.display = True
 
     def _body_title(self) -> Text:
         shown = "the exact line written" if self.showing_line else "summary"

@@ -59,6 +59,15 @@ class ImportProgressed(Message):
         super().__init__()
 
 
+class WaitingFound(Message):
+    """The oldest waiting inbox item's session (None: nothing waits, or its session is not imported)."""
+
+    def __init__(self, session_id: str | None, item_id: str | None) -> None:
+        self.session_id = session_id
+        self.item_id = item_id
+        super().__init__()
+
+
 class SessionImported(Message):
     def __init__(self, session_id: str, status: str, problems: int) -> None:
         self.session_id = session_id
@@ -99,6 +108,14 @@ class SessionsScreen(OnDesk, Screen[None]):
             "m", "machine", "On this machine", show=False, id="sessions.machine", tooltip="Every agent's sessions here"
         ),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="sessions.clear_filter"),
+        Binding(
+            "w",
+            "waiting",
+            "Waiting for review",
+            show=False,
+            id="sessions.waiting",
+            tooltip="Open the session of the oldest compaction an agent holds for review",
+        ),
     ]
 
     def __init__(self) -> None:
@@ -121,7 +138,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "sessions"
+        self.show_inbox(self.desk.inbox.count)
         table = self.query_one(DataTable)
         table.add_column("Session", key="name")
         table.add_column("Format", key="format")
@@ -137,7 +154,15 @@ class SessionsScreen(OnDesk, Screen[None]):
         self.load()
 
     def on_screen_resume(self) -> None:
+        self.show_inbox(self.desk.inbox.count)
         self.load()
+
+    def show_inbox(self, count: int) -> None:
+        """The header tells how many compactions wait for review (the desk's inbox watch calls this)."""
+        from cutline.app.inbox_watch import waiting_line
+
+        line = waiting_line(count)
+        self.sub_title = f"sessions · {line}" if line else "sessions"
 
     @work(thread=True, exclusive=True, group="sessions-list", exit_on_error=False, description="Loading sessions")
     def load(self) -> None:
@@ -224,6 +249,28 @@ class SessionsScreen(OnDesk, Screen[None]):
 
     def action_machine(self) -> None:
         self.desk.show_found_sessions()
+
+    def action_waiting(self) -> None:
+        self.find_waiting()
+
+    @work(thread=True, exclusive=True, group="sessions-waiting", exit_on_error=False, description="Inbox")
+    def find_waiting(self) -> None:
+        from cutline.core.inbox.items import Inbox
+
+        waiting = [i for i in Inbox(self.desk.store).listing() if i.shown_status() == "waiting"]
+        first = waiting[0] if waiting else None
+        self.post_message(WaitingFound(first.session_id if first else None, first.id if first else None))
+
+    @on(WaitingFound)
+    def _waiting_found(self, message: WaitingFound) -> None:
+        if message.item_id is None:
+            self.notify("Nothing waits for review", timeout=4)
+        elif message.session_id is None:
+            self.notify(
+                f"{message.item_id} has no session to open: `cutline inbox show {message.item_id}`", markup=False
+            )
+        else:
+            self.open_session(message.session_id)
 
     def action_open(self) -> None:
         table = self.query_one(DataTable)

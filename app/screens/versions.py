@@ -171,15 +171,20 @@ class HistoryScreen(OnDesk, ModalScreen[None]):
         if not compactions:
             parts.append(Text("No compaction in this session yet.", style="dim"))
         else:
+            # Why the widths: at 80 columns a full timestamp and a 36-character uuid left the summary 2
+            # characters wide (or no column at all); ids are cut to 8, the summary takes what is left, one line
             table = Table(box=None, header_style="dim", expand=True)
-            for column in ("#", "when", "tokens before", "first kept", "summary"):
-                table.add_column(column, no_wrap=column != "summary", overflow="ellipsis")
+            table.add_column("#", no_wrap=True, justify="right")
+            table.add_column("when", no_wrap=True)
+            table.add_column("before", no_wrap=True, justify="right")
+            table.add_column("first kept", no_wrap=True, max_width=10, overflow="ellipsis")
+            table.add_column("summary", no_wrap=True, overflow="ellipsis", ratio=1, min_width=16)
             for i, entry, record in compactions:
                 table.add_row(
                     str(i),
-                    Text(visible(str(entry.timestamp or ""))[:19]),
+                    Text(visible(str(entry.timestamp or ""))[:16].replace("T", " ")),
                     f"{record.tokensBefore:,}",
-                    Text(visible(record.firstKeptEntryId or "— (all replaced)")),
+                    Text(visible((record.firstKeptEntryId or "—")[:8])),
                     Text(one_line(record.summary, 200)),
                 )
             parts.append(table)

@@ -208,6 +208,25 @@ class DetailPane(VerticalScroll):
             parts += self._block_parts(message, block, lexer)
         return parts
 
+    def _arguments(self, arguments: object) -> list[RenderableType]:
+        """A tool call's arguments: short values as `key: value`, multi-line text as text, an edit as a diff."""
+        from cutline.app.widgets.tool_call import tool_call_pieces
+
+        parts: list[RenderableType] = []
+        for piece in tool_call_pieces(arguments):
+            if piece.kind == "line":
+                line = Text(visible(f"{piece.label}: "), style="bold")
+                line.append(_clip(piece.body))
+                parts.append(line)
+                continue
+            if piece.label:
+                parts.append(Text(visible(f"{piece.label}:"), style="bold"))
+            if piece.kind == "text":
+                parts.append(Padding(Text(_clip(piece.body)), (0, 0, 0, 2)))
+            else:
+                parts.append(self._syntax(_clip(piece.body), "diff" if piece.kind == "diff" else "json"))
+        return parts
+
     def _block_parts(self, message: Message, block: Block, lexer: str | None) -> list[RenderableType]:
         """One content block of a message: text (highlighted for tool output), thinking, a tool call, an image or a result."""
         parts: list[RenderableType] = []
@@ -223,11 +242,7 @@ class DetailPane(VerticalScroll):
             parts.append(Padding(Text(_clip(block.thinking), style="italic"), (0, 0, 0, 2)))
         elif isinstance(block, ToolCallBlock):
             parts.append(Text(visible(f"⚒ {block.name}  ({block.id})"), style="bold"))
-            try:
-                args = json.dumps(block.arguments, indent=2, ensure_ascii=False)
-            except (TypeError, ValueError):
-                args = str(block.arguments)
-            parts.append(self._syntax(_clip(args), "json"))
+            parts += self._arguments(block.arguments)
         elif isinstance(block, ImageBlock):
             parts.append(
                 Text(

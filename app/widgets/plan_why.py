@@ -6,10 +6,12 @@ point, what the threshold says) are what a person needs before running anything.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
@@ -17,8 +19,17 @@ from textual.widgets import Static
 from cutline.app.widgets.safe_text import visible
 
 
-class PlanWhy(VerticalScroll):
-    """The current plan's text: settings, cut, figures and each step of the explanation."""
+class PlanWhy(VerticalScroll, can_focus=True):
+    """The current plan's text: settings, cut, figures and each step of the explanation, then the files (one line each).
+
+    A Tab stop of its own, scrolled by the keys of a list (j/k, arrows, page keys, home/end).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "scroll_down", "Down", show=False),
+        Binding("k", "scroll_up", "Up", show=False),
+        Binding("space", "page_down", "Page down", show=False),
+    ]
 
     DEFAULT_CSS = """
     PlanWhy { height: 1fr; }
@@ -52,13 +63,36 @@ class PlanWhy(VerticalScroll):
 
     def _draw(self) -> None:
         self._drawn = True
-        text = Text()
-        for line in self.lines:
+        parts: list[Text] = []
+        for line in why_first(self.lines):
             if line == "why:" or line.startswith(("cut:", "refused:")):
-                text.append(visible(line) + "\n", style="bold")
+                parts.append(Text(visible(line), style="bold"))
             elif line.startswith("  - "):
-                text.append("  • ", style="dim")
-                text.append(visible(line[4:]) + "\n")
+                bullet = Text("  • ", style="dim")
+                bullet.append(visible(line[4:]))
+                parts.append(bullet)
+            elif line.startswith(FILE_LISTS):
+                # one line each, cut at the pane's edge: ~30 lines of paths sat before the explanation
+                parts.append(Text(visible(folded(line)), style="dim", no_wrap=True, overflow="ellipsis"))
             else:
-                text.append(visible(line) + "\n")
-        self.query_one("#why-text", Static).update(text)
+                parts.append(Text(visible(line)))
+        self.query_one("#why-text", Static).update(Group(*parts))
+
+
+FILE_LISTS = ("read files: ", "modified files: ")
+
+
+def folded(line: str) -> str:
+    """A file list as one line: how many, then the names ("read files (12): a.py, b.py, …")."""
+    label, _, names = line.partition(": ")
+    count = len(names.split(", ")) if names else 0
+    return f"{label} ({count:,}): {names}"
+
+
+def why_first(lines: list[str]) -> list[str]:
+    """The plan's lines with the explanation ("why:" and its bullets) before the file lists, which come last."""
+    files = [line for line in lines if line.startswith(FILE_LISTS)]
+    rest = [line for line in lines if not line.startswith(FILE_LISTS)]
+    while rest and rest[-1] == "":
+        rest.pop()
+    return [*rest, "", *files] if files else rest

@@ -213,6 +213,12 @@ def _quality(p: Proposal) -> Text:
     text = Text()
     text.append("✓ " if verdict.ok else "✗ ", style="bold green" if verdict.ok else "bold red")
     text.append(visible(verdict.summary()))
+    if not verdict.ok:
+        from cutline.core.audit.before_accept import guard_words
+
+        for line in guard_words(verdict):
+            text.append(visible(f"\n  · {line}"))
+        text.append("\nto fix: edit the summary (e), or accept anyway", style="italic")
     mode = "enforced (regenerates on failure)" if verdict.enforced else "advisory"
     text.append(f"\n{mode}{', strict' if verdict.strict else ''} · {plural(verdict.attempts, 'attempt', 'attempts')}")
     inputs = verdict.inputs

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from cutline.core.agents.boundaries import continues_message
 from cutline.core.agents.context import branch_summary_text, usage_entry_prompt_tokens
 from cutline.core.agents.light import LightEntry, LightMessage
 from cutline.core.models import Entry, Message
@@ -106,7 +107,7 @@ def _message_facts(message: Message | LightMessage, kind: str, facts: dict[str, 
                 ops.append([FILE_TOOLS[block.name], target])
         elif block.type == "toolResult":
             results.append(block.toolCallId)
-    if role in _CUT_ROLES and not (role == "user" and results):
+    if role in _CUT_ROLES and not (role == "user" and results) and not continues_message(message):
         flags |= CUT_POINT
     if role in _TURN_START_ROLES:
         flags |= TURN_START

@@ -227,8 +227,13 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def parse_line(number: int, text: str, lines: Lines, file: str) -> Any:
-    """`json.loads` of one line, or INVALID after reporting it (a bad unterminated last line is "truncated")."""
+def parse_line(number: int, text: str, lines: Lines, file: str, *, bom: bool = False) -> Any:
+    """`json.loads` of one line, or INVALID after reporting it (a bad unterminated last line is "truncated").
+
+    `bom`: a byte-order mark at the line's start is skipped, as the agent's reader skips it.
+    """
+    if bom and text.startswith("\ufeff"):
+        text = text[1:]
     try:
         value = _decode(text)
     except (ValueError, RecursionError) as exc:
@@ -302,11 +307,11 @@ def not_an_object(number: int, value: Any, lines: Lines, file: str) -> None:
     )
 
 
-def parse_records(lines: Lines, file: str, start: int = 0, index: int = 0) -> list[Record]:
-    """Parse lines[start:] once each; bad lines become problems, never exceptions."""
+def parse_records(lines: Lines, file: str, start: int = 0, index: int = 0, *, bom: bool = False) -> list[Record]:
+    """Parse lines[start:] once each; bad lines become problems, never exceptions (`bom`: see `parse_line`)."""
     records: list[Record] = []
     for number, text in lines.lines[start:]:
-        value = parse_line(number, text, lines, file)
+        value = parse_line(number, text, lines, file, bom=bom)
         if value is INVALID:
             continue
         if type(value) is not dict:

@@ -18,8 +18,11 @@ from cutline.core.agents.index_facts import CONTEXT_EDIT, PI_CURRENT_SIGN, RESET
 from cutline.core.models import Entry
 
 Fetch = Callable[[int, int], list[Entry]]
+FetchAt = Callable[[list[int]], dict[int, Entry]]
 # entries fetched at once for a read before the window (explanations look at one or two)
 _CHUNK = 64
+# entries fetched at once by a walk over the held part (`LazyEntries`)
+_RUN = 2_048
 
 
 def window_start(ids: list[str], kinds: list[str], facts: list[dict[str, Any]]) -> int | None:
@@ -49,11 +52,91 @@ def window_start(ids: list[str], kinds: list[str], facts: list[dict[str, Any]]) 
     return last
 
 
+class LazyEntries(Sequence[Entry]):
+    """Positions [lo, hi) of a stored path as a sequence whose entries are read from the store when first asked for.
+
+    Why: a path with no compaction is its own window, and a plan reads only a few of
+    its 100,000 entries (the rest it takes from the stored facts); rebuilding every
+    entry as a model cost ~2 s and ~700 MB. A read fetches the block of `_CHUNK`
+    entries around it; a walk over the whole (`__iter__`) fetches `_RUN` at a time.
+    """
+
+    def __init__(self, lo: int, hi: int, fetch: Fetch, fetch_at: FetchAt | None = None) -> None:
+        self._lo = lo
+        self._n = max(0, hi - lo)
+        self._fetch = fetch
+        self._fetch_at = fetch_at
+        self._held: dict[int, Entry] = {}
+        self.fetched = 0  # entries read from the store (a test counts them)
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Entry]: ...
+
+    def __getitem__(self, i: int | slice) -> Entry | list[Entry]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        found = self._held.get(i)
+        if found is None:
+            lo = i - i % _CHUNK
+            self._read(lo, min(self._n, lo + _CHUNK))
+            found = self._held[i]
+        return found
+
+    def _read(self, lo: int, hi: int) -> None:
+        """Read positions [lo, hi) (relative), keeping what is held already."""
+        entries = self._fetch(self._lo + lo, self._lo + hi)
+        held = self._held
+        for k, entry in enumerate(entries, lo):
+            held.setdefault(k, entry)
+        self.fetched += len(entries)
+
+    def prefetch(self, indices: list[int]) -> None:
+        """Read the entries at these (relative) positions in one go, where not held yet (needs `fetch_at`)."""
+        missing = [k for k in indices if 0 <= k < self._n and k not in self._held]
+        if not missing or self._fetch_at is None:
+            return
+        found = self._fetch_at([self._lo + k for k in missing])
+        for k in missing:
+            self._held[k] = found[self._lo + k]
+        self.fetched += len(missing)
+
+    def __iter__(self) -> Iterator[Entry]:
+        held = self._held
+        for lo in range(0, self._n, _RUN):
+            hi = min(self._n, lo + _RUN)
+            if any(k not in held for k in range(lo, hi)):
+                self._read(lo, hi)
+            for k in range(lo, hi):
+                yield held[k]
+
+    def __reversed__(self) -> Iterator[Entry]:
+        for k in range(self._n - 1, -1, -1):
+            yield self[k]
+
+    def read(self) -> list[Entry]:
+        """Every entry, read once."""
+        return list(self)
+
+
 class PathWindow(Sequence[Entry]):
     """The active path as a sequence: entries from `start` on held, the ones before fetched on demand.
 
     `ids`, `kinds`, `facts` (parsed) and `counts` are the stored columns of the whole
     path (`Sessions.path_window` reads them), so a planner index and usage samples need no entry.
+    `tail` may be a `LazyEntries` (held entries read when first asked for). `plain`, when
+    given, marks each position whose entry a planner may take from its facts and count
+    alone (`Sessions.path_window`: a user, assistant or toolResult message that reaches the
+    model, whose stored chars4 count is current pi's estimate too; see rules.pi_current).
     """
 
     def __init__(
@@ -63,8 +146,9 @@ class PathWindow(Sequence[Entry]):
         facts: list[dict[str, Any]],
         counts: list[int],
         start: int,
-        tail: list[Entry],
+        tail: Sequence[Entry],
         fetch: Fetch,
+        plain: bytes | None = None,
     ) -> None:
         if len(tail) != len(ids) - start:
             raise ValueError(f"{len(tail)} window entries for positions {start}..{len(ids) - 1}")
@@ -77,6 +161,7 @@ class PathWindow(Sequence[Entry]):
         self._fetch = fetch
         self._early: dict[int, Entry] = {}
         self.fetched = 0  # entries read before the window (a test looks)
+        self.plain = plain
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -123,8 +208,23 @@ class PathWindow(Sequence[Entry]):
             yield self[i]
 
     def tail(self) -> list[Entry]:
-        """The held entries, positions `start` to the end."""
-        return self._tail
+        """The held entries, positions `start` to the end (read now when the window reads them lazily)."""
+        tail = self._tail
+        if not isinstance(tail, list):
+            tail = list(tail)
+            self._tail = tail
+        return tail
+
+    def prefetch(self, positions: list[int]) -> None:
+        """Read the held part's entries at these path positions in one go when the window reads lazily."""
+        if isinstance(self._tail, LazyEntries):
+            start = self.start
+            self._tail.prefetch([i - start for i in positions if i >= start])
+
+    def tail_fetched(self) -> int:
+        """Entries of the held part read from the store so far (all of them unless the window reads lazily)."""
+        tail = self._tail
+        return tail.fetched if isinstance(tail, LazyEntries) else len(tail)
 
     def context_indices(self) -> list[int]:
         """`context_indices` of the whole path, computed on the window alone.
@@ -133,7 +233,7 @@ class PathWindow(Sequence[Entry]):
         with no compaction, the whole path), and no context_edit is on the path.
         """
         start = self.start
-        return [start + i for i in context_indices(self._tail)]
+        return [start + i for i in context_indices(self.tail())]
 
     def weights(self) -> list[bool]:
         """`context_weight` of the whole path, from the stored facts (no context_edit is on the path)."""
@@ -157,8 +257,9 @@ class PathWindow(Sequence[Entry]):
             self.facts[:stop],
             self.counts[:stop],
             self.start,
-            self._tail[: stop - self.start],
+            self.tail()[: stop - self.start],
             self._fetch,
+            self.plain[:stop] if self.plain is not None else None,
         )
         window._early = self._early
         return window

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from cutline.core.agents import claude_code, codex, openclaw, pi
+from cutline.core.agents import claude_code, codex, openclaw, pi, qwen_code
 from cutline.core.agents.adapter import AgentAdapter
 from cutline.core.errors import FormatError
 
-# Codex before Claude Code before pi: their record types overlap ("message", "user");
+# Codex before Qwen Code before Claude Code before pi: their record types overlap ("message", "user");
 # OpenClaw before pi: its header is pi's with a newer version.
-ADAPTERS: tuple[AgentAdapter, ...] = (codex.ADAPTER, claude_code.ADAPTER, openclaw.ADAPTER, pi.ADAPTER)
+ADAPTERS: tuple[AgentAdapter, ...] = (
+    codex.ADAPTER,
+    qwen_code.ADAPTER,
+    claude_code.ADAPTER,
+    openclaw.ADAPTER,
+    pi.ADAPTER,
+)
 
 
 def adapter_for(fmt: str) -> AgentAdapter:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import hashlib
 import os
 import stat
@@ -159,6 +160,7 @@ def write_new_file(target: Path, data: bytes, mode: int) -> Path:
         temporary.unlink()
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # tells `clean_leftovers` in another process that it is being written
         os.fchmod(fd, mode)  # the umask may have narrowed it further; keep exactly the source's bits
         view = memoryview(data)
         while view:
@@ -188,18 +190,37 @@ def private_dir(path: Path) -> Path:
 
 
 def clean_leftovers(directory: Path) -> list[Path]:
-    """Remove `*.tmp` files a crash left in `directory`; returns what was removed."""
+    """Remove `*.tmp` files a crash left in `directory`; returns what was removed.
+
+    A temporary file another process is writing this moment is left alone: `write_new_file`
+    holds a lock on it, which a killed writer's kernel releases.
+    """
     removed: list[Path] = []
     try:
         names = list(directory.iterdir())
     except OSError:
         return removed
     for item in names:
-        if item.name.endswith(TMP_SUFFIX) and item.is_file():
+        if item.name.endswith(TMP_SUFFIX) and item.is_file() and not _being_written(item):
             with contextlib.suppress(OSError):
                 item.unlink()
                 removed.append(item)
     return removed
+
+
+def _being_written(path: Path) -> bool:
+    """Whether another process holds `write_new_file`'s lock on this file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def backup_name(path: Path, data: bytes) -> str:

@@ -68,7 +68,7 @@ def sniff_lines(lines: Lines, file: str) -> AgentAdapter:
 
 
 def sniff(path: str | Path) -> SessionFormat:
-    """The format of the session file at `path` ("pi", "claude_code", "codex" or "openclaw").
+    """The format of the session file at `path` ("pi", "claude_code", "codex", "openclaw" or "qwen_code").
 
     Raises FormatError for an unreadable, empty or binary file, or one with no record of a known shape.
     """

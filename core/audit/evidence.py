@@ -40,7 +40,7 @@ def verbatim_label(retained: bool, rule: str) -> Verbatim:
     """How a fact's verdict reads: found as written, kept only through its words or identifiers, or lost."""
     if not retained:
         return "lost"
-    return "verbatim" if rule == "substring" else "not found verbatim"
+    return "verbatim" if rule in ("substring", "identifier") else "not found verbatim"
 
 
 def _segments(summary: str) -> list[tuple[int, int]]:

@@ -20,7 +20,9 @@ from pydantic import BaseModel, Field
 
 from cutline.core.agents.index_facts import PI_CURRENT_SIGN
 from cutline.core.agents.path_window import PathWindow
+from cutline.core.audit.compare import FactView, Passages, judge, passages
 from cutline.core.audit.quality import compaction_quality
+from cutline.core.audit.verdicts import IMPORTANT_WEIGHT, AuditFact, judge_all, mark_recovered, weighted_retention
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import Proposal
 from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
@@ -28,22 +30,15 @@ from cutline.core.engine.last_turn import SECTION_HEADING, message_text
 from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
 from cutline.core.engine.quality_guard import QualityVerdict
-from cutline.core.engine.rules.choice import OPENCLAW, PI_073, Writer, canonical, written_by
+from cutline.core.engine.rules.choice import OPENCLAW, PI_073, PI_CURRENT, Writer, canonical, written_by
 from cutline.core.engine.validation import ContextProblem, validate_context
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.facts import (
     FACT_KINDS,
     Fact,
     FactKind,
-    FactMatch,
-    IdentifierKind,
-    VisibleText,
-    dedupe,
-    extract_facts,
-    match_fact,
     message_facts,
     normalize_text,
-    summary_facts,
 )
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.tokens import least_squares, path_tokens, stored_calls, stored_usage_samples, usage_samples
@@ -63,20 +58,6 @@ WarningCode = Literal[
     "previous-summary-dropped",
     "first-kept-missing",
 ]
-
-
-class AuditFact(BaseModel):
-    """A fact of the summarized part with its verdict."""
-
-    kind: FactKind
-    text: str
-    key: str = ""
-    source_entry_id: str | None = None
-    identifier_kind: IdentifierKind | None = None
-    origin: Literal["conversation", "previous_summary"] = "conversation"
-    retained: bool
-    rule: str = "none"
-    score: float = 0.0
 
 
 class KindRetention(BaseModel):
@@ -126,6 +107,9 @@ class CutExplanation(BaseModel):
     # the planner rule set the cut was re-planned with, and why that one (core.engine.rules.choice.written_by)
     rules: str | None = None
     rules_reason: str | None = None
+    # when no reasonable keepRecentTokens reproduces the cut under `rules`: the rule set that does (or None)
+    other_rules: str | None = None
+    other_rules_ranges: list[tuple[int, int]] = Field(default_factory=list)
 
 
 class AuditReport(BaseModel):
@@ -151,13 +135,31 @@ class AuditReport(BaseModel):
 
     @property
     def lost(self) -> list[AuditFact]:
-        return [f for f in self.facts if not f.retained]
+        """Facts the agent no longer sees or now sees stated otherwise: contradicted first, then in order."""
+        return sorted((f for f in self.facts if not f.retained), key=lambda f: f.verdict != "contradicted")
+
+    @property
+    def contradicted(self) -> list[AuditFact]:
+        return [f for f in self.lost if f.verdict == "contradicted"]
+
+    @property
+    def reworded(self) -> list[AuditFact]:
+        return [f for f in self.facts if f.verdict == "reworded" and not f.superseded]
+
+    @property
+    def weighted_retention(self) -> float:
+        """Retention weighted by importance: kept 1, reworded 0.9, lost 0, contradicted -0.5 (floored at 0)."""
+        return weighted_retention(self.facts)
+
+    def important_losses(self, minimum: float = IMPORTANT_WEIGHT) -> list[AuditFact]:
+        """Contradicted facts, then lost facts of weight `minimum` or more (not those read again later)."""
+        return [f for f in self.lost if f.verdict == "contradicted" or (f.weight >= minimum and not f.recovered)]
 
     def lost_by_kind(self) -> dict[str, list[AuditFact]]:
-        """Lost facts grouped by kind, in the fixed kind order (kinds with none left out)."""
+        """Lost facts grouped by kind, in the fixed kind order (kinds with none left out), contradicted first."""
         groups: dict[str, list[AuditFact]] = {}
         for kind in FACT_KINDS:
-            items = [f for f in self.facts if f.kind == kind and not f.retained]
+            items = [f for f in self.lost if f.kind == kind]
             if items:
                 groups[kind] = items
         return groups
@@ -187,23 +189,32 @@ class AuditReport(BaseModel):
                 r.kind: {"kept": r.kept, "total": r.total, "score": None if r.score is None else round(r.score, 3)}
                 for r in self.retention
             },
-            "lost": [
-                {
-                    "kind": f.kind,
-                    "text": f.text,
-                    "sourceEntryId": f.source_entry_id,
-                    **({"identifierKind": f.identifier_kind} if f.identifier_kind else {}),
-                    **({"origin": f.origin} if f.origin != "conversation" else {}),
-                }
-                for f in self.lost
-            ],
+            "weightedRetention": round(self.weighted_retention, 3),
+            "lost": [_fact_json(f) for f in self.lost],
+            "reworded": [_fact_json(f) for f in self.reworded],
             "warnings": [w.model_dump(exclude_none=True) for w in self.warnings],
             "why": {
                 **self.why.model_dump(exclude_none=True),
                 # an open-ended range ("this value or more") ends in null
                 "reproducing_ranges": [[lo, hi if hi < OPEN_END else None] for lo, hi in self.why.reproducing_ranges],
+                "other_rules_ranges": [[lo, hi if hi < OPEN_END else None] for lo, hi in self.why.other_rules_ranges],
             },
         }
+
+
+def _fact_json(f: AuditFact) -> dict[str, Any]:
+    return {
+        "kind": f.kind,
+        "verdict": f.verdict,
+        "text": f.text,
+        "sourceEntryId": f.source_entry_id,
+        "weight": f.weight,
+        **({"closest": f.closest} if f.closest and f.verdict != "lost" else {}),
+        **({"reason": f.reason} if f.reason else {}),
+        **({"recovered": True} if f.recovered else {}),
+        **({"identifierKind": f.identifier_kind} if f.identifier_kind else {}),
+        **({"origin": f.origin} if f.origin != "conversation" else {}),
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -277,28 +288,8 @@ class _Cut:
     after_ids: list[str | None]
     summary: str
     extra_visible: list[str] = field(default_factory=list)
-
-
-def _verdicts(
-    facts: list[Fact], origin: Literal["conversation", "previous_summary"], visible: VisibleText
-) -> list[AuditFact]:
-    result: list[AuditFact] = []
-    for fact in facts:
-        verdict: FactMatch = match_fact(fact, visible)
-        result.append(
-            AuditFact(
-                kind=fact.kind,
-                text=fact.text,
-                key=fact.key,
-                source_entry_id=fact.source_entry_id,
-                identifier_kind=fact.identifier_kind,
-                origin=origin,
-                retained=verdict.retained,
-                rule=verdict.rule,
-                score=verdict.score,
-            )
-        )
-    return result
+    # entries after the compaction on the active path (a lost path read again there is recovered)
+    later: list[Entry] = field(default_factory=list)
 
 
 def _retention(facts: list[AuditFact]) -> list[KindRetention]:
@@ -409,22 +400,30 @@ def _requests_of(entry: Entry, message: Message, user_text: str) -> list[Fact]:
 
 
 def _request_not_visible_warning(
-    entry: Entry, message: Message, user_text: str, visible: VisibleText
+    entry: Entry, message: Message, user_text: str, visible: Passages
 ) -> AuditWarning | None:
-    missing = [f for f in _requests_of(entry, message, user_text) if not match_fact(f, visible).retained]
+    judged = [
+        (f, judge(FactView(f.text, f.kind, open_task=True), visible)) for f in _requests_of(entry, message, user_text)
+    ]
+    missing = [(f, j) for f, j in judged if j.verdict in ("lost", "contradicted")]
     if not missing:
         return None
-    return AuditWarning(
-        code="latest-request-not-visible",
-        message="the latest user request is not in what the agent still sees: "
-        + "; ".join(f"\u201c{_clip(f.text)}\u201d" for f in missing[:3]),
-        entry_ids=[entry.id],
-        recovered=False,
-    )
+    contradicted = [(f, j) for f, j in missing if j.verdict == "contradicted"]
+    if contradicted:
+        f, j = contradicted[0]
+        text = (
+            f"the summary states the latest user request otherwise ({j.reason}): "
+            f"\u201c{_clip(f.text)}\u201d vs \u201c{_clip(j.closest)}\u201d"
+        )
+    else:
+        text = "the latest user request is not in what the agent still sees: " + "; ".join(
+            f"\u201c{_clip(f.text)}\u201d" for f, _ in missing[:3]
+        )
+    return AuditWarning(code="latest-request-not-visible", message=text, entry_ids=[entry.id], recovered=False)
 
 
 def _last_exchange_warnings(
-    cut: _Cut, before: list[int], summarized_ids: set[str], visible: VisibleText
+    cut: _Cut, before: list[int], summarized_ids: set[str], visible: Passages
 ) -> list[AuditWarning]:
     """Whether the person's last exchange fell into the summary, and whether their latest request is still seen."""
     path = cut.path
@@ -529,22 +528,20 @@ def _split(cut: _Cut) -> _Split:
     return _Split(before=before, summarized=summarized, summarized_ids=[path[i].id for i in summarized])
 
 
-def _fact_verdicts(session: Session, cut: _Cut, split: _Split) -> tuple[list[AuditFact], VisibleText]:
+def _fact_verdicts(session: Session, cut: _Cut, split: _Split) -> tuple[list[AuditFact], Passages]:
     """Every fact of the summarized conversation and of earlier summaries, judged against what stays visible."""
     path = cut.path
     conversation = [path[i] for i in split.summarized if path[i].type != "compaction"]
-    previous = [path[i] for i in split.summarized if path[i].type == "compaction" and path[i].compaction is not None]
-    facts = extract_facts(conversation)
-    known = {(f.kind, f.key) for f in facts}
-    earlier = [
-        f
-        for entry in previous
-        for f in summary_facts(entry.compaction.summary if entry.compaction else "", entry.id)
-        if (f.kind, f.key) not in known
+    previous = [
+        (entry.id, entry.compaction.summary)
+        for entry in (path[i] for i in split.summarized)
+        if entry.type == "compaction" and entry.compaction is not None
     ]
-    visible = VisibleText([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
-    verdicts = _verdicts(facts, "conversation", visible) + _verdicts(dedupe(earlier), "previous_summary", visible)
-    return verdicts, visible
+    seen = passages([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
+    last_user, _ = _last_person_turn(path, split.before)
+    latest = path[last_user].id if last_user is not None else None
+    verdicts = judge_all(conversation, previous, seen, latest)
+    return mark_recovered(verdicts, cut.later), seen
 
 
 def _context_warnings(cut: _Cut) -> list[AuditWarning]:
@@ -742,6 +739,43 @@ def rule_reproducing_ranges(
     return [(lo, hi if hi < OPEN_END - 1 else OPEN_END)]
 
 
+# a keepRecentTokens range narrower than this is a coincidence of message sizes, not a setting someone chose
+REASONABLE_RANGE = 64
+ALL_RULES = (PI_073, PI_CURRENT, OPENCLAW)
+
+
+def _reasonable(ranges: list[tuple[int, int]], preferred: int) -> bool:
+    """A range someone could have set: one that holds the configured value or spans REASONABLE_RANGE tokens or more."""
+    return any(lo <= preferred <= hi or hi - lo + 1 >= REASONABLE_RANGE for lo, hi in ranges)
+
+
+def _ranges_for(index: PathIndex, settings: CompactionSettings, rules: str, first_kept: int) -> list[tuple[int, int]]:
+    if rules == PI_073:
+        start = plan(index, settings, rules=rules).boundaryStart
+        return reproducing_ranges(index, start, first_kept) if first_kept >= start else []
+    return rule_reproducing_ranges(index, settings, rules, first_kept)
+
+
+def other_rule_sets(
+    index: PathIndex, settings: CompactionSettings, rules: str, first_kept: int, fmt: str
+) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The other rule sets whose plan reproduces the cut with a reasonable keepRecentTokens range.
+
+    The agent's own family first (pi's rule sets for a pi file, OpenClaw's for an OpenClaw one),
+    then the widest range.
+    """
+    found: list[tuple[bool, int, str, list[tuple[int, int]]]] = []
+    for other in ALL_RULES:
+        if other == rules:
+            continue
+        ranges = _ranges_for(index, settings, other, first_kept)
+        if ranges and _reasonable(ranges, settings.keepRecentTokens):
+            family = (other == OPENCLAW) == (fmt == "openclaw")
+            found.append((family, max(hi - lo for lo, hi in ranges), other, ranges))
+    found.sort(key=lambda item: (not item[0], -item[1]))
+    return [(other, ranges) for _, _, other, ranges in found]
+
+
 def _pick_keep(ranges: list[tuple[int, int]], preferred: int) -> int:
     for lo, hi in ranges:
         if lo <= preferred <= hi:
@@ -800,9 +834,11 @@ def explain_compaction(
     writer = writer or written_by(list(path_before), fmt, setting=settings.rules)
     rules = writer.rules
     if record_first_kept is None:
-        agent = {"claude_code": "Claude Code compactions replace", "codex": "Codex compactions replace"}.get(
-            fmt, "this compaction records no firstKeptEntryId: it replaces"
-        )
+        agent = {
+            "claude_code": "Claude Code compactions replace",
+            "codex": "Codex compactions replace",
+            "qwen_code": "Qwen Code compressions replace",
+        }.get(fmt, "this compaction records no firstKeptEntryId: it replaces")
         text = (
             f"{agent} the whole history with the summary: nothing before the compaction "
             "stays verbatim, so there is no cut point to explain"
@@ -842,6 +878,13 @@ def explain_compaction(
     else:
         ranges = rule_reproducing_ranges(index, settings, rules, first_kept)
     prefix: list[str] = []
+    other: str | None = None
+    other_ranges: list[tuple[int, int]] = []
+    others: list[tuple[str, list[tuple[int, int]]]] = []
+    if not _reasonable(ranges, settings.keepRecentTokens):
+        others = other_rule_sets(index, settings, rules, first_kept, fmt)
+        if others:
+            other, other_ranges = others[0]
     if ranges:
         keep = _pick_keep(ranges, settings.keepRecentTokens)
         chosen = plan(index, settings.with_overrides(keepRecentTokens=keep), rules=rules)
@@ -868,6 +911,20 @@ def explain_compaction(
             + (" (the compaction came from a hook or extension)" if from_hook else "")
             + f"; showing the plan for keepRecentTokens {settings.keepRecentTokens:,} (cuts at {baseline.firstKeptEntryId})"
         )
+    if not _reasonable(ranges, settings.keepRecentTokens):
+        what = f"only {_range_text(ranges)}" if ranges else "none"
+        if other is not None:
+            also = "".join(f"; the {o} rules too ({_range_text(r)})" for o, r in others[1:])
+            prefix.append(
+                f"no reasonable keepRecentTokens reproduces this cut under the {rules} rules ({what}); "
+                f"the {other} rules reproduce it with {_range_text(other_ranges)}: that rule set probably wrote it "
+                f"(audit with --rules {other}){also}"
+            )
+        else:
+            prefix.append(
+                f"no reasonable keepRecentTokens reproduces this cut under the {rules} rules ({what}), "
+                "and none of the other rule sets does either: another program or a hand wrote it"
+            )
     if tokens_before:
         prefix.append(
             f"recorded tokensBefore {tokens_before:,} against a threshold of {chosen.threshold:,} "
@@ -889,6 +946,8 @@ def explain_compaction(
             "tokens_before_recorded": tokens_before or None,
             "rules": rules,
             "rules_reason": writer.reason,
+            "other_rules": other,
+            "other_rules_ranges": other_ranges,
         },
     )
 
@@ -905,6 +964,7 @@ def audit_compaction(
     chars4: Mapping[str, int] | None = None,
     rules: str | None = None,
     window: PathWindow | None = None,
+    later: Sequence[Entry] | None = None,
 ) -> AuditReport:
     """Audit a compaction already in the transcript (default: the latest one).
 
@@ -913,7 +973,8 @@ def audit_compaction(
     of the agent version that wrote the compaction where the file tells (`written_by`),
     else the assumed ones; `rules` overrides both. `window` is the active path through the
     compaction as a stored session's `PathWindow` (see `compaction_window_fits`), `session`
-    then a header without entries: the same report without the whole session in memory.
+    then a header without entries: the same report without the whole session in memory;
+    `later` are then the entries after the compaction on the active path (for `recovered`).
     """
     settings = settings or CompactionSettings()
     full: Sequence[Entry]
@@ -932,7 +993,7 @@ def audit_compaction(
         after_indices = full.context_indices()
         after = build_context(full.tail())
         tokens = full.counts[:-1]
-        writer = _window_writer(full, session, settings, rules)
+        writer = window_writer(full, session, settings, rules)
     else:
         path = full[:-1]
         after_indices = context_indices(full)
@@ -944,7 +1005,14 @@ def audit_compaction(
     details = record.details if isinstance(record.details, dict) else {}
     if details.get("replacement_history"):
         extra.extend(_strings(details["replacement_history"]))
-    cut = _Cut(path=path, after=after, after_ids=after_ids, summary=record.summary, extra_visible=extra)
+    cut = _Cut(
+        path=path,
+        after=after,
+        after_ids=after_ids,
+        summary=record.summary,
+        extra_visible=extra,
+        later=list(later) if later is not None else _entries_after(session, entry_id) if window is None else [],
+    )
     why = explain_compaction(
         path,
         record.firstKeptEntryId,
@@ -966,7 +1034,14 @@ def audit_compaction(
     return _audit(session, cut, target, why, tokens=tokens, details=record.details if window is not None else None)
 
 
-def _window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:
+def _entries_after(session: Session, entry_id: str) -> list[Entry]:
+    """The entries after `entry_id` on the active path (none when it is not on it)."""
+    active = session.active_path()
+    at = next((i for i, e in enumerate(active) if e.id == entry_id), None)
+    return list(active[at + 1 :]) if at is not None else []
+
+
+def window_writer(window: PathWindow, session: Session, settings: CompactionSettings, rules: str | None) -> Writer:
     """`written_by` of a window's whole path, from the only entries that can tell on a pi path.
 
     Those are the entries the facts flag as current pi's (`PI_CURRENT_SIGN`: system,
@@ -989,7 +1064,7 @@ def compaction_window_fits(
     Why: OpenClaw 2026.9's planner and context walk the whole path, and the other modes
     were not checked entry by entry; those load the whole session.
     """
-    return settings.mode == "pi" and _window_writer(window, session, settings, rules).rules != OPENCLAW
+    return settings.mode == "pi" and window_writer(window, session, settings, rules).rules != OPENCLAW
 
 
 def _proposal_settings(proposal: Proposal) -> CompactionSettings:
@@ -1162,7 +1237,7 @@ class Comparison(BaseModel):
         after_a = f"{self.a_tokens_after:,}" if self.a_tokens_after is not None else "?"
         after_b = f"{self.b_tokens_after:,}" if self.b_tokens_after is not None else "?"
         rows += _side_by_side("tokens after", after_a, after_b)
-        rows += _side_by_side("summary", f"{self.a_summary_chars} chars", f"{self.b_summary_chars} chars")
+        rows += _side_by_side("summary", f"{self.a_summary_chars:,} chars", f"{self.b_summary_chars:,} chars")
         for n in range(max(len(self.a_warnings), len(self.b_warnings))):
             left = self.a_warnings[n] if n < len(self.a_warnings) else ""
             right = self.b_warnings[n] if n < len(self.b_warnings) else ""

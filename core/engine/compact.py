@@ -97,12 +97,34 @@ def _count_tokens(messages: list[Message], counter: str, notes: list[str]) -> tu
         return sum_context_tokens(messages, "chars4"), "chars4"
 
 
+def _keep_hint(plan: CompactionPlan, path: Sequence[Entry], settings: CompactionSettings) -> str:
+    """The keepRecentTokens that would summarize something, as a hint for the refusal ("" when none would)."""
+    from cutline.core.engine.keep_suggestion import keep_recent_that_summarizes
+    from cutline.core.engine.path_index import index_path
+
+    tokens = plan.entryTokens if len(plan.entryTokens) == len(path) else None
+    try:
+        index = index_path(list(path), tokens, plan.counter)
+        keep = keep_recent_that_summarizes(
+            index, settings.model_copy(update={"keepRecentTokens": plan.keepRecentTokens}), plan.rules
+        )
+    except CutlineError:
+        return ""
+    if keep is None:
+        return (
+            f" (its recent tail alone is over keepRecentTokens {plan.keepRecentTokens:,})"
+            if plan.tokensBefore > plan.threshold
+            else ""
+        )
+    return f"; keepRecentTokens {keep:,} would leave history to summarize (--keep-recent-tokens {keep})"
+
+
 def _checked_mode(plan: CompactionPlan, path: Sequence[Entry], settings: CompactionSettings) -> CompactionMode:
     """The settings' mode, once the plan is known to be one it can carry out on this path."""
     if plan.alreadyCompacted:
         raise CutlineError("the session already ends with a compaction: nothing to compact")
     if plan.nothingToCompact:
-        raise CutlineError("the plan has nothing to summarize")
+        raise CutlineError("the plan has nothing to summarize" + _keep_hint(plan, path, settings))
     if plan.pathLength != len(path):
         raise CutlineError("the plan was made for another version of this session's path; plan again")
     mode = get_mode(settings.mode)

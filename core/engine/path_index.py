@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
+from cutline.core.agents.boundaries import continues_message
 from cutline.core.agents.index_facts import (
     ASSISTANT,
     BRANCH_TEXT,
@@ -251,6 +252,8 @@ class PathIndex:
         role = message.role
         if role not in _CUT_ROLES or (role == "user" and carries_tool_results(message)):
             return  # Claude Code: tool results ride in user records; treat like pi's toolResult
+        if continues_message(message):
+            return  # a later record of one API message (core.agents.boundaries): never the first kept
         self.cut_points.append(i)
         if role in _TURN_START_ROLES:
             self.turn_starts.append(i)

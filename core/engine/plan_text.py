@@ -8,10 +8,16 @@ from __future__ import annotations
 from cutline.core.engine.compaction_plan import CompactionPlan
 
 
-def plan_lines(result: CompactionPlan) -> list[str]:
-    """The plan as `cutline plan` prints it, one line each: settings, cut, figures, then the explanation ("why:")."""
+def plan_lines(result: CompactionPlan, written_by: str | None = None) -> list[str]:
+    """The plan as `cutline plan` prints it, one line each: settings, cut, figures, then the explanation ("why:").
+
+    `written_by`: the rules of the agent that wrote the file, said beside the plan's own when they differ.
+    """
+    from cutline.core.engine.rules.choice import both_rules
+
+    both = both_rules(result.rules, written_by) if written_by and result.rules else None
     lines = [
-        f"mode {result.mode} · rules {result.rules or 'none'} · counter {result.counter} · "
+        f"mode {result.mode} · rules {result.rules or 'none'}{f' ({both})' if both else ''} · counter {result.counter} · "
         f"{result.pathLength:,} entries on the active path",
     ]
     if result.refusal:
@@ -21,10 +27,13 @@ def plan_lines(result: CompactionPlan) -> list[str]:
     elif result.firstKeptPathIndex is not None:
         split = f", split turn from {result.turnStartPathIndex}" if result.isSplitTurn else ""
         lines.append(f"cut: keep from path index {result.firstKeptPathIndex} (entry {result.firstKeptEntryId}){split}")
-    lines.append(
-        f"tokens before {result.tokensBefore:,} · threshold {result.threshold:,} · "
-        f"{'would compact now' if result.shouldCompact else 'would not compact yet'}"
-    )
+    if result.shouldCompact:
+        verdict = "would compact now"
+    elif result.nothingToCompact and not result.alreadyCompacted and result.tokensBefore > result.threshold:
+        verdict = "over the threshold, but nothing can be summarized"
+    else:
+        verdict = "would not compact yet"
+    lines.append(f"tokens before {result.tokensBefore:,} · threshold {result.threshold:,} · {verdict}")
     lines.append(
         f"summarize {result.messagesToSummarize} messages ({result.summarizedTokens:,} tokens)"
         + (f" + turn prefix {result.turnPrefixMessages} ({result.turnPrefixTokens:,})" if result.isSplitTurn else "")
@@ -46,6 +55,6 @@ def plan_lines(result: CompactionPlan) -> list[str]:
     return lines
 
 
-def plan_text(result: CompactionPlan) -> str:
+def plan_text(result: CompactionPlan, written_by: str | None = None) -> str:
     """The plan as `cutline plan` prints it."""
-    return "\n".join(plan_lines(result))
+    return "\n".join(plan_lines(result, written_by))

@@ -19,8 +19,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from cutline.core.agents.safe_write import clean_leftovers
+from cutline.core.errors import StoreDamaged
 from cutline.core.models import Entry, Session
-from cutline.core.store.db import StoreDatabase, utc_now
+from cutline.core.paths import existing_backups_dir
+from cutline.core.store.db import StoreDatabase, damaged_message, is_damage, utc_now
 from cutline.core.store.importer import ImportedFile, Importer, ImportProgress, ImportReport, file_sha256
 from cutline.core.store.overview import CompactionInfo, PathLine, SessionOverview, entry_preview, overview
 from cutline.core.store.proposals import Proposals
@@ -51,6 +54,12 @@ __all__ = [
 ]
 
 
+def clean_backup_leftovers() -> list[Path]:
+    """Remove the temporary files a killed backup left in the backups directory (on every start: it is one listing)."""
+    backups = existing_backups_dir()
+    return clean_leftovers(backups) if backups is not None else []
+
+
 class Store:
     """cutline's database: open it, import sessions, read them back fast; each table group through its repository."""
 
@@ -61,6 +70,7 @@ class Store:
         self.proposals = Proposals(self.database)
         self.write_backs = WriteBacks(self.database)
         self.importer = Importer(self.database, self.sessions, self.counts)
+        clean_backup_leftovers()
 
     @property
     def path(self) -> Path:
@@ -93,6 +103,8 @@ class Store:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+        if exc is not None and is_damage(exc):
+            raise StoreDamaged(damaged_message(self.path, exc)) from exc
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         """A write transaction that takes the write lock up front (BEGIN IMMEDIATE) and commits or rolls back as a whole."""

@@ -10,13 +10,14 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cutline.core.errors import CutlineError, StoreBusy
+from cutline.core.errors import CutlineError, StoreBusy, StoreDamaged
 from cutline.core.paths import default_db_path
 from cutline.core.store.schema import up_to_date
 
@@ -54,6 +55,47 @@ def _make_private(path: Path) -> None:
         os.close(fd)
 
 
+# an empty database file older than this was not just created by another cutline process
+EMPTY_GRACE_SECONDS = 5.0
+
+
+def damaged_message(path: Path, why: object) -> str:
+    """What to do about a store SQLite cannot read: move it aside, and cutline starts a new one."""
+    return (
+        f"{path}: cutline's store is damaged ({why}); move it aside (mv {path} {path}.damaged) and cutline makes "
+        "a new one on the next run — import your session files again (they are untouched; the proposals and "
+        "decisions stay in the damaged copy)"
+    )
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether a SQLite error means the file is not a readable database (not a busy lock, a constraint or a bug)."""
+    if not isinstance(exc, sqlite3.DatabaseError) or isinstance(
+        exc, sqlite3.OperationalError | sqlite3.IntegrityError | sqlite3.ProgrammingError
+    ):
+        return False
+    text = str(exc)
+    return "malformed" in text or "not a database" in text or "corrupt" in text
+
+
+def _refuse_an_emptied_store(path: Path) -> None:
+    """A 0-byte database file that was not just created: say so rather than silently start an empty store.
+
+    Why: a truncated or wrongly copied cutline.db used to open as an empty store, and the
+    user's proposals and decisions seemed gone without a word. A file another cutline process
+    is creating this very moment is younger than EMPTY_GRACE_SECONDS.
+    """
+    try:
+        info = path.stat()
+    except OSError:
+        return
+    if stat.S_ISREG(info.st_mode) and info.st_size == 0 and time.time() - info.st_mtime > EMPTY_GRACE_SECONDS:
+        raise StoreDamaged(
+            f"{path}: cutline's store is an empty file (0 bytes), not a store; if it held your sessions it was "
+            f"truncated — restore it, or delete it (rm {path}) and cutline makes a new one"
+        )
+
+
 # how long closing waits for a worker thread to let the shared connection go
 CLOSE_WAIT_SECONDS = 2.0
 
@@ -64,6 +106,7 @@ class StoreDatabase:
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _refuse_an_emptied_store(self.path)
         _make_private(self.path)
         self.lock = threading.RLock()
         conn: sqlite3.Connection | None = None
@@ -81,6 +124,8 @@ class StoreDatabase:
         except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()
+            if is_damage(exc):
+                raise StoreDamaged(damaged_message(self.path, exc)) from exc
             raise CutlineError(f"{self.path}: cannot open the cutline database ({exc})") from exc
 
     @property

@@ -27,7 +27,7 @@ from cutline.core.agents.peek import session_header
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase, utc_now
-from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
+from cutline.core.store.memory import TRIM_AT_BYTES, freeze_if_big, give_back_freed_memory, no_cyclic_gc
 from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, path_index_of, row_sink
 from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
 from cutline.core.store.streamed import INSERT, StoredRow, StreamedRows
@@ -247,6 +247,8 @@ class Importer:
             if header_id is not None:
                 report = self._import_streamed(resolved, header_id, count_tokens, progress)
                 if report is not None:
+                    if _file_size(resolved) >= TRIM_AT_BYTES:
+                        give_back_freed_memory()  # the file's lines, freed: not kept for what runs next
                     return report
         from cutline.core.agents import read_session
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.store.db import Row, StoreDatabase
@@ -60,7 +60,10 @@ class ProposalInfo(BaseModel):
     summarizer: str | None
     model: str | None
     tokens_before: int | None
-    tokens_after: int | None
+    tokens_after: int | None = Field(
+        description="tokens after the compaction with the latest summary version (the generated one's figure moved by "
+        "the difference between the two summaries)"
+    )
     valid: bool
     versions: int
 
@@ -235,7 +238,10 @@ class Proposals:
         """A session's proposals, newest first."""
         rows = self._db.rows(
             "SELECT p.id, p.session_id, p.created_at, p.status, p.summarizer, p.model, p.tokens_before,"
-            " p.tokens_after, p.valid, json_extract(p.proposal_json, '$.mode') AS mode,"
+            " p.tokens_after + coalesce("
+            "(SELECT v.tokens FROM summary_versions v WHERE v.proposal_id = p.id ORDER BY v.n DESC LIMIT 1)"
+            " - (SELECT v.tokens FROM summary_versions v WHERE v.proposal_id = p.id ORDER BY v.n LIMIT 1), 0"
+            ") AS tokens_after, p.valid, json_extract(p.proposal_json, '$.mode') AS mode,"
             " (SELECT count(*) FROM summary_versions v WHERE v.proposal_id = p.id) AS versions"
             " FROM proposals p WHERE p.session_id = ? ORDER BY p.id DESC",
             (session_id,),

@@ -14,8 +14,8 @@ from typing import Any
 from pydantic import BaseModel, Field, TypeAdapter
 
 from cutline.core.agents.path_columns import PathColumns
-from cutline.core.agents.path_window import PathWindow, window_start
-from cutline.core.errors import NotFoundError
+from cutline.core.agents.path_window import LazyEntries, PathWindow, window_start
+from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
 from cutline.core.store.like import like_prefix
@@ -42,6 +42,21 @@ _LIST_SESSIONS = """
 _PATH_COLUMNS = r"""
     SELECT id, type, role, facts,
         CASE WHEN type = 'message' AND role = 'user' THEN instr(raw, 'isMeta') > 0 OR instr(raw, '\u') > 0 ELSE 0 END
+    FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
+"""
+
+
+# the active path's ids, types and facts, and whether each entry is plain for a planner (`PathWindow.plain`):
+# a user, assistant or toolResult message, a user's line and model without `image` (nor a \u escape that
+# could spell it): only a user's images make current pi's estimate differ from the stored chars4 count;
+# and no `continuesMessage` (core.agents.boundaries: such a record is never a cut point, which the facts do not say)
+_PATH_WINDOW = r"""
+    SELECT id, type, facts,
+        CASE WHEN type = 'message' AND role IN ('assistant', 'toolResult', 'user')
+            AND instr(raw, 'continuesMessage') = 0 AND instr(raw, '\u') = 0
+            AND instr(coalesce(model_json, ''), 'continuesMessage') = 0 AND instr(coalesce(model_json, ''), '\u') = 0
+            AND (role <> 'user' OR (instr(raw, 'image') = 0 AND instr(coalesce(model_json, ''), 'image') = 0))
+        THEN 1 ELSE 0 END
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
@@ -119,6 +134,15 @@ def _candidate(row: Row) -> str:
     return f"{row['id']} ({name}: {row['source_path']})" if row["source_path"] else f"{row['id']} ({name})"
 
 
+def _ambiguous(how: str, ref: str, matches: list[Row]) -> AmbiguousSessionError:
+    """The refusal of a reference several sessions fit, listing them (ten at most) so the user can pick one."""
+    listed = ", ".join(_candidate(row) for row in sorted(matches, key=lambda r: r["id"])[:10])
+    more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
+    return AmbiguousSessionError(
+        f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}; name one by its full id or its file path"
+    )
+
+
 def _info(row: Row) -> SessionInfo:
     return SessionInfo(
         id=row["id"],
@@ -189,7 +213,13 @@ class Sessions:
         return unique_prefixes([row["id"] for row in self._db.rows("SELECT id FROM sessions")])
 
     def resolve(self, ref: str) -> str:
-        """The id of the session `ref` names: an exact id, a unique id prefix, a name, or its source file's path."""
+        """The id of the session `ref` names: an exact id, an exact name, its source file's path, or a unique prefix.
+
+        An exact id wins, then an exact name (a file's stem counts as one), then the file's
+        path; only then are id prefixes and name prefixes tried, together. Why: a bare name
+        must not open another session whose id happens to start with it. A reference that
+        fits several sessions at the first level it matches is refused with the candidates.
+        """
         ref = ref.strip()
         if not ref:
             raise NotFoundError("no session given")
@@ -197,11 +227,13 @@ class Sessions:
         if any(row["id"] == ref for row in rows):
             return ref
         by_prefix = [row for row in rows if row["id"].startswith(ref)]
-        if len(by_prefix) == 1:
-            return str(by_prefix[0]["id"])
         by_name = [row for row in rows if ref in _names(row)]
         if len(by_name) == 1:
             return str(by_name[0]["id"])
+        if len(by_name) > 1:
+            named = {row["id"] for row in by_name}
+            others = [row for row in by_prefix if row["id"] not in named]
+            raise _ambiguous("name", ref, by_name + others)
         try:
             as_path = str(Path(ref).expanduser().resolve())
         except (OSError, RuntimeError):
@@ -210,15 +242,13 @@ class Sessions:
         if by_path:
             return str(by_path[0]["id"])
         by_name_prefix = [row for row in rows if any(name.startswith(ref) for name in _names(row))]
-        if not by_prefix and not by_name and len(by_name_prefix) == 1:
-            return str(by_name_prefix[0]["id"])
-        for matches, how in ((by_prefix, "id prefix"), (by_name, "name"), (by_name_prefix, "name prefix")):
-            if len(matches) > 1:
-                listed = ", ".join(_candidate(row) for row in sorted(matches, key=lambda r: r["id"])[:10])
-                more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
-                raise AmbiguousSessionError(
-                    f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}; name one by its full id or its file path"
-                )
+        prefixed = {row["id"] for row in by_prefix}
+        candidates = by_prefix + [row for row in by_name_prefix if row["id"] not in prefixed]
+        if len(candidates) == 1:
+            return str(candidates[0]["id"])
+        if candidates:
+            how = "id prefix" if not by_name_prefix else "name prefix" if not by_prefix else "id or name prefix"
+            raise _ambiguous(how, ref, candidates)
         raise NotFoundError(f"no stored session matches {ref!r} (try `cutline ls`)")
 
     def info(self, ref: str) -> SessionInfo:
@@ -335,6 +365,7 @@ class Sessions:
         *,
         before: bool = False,
         flags_only: bool = False,
+        lazy: bool = False,
     ) -> PathWindow | None:
         """The active path (up to and including entry `through` when given) as a `PathWindow`, or None to load it whole.
 
@@ -343,7 +374,12 @@ class Sessions:
         entry's facts keep only their flags (`f`) and a compaction's first kept entry (`k`):
         enough to place the window, read its entries and rebuild the context, not to plan
         or audit from; why: the review desk runs a compaction of a plan it has made, and
-        the full facts of 100,000 entries are ~50 MB of dicts.
+        the full facts of 100,000 entries are ~50 MB of dicts. With `lazy`, the window's own
+        entries are read when first asked for (`LazyEntries`) and the window marks the
+        entries a planner may take from their facts (`PathWindow.plain`): a plan of a path
+        with no compaction (its own window) then reads a few entries, not 100,000; for a
+        process that plans or compacts once (the store must not change meanwhile: a read
+        that finds fewer entries there is one clear error).
 
         None, so the caller loads the whole session, for anything but a pi file (Claude
         Code, Codex and OpenClaw sessions and pi version-4 files, OpenClaw's, are not
@@ -355,21 +391,17 @@ class Sessions:
         if row is None or row["format"] != "pi" or row["version"] == 4:
             return None
         with no_cyclic_gc():
-            window = self._path_window(session_id, counter, through, before, flags_only)
+            window = self._path_window(session_id, counter, through, before, flags_only, lazy)
             freeze_if_big(len(window) if window is not None else 0)
         return window
 
     def _path_window(
-        self, session_id: str, counter: str, through: str | None, before: bool, flags_only: bool
+        self, session_id: str, counter: str, through: str | None, before: bool, flags_only: bool, lazy: bool
     ) -> PathWindow | None:
         """`path_window`, with the collector paused by the caller (it builds ~100,000 small dicts that stay)."""
         with self._db.reading() as conn:
             # two plain reads instead of `path_facts`'s join, row by row: ~0.1 s less at 100,000 entries
-            rows = conn.execute(
-                "SELECT id, type, facts FROM entries WHERE session_id = ? AND path_index IS NOT NULL"
-                " ORDER BY path_index",
-                (session_id,),
-            ).fetchall()
+            rows = conn.execute(_PATH_WINDOW, (session_id,)).fetchall()
             cached: dict[str, int] = dict(
                 conn.execute(
                     "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?",
@@ -381,6 +413,7 @@ class Sessions:
         ids: list[str] = [row[0] for row in rows]
         kinds: list[str] = [row[1] for row in rows]
         texts: list[str | None] = [row[2] for row in rows]
+        plain = bytes(row[3] for row in rows) if lazy and not flags_only else None
         del rows
         if through is not None:
             try:
@@ -388,6 +421,7 @@ class Sessions:
             except ValueError:
                 return None
             del ids[stop:], kinds[stop:], texts[stop:]
+            plain = plain[:stop] if plain is not None else None
         found = [cached.get(entry_id) for entry_id in ids]
         counts = [count for count in found if count is not None]
         if len(counts) != len(ids) or any(text is None for text in texts):
@@ -410,8 +444,24 @@ class Sessions:
             start = min(start, earlier if earlier is not None else 0)
 
         def fetch(lo: int, hi: int) -> list[Entry]:
-            return self.path_entries(session_id, lo, hi)
+            entries = self.path_entries(session_id, lo, hi)
+            if len(entries) != hi - lo:
+                raise CutlineError(
+                    f"session {session_id} changed in the store while it was read: run the command again"
+                )
+            return entries
 
+        def fetch_at(indices: list[int]) -> dict[int, Entry]:
+            found = self.path_entries_at(session_id, indices)
+            if len(found) != len(indices):
+                raise CutlineError(
+                    f"session {session_id} changed in the store while it was read: run the command again"
+                )
+            return found
+
+        if lazy:
+            held = LazyEntries(start, len(ids), fetch, fetch_at)
+            return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain)
         tail = self.path_entries(session_id, start, len(ids))
         return PathWindow(ids, kinds, facts, counts, start, tail, fetch)
 

@@ -59,6 +59,16 @@ class PlanTarget:
         """The path as opened: a window of the stored path, or the whole session's active path."""
         return self.path
 
+    def written_by(self, settings: CompactionSettings, rules: str | None = None) -> str:
+        """The rules of the agent version that wrote the session (as `audit` names them), for the plan's text."""
+        if self.window is not None:
+            from cutline.core.audit.report import window_writer
+
+            return window_writer(self.window, self.session, settings, rules).rules
+        from cutline.core.engine.rules.choice import written_by
+
+        return written_by(list(self.path), self.session.format, self.session.version, settings.rules, rules).rules
+
     def write_back(self, store: Store, *, hold: Hold = _keep) -> WriteBackPlan:
         """Whether accepting a proposal of this session can write it back, how, or why not (the session read whole)."""
         from cutline.core.session_writes import write_back_plan
@@ -79,6 +89,7 @@ def compaction_window(
     configured: str | None,
     *,
     flags_only: bool = False,
+    lazy: bool = False,
 ) -> PathWindow | None:
     """The session's path as a `PathWindow` when a compaction reads only its end, else None (load the whole session).
 
@@ -87,11 +98,12 @@ def compaction_window(
     whole path; the other modes were not checked entry by entry), with every entry's
     `counter` count cached. The rule set is `rules` when given, current pi where the
     session shows its signs, else the `configured` one (pi when none). The proposal is the
-    same either way (tests compare them). `flags_only` is for a caller that has planned already.
+    same either way (tests compare them). `flags_only` is for a caller that has planned already,
+    `lazy` for a process that plans or compacts once (both: `Sessions.path_window`).
     """
     if mode != "pi":
         return None
-    window = store.sessions.path_window(session_id, counter, flags_only=flags_only)
+    window = store.sessions.path_window(session_id, counter, flags_only=flags_only, lazy=lazy)
     if window is None:
         return None
     if canonical(rules or ("pi" if window.current_pi_sign() else None) or configured or "pi") == OPENCLAW:
@@ -129,6 +141,7 @@ def open_for_plan(
     rules: str | None = None,
     *,
     hold: Hold = _keep,
+    lazy: bool = False,
 ) -> PlanTarget:
     """Open SESSION (a stored session or a session file) for a plan and a run, in the shape its path is best read in.
 
@@ -136,9 +149,10 @@ def open_for_plan(
     its stored path when the compaction may read one (`compaction_window`): a cold plan of
     a 100,000-entry file kept the whole session as models (~2 s, ~900 MB). Any other file
     is read once, counted as it is read, and kept. `hold` receives what the caller should
-    keep to the end of the process.
+    keep to the end of the process; `lazy` reads a window's entries only as a plan asks for
+    them (a process that plans once).
     """
-    window = _window(store, ref, settings, counter, rules)
+    window = _window(store, ref, settings, counter, rules, lazy)
     if window is not None:
         session_id, found = window
         hold(found)
@@ -153,7 +167,7 @@ def open_for_plan(
 
 
 def _window(
-    store: Store, ref: str, settings: CompactionSettings, counter: str, rules: str | None
+    store: Store, ref: str, settings: CompactionSettings, counter: str, rules: str | None, lazy: bool
 ) -> tuple[str, PathWindow] | None:
     """(session id, the stored path as a `PathWindow`) when the plan may read a window of it, else None."""
     candidate = session_file(ref)
@@ -163,7 +177,7 @@ def _window(
         session_id = str(store.import_file(candidate).session_id)
     else:
         session_id = resolve_stored(store, ref)
-    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules)
+    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules, lazy=lazy)
     return None if window is None else (session_id, window)
 
 

@@ -168,9 +168,32 @@ def openclaw_prompt_time(request: list[WireMessage], context: list[WireMessage])
     return out, context
 
 
+def qwen_system_prompt(request: list[WireMessage], context: list[WireMessage]) -> Pair:
+    """Qwen Code sends its system prompt as the first message of every Chat Completions request; the chat file does not hold it."""
+    first = request[0]
+    assert first.role == "system" and first.text().startswith("You are Qwen Code"), "the system prompt first"
+    return request[1:], context
+
+
+def qwen_reminders(request: list[WireMessage], context: list[WireMessage]) -> Pair:
+    """Qwen Code puts `<system-reminder>` parts into user messages when it sends them (the startup context, skills and
+    deferred tools before the first message, the date before each new prompt) and stores only the prompt."""
+    out: list[WireMessage] = []
+    for message in request:
+        if message.role != "user":
+            out.append(message)
+            continue
+        kept = [
+            b for b in message.content if not (isinstance(b, WireText) and b.text.startswith("<system-reminder>\n"))
+        ]
+        if kept:
+            out.append(message.model_copy(update={"content": kept}))
+    return out, context
+
+
 # Applied in order; the names are what a failing test reports. The system prompt and tool list
 # are request fields of their own on every wire here (Anthropic `system`/`tools`, Responses
-# `tools`), so they need no normalization of the message list.
+# `tools`), so they need no normalization of the message list; Chat Completions carries it as a message (Qwen Code).
 NORMALIZATIONS: dict[str, dict[str, Normalization]] = {
     "claude-code": {"new_prompt": cc_new_prompt, "new_turn_reminders": cc_new_turn_reminders},
     "codex": {
@@ -179,6 +202,7 @@ NORMALIZATIONS: dict[str, dict[str, Normalization]] = {
         "turn_context": codex_turn_context,
     },
     "pi-0.73": {"new_prompt": new_prompt},
+    "qwen-code": {"system_prompt": qwen_system_prompt, "reminders": qwen_reminders, "new_prompt": new_prompt},
     "pi-0.87": {"new_prompt": new_prompt},
     "openclaw": {
         "internal_context": openclaw_internal_context,

@@ -160,7 +160,57 @@ def from_openai_responses(body: dict[str, Any]) -> list[WireMessage]:
     return out
 
 
-CONVERTERS = {"anthropic-messages": from_anthropic_messages, "openai-responses": from_openai_responses}
+def _chat_content(content: Any) -> list[WireText | WireImage]:
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [WireText(text=content)] if content else []
+    out: list[WireText | WireImage] = []
+    for part in content:
+        if part.get("type") == "text":
+            out.append(WireText(text=part["text"]))
+        elif part.get("type") == "image_url":
+            url = part["image_url"]["url"]
+            meta, _, data = url.partition(",")
+            out.append(WireImage(media_type=meta[5:].split(";", 1)[0], data=data))
+        else:
+            raise ValueError(f"Chat Completions content part {part.get('type')!r} not converted")
+    return out
+
+
+def from_openai_chat(body: dict[str, Any]) -> list[WireMessage]:
+    """`messages` of a Chat Completions request as neutral messages (tool results are `tool`)."""
+    out: list[WireMessage] = []
+    for message in body["messages"]:
+        role = message["role"]
+        if role in ("system", "developer"):
+            out.append(WireMessage(role="system", content=list(_chat_content(message.get("content")))))
+        elif role == "user":
+            out.append(WireMessage(role="user", content=list(_chat_content(message.get("content")))))
+        elif role == "assistant":
+            blocks: list[WireBlock] = []
+            if message.get("reasoning_content"):
+                blocks.append(WireThinking(thinking=message["reasoning_content"]))
+            blocks.extend(_chat_content(message.get("content")))
+            for call in message.get("tool_calls") or []:
+                function = call["function"]
+                blocks.append(
+                    WireToolCall(id=call["id"], name=function["name"], arguments=_arguments(function["arguments"]))
+                )
+            out.append(WireMessage(role="assistant", content=blocks))
+        elif role == "tool":
+            result = WireToolResult(tool_call_id=message["tool_call_id"], content=_chat_content(message.get("content")))
+            out.append(WireMessage(role="tool", content=[result]))
+        else:
+            raise ValueError(f"Chat Completions role {role!r} not converted")
+    return out
+
+
+CONVERTERS = {
+    "anthropic-messages": from_anthropic_messages,
+    "openai-responses": from_openai_responses,
+    "openai-chat": from_openai_chat,
+}
 
 
 def request_messages(entry: dict[str, Any]) -> list[WireMessage]:

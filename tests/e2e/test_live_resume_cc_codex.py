@@ -53,11 +53,20 @@ class Case:
     source: str  # a corpus file whose last `appended` lines are a third-party compaction
     appended: int
     keep_recent_tokens: int
+    program: str = ""  # a key of live_clients.PROGRAMS: another release of the agent than its default
 
 
 CASES = {
     "claude_code": Case("claude_code", "claude-code", "claude-code/thirdparty/session.jsonl", 2, 1000),
     "codex": Case("codex", "codex", "codex/thirdparty/rollout.jsonl", 1, 300),
+}
+# today's releases resume the same write-back (live only: the goldens are the first releases')
+RELEASES = {
+    **CASES,
+    "claude_code@2.1.332": Case(
+        "claude_code", "claude-code", "claude-code/thirdparty/session.jsonl", 2, 1000, "claude_code@2.1.332"
+    ),
+    "codex@0.171.0": Case("codex", "codex", "codex/thirdparty/rollout.jsonl", 1, 300, "codex@0.171.0"),
 }
 
 
@@ -266,10 +275,10 @@ def _program_or_skip(agent: str) -> None:
     pytest.skip(why)
 
 
-@pytest.mark.parametrize("agent", sorted(CASES))
+@pytest.mark.parametrize("agent", sorted(RELEASES))
 def test_live_resume_after_write_back_and_undo(agent: str, tmp_path: Path) -> None:
     _program_or_skip(agent)
-    case = CASES[agent]
+    case = RELEASES[agent]
     root = tmp_path / "live"
     original = _original(case)
 
@@ -278,7 +287,9 @@ def test_live_resume_after_write_back_and_undo(agent: str, tmp_path: Path) -> No
     proposal, predicted = _compact_and_accept(case, file)
     written = root / "written.jsonl"
     shutil.copyfile(file, written)
-    run = live_clients.LiveRun(case.agent, root / "a" / "home", root / "a" / "work", sid, PROMPT, root / "a-requests")
+    run = live_clients.LiveRun(
+        case.agent, root / "a" / "home", root / "a" / "work", sid, PROMPT, root / "a-requests", case.program
+    )
     body = live_clients.resume(run)
     check_resumed(case, body, written, proposal, str(file), predicted)
 
@@ -295,14 +306,14 @@ def test_live_resume_after_write_back_and_undo(agent: str, tmp_path: Path) -> No
     _undo(proposal_b.id)
     assert file_b.read_bytes() == original
     run_b = live_clients.LiveRun(
-        case.agent, root / "b" / "home", root / "b" / "work", sid_b, PROMPT, root / "b-requests"
+        case.agent, root / "b" / "home", root / "b" / "work", sid_b, PROMPT, root / "b-requests", case.program
     )
     body_b = live_clients.resume(run_b)
     original_file = root / "original.jsonl"
     original_file.write_bytes(original)
     check_original(case, body_b, original_file)
 
-    if os.environ.get("CUTLINE_UPDATE_GOLDENS") == "1":
+    if os.environ.get("CUTLINE_UPDATE_GOLDENS") == "1" and not case.program:
         folder = _golden_case(case)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "written.jsonl").write_text(

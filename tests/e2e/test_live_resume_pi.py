@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from cutline.core.models import Message, TextBlock
 from cutline.core.store import Store
 from tests.support.live_pi import pi_program
 from tests.support.paths import ROOT, TESTS
+from tests.support.process_group import run_grouped
 from tests.support.writeback import SUMMARY, propose
 
 CORPUS = TESTS / "fixtures" / "corpus"
@@ -99,12 +99,10 @@ def check_request(body: dict[str, Any], proposal: Proposal) -> None:
 
 def run_pi(version: str, session: Path, out: Path) -> dict[str, Any]:
     pi, node = program(version)
-    done = subprocess.run(
+    done = run_grouped(  # pi and its fake server die with it, whatever happens
         [sys.executable, "-m", "tests.support.live_pi", str(pi), str(node or "-"), str(session), PROMPT, str(out)],
         cwd=ROOT,
-        capture_output=True,
         timeout=180,
-        check=False,
     )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     body: dict[str, Any] = json.loads(out.read_text())

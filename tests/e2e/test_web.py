@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -17,10 +16,8 @@ from pathlib import Path
 import pytest
 
 from cutline.app.commands.serve import app_command, is_loopback
+from tests.support.browser import CHROMEDRIVER, CHROMIUM, require_browser
 from tests.support.paths import ROOT, SAMPLES
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 # Recorded in the page before textual's own script runs: every frame the server sends
 # over the websocket is the app's terminal output, so the page's text can be read back.
@@ -160,8 +157,7 @@ def served(cutline_home: Path) -> Iterator[str]:
 
 @pytest.mark.e2e
 def test_browser_shows_the_sessions_screen_then_the_review_screen(served: str, tmp_path: Path) -> None:
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("chromium and chromedriver are not installed (.ci/run installs them with apt-get)")
+    require_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By

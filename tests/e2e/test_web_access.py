@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import http.cookiejar
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -24,13 +23,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from tests.support.browser import CHROMEDRIVER, CHROMIUM, require_browser
 from tests.support.paths import ROOT
 
 pytestmark = pytest.mark.e2e
 
 TOKEN = "access-test-token-0123456789"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
 def _free_port() -> int:
@@ -301,8 +299,7 @@ def test_start_up_refusals_are_one_line_before_serving(cutline_home: Path, tmp_p
 
 
 def _chrome(tmp_path: Path):  # type: ignore[no-untyped-def]
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("chromium and chromedriver are not installed (.ci/run installs them with apt-get)")
+    require_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

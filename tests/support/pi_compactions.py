@@ -80,8 +80,12 @@ def write_pi_session(
     context_edit: bool = False,
     missing_first_kept: bool = False,
     branch: bool = False,
+    images: bool = False,
 ) -> Path:
     """A pi v3 file of `turns` user turns (tool calls on files, results, usage) and a compaction every `every` turns.
+
+    `every` 0: no compaction at all (one uncompacted stretch). `images` puts an image in
+    some user messages and tool results (current pi's estimate counts a user's, chars4 does not).
 
     `current_pi` adds a system message (current pi's sign), `context_edit` a context_edit
     entry, `missing_first_kept` a compaction naming an entry not on the path, `branch` an
@@ -103,7 +107,7 @@ def write_pi_session(
     turn_starts: list[str] = []
     calls = 0
     for turn in range(turns):
-        if turn and turn % every == 0 and len(turn_starts) > 3:
+        if every and turn and turn % every == 0 and len(turn_starts) > 3:
             kept = "deadbeef" if missing_first_kept and turn == every * 2 else turn_starts[-2]
             w.add(
                 "compaction",
@@ -121,7 +125,8 @@ def write_pi_session(
         if turn % 7 == 5:
             w.add("model_change", provider="anthropic", modelId=w.rng.choice(["claude-sonnet-4-5", "claude-opus-4-1"]))
         ask = f"Please fix the {w.text(3)} in {w.rng.choice(_FILES)}: it fails with ValueError {w.text(4)}"
-        turn_starts.append(w.message("user", [{"type": "text", "text": ask}]))
+        picture = [{"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"}] if images and turn % 3 == 1 else []
+        turn_starts.append(w.message("user", [{"type": "text", "text": ask}, *picture]))
         for _ in range(w.rng.randint(1, 3)):
             calls += 1
             tool = w.rng.choice(["read", "edit", "write", "bash"])
@@ -143,7 +148,7 @@ def write_pi_session(
             output = ("Error: " if failed else "") + w.text(w.rng.randint(20, 200))
             w.message(
                 "toolResult",
-                [{"type": "text", "text": output}],
+                [{"type": "text", "text": output}, *(picture if failed else [])],
                 toolCallId=f"call_{calls}",
                 toolName=tool,
                 isError=failed,

@@ -12,11 +12,14 @@ SESSION_FILES = sorted(
     for p in [*(ROOT / "tests" / "fixtures").rglob("*.jsonl"), *(ROOT / "sample_sessions").glob("*.jsonl")]
     if "requests" not in p.parts
 )
-# generated pi sessions with compactions (tests.support.pi_compactions.write_pi_session's arguments)
+# generated pi sessions, most with compactions (tests.support.pi_compactions.write_pi_session's arguments)
 GENERATED_PI: dict[str, dict[str, Any]] = {
     "plain": {},
     "current-pi": {"current_pi": True, "seed": 2},
     "branch": {"branch": True, "seed": 3},
     "missing-first-kept": {"missing_first_kept": True, "seed": 4},
     "context-edit": {"context_edit": True, "seed": 5},
+    # no compaction: the path is its own window, planned from the facts of its plain entries
+    "uncompacted": {"every": 0, "seed": 6},
+    "uncompacted-images": {"every": 0, "images": True, "current_pi": True, "branch": True, "seed": 8},
 }

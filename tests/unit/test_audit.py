@@ -119,10 +119,12 @@ def test_previous_summary_dropped_by_update() -> None:
     assert dropped == {
         ("decision", "**Format**: parse with the csv module", "c1"),
         ("identifier", "99812734", "c1"),
+        # every line a previous summary carried counts, whatever its section
+        ("instruction", "customer id 99812734", "c1"),
     }
     warning = report.warning("previous-summary-dropped")
     assert warning is not None and warning.entry_ids == ["c1"]
-    assert "2 of 3" in warning.message
+    assert "3 of 4" in warning.message
     # the earlier summary's entry is part of what the second compaction replaced
     assert "c1" in report.summarized_entry_ids and "a1" in report.summarized_entry_ids
     assert report.retention_of("instruction").kept == 1

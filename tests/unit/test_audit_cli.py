@@ -15,7 +15,7 @@ from cutline.core.engine.compact import compact
 from cutline.core.engine.plan import plan
 from cutline.core.review import add_version, save_proposal
 from cutline.core.store import Store
-from cutline.core.summarizers import get_summarizer
+from tests.support.writeback import FixedSummarizer
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -126,9 +126,11 @@ def test_audit_of_a_proposal_uses_its_latest_version(capsys: pytest.CaptureFixtu
         session = store.load_session(session_id)
         session.entries = [e for e in session.entries if e.id != "c2"]
         settings = CompactionSettings(keepRecentTokens=5)
-        proposal = asyncio.run(
-            compact(plan(session.active_path(), settings), session, get_summarizer("extractive"), settings)
+        # a summary that carries the earlier summary's constraint over (what the summarizer writes is not the point)
+        carrying = FixedSummarizer(
+            "## Constraints & Preferences\n- Never deploy on Fridays\n## Goal\n- ship the billing tables"
         )
+        proposal = asyncio.run(compact(plan(session.active_path(), settings), session, carrying, settings))
         save_proposal(store, proposal)
         add_version(store, proposal.id, "nothing useful")
     code, out, err = run(capsys, "audit", str(session_file), "--proposal", proposal.id, "--json")
@@ -140,7 +142,7 @@ def test_audit_of_a_proposal_uses_its_latest_version(capsys: pytest.CaptureFixtu
         (f["kind"], f["text"], f["sourceEntryId"]) for f in data["lost"]
     }
     assert data["firstKeptEntryId"] == "u3" and data["keptEntries"] == 2
-    # the generated version keeps it (the extractive summarizer carries the previous summary over)
+    # the generated version keeps it
     with Store() as store:
         from cutline.core.audit.report import audit_proposal
 

@@ -1,7 +1,7 @@
 """Sessions found where the agents keep them: `cutline ls --all` over a home laid out like the real programs' run directories.
 
 The files are the conformance corpus's (written by Claude Code 2.1.331, Codex 0.169.0,
-pi 0.73.1, pi 0.87.1 and OpenClaw 2026.9.6), copied to where each program keeps them.
+pi 0.73.1, pi 0.87.1, OpenClaw 2026.9.6 and Qwen Code 0.24.4), copied to where each program keeps them.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ PLACES = {
     "pi-0.73/main/session.jsonl": ".pi/agent/sessions/--tmp-corpus-pi73-work--/2026-11-24T23-40-00-000Z_a.jsonl",
     "pi-0.87/main/session.jsonl": ".pi/agent/sessions/--tmp-corpus-pi-work--/2026-11-24T23-48-46-601Z_b.jsonl",
     "openclaw/main/session.sqlite": ".openclaw/agents/main/agent/openclaw-agent.sqlite",
+    "qwen-code/main/session.jsonl": ".qwen/projects/-tmp-corpus-qwen-rLGa-work/chats/2349363a-f8fc-41c8-979f-c3ebffc2f705.jsonl",
 }
 
 
@@ -44,7 +45,7 @@ def _lay_out(home: Path) -> dict[str, Path]:
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     home.mkdir()
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "OPENCLAW_STATE_DIR"):
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "OPENCLAW_STATE_DIR", "QWEN_HOME"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
     return home
@@ -61,6 +62,7 @@ def test_every_programs_sessions_are_found_with_version_and_project(home: Path) 
         ("pi", "v3"),
         ("pi", "v3 (0.87+)"),
         ("OpenClaw", "2026.9.6"),
+        ("Qwen Code", "0.24.4"),
     }
     by_agent = {s.agent + (s.version or ""): s for s in found.sessions}
     assert by_agent["Codex0.169.0"].cwd == "/tmp/corpus-codex.1Clg/work"
@@ -69,6 +71,7 @@ def test_every_programs_sessions_are_found_with_version_and_project(home: Path) 
     openclaw = by_agent["OpenClaw2026.9.6"]
     assert openclaw.ref.endswith("openclaw-agent.sqlite#cde7b62f-b5d2-453a-a896-24ee78fd4b51")
     assert openclaw.cwd == "/tmp/corpus-work/oc-scr/work"
+    assert by_agent["Qwen Code0.24.4"].cwd == "/tmp/corpus-qwen.rLGa/work"
     assert [s.modified for s in found.sessions] == sorted((s.modified for s in found.sessions), reverse=True)
 
 
@@ -78,11 +81,13 @@ def test_agents_own_environment_variables_move_their_folders(home: Path, monkeyp
     shutil.move(str(home / ".codex"), str(moved / "codex"))
     shutil.move(str(home / ".claude"), str(moved / "claude"))
     shutil.move(str(home / ".openclaw"), str(moved / "openclaw"))
+    shutil.move(str(home / ".qwen"), str(moved / "qwen"))
     assert {s.agent for s in discover().sessions} == {"pi"}
     monkeypatch.setenv("CODEX_HOME", str(moved / "codex"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(moved / "claude"))
     monkeypatch.setenv("OPENCLAW_STATE_DIR", str(moved / "openclaw"))
-    assert {s.agent for s in discover().sessions} == {"pi", "Codex", "Claude Code", "OpenClaw"}
+    monkeypatch.setenv("QWEN_HOME", str(moved / "qwen"))
+    assert {s.agent for s in discover().sessions} == {"pi", "Codex", "Claude Code", "OpenClaw", "Qwen Code"}
     assert placed
 
 
@@ -94,7 +99,7 @@ def test_ls_all_lists_them_newest_first_and_opening_one_stores_it(home: Path) ->
     lines = result.output.splitlines()
     assert lines[0].split() == ["MODIFIED", "AGENT", "VERSION", "SIZE", "STORED", "PROJECT", "SESSION"]
     agents = [line.split("  ")[1].strip() for line in lines[1:]]
-    assert agents == ["OpenClaw", "pi", "pi", "Codex", "Claude Code"]
+    assert agents == ["OpenClaw", "Qwen Code", "pi", "pi", "Codex", "Claude Code"]
     assert all(" - " in line for line in lines[1:])  # nothing stored yet
     ref = str(placed["pi-0.87/main/session.jsonl"].resolve())
     assert runner.invoke(cli, ["show", ref]).exit_code == 0

@@ -93,7 +93,12 @@ def test_generated_pi_sessions_are_planned_from_a_window_and_print_the_same(
     if kind == "context-edit":
         assert not windows_made  # a context_edit on the path: planned from the whole session
         return
-    assert any(window.start > 0 for window in windows_made)
+    if kind.startswith("uncompacted"):
+        # its own window, planned from the facts: a few entries read (the last ones, images, the system prompt)
+        assert windows_made and all(window.start == 0 for window in windows_made)
+        assert all(window.tail_fetched() < len(window) // 2 for window in windows_made)
+    else:
+        assert any(window.start > 0 for window in windows_made)
     # grown: the import reads the whole file again, the plan still comes from the window
     append_turns(file, 4, seed=9, compaction=True)
     before = len(windows_made)
@@ -130,3 +135,21 @@ def test_a_cold_plan_keeps_no_session_in_memory(
     code, out, err = run(capsys, "plan", "--json", "--db", str(tmp_path / "s.db"), str(file))
     assert code == 0, err
     assert '"firstKeptEntryId"' in out
+
+
+def test_a_record_marked_as_continuing_a_message_is_read_not_taken_from_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An uncompacted path whose assistant and user records carry `continuesMessage` (never a cut point): the same plan."""
+    file = write_pi_session(tmp_path / "marked.jsonl", every=0, seed=11)
+    lines = file.read_text(encoding="utf-8").splitlines()
+    marked = 0
+    for n, line in enumerate(lines):
+        if '"role":"assistant"' in line or ('"role":"user"' in line and n > len(lines) // 2):
+            lines[n] = line.replace('"message":{', '"message":{"continuesMessage":true,', 1)
+            marked += 1
+    assert marked > 10
+    file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for extra in (["--json", "--keep-recent-tokens", "1500"], ["--json", "--keep-recent-tokens", "3000"]):
+        windowed, full = _both(file, extra, tmp_path / f"m{extra[-1]}", monkeypatch, capsys)
+        assert windowed == full, extra

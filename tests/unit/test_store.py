@@ -207,7 +207,7 @@ def test_compactions_by_prefix_come_in_session_and_file_order(tmp_path: Path) ->
 def test_a_file_that_is_not_a_database_is_a_one_line_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(CutlineError, match="cannot open the cutline database"):
+    with pytest.raises(CutlineError, match=r"cutline's store is damaged \(file is not a database\); move it aside"):
         Store(bad)
 
 
@@ -344,6 +344,22 @@ def test_ambiguous_references_name_the_candidates(store: Store) -> None:
     with pytest.raises(AmbiguousSessionError, match="name 'same' matches 2 sessions"):
         store.resolve_session("same")
     assert store.resolve_session("abc2") == "abc2"
+
+
+def test_an_exact_name_wins_over_an_id_prefix_and_ambiguity_lists_every_candidate(store: Store) -> None:
+    store.import_session(_tiny_session("session_b", name="claude code run"))
+    store.import_session(_tiny_session("a1", name="session"))
+    assert store.resolve_session("session") == "a1"  # not session_b, whose id merely starts with it
+    store.import_session(_tiny_session("a2", name="session"))
+    with pytest.raises(AmbiguousSessionError) as refused:
+        store.resolve_session("session")
+    message = str(refused.value)
+    assert message.startswith("name 'session' matches 3 sessions: a1 (session), a2 (session), session_b")
+    assert "name one by its full id or its file path" in message
+    assert store.resolve_session("session_") == "session_b"
+    store.import_session(_tiny_session("clx-1", name="other"))
+    with pytest.raises(AmbiguousSessionError, match=r"id or name prefix 'c' matches 2 sessions: clx-1 .*session_b"):
+        store.resolve_session("c")  # an id prefix of one, a name prefix of the other
 
 
 def test_the_same_session_id_from_two_files_is_stored_twice(store: Store, session_file: Path, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import json
 import os
 from typing import Any
 
+from cutline.core.agents.boundaries import mark_continuations
 from cutline.core.agents.codex.detect import CODEX_TYPES
 from cutline.core.agents.codex.usage import usage_from_last
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
@@ -124,6 +125,8 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         elif kind == "event_msg" and payload.get("type") == "token_count":
             info = payload.get("info")
             _attach_usage(info.get("last_token_usage") if isinstance(info, dict) else None, state)
+    # one response's items (reasoning, text, parallel function calls) come together: a cut between them splits it
+    mark_continuations(entries, lambda previous, current: True)
     return Session(
         id=session_id,
         format="codex",

@@ -108,6 +108,8 @@ def _connected(store: Path) -> Iterator[sqlite3.Connection]:
     """A read-write connection in autocommit mode (transactions are explicit), octet_length() supplied."""
     if not store.is_file():
         raise WriteBackRefused(f"{store}: no such OpenClaw store")
+    side_files = [Path(f"{store}{suffix}") for suffix in ("-wal", "-shm")]
+    there_before = {side: side.exists() for side in side_files}
     try:
         conn = sqlite3.connect(str(store), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
@@ -118,6 +120,29 @@ def _connected(store: Path) -> Iterator[sqlite3.Connection]:
         yield conn
     finally:
         conn.close()
+        _remove_unused_side_files(side_files, there_before)
+
+
+# a -shm file in use holds at least one 32 KiB page of the WAL index
+_SHM_PAGE = 32768
+
+
+def _remove_unused_side_files(side_files: list[Path], there_before: dict[Path, bool]) -> None:
+    """Remove a -wal and -shm this connection created and never used (a failed open on a full disk leaves them).
+
+    Only when both are new and unused: an empty -wal holds no data, and a -shm shorter than
+    one index page was never mapped by any connection, so no process is relying on either.
+    """
+    if any(there_before.values()):
+        return
+    try:
+        wal, shm = (side.stat().st_size for side in side_files)
+    except FileNotFoundError:
+        return
+    if wal == 0 and shm < _SHM_PAGE:
+        for side in side_files:
+            with contextlib.suppress(OSError):
+                side.unlink()
 
 
 @contextlib.contextmanager
@@ -126,9 +151,7 @@ def _immediate(conn: sqlite3.Connection, store: Path) -> Iterator[None]:
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
-        raise WriteBackRefused(
-            f"{store}: another process is writing the OpenClaw store ({exc}); nothing was written"
-        ) from None
+        raise WriteBackRefused(f"{store}: {_why_not_begun(store, exc)}; nothing was written") from None
     try:
         yield
     except BaseException:
@@ -143,6 +166,24 @@ def _immediate(conn: sqlite3.Connection, store: Path) -> Iterator[None]:
         raise WriteBackRefused(
             f"{store}: the transaction could not be committed ({exc}); nothing was written"
         ) from None
+
+
+def _why_not_begun(store: Path, exc: sqlite3.OperationalError) -> str:
+    """Why a write transaction could not start: another writer only when SQLite says busy or locked.
+
+    Why: on a full disk SQLite says "disk I/O error" (it cannot make the -shm), which was
+    reported as another process writing.
+    """
+    code = int(getattr(exc, "sqlite_errorcode", 0)) & 0xFF  # the primary code of an extended one
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or any(word in str(exc) for word in ("locked", "busy")):
+        return f"another process is writing the OpenClaw store ({exc})"
+    try:
+        full = os.statvfs(store.parent).f_bavail == 0
+    except OSError:
+        full = False
+    if full or code == sqlite3.SQLITE_FULL:
+        return f"cannot write the OpenClaw store: the disk holding it is full ({exc})"
+    return f"cannot write the OpenClaw store ({exc})"
 
 
 def _watermark(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:

@@ -72,12 +72,18 @@ def file_lists(decision: Decision, history_end: int, cut: Cut) -> dict[str, list
 
 
 def _spans(positions: list[int]) -> list[Span]:
+    """The runs of consecutive positions as spans (one model per run: a path with no compaction has 100,000 positions)."""
     spans: list[Span] = []
-    for p in positions:
-        if spans and spans[-1].stop == p:
-            spans[-1].stop = p + 1
-        else:
-            spans.append(Span(start=p, stop=p + 1))
+    if not positions:
+        return spans
+    start = stop = positions[0]
+    for p in positions[1:]:
+        if p == stop + 1:
+            stop = p
+            continue
+        spans.append(Span(start=start, stop=stop + 1))
+        start = stop = p
+    spans.append(Span(start=start, stop=stop + 1))
     return spans
 
 

@@ -17,7 +17,10 @@ from cutline.core.models import Entry
 PI_073 = "pi-0.73"
 PI_CURRENT = "pi"
 OPENCLAW = "openclaw-2026.9"
+QWEN_CODE = "qwen-code-0.24"
 ALIASES = {
+    "qwen-code": QWEN_CODE,
+    "qwen-code-0.24.4": QWEN_CODE,
     "pi-0.73.1": PI_073,
     "pi-current": PI_CURRENT,
     "pi-0.87": PI_CURRENT,
@@ -40,6 +43,8 @@ def canonical(name: str) -> str:
 
 def evidence(path: list[Entry], session_format: str | None = None, version: int | None = None) -> str | None:
     """The rule set a session's own records call for, or None when they do not tell."""
+    if session_format == "qwen_code":
+        return QWEN_CODE
     if session_format == "openclaw" or version == 4:
         return OPENCLAW
     if any(entry.type == "other" and entry.sourceType == "reset" for entry in path):
@@ -137,6 +142,8 @@ def written_by(
         return Writer(canonical(override), "given explicitly", True)
     if session_format == "openclaw":
         return Writer(OPENCLAW, "an OpenClaw store: OpenClaw 2026.9 wrote it", True)
+    if session_format == "qwen_code":
+        return Writer(QWEN_CODE, "a Qwen Code chat: Qwen Code 0.24 wrote it", True)
     if version == 4:
         return Writer(OPENCLAW, "a version-4 header: OpenClaw 2026.9 wrote it", True)
     if any(entry.type == "other" and entry.sourceType == "reset" for entry in path):
@@ -153,3 +160,29 @@ def written_by(
     assumed = canonical(setting or PI_CURRENT)
     source = "the rules setting" if setting else "the default"
     return Writer(assumed, f"assumed ({source}): a {session_format or 'session'} file does not tell", False)
+
+
+_LABELS = {PI_073: "pi 0.73", PI_CURRENT: "current pi", OPENCLAW: "OpenClaw 2026.9"}
+
+
+def label(rules: str) -> str:
+    """A rule set as a person names the agent: `pi` is "current pi", `pi-0.73` "pi 0.73"."""
+    return _LABELS.get(rules, rules)
+
+
+def resume_rules(writer: Writer, setting: str | None = None) -> str:
+    """The rules `plan` and `compact` use for a file `writer` describes: those of the agent that will resume it.
+
+    Only an older pi's file differs: it is explained with pi 0.73's rules (its writer) but
+    planned with the `rules` setting's (else current pi's), the pi a user resumes it with.
+    """
+    if writer.rules == PI_073 and writer.reason != "given explicitly":
+        return canonical(setting or PI_CURRENT)
+    return writer.rules
+
+
+def both_rules(planned: str, written: str) -> str | None:
+    """Both rule sets in words when they differ ("current pi — the file was written by pi 0.73"), else None."""
+    if planned == written:
+        return None
+    return f"{label(planned)} — the file was written by {label(written)}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cutline.core.agents.boundaries import continues_message
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep
 from cutline.core.engine.context import ContextEstimate, entry_message
@@ -75,6 +76,8 @@ def _role(message: Message) -> str:
 
 
 def is_cut_point(message: Message) -> bool:
+    if continues_message(message):
+        return False  # a later record of one API message (core.agents.boundaries)
     role = _role(message)
     return (role == "custom" and not _is_carrier(message)) or role in _CUT_ROLES
 

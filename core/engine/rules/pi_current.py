@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cutline.core.agents.boundaries import continues_message
 from cutline.core.agents.entries import shape_content
+from cutline.core.agents.index_facts import ASSISTANT, CUT_POINT, IN_CONTEXT, TURN_START, VALID_USAGE
+from cutline.core.agents.path_window import PathWindow
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep
 from cutline.core.engine.context import ContextEstimate, branch_summary_text, entry_message
@@ -103,84 +106,100 @@ def _fileops(messages: list[Message]) -> list[tuple[int, str]]:
     return ops
 
 
+# shared by the items taken from facts (never changed: an item's lists are only read)
+_NO_MESSAGES: list[Message] = []
+_NO_FILEOPS: list[tuple[int, str]] = []
+# entry types that give the model nothing and edit nothing (context_messages_of: no message)
+_SILENT_KINDS = frozenset({"thinking_level_change", "model_change", "custom", "label", "session_info", "usage"})
+
+
+def _light_marks(path: Any, count: int) -> bytes:
+    """Per position of a lazy `PathWindow`: 1 a plain message taken from its facts, 2 an entry type that gives
+    nothing, 0 an entry to read (those are read now, in one go); empty for any other path (every entry read)."""
+    if not isinstance(path, PathWindow) or path.plain is None:
+        return b""
+    plain, kinds, facts = path.plain, path.kinds, path.facts
+    marks = bytes(
+        1
+        if plain[i] and facts[i]["f"] & IN_CONTEXT and not (facts[i]["f"] & ASSISTANT and "r" in facts[i])
+        else 2
+        if kinds[i] in _SILENT_KINDS
+        else 0
+        for i in range(count)
+    )
+    path.prefetch([i for i in range(count) if not marks[i]])
+    return marks
+
+
+def _context_edits(path: Any, positions: list[int], light: bytes) -> dict[str, dict[str, Any] | None]:
+    """The replacement each context_edit in the projection names, by target id (a plain entry is never one)."""
+    edits: dict[str, dict[str, Any] | None] = {}
+    for i in positions:
+        if light and light[i]:
+            continue
+        entry = path[i]
+        if entry.sourceType == "context_edit":
+            target = entry.data.get("targetId")
+            replacement = entry.data.get("replacement")
+            if isinstance(target, str) and (replacement is None or isinstance(replacement, dict)):
+                edits[target] = replacement
+    return edits
+
+
 class Projection:
-    """buildSessionProjection of a path as planner items, with the flat message list the model would be sent."""
+    """buildSessionProjection of a path as planner items, with the flat message list the model would be sent.
+
+    On a lazy `PathWindow` (a stored path whose plain entries are marked), an entry is
+    taken from its stored facts and count where they tell what this projection would
+    read from it: a plain user, assistant or toolResult message (its chars4 count is
+    current pi's estimate: only a user's images differ, and a plain entry has none) or
+    an entry type that gives the model nothing. Every other entry is read. Why: a path
+    with no compaction is planned from its whole length; reading 100,000 entries as
+    models cost ~2 s and ~700 MB. Its messages are then read only where asked for
+    (`message`); a differential test compares both ways on every fixture and sample.
+    """
 
     def __init__(self, index: PathIndex) -> None:
         path = index.path
+        self.path = path
+        self.index = index
         count = index.n
+        light = _light_marks(path, count)
         compaction = index.compactions[-1] if index.compactions else -1
         if compaction < 0:
             positions = list(range(count))
         else:
             record = path[compaction].compaction
             kept = index.index_of(record.firstKeptEntryId if record is not None else None, before=compaction)
-            before = [i for i in range(kept, compaction) if not _is_system(path[i])] if kept >= 0 else []
+            before = (
+                [i for i in range(kept, compaction) if (light and light[i]) or not _is_system(path[i])]
+                if kept >= 0
+                else []
+            )
             positions = [compaction, *before, *range(compaction + 1, count)]
-        edits: dict[str, dict[str, Any] | None] = {}
-        for i in positions:
-            entry = path[i]
-            if entry.sourceType == "context_edit":
-                target = entry.data.get("targetId")
-                replacement = entry.data.get("replacement")
-                if isinstance(target, str) and (replacement is None or isinstance(replacement, dict)):
-                    edits[target] = replacement
-        native = index.counter == "chars4"
-        items: list[Item] = []
-        self.messages: list[Message] = []
+        self.edits = _context_edits(path, positions, light)
+        self.items: list[Item] = []
+        # the flat message list: each message (None where a plain entry's was not read), its role, item and estimate
+        self.messages: list[Message | None] = []
+        self.message_roles: list[str] = []
+        self.message_usage: list[int] = []  # the context tokens of a usage pi trusts, else 0
         self.message_items: list[int] = []
         self.message_tokens: list[int] = []
         self.intrinsic: list[bool] = []
+        self.shown: list[bool] = []  # the item gives the model a message
         self.edit_replaces: list[tuple[str, bool] | None] = []
-        for j, i in enumerate(positions):
-            entry = path[i]
-            kind = entry_kind(entry)
-            own = context_messages_of(entry)
-            messages = [] if kind == "compaction" and j > 0 else own
-            edited = entry.id in edits and bool(messages)
-            if edited:
-                replacement = edits[entry.id]
-                messages = [] if replacement is None else _edited(messages, replacement)
-            if native or edited or len(messages) != 1 or kind == "compaction":
-                tokens = [pi_current_tokens(m) for m in messages]
-            else:
-                tokens = [index.tokens[i]]
-            weight = sum(tokens)
-            compaction_item = kind == "compaction"
-            roles = ["toolResult" if m.role == "user" and _carries_tool_results(m) else m.role for m in messages]
-            items.append(
-                Item(
-                    pos=i,
-                    kind=kind,
-                    messages=messages,
-                    weight=weight,
-                    cut=not compaction_item and any(r in _CUT_ROLES for r in roles),
-                    turn=not compaction_item and any(r in _TURN_ROLES for r in roles),
-                    counted=weight > 0,
-                    barrier=compaction_item or bool(messages),
-                    summarized=0 if compaction_item else sum(1 for m in messages if m.role != "system"),
-                    entry_id=entry.id,
-                    fileops=[] if compaction_item else _fileops(messages),
-                )
-            )
-            for m, t in zip(messages, tokens, strict=True):
-                self.messages.append(m)
-                self.message_items.append(j)
-                self.message_tokens.append(t)
-            self.intrinsic.append(kind != "context_edit" and bool(own))
-            if kind == "context_edit":
-                target = entry.data.get("targetId")
-                self.edit_replaces.append(
-                    (target if isinstance(target, str) else "", entry.data.get("replacement", True) is not None)
-                )
-            else:
-                self.edit_replaces.append(None)
-        self.items = items
-        self.source_messages = [path[it.pos].message if path[it.pos].type == "message" else None for it in items]
+        if light and isinstance(path, PathWindow):
+            self._add_with_facts(path, positions, light)
+        else:
+            for j, i in enumerate(positions):
+                self._add_entry(j, i, path[i])
+        items = self.items
         self.walk = Walk(items)
         self.positions = positions
         invalidating = -1
         for i in range(count - 1, -1, -1):
+            if light and light[i]:
+                continue
             if path[i].type == "compaction" or path[i].sourceType == "context_edit":
                 invalidating = i
                 break
@@ -188,12 +207,138 @@ class Projection:
         self.counter = index.counter
         # the last item the model sees or a compaction: a recovery-omission suffix must lie after it
         self.last_visible = max(
-            (j for j, it in enumerate(items) if it.kind == "compaction" or (self.intrinsic[j] and it.messages)),
+            (j for j, it in enumerate(items) if it.kind == "compaction" or (self.intrinsic[j] and self.shown[j])),
             default=-1,
         )
 
+    def _add_with_facts(self, path: PathWindow, positions: list[int], light: bytes) -> None:
+        """The items of `positions`, each plain or silent entry from the window's facts, any other from its entry.
+
+        One loop with the appends bound: it runs once per entry of a 100,000-entry path.
+        """
+        ids, kinds, facts, tokens, edits = path.ids, path.kinds, path.facts, self.index.tokens, self.edits
+        add_item, add_message, add_role = self.items.append, self.messages.append, self.message_roles.append
+        add_usage, add_at, add_tokens = self.message_usage.append, self.message_items.append, self.message_tokens.append
+        add_intrinsic, add_shown, add_edit = self.intrinsic.append, self.shown.append, self.edit_replaces.append
+        for j, i in enumerate(positions):
+            mark = light[i]
+            entry_id = ids[i]
+            if not mark or entry_id in edits:
+                self._add_entry(j, i, path[i])
+                continue
+            add_edit(None)
+            if mark != 1:  # an entry type that gives the model nothing
+                add_item(Item(i, kinds[i], _NO_MESSAGES, 0, entry_id=entry_id))
+                add_intrinsic(False)
+                add_shown(False)
+                continue
+            fact = facts[i]
+            flags = fact["f"]
+            assistant = flags & ASSISTANT
+            weight = tokens[i]
+            cut = bool(flags & CUT_POINT)
+            ops = _NO_FILEOPS
+            if assistant and "o" in fact:
+                ops = [(k, f) for k, f in fact["o"]]
+            # a user record carrying tool results is no turn start (nor a cut point)
+            add_item(
+                Item(
+                    i,
+                    "message",
+                    _NO_MESSAGES,
+                    weight,
+                    cut,
+                    cut and bool(flags & TURN_START),
+                    weight > 0,
+                    True,
+                    1,
+                    entry_id,
+                    ops,
+                )
+            )
+            add_message(None)
+            add_role("assistant" if assistant else "user")
+            add_usage(fact.get("u", 0) if flags & VALID_USAGE else 0)
+            add_at(j)
+            add_tokens(weight)
+            add_intrinsic(True)
+            add_shown(True)
+
+    def _add_entry(self, j: int, i: int, entry: Entry) -> None:
+        """Item j for path index i from its entry."""
+        kind = entry_kind(entry)
+        own = context_messages_of(entry)
+        messages = [] if kind == "compaction" and j > 0 else own
+        edited = entry.id in self.edits and bool(messages)
+        if edited:
+            replacement = self.edits[entry.id]
+            messages = [] if replacement is None else _edited(messages, replacement)
+        if self.index.counter == "chars4" or edited or len(messages) != 1 or kind == "compaction":
+            tokens = [pi_current_tokens(m) for m in messages]
+        else:
+            tokens = [self.index.tokens[i]]
+        weight = sum(tokens)
+        compaction_item = kind == "compaction"
+        roles = ["toolResult" if m.role == "user" and _carries_tool_results(m) else m.role for m in messages]
+        self.items.append(
+            Item(
+                pos=i,
+                kind=kind,
+                messages=messages,
+                weight=weight,
+                cut=not compaction_item
+                and any(r in _CUT_ROLES for r in roles)
+                and not any(continues_message(m) for m in messages),
+                turn=not compaction_item and any(r in _TURN_ROLES for r in roles),
+                counted=weight > 0,
+                barrier=compaction_item or bool(messages),
+                summarized=0 if compaction_item else sum(1 for m in messages if m.role != "system"),
+                entry_id=entry.id,
+                fileops=[] if compaction_item else _fileops(messages),
+            )
+        )
+        for m, t in zip(messages, tokens, strict=True):
+            self.messages.append(m)
+            self.message_roles.append(m.role)
+            self.message_usage.append(_trusted_usage(m))
+            self.message_items.append(j)
+            self.message_tokens.append(t)
+        self.intrinsic.append(kind != "context_edit" and bool(own))
+        self.shown.append(bool(messages))
+        if kind == "context_edit":
+            target = entry.data.get("targetId")
+            self.edit_replaces.append(
+                (target if isinstance(target, str) else "", entry.data.get("replacement", True) is not None)
+            )
+        else:
+            self.edit_replaces.append(None)
+
     def omitted(self, j: int) -> bool:
-        return self.intrinsic[j] and not self.items[j].messages
+        return self.intrinsic[j] and not self.shown[j]
+
+    def message(self, k: int) -> Message:
+        """Message k of the flat list, its entry read now when it was taken from the facts."""
+        found = self.messages[k]
+        if found is None:
+            entry = self.path[self.items[self.message_items[k]].pos]
+            if entry.message is None:
+                raise ValueError(f"path index {entry.id} has no message")
+            found = entry.message
+            self.messages[k] = found
+        return found
+
+    def source_message(self, j: int) -> Message | None:
+        """The message of item j's entry when it is a message entry."""
+        entry = self.path[self.items[j].pos]
+        return entry.message if entry.type == "message" else None
+
+
+def _trusted_usage(message: Message) -> int:
+    """The context tokens of an assistant's usage pi trusts (not aborted, not an error), else 0."""
+    usage = message.usage
+    if message.role != "assistant" or usage is None or message.stopReason in ("aborted", "error"):
+        return 0
+    return max(usage.context_tokens, 0)
 
 
 def current_system_tokens(messages: list[Message]) -> int:
@@ -236,31 +381,25 @@ def current_system_tokens(messages: list[Message]) -> int:
 
 def projected_estimate(projection: Projection) -> ContextEstimate:
     """estimateProjectedContextTokens: usage recorded after the latest edit or compaction, else a pure estimate."""
-    messages = projection.messages
+    roles = projection.message_roles
+    usages = projection.message_usage
     tokens = projection.message_tokens
     counter = projection.counter
-    for k in range(len(messages) - 1, -1, -1):
-        message = messages[k]
-        usage = message.usage
-        if (
-            message.role == "assistant"
-            and usage is not None
-            and message.stopReason not in ("aborted", "error")
-            and usage.context_tokens > 0
-        ):
+    for k in range(len(roles) - 1, -1, -1):
+        used = usages[k]
+        if roles[k] == "assistant" and used > 0:
             if projection.items[projection.message_items[k]].pos > projection.invalidating:
                 trailing = sum(tokens[k + 1 :])
                 return ContextEstimate(
-                    tokens=usage.context_tokens + trailing,
-                    usageTokens=usage.context_tokens,
+                    tokens=used + trailing,
+                    usageTokens=used,
                     trailingTokens=trailing,
                     lastUsageIndex=k,
                     counter=counter,
                 )
             break
-    total = current_system_tokens(messages) + sum(
-        t for m, t in zip(messages, tokens, strict=True) if m.role != "system"
-    )
+    systems = [projection.message(k) for k, role in enumerate(roles) if role == "system"]
+    total = current_system_tokens(systems) + sum(t for r, t in zip(roles, tokens, strict=True) if r != "system")
     return ContextEstimate(tokens=total, usageTokens=0, trailingTokens=total, lastUsageIndex=None, counter=counter)
 
 
@@ -286,7 +425,7 @@ def _recovery_advance(projection: Projection, cut: Cut, end: int) -> bool:
 
 
 def _source_message(projection: Projection, j: int) -> Message | None:
-    return projection.source_messages[j]
+    return projection.source_message(j)
 
 
 def decide(index: PathIndex, settings: CompactionSettings, projection: Projection | None = None) -> Decision:
@@ -449,4 +588,5 @@ PI_CURRENT = PiCurrentRules()
 
 def context_messages(index: PathIndex) -> list[Message]:
     """The messages current pi sends the model for this path (its projection)."""
-    return projection_of(index).messages
+    projection = projection_of(index)
+    return [projection.message(k) for k in range(len(projection.messages))]

@@ -16,7 +16,7 @@ from itertools import accumulate
 from cutline.core.models import Message
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """One entry as a planner sees it: its path index, kind, the messages it contributes and their weight."""
 

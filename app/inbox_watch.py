@@ -1,0 +1,98 @@
+"""The desk's part in the inbox: it listens for agents (as `cutline inbox --watch` does) and counts what waits.
+
+The listener runs on its own threads (core.inbox.channel); when another cutline already
+listens, the desk only counts. A thread worker looks at the store every POLL_SECONDS, so
+compactions held by any listener (or blocked by Claude Code's hook) show up: the count goes
+to the sessions screen's header and each new one to a notification. Nothing here runs on
+the event loop but the posting of the result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from typing import TYPE_CHECKING
+
+from textual.worker import get_current_worker
+
+import cutline.core.inbox.answers  # noqa: F401  (the desk's accept and reject of a held proposal answer the agent)
+from cutline.core.errors import CutlineError
+
+if TYPE_CHECKING:
+    from cutline.app.tui import CutlineApp
+    from cutline.core.inbox.channel import InboxListener
+
+POLL_SECONDS = 2.0
+
+
+def waiting_line(count: int) -> str:
+    """The header's words for the inbox: nothing when nothing waits."""
+    if not count:
+        return ""
+    return f"inbox: {count} waiting"
+
+
+class InboxWatch:
+    """Listen (when nobody else does) and count, for one desk."""
+
+    def __init__(self, desk: CutlineApp) -> None:
+        self.desk = desk
+        self.listener: InboxListener | None = None
+        self.count = 0
+        self._seen: set[str] | None = None  # ids already reported (None: not yet looked)
+
+    def start(self) -> None:
+        self.desk.run_worker(self._listen, thread=True, group="inbox-listen", exit_on_error=False)
+        self.desk.set_interval(POLL_SECONDS, self.poll)
+        self.poll()
+
+    def stop(self) -> None:
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            listener.stop()
+
+    def _listen(self) -> None:
+        from cutline.core.inbox.answers import make_proposal
+        from cutline.core.inbox.channel import InboxListener
+
+        try:
+            self.listener = InboxListener(self.desk.store_path, make_proposal=make_proposal).start()
+        except (CutlineError, OSError):
+            self.listener = None  # another cutline listens, or the socket cannot be made: count only
+
+    def poll(self) -> None:
+        self.desk.run_worker(self._count, thread=True, group="inbox-count", exclusive=True, exit_on_error=False)
+
+    def _count(self) -> None:
+        from cutline.core.store.db import utc_now
+
+        database = self.desk.store.database
+        now = utc_now()
+        try:
+            rows = database.rows(
+                "SELECT id, agent FROM inbox WHERE status = 'waiting' AND (deadline IS NULL OR deadline > ?)"
+                " ORDER BY created_at",
+                (now,),
+            )
+        except sqlite3.OperationalError:  # no inbox table yet: nothing was ever held
+            rows = []
+        if get_current_worker().is_cancelled:
+            return
+        with contextlib.suppress(RuntimeError):  # the desk is closing
+            self.desk.call_from_thread(self._counted, [(str(r["id"]), str(r["agent"])) for r in rows])
+
+    def _counted(self, waiting: list[tuple[str, str]]) -> None:
+        self.count = len(waiting)
+        if self._seen is not None:
+            for item_id, agent in waiting:
+                if item_id not in self._seen:
+                    self.desk.notify(
+                        f"{agent} holds a compaction for review: cutline accept {item_id} (or reject)",
+                        title="Inbox",
+                        timeout=8,
+                        markup=False,
+                    )
+        self._seen = {item_id for item_id, _ in waiting}
+        show = getattr(self.desk.screen, "show_inbox", None)
+        if show is not None:
+            show(self.count)

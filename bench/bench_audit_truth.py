@@ -1,0 +1,379 @@
+"""How far the loss audit's verdicts agree with the truth set (bench/truth), before and after, in one run.
+
+    python bench/bench_audit_truth.py [--baseline REV] [--json]
+
+"Before" is the audit of git revision REV (default: the merge base with main), unpacked
+to a temporary folder and run in a child process; "after" is the working tree. Both
+audit the same 24 sessions of tests/fixtures/truth. A reported fact is matched to a
+planted one by the planted fact's anchors; a planted fact's audit verdict is the worst of
+its matched reports (contradicted > lost > reworded > kept), "kept" when nothing matched.
+
+Printed: precision and recall of "lost or contradicted" per kind and per treatment,
+tune and held-out apart; correct rewordings reported lost; contradictions caught;
+noise reported; the share of reported losses truly lost on the hand-judged summaries;
+and whether the audit's score ranks summaries as the truth does (pairs of summaries of
+one session: the planted one, the offline extractive one, the hand-written ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TRUTH = ROOT / "tests" / "fixtures" / "truth"
+RANK = {"kept": 0, "reworded": 1, "lost": 2, "contradicted": 3}
+POSITIVE = ("lost", "contradicted")
+
+
+# ---------------------------------------------------------------------------
+# Measuring (runs in the child process for the baseline: only cutline's public names)
+# ---------------------------------------------------------------------------
+
+
+def _substitute(session: Any, summary: str) -> None:
+    """Put `summary` in place of the last compaction's summary (and in a Codex replacement history)."""
+    entry = [e for e in session.entries if e.type == "compaction"][-1]
+    old = entry.compaction.summary
+    entry.compaction.summary = summary
+    details = entry.compaction.details
+    if isinstance(details, dict) and isinstance(details.get("replacement_history"), list):
+        for item in details["replacement_history"]:
+            for block in item.get("content", []) if isinstance(item, dict) else []:
+                if isinstance(block, dict) and isinstance(block.get("text"), str) and old in block["text"]:
+                    block["text"] = block["text"].replace(old, summary)
+
+
+def _verdict(fact: Any) -> str:
+    if getattr(fact, "superseded", False):
+        return "kept"  # revoked later: losing it loses nothing, and the audit does not report it
+    verdict = getattr(fact, "verdict", None)
+    if isinstance(verdict, str):
+        return verdict
+    return "kept" if fact.retained else "lost"
+
+
+def measure(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Audit each job (a session file, optionally with a summary put in place) and return the reported facts."""
+    from cutline.core.agents import read_session
+    from cutline.core.audit.report import audit_compaction
+
+    out: list[dict[str, Any]] = []
+    for job in jobs:
+        session = read_session(job["file"])
+        if job.get("summary") is not None:
+            _substitute(session, job["summary"])
+        report = audit_compaction(session)
+        facts = [
+            {
+                "kind": f.kind,
+                "text": f.text,
+                "key": f.key,
+                "origin": f.origin,
+                "verdict": _verdict(f),
+                "recovered": bool(getattr(f, "recovered", False)),
+            }
+            for f in report.facts
+        ]
+        score = getattr(report, "weighted_retention", None)
+        if score is None:
+            kept = sum(r.kept for r in report.retention)
+            total = sum(r.total for r in report.retention)
+            score = kept / total if total else 1.0
+        warnings = [w.code for w in report.warnings]
+        out.append({"job": job["name"], "facts": facts, "score": score, "warnings": warnings})
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Jobs
+# ---------------------------------------------------------------------------
+
+
+def _extractive(file: Path) -> str:
+    sys.path.insert(0, str(ROOT))
+    from bench.truth.slot import request
+    from cutline.core.summarizers import get_summarizer
+
+    return asyncio.run(get_summarizer("extractive").summarize(request(file)))
+
+
+def jobs(key: dict[str, Any], hand: list[dict[str, Any]], with_extractive: bool) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for session in key["sessions"]:
+        file = str(TRUTH / session["file"])
+        out.append({"name": f"planted:{session['id']}", "file": file, "summary": None})
+        if with_extractive:
+            out.append({"name": f"extractive:{session['id']}", "file": file, "summary": _extractive(Path(file))})
+    for n, item in enumerate(hand):
+        file = str(TRUTH / "sessions" / f"{item['session']}.jsonl")
+        out.append({"name": f"hand{n}:{item['session']}", "file": file, "summary": item["summary"]})
+    return out
+
+
+def run_baseline(rev: str, job_list: list[dict[str, Any]]) -> list[dict[str, Any]] | str:
+    """`measure` with the code of git revision `rev`, in a child process; a string says why it could not run."""
+    try:
+        data = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "cutline", "core", "app"], capture_output=True, check=True
+        ).stdout
+    except subprocess.CalledProcessError as exc:
+        return f"git archive {rev} failed: {exc.stderr.decode(errors='replace').strip()}"
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(fileobj=BytesIO(data)) as tar:
+            tar.extractall(tmp, filter="tar")
+        code = (
+            "import json, sys\n"
+            f"sys.path.insert(0, {tmp!r})\n"
+            f"sys.path.insert(1, {str(ROOT / 'bench')!r})\n"
+            "import cutline\n"
+            f"assert cutline.__file__.startswith({tmp!r}), cutline.__file__\n"
+            "from bench_audit_truth import measure\n"
+            "print(json.dumps(measure(json.load(sys.stdin))))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], input=json.dumps(job_list), capture_output=True, text=True, check=False
+        )
+    if done.returncode != 0:
+        return f"baseline failed: {done.stderr.strip().splitlines()[-1:]}"
+    result: list[dict[str, Any]] = json.loads(done.stdout)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Scoring against the key
+# ---------------------------------------------------------------------------
+
+
+def _matches(report: dict[str, Any], anchors: Iterable[str]) -> bool:
+    text = (report["text"] + " " + report["key"]).lower()
+    return any(a in text for a in anchors)
+
+
+def planted_verdicts(key: dict[str, Any], result: dict[str, Any], session: str) -> dict[str, str]:
+    """The audit's verdict per planted fact of one session (fact id -> verdict)."""
+    verdicts: dict[str, str] = {}
+    for fact in key["facts"]:
+        if fact["session"] != session:
+            continue
+        matched = [r for r in result["facts"] if _matches(r, fact["anchors"])]
+        if fact["kind"] == "previous":
+            matched = [r for r in matched if r["origin"] == "previous_summary"] or matched
+        verdicts[fact["id"]] = max((r["verdict"] for r in matched), key=RANK.__getitem__, default="kept")
+    return verdicts
+
+
+def noise_reports(key: dict[str, Any], result: dict[str, Any]) -> tuple[int, int]:
+    """(reported lost that are noise, reported lost that match no planted fact nor noise)."""
+    anchors = [a for f in key["facts"] if f["session"] == result["job"].split(":", 1)[1] for a in f["anchors"]]
+    noise = unplanted = 0
+    for r in result["facts"]:
+        if r["verdict"] not in POSITIVE:
+            continue
+        if _matches(r, key["noise_anchors"]):
+            noise += 1
+        elif not _matches(r, anchors):
+            unplanted += 1
+    return noise, unplanted
+
+
+def _pr(pairs: list[tuple[bool, bool]]) -> tuple[float | None, float | None, int]:
+    tp = sum(1 for truth, said in pairs if truth and said)
+    predicted = sum(1 for _, said in pairs if said)
+    actual = sum(1 for truth, _ in pairs if truth)
+    return (tp / predicted if predicted else None, tp / actual if actual else None, len(pairs))
+
+
+def _fmt(x: float | None) -> str:
+    return "  -  " if x is None else f"{x:5.2f}"
+
+
+def score(key: dict[str, Any], hand: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
+    by_job = {r["job"]: r for r in results}
+    rows: list[dict[str, Any]] = []
+    noise = unplanted = 0
+    for session in key["sessions"]:
+        result = by_job[f"planted:{session['id']}"]
+        verdicts = planted_verdicts(key, result, session["id"])
+        n, u = noise_reports(key, result)
+        noise, unplanted = noise + n, unplanted + u
+        for fact in key["facts"]:
+            if fact["session"] == session["id"]:
+                rows.append({**fact, "audit": verdicts[fact["id"]]})
+    table: dict[str, Any] = {}
+    for split in ("tune", "heldout"):
+        mine = [r for r in rows if r["split"] == split]
+        for group, field in (("kind", "kind"), ("treatment", "treatment")):
+            cells: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+            for r in mine:
+                cells[r[field]].append((r["truth"] in POSITIVE, r["audit"] in POSITIVE))
+            table[f"{split}/{group}"] = {k: _pr(v) for k, v in sorted(cells.items())}
+        table[f"{split}/all"] = _pr([(r["truth"] in POSITIVE, r["audit"] in POSITIVE) for r in mine])
+        reworded = [r for r in mine if r["treatment"] == "reworded"]
+        contradicted = [r for r in mine if r["treatment"] == "contradicted"]
+        table[f"{split}/reworded_reported_lost"] = (
+            sum(r["audit"] in POSITIVE for r in reworded) / len(reworded) if reworded else None
+        )
+        table[f"{split}/contradictions_caught"] = (
+            sum(r["audit"] == "contradicted" for r in contradicted) / len(contradicted) if contradicted else None
+        )
+        recovered = [r for r in mine if r["recovered"]]
+        table[f"{split}/recovered"] = (len(recovered), sum(1 for r in recovered if r["audit"] in POSITIVE))
+    # hand-judged summaries: of the losses reported, how many are truly lost
+    for split in ("tune", "heldout"):
+        table[f"hand/{split}"] = hand_reports(key, [(n, h) for n, h in enumerate(hand) if h["split"] == split], by_job)
+    # the latest-request warning: right when it fires exactly for a dropped or contradicted latest request
+    right = total = 0
+    for session in key["sessions"]:
+        fired = "latest-request-not-visible" in by_job[f"planted:{session['id']}"].get("warnings", [])
+        right += fired == (session["treatments"]["request"] in ("dropped", "contradicted"))
+        total += 1
+    table["latest_request_warning"] = (right, total)
+    table["noise_reported"] = noise
+    table["unplanted_reported"] = unplanted
+    table["ranking"] = ranking(key, hand, by_job)
+    return table
+
+
+def hand_reports(
+    key: dict[str, Any], hand: list[tuple[int, dict[str, Any]]], by_job: dict[str, Any]
+) -> tuple[int, int, int, int]:
+    """(reported losses truly lost, losses reported, true losses caught, true losses) on hand-judged summaries."""
+    true_reports = all_reports = caught = truly = 0
+    for n, item in hand:
+        result = by_job[f"hand{n}:{item['session']}"]
+        verdicts = planted_verdicts(key, result, item["session"])
+        for fact in key["facts"]:
+            if fact["session"] != item["session"]:
+                continue
+            real = item["verdicts"][fact["kind"]] in POSITIVE
+            said = verdicts[fact["id"]] in POSITIVE
+            all_reports += said
+            true_reports += said and real
+            truly += real
+            caught += said and real
+        n_noise, n_unplanted = noise_reports(key, result)
+        all_reports += n_noise + n_unplanted
+    return true_reports, all_reports, caught, truly
+
+
+def ranking(key: dict[str, Any], hand: list[dict[str, Any]], by_job: dict[str, Any]) -> tuple[int, int, int]:
+    """(pairs ordered as the truth orders them, pairs the truth orders, pairs the audit ties) over summaries of one session.
+
+    The truth's score of a summary: its facts' weights times 1 kept, 0 lost, -0.5 contradicted (floored at 0), the
+    verdicts from the hand-written judges, or from my own reading for the hand-judged summaries.
+    """
+    sys.path.insert(0, str(ROOT))
+    from bench.truth.judge import judge_fact
+
+    credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}  # the same scale as the audit's weighted retention
+    verdicts_by_hand = {f"hand{n}:{item['session']}": item["verdicts"] for n, item in enumerate(hand)}
+    summaries: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for session in key["sessions"]:
+        summaries[session["id"]].append(
+            (f"planted:{session['id']}", (TRUTH / "summaries" / f"{session['id']}.txt").read_text())
+        )
+        job = f"extractive:{session['id']}"
+        if job in by_job:
+            summaries[session["id"]].append((job, by_job[job].get("summary", "")))
+    for n, item in enumerate(hand):
+        summaries[item["session"]].append((f"hand{n}:{item['session']}", item["summary"]))
+    agree = ordered = ties = 0
+    for session, items in summaries.items():
+        facts = [f for f in key["facts"] if f["session"] == session]
+        truth = {}
+        for job, text in items:
+            total = sum(f["weight"] for f in facts)
+            by_hand = verdicts_by_hand.get(job)
+            verdicts = {f["id"]: by_hand[f["kind"]] if by_hand else judge_fact(f, text) for f in facts}
+            truth[job] = max(0.0, sum(f["weight"] * credit[verdicts[f["id"]]] for f in facts) / total)
+        for i, (a, _) in enumerate(items):
+            for b, _ in items[i + 1 :]:
+                if a not in by_job or b not in by_job or abs(truth[a] - truth[b]) < 0.05:
+                    continue
+                ordered += 1
+                sa, sb = by_job[a]["score"], by_job[b]["score"]
+                if abs(sa - sb) < 1e-9:
+                    ties += 1
+                elif (sa > sb) == (truth[a] > truth[b]):
+                    agree += 1
+    return agree, ordered, ties
+
+
+def print_table(name: str, table: dict[str, Any]) -> None:
+    print(f"\n== {name} ==")
+    for split in ("tune", "heldout"):
+        p, r, n = table[f"{split}/all"]
+        print(f"{split}: precision {_fmt(p)} recall {_fmt(r)} (n={n})")
+        for group in ("kind", "treatment"):
+            cells = table[f"{split}/{group}"]
+            print("  " + group + ": " + "  ".join(f"{k} {_fmt(c[0])}/{_fmt(c[1])}" for k, c in cells.items()))
+        rl, cc = table[f"{split}/reworded_reported_lost"], table[f"{split}/contradictions_caught"]
+        rec = table[f"{split}/recovered"]
+        print(
+            f"  rewordings reported lost {_fmt(rl)}  contradictions caught {_fmt(cc)}  "
+            f"recovered paths {rec[0]} (reported lost {rec[1]})"
+        )
+    for split in ("tune", "heldout"):
+        t, a, c, real = table[f"hand/{split}"]
+        share = f"{t / a:.0%}" if a else "-"
+        print(f"hand-judged ({split}): {t}/{a} reported losses truly lost ({share}); {c}/{real} true losses reported")
+    print(f"noise reported lost: {table['noise_reported']}; unplanted reported lost: {table['unplanted_reported']}")
+    right, total = table["latest_request_warning"]
+    print(f"latest-request warning right in {right}/{total} sessions")
+    agree, ordered, ties = table["ranking"]
+    print(f"ranking: {agree}/{ordered} pairs of summaries ordered as the truth orders them ({ties} tied)")
+
+
+def merge_base() -> str:
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "merge-base", "HEAD", "main"], capture_output=True, text=True, check=False
+    )
+    return done.stdout.strip() or "main"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default=None, help="git revision of the 'before' code (default: merge base)")
+    parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--no-extractive", action="store_true", help="skip the offline summaries in the ranking")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    key = json.loads((TRUTH / "key.json").read_text(encoding="utf-8"))
+    hand = json.loads((TRUTH / "hand.json").read_text(encoding="utf-8"))
+    job_list = jobs(key, hand, not args.no_extractive)
+    summaries = {j["name"]: j["summary"] for j in job_list}
+    outputs: dict[str, Any] = {}
+    if not args.no_baseline:
+        rev = args.baseline or merge_base()
+        before = run_baseline(rev, job_list)
+        if isinstance(before, str):
+            print(before)
+        else:
+            for r in before:
+                r["summary"] = summaries[r["job"]]
+            outputs[f"before ({rev[:10]})"] = score(key, hand, before)
+    after = measure(job_list)
+    for r in after:
+        r["summary"] = summaries[r["job"]]
+    outputs["after (working tree)"] = score(key, hand, after)
+    if args.json:
+        print(json.dumps(outputs, indent=1))
+    else:
+        for name, table in outputs.items():
+            print_table(name, table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""The offline summarizer judged by the truth set: planted facts present, In Progress right, no noise, length.
+
+    python bench/bench_summary_truth.py [--split tune|heldout|all] [--show SESSION]
+
+For every session of `tests/fixtures/truth/` (bench/truth/README.md) the extractive
+summarizer gets the span the compaction under test summarized and the previous summary
+(`bench/truth/slot.py`'s `span`), with the prompt of the session's own agent (pi's
+checkpoint, OpenClaw's safeguard sections, Claude Code's nine sections, Codex's handoff).
+Its summary is then judged by the answer key's truth-side judges (`bench/truth/judge.py`:
+hand-written regexes per planted fact), never by the audit's or the summarizer's own
+extraction rules. Printed per split — the held-out themes are reported apart and were
+never tuned on:
+
+- per kind, planted facts present (verbatim or reworded, not contradicted) / total; the
+  target kinds are constraints, preferences, decisions, TODOs, unresolved errors and the
+  latest request (>= 90 %);
+- In Progress: the latest request judged present within the section that says what is under
+  way (pi's In Progress, Claude Code's Current Work, Codex's latest request, OpenClaw's
+  Pending user asks), in every session;
+- noise: none of the key's noise anchors (an acknowledgement, a shell command, a template
+  string, a slash-list, git file modes, a source-line ref) in the goal or the rules;
+- length: the summary's characters against the model-shaped summary the truth set holds for
+  the same span (median ratio, target <= 1.5), and against what it replaces (never longer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.truth.judge import KEY, judge, judge_fact, load_key, score_summaries  # noqa: E402
+from bench.truth.slot import span  # noqa: E402
+from cutline.core.summarizers.base import SummaryRequest  # noqa: E402
+from cutline.core.summarizers.extractive import summarize_extractive  # noqa: E402
+from cutline.core.summarizers.session_state import read_span  # noqa: E402
+
+PROMPT_FOR_FORMAT = {
+    "pi": "pi-checkpoint",
+    "openclaw": "openclaw-safeguard",
+    "claude_code": "claude-code",
+    "codex": "codex",
+}
+TARGET_KINDS = ("constraint", "preference", "decision", "todo", "error/unfixed", "request")
+TARGET = 0.90
+MAX_LENGTH_RATIO = 1.5
+# the section that says what is under way, and the sections a goal and the rules are in, per prompt
+UNDER_WAY = {
+    "pi-checkpoint": ("### In Progress",),
+    "openclaw-safeguard": ("## Pending user asks",),
+    "claude-code": ("8. Current Work:",),
+    "codex": ("## Latest request (verbatim)", "## In progress"),
+}
+GOAL_AND_RULES = {
+    "pi-checkpoint": ("## Goal", "## Constraints & Preferences"),
+    "openclaw-safeguard": ("## Constraints/Rules",),
+    "claude-code": ("1. Primary Request and Intent:",),
+    "codex": ("## Task", "## Constraints & preferences"),
+}
+_HEADING = re.compile(r"^(#{1,6} .+|\d+\. [A-Z][\w ]+:)$")
+
+
+def section_text(summary: str, headings: tuple[str, ...]) -> str:
+    """The text under any of `headings` (up to the next heading)."""
+    out: list[str] = []
+    taking = False
+    for line in summary.splitlines():
+        if _HEADING.match(line.strip()):
+            taking = line.strip() in headings
+            continue
+        if taking:
+            out.append(line)
+    return "\n".join(out)
+
+
+def summarize_session(session: dict[str, Any]) -> tuple[str, str, int]:
+    """The summary of one truth session, its prompt name and the characters of what it replaces."""
+    s = span(KEY.parent / session["file"])
+    prompt = PROMPT_FOR_FORMAT[session["format"]]
+    request = SummaryRequest(
+        kind="update" if s.previous_summary else "history",
+        prompt_name=prompt,
+        messages=s.messages,
+        previous_summary=s.previous_summary,
+    )
+    replaced = read_span(s.messages).replaced_chars + len(s.previous_summary or "")
+    return summarize_extractive(request), prompt, replaced
+
+
+def kind_of(fact: dict[str, Any]) -> str:
+    return f"error/{fact.get('variant') or 'unfixed'}" if fact["kind"] == "error" else fact["kind"]
+
+
+def run(split: str) -> dict[str, Any]:
+    key = load_key()
+    sessions = [s for s in key["sessions"] if split == "all" or s["split"] == split]
+    summaries: dict[str, str] = {}
+    rows: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    under_way: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    noise: dict[str, list[str]] = defaultdict(list)
+    ratios: dict[str, list[float]] = defaultdict(list)
+    longer_than_span: dict[str, list[str]] = defaultdict(list)
+    facts_by_session: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for fact in key["facts"]:
+        facts_by_session[fact["session"]].append(fact)
+    for session in sessions:
+        sid, part = session["id"], session["split"]
+        summary, prompt, replaced = summarize_session(session)
+        summaries[sid] = summary
+        for fact in facts_by_session[sid]:
+            verdict = judge_fact(fact, summary)
+            row = rows[(part, kind_of(fact))]
+            row[0] += verdict == "kept"
+            row[1] += verdict == "contradicted"
+            row[2] += 1
+            if fact["kind"] == "request":
+                current = section_text(summary, UNDER_WAY[prompt])
+                under_way[part][0] += (
+                    judge(fact["judge"]["present"], fact["judge"].get("contra", []), current) == "kept"
+                )
+                under_way[part][1] += 1
+        goal_and_rules = section_text(summary, GOAL_AND_RULES[prompt]).lower()
+        noise[part].extend(f"{sid}: {a}" for a in key["noise_anchors"] if a in goal_and_rules)
+        model = (KEY.parent / "summaries" / f"{sid}.txt").read_text(encoding="utf-8")
+        ratios[part].append(len(summary) / max(len(model), 1))
+        if len(summary) >= replaced:
+            longer_than_span[part].append(f"{sid}: {len(summary)} >= {replaced}")
+    return {
+        "summaries": summaries,
+        "rows": dict(rows),
+        "under_way": dict(under_way),
+        "noise": dict(noise),
+        "ratios": dict(ratios),
+        "longer": dict(longer_than_span),
+    }
+
+
+def report(result: dict[str, Any]) -> bool:
+    """Print the figures; whether every target is met."""
+    ok = True
+    parts = sorted({part for part, _ in result["rows"]}, key=lambda p: p != "tune")
+    for part in parts:
+        label = "held out (never tuned on)" if part == "heldout" else part
+        print(f"\n== {label}")
+        print(f"{'kind':15} {'present':>9} {'contradicted':>13}")
+        target_kept = target_total = 0
+        for (p, kind), (kept, contra, total) in sorted(result["rows"].items()):
+            if p != part:
+                continue
+            mark = " *" if kind in TARGET_KINDS else ""
+            print(f"{kind + mark:15} {kept:>4}/{total:<4} {contra:>13}")
+            if kind in TARGET_KINDS:
+                target_kept += kept
+                target_total += total
+        share = target_kept / max(target_total, 1)
+        ok &= share >= TARGET
+        print(f"target kinds (*): {target_kept}/{target_total} = {share:.0%} present (target >= {TARGET:.0%})")
+        done, total = result["under_way"].get(part, [0, 0])
+        ok &= done == total
+        print(f"In Progress names the latest request: {done}/{total}")
+        noise = result["noise"].get(part, [])
+        ok &= not noise
+        print(f"noise in goal or rules: {len(noise)}" + (f" ({'; '.join(noise)})" if noise else ""))
+        ratios = result["ratios"].get(part, [])
+        median = statistics.median(ratios) if ratios else 0.0
+        ok &= median <= MAX_LENGTH_RATIO
+        print(
+            f"length vs the truth set's model-shaped summary: median {median:.2f}x "
+            f"(min {min(ratios):.2f}, max {max(ratios):.2f}; target <= {MAX_LENGTH_RATIO}x)"
+        )
+        longer = result["longer"].get(part, [])
+        ok &= not longer
+        print(f"longer than what it replaces: {len(longer)}" + (f" ({'; '.join(longer)})" if longer else ""))
+    return ok
+
+
+def against_hand(summaries: dict[str, str]) -> None:
+    """The truth's weighted retention of this summary next to the hand-written model-like ones of the same sessions."""
+    hand = json.loads((KEY.parent / "hand.json").read_text(encoding="utf-8"))
+    print("\n== next to the hand-written model-like summaries (truth-weighted retention, contradicted, chars)")
+    for entry in hand:
+        sid = entry["session"]
+        if sid not in summaries:
+            continue
+        theirs = score_summaries({sid: entry["summary"]})
+        ours = score_summaries({sid: summaries[sid]})
+        print(
+            f"{sid:32} {entry['label'][:34]:34} {theirs['weighted_retention']:.0%} ({theirs['contradicted']}) "
+            f"{len(entry['summary']):5} | extractive {ours['weighted_retention']:.0%} ({ours['contradicted']}) "
+            f"{len(summaries[sid]):5}"
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", default="all", choices=("tune", "heldout", "all"))
+    parser.add_argument("--show", help="print the summary of this session id")
+    args = parser.parse_args()
+    result = run(args.split)
+    ok = report(result)
+    against_hand(result["summaries"])
+    if args.show:
+        print(f"\n--- {args.show}\n{result['summaries'].get(args.show, 'no such session')}")
+    print("\nall targets met" if ok else "\nsome target missed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

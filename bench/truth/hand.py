@@ -1,0 +1,288 @@
+"""Summaries judged by hand: written the way a model writes them (not assembled from the catalogue's lines).
+
+Three are on tune sessions (to look at while developing), four on held-out sessions
+(looked at only as figures).
+
+Each one stands in for the summary of its session's compaction under test; `verdicts`
+are my own reading, fact by fact (kept / lost / contradicted), independent of the
+regex judges. The tests/fixtures/corpus summaries were written by a fake model ("FAKE
+SUMMARY #k"), so there is no real model-written summary in the repository to add here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+HAND: list[dict[str, Any]] = [
+    {
+        "split": "tune",
+        "session": "tune-00-pi-billing",
+        "label": "a careful model, pi checkpoint",
+        "summary": """## Goal
+Make the Stripe webhook handler idempotent, keyed on the event id.
+
+## Constraints & Preferences
+- Do not write the Authorization header to logs.
+- Code style: black (per repo config); the tabs request was withdrawn.
+
+## Progress
+### Done
+- [x] Fixed the off-by-one-cent refund rounding (test_rounding) using ROUND_HALF_EVEN.
+- [x] Reviewed the retry module (retry.py) and the backoff helper.
+
+### In Progress
+- [ ] Webhook idempotency
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Locking**: the refund job uses a Postgres advisory lock rather than Redis.
+
+## Next Steps
+1. Regression test for partial refunds.
+
+## Critical Context
+- Nightly export batch size: 500 rows.
+- Staging DB: db-stg-02.internal.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "lost",
+            "number": "kept",
+            "error": "kept",
+            "constraint": "kept",
+            "preference": "kept",
+            "decision": "kept",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "kept",
+        },
+        "notes": {"path": "retry.py only: partly kept", "name": "\u201cthe backoff helper\u201d, not its name"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-06-claude_code-geo-tiles",
+        "label": "a hasty model, Claude Code's nine sections",
+        "summary": """This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.
+
+Summary:
+1. Primary Request and Intent:
+   The user wants a --bbox option on the tile build command.
+2. Key Technical Concepts:
+   - Vector tiles (MVT), PMTiles archives
+   - Tile cache TTL of 30 days
+3. Files and Code Sections:
+   - tiler/render/mvt_encoder.py: tile encoding
+4. Errors and fixes:
+   - Building zoom 14 ran out of memory (MemoryError); fixed.
+5. Problem Solving:
+   Memory use at high zoom levels.
+6. All user messages:
+   - "I prefer GeoJSON fixtures over shapefiles in tests."
+   - "Please add a --bbox flag to the build command."
+7. Pending Tasks:
+   - Document the tile URL scheme (docs/tiles.md)
+8. Current Work:
+   Adding --bbox.
+9. Optional Next Step:
+   Implement --bbox.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "lost",
+            "number": "contradicted",
+            "error": "contradicted",
+            "constraint": "lost",
+            "preference": "kept",
+            "decision": "kept",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "lost",
+        },
+        "notes": {"number": "30 days for 90", "error": "the MemoryError was never fixed"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-11-codex-chatbot",
+        "label": "a weak model, Codex handoff",
+        "summary": """Handoff: support chatbot.
+- Prompt lives in src/prompts/system_prompt.txt; history trimming is in ConversationBuffer.
+- Fixed a crash in parseReply when the model returned no choices.
+- Use pnpm for installs.
+- Streaming uses WebSockets.
+- Free tier: 20 requests/minute.
+- Next: add retries with jitter to the OpenAI client; rotate the OpenAI key in .env.local.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "lost",
+            "number": "lost",
+            "error": "kept",
+            "constraint": "lost",
+            "preference": "contradicted",
+            "decision": "contradicted",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "kept",
+        },
+        "notes": {"preference": "pnpm restated though the user took it back", "decision": "SSE was chosen"},
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-16-pi-shopfront",
+        "label": "a careful model, pi checkpoint",
+        "summary": """## Goal
+Show the VAT line in the cart only when the shipping address is inside the EU.
+
+## Constraints & Preferences
+- Payment provider calls happen server-side only; never from the browser.
+- Styling: Tailwind is fine (the user dropped the earlier CSS-modules preference).
+- Uploaded images larger than 2 MB are rejected.
+
+## Progress
+### Done
+- [x] Fixed the TS2345 build error (a string quantity passed as a number) by parsing with Number().
+
+### In Progress
+- [ ] VAT line for EU addresses
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Cart storage**: kept in the server session instead of localStorage.
+
+## Next Steps
+1. Implement the EU check for the VAT line in CartTotals.tsx.
+2. Add an e2e test for the coupon flow.
+
+## Critical Context
+- Money is formatted with `formatMoney` (shared utils).
+- Feature flags: config/flags.yaml.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "kept",
+            "number": "kept",
+            "error": "kept",
+            "constraint": "kept",
+            "preference": "kept",
+            "decision": "kept",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "kept",
+        },
+        "notes": {"path": "only the file name CartTotals.tsx: partly kept, findable; judged kept"},
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-18-claude_code-shopfront",
+        "label": "a hasty model, Claude Code's nine sections",
+        "summary": """This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.
+
+Summary:
+1. Primary Request and Intent:
+   The user is fixing the cart totals in the web shop and most recently asked to show VAT only for EU shipping addresses.
+2. Key Technical Concepts:
+   - React/TypeScript storefront; the `formatMoney` helper formats prices
+   - The cart is kept in localStorage for speed
+3. Files and Code Sections:
+   - web/src/cart/CartTotals.tsx: where the totals bug is
+4. Errors and fixes:
+   - pnpm build failed on a type error; fixed.
+5. Problem Solving:
+   The build is green again.
+6. All user messages:
+   - "Never call the payment provider from the browser."
+   - "Images over 2 MB must be rejected at upload."
+   - "TODO: add an e2e test for the coupon flow."
+   - "Now show the VAT line only for EU shipping addresses."
+7. Pending Tasks:
+   - e2e test for the coupon flow
+8. Current Work:
+   The VAT line.
+9. Optional Next Step:
+   Implement the EU check.
+
+Please continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "kept",
+            "number": "kept",
+            "error": "lost",
+            "constraint": "kept",
+            "preference": "lost",
+            "decision": "contradicted",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "lost",
+        },
+        "notes": {
+            "error": "says a type error was fixed, not which (TS2345)",
+            "preference": "neither the CSS-modules wish nor its withdrawal",
+            "decision": "localStorage is the rejected alternative",
+        },
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-21-openclaw-ingest",
+        "label": "a model with slips, OpenClaw's sections",
+        "summary": """## Decisions
+- Dedupe uses a bloom filter (an exact hash set was rejected).
+
+## Open TODOs
+- Export the dedupe hit rate to Prometheus.
+
+## Constraints/Rules
+- Workers: memory limit 512 MiB each.
+- Scale out once the backlog passes 1000 messages.
+
+## Pending user asks
+- Make the batch window configurable (environment variable).
+
+## Exact identifiers
+- pipeline/stages/dedupe.rs
+- RecordKey::from_envelope
+- topic ingest.events.v2
+
+## Tool Failures
+- cargo test: the dedupe window test panics (index out of bounds), not fixed.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "kept",
+            "number": "kept",
+            "error": "kept",
+            "constraint": "contradicted",
+            "preference": "lost",
+            "decision": "kept",
+            "todo": "kept",
+            "request": "lost",
+            "previous": "kept",
+        },
+        "notes": {
+            "constraint": "1000 instead of 10000 messages",
+            "request": "the variable's name INGEST_WINDOW_MS is what was asked for",
+        },
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-23-codex-ingest",
+        "label": "a weak model, Codex handoff",
+        "summary": """Handoff: ingest pipeline.
+- Worked on dedupe in pipeline/stages/dedupe.rs; records are keyed by RecordKey::from_payload.
+- Decided on an exact hash set for dedupe.
+- Tests pass now.
+- The user prefers tracing spans to println debugging.
+- Next: make the batch window configurable via INGEST_WINDOW_MS.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "contradicted",
+            "number": "lost",
+            "error": "contradicted",
+            "constraint": "lost",
+            "preference": "kept",
+            "decision": "contradicted",
+            "todo": "lost",
+            "request": "kept",
+            "previous": "lost",
+        },
+        "notes": {"error": "claims the tests pass; the panic was never fixed"},
+    },
+]

@@ -1,0 +1,79 @@
+"""Where one API message ends, for agents whose records split a message: a compaction may only cut between messages.
+
+Claude Code writes one record per content block of an assistant message (same
+`message.id`) and one record per parallel tool result; Codex writes each Responses item
+(reasoning, text, each parallel `function_call`) as a record of its own, and each
+`function_call_output` after them. Cutting between two such records keeps a tool result
+whose call is summarized away (the API refuses it). The reader marks every record that
+continues a message begun by an earlier record (`continuesMessage` on its message), and
+every planner takes no such record as the first kept one.
+
+A user-side record is a continuation too when tool results still follow it before the
+next assistant message: they answer calls of the message before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from cutline.core.models import Entry, Message, ToolResultBlock
+
+CONTINUES = "continuesMessage"
+
+
+def continues_message(message: object) -> bool:
+    """Whether this message's record continues an API message begun by an earlier record (never a first kept one).
+
+    Only readers of agents that split messages mark one (pi's light messages never are).
+    """
+    extra = message.model_extra if isinstance(message, Message) else None
+    return extra is not None and extra.get(CONTINUES) is True
+
+
+def _carries_results(message: Message) -> bool:
+    return message.role == "toolResult" or any(isinstance(b, ToolResultBlock) for b in message.content)
+
+
+def _mark(message: Message) -> None:
+    extra = message.model_extra
+    if extra is None:  # extra="allow" models always have one; kept for the type checker
+        return
+    extra[CONTINUES] = True
+
+
+def mark_continuations(path: Sequence[Entry], same_message: Callable[[Message, Message], bool]) -> None:
+    """Mark, along a path in order, each record that continues the message of the records before it.
+
+    `same_message(previous, current)` tells whether two consecutive assistant records
+    are blocks of one API message (Claude Code: the same `message.id`; Codex: always,
+    since one response's items come together). Records that are not sent (sidechains,
+    compact-summary records) and entries without a message are skipped; a compaction
+    ends the run.
+    """
+    previous: Message | None = None
+    run: list[Message] = []  # user-side messages since the last assistant message
+
+    def close_run() -> None:
+        last_result = max((k for k, m in enumerate(run) if _carries_results(m)), default=-1)
+        for message in run[:last_result]:
+            if not _carries_results(message):
+                _mark(message)
+        run.clear()
+
+    for entry in path:
+        if entry.type == "compaction":
+            close_run()
+            previous = None
+            continue
+        message = entry.message
+        if entry.type != "message" or message is None or entry.isSidechain or entry.isCompactSummary:
+            continue
+        if message.role == "assistant":
+            close_run()
+            if previous is not None and previous.role == "assistant" and same_message(previous, message):
+                _mark(message)
+            previous = message
+        elif message.role != "system":
+            run.append(message)
+            previous = message
+    close_run()

@@ -1,0 +1,933 @@
+"""Four verdicts per fact: kept, reworded (with the closest passage), lost, contradicted.
+
+A fact of the summarized part is compared with what the agent still sees, passage by
+passage (a line or sentence of the summary or a kept message, or two adjacent ones):
+
+- **kept**: its sentence occurs verbatim, or (an identifier) the identifier occurs in one
+  of its forms (`@path` or `path`, absolute or relative to the session's directory);
+- **contradicted** (checked before anything but a verbatim match): a passage about the same
+  thing states it otherwise: another number or unit for the same quantity ("port 8080"
+  for "port 8443", "5000 rows" for "500 rows", "30 minutes" for "30 seconds"); a flipped
+  negation or modality ("Always log X" for "Never log X", "may run" for "must not run");
+  a reversed choice ("B instead of A" for "A instead of B"); another name in the same
+  role (the same sentence frame with another identifier, or another object after the same
+  "using"/"by"/"in"); an open task stated as done, a fixed error as still failing or an
+  unresolved one as fixed;
+- **reworded**: enough of its content is in one passage (specific tokens, identifiers,
+  numbers with units and proper names count more than plain words; an error needs its
+  telling tokens: test name, error code, exception class); a path of which only the file
+  name is visible is reworded too (partly kept);
+- **lost**: none of that.
+
+Comparison tokens are lower-cased words lightly stemmed, identifiers kept whole (paths,
+dotted or underscored names, flags, numbers with their unit), with a few synonyms folded
+(repository/repo, configuration/settings/config, database/db).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Verdict = Literal["kept", "reworded", "lost", "contradicted"]
+VERDICT_ORDER: dict[str, int] = {"contradicted": 0, "lost": 1, "reworded": 2, "kept": 3}
+
+REWORDED_OVERLAP = 0.55
+TOPICAL_OVERLAP = 0.5
+FLIP_OVERLAP = 0.75
+SPECIFIC_WEIGHT = 2.5
+CANDIDATES = 12
+
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "than",
+        "that",
+        "this",
+        "these",
+        "those",
+        "there",
+        "here",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "into",
+        "onto",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "done",
+        "have",
+        "has",
+        "had",
+        "having",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "could",
+        "can",
+        "may",
+        "might",
+        "must",
+        "just",
+        "also",
+        "very",
+        "too",
+        "any",
+        "all",
+        "each",
+        "every",
+        "some",
+        "such",
+        "own",
+        "same",
+        "other",
+        "more",
+        "most",
+        "less",
+        "about",
+        "above",
+        "below",
+        "over",
+        "under",
+        "again",
+        "once",
+        "when",
+        "where",
+        "why",
+        "how",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "its",
+        "it",
+        "it's",
+        "his",
+        "her",
+        "hers",
+        "him",
+        "she",
+        "he",
+        "we",
+        "me",
+        "my",
+        "mine",
+        "our",
+        "ours",
+        "you",
+        "your",
+        "yours",
+        "they",
+        "them",
+        "their",
+        "let",
+        "let's",
+        "lets",
+        "please",
+        "make",
+        "sure",
+        "only",
+        "always",
+        "prefer",
+        "avoid",
+        "use",
+        "using",
+        "used",
+        "yet",
+        "out",
+        "off",
+        "per",
+        "via",
+        "get",
+        "got",
+        "now",
+        "okay",
+        "ok",
+        "yes",
+        "well",
+        "like",
+        "want",
+        "need",
+        "needs",
+        "needed",
+        "going",
+        "go",
+        "goes",
+        "i",
+        "i'll",
+        "i'm",
+        "i've",
+        "we'll",
+        "we're",
+        "i'd",
+        "way",
+        "thing",
+        "things",
+        "something",
+        "anything",
+        "everything",
+        "nothing",
+        "so",
+        "up",
+        "one",
+        "new",
+        "todo",
+        "before",
+        "after",
+        "whatever",
+        "instead",
+        "rather",
+    ]
+)
+_NEGATORS = frozenset(
+    [
+        "not",
+        "never",
+        "no",
+        "don't",
+        "dont",
+        "doesn't",
+        "didn't",
+        "won't",
+        "can't",
+        "cannot",
+        "shouldn't",
+        "mustn't",
+        "isn't",
+        "aren't",
+        "without",
+        "neither",
+        "nor",
+        "off-limits",
+        "forbidden",
+    ]
+)
+_PERMIT = frozenset(["may", "can", "allowed", "fine", "ok", "okay", "whenever"])
+_SYNONYMS = {
+    "repository": "repo",
+    "repositories": "repo",
+    "configuration": "config",
+    "settings": "config",
+    "setting": "config",
+    "database": "db",
+    "databases": "db",
+    "directory": "dir",
+    "folder": "dir",
+    "sse": "server-sent",
+    "end-to-end": "e2e",
+    "requests/minute": "requests",
+}
+_REVOKE = frozenset(
+    [
+        "forget",
+        "scratch",
+        "drop",
+        "disregard",
+        "ignore",
+        "revoke",
+        "revoked",
+        "withdrawn",
+        "withdraw",
+        "taken",
+        "back",
+        "never-mind",
+        "preference",
+        "wish",
+        "fine",
+        "instead",
+        "after",
+    ]
+)
+_ROLE_MARKERS = ("using", "via", "by", "in", "from", "with", "to", "into", "on", "at", "as")
+_DONE = re.compile(
+    r"\((?:done|completed|finished)\)|\balready\b|\bwas (?:\w+ed|done|written|built)\b|\bwere (?:\w+ed|done)\b|"
+    r"\bis done\b|\bcompleted\b|^(?:added|wrote|implemented|documented|finished)\b|\bhas been \w+ed\b"
+)
+_OPEN = re.compile(r"\b(?:todo|still|pending|open|remaining|outstanding|to do|needs?|not yet|next)\b")
+_FIXED = re.compile(r"(?<!not )(?<!un)\b(?:fixed|resolved|passes|passing|green|works now)\b")
+_UNFIXED = re.compile(r"\bstill (?:fail|fails|failing|broken|throws|panics|errors)\b|\bnot fixed\b|\bunresolved\b")
+_CHOICE = re.compile(r"\b(?:instead of|rather than|over|not)\b")
+
+_QUANTITY = re.compile(
+    r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(k)?\s*-?\s*"
+    r"(%|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"b|bytes?|kb|mb|gb|tb|kib|mib|gib|tib|[a-z]{3,})\b"
+)
+_PORT = re.compile(r"\bport:?\s+(\d{2,5})\b")
+_UNIT_DIMENSION = {
+    **dict.fromkeys(["ms", "millisecond", "milliseconds"], ("time", "ms")),
+    **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], ("time", "s")),
+    **dict.fromkeys(["min", "mins", "minute", "minutes"], ("time", "min")),
+    **dict.fromkeys(["h", "hr", "hrs", "hour", "hours"], ("time", "h")),
+    **dict.fromkeys(["day", "days"], ("time", "day")),
+    **dict.fromkeys(["week", "weeks"], ("time", "week")),
+    **dict.fromkeys(["month", "months"], ("time", "month")),
+    **dict.fromkeys(["year", "years"], ("time", "year")),
+    **dict.fromkeys(["b", "byte", "bytes"], ("size", "b")),
+    **{u: ("size", u) for u in ("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")},
+    "%": ("ratio", "%"),
+}
+# words after a number that are not its unit
+_NOT_UNITS = frozenset(
+    [
+        "and",
+        "or",
+        "but",
+        "the",
+        "for",
+        "with",
+        "from",
+        "into",
+        "than",
+        "that",
+        "this",
+        "are",
+        "was",
+        "were",
+        "has",
+        "had",
+        "not",
+        "passed",
+        "failed",
+        "errors",
+        "error",
+        "tests",
+        "test",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "is",
+    ]
+)
+
+
+# ---------------------------------------------------------------------------
+# Tokens
+# ---------------------------------------------------------------------------
+
+_SPLIT = re.compile(r"[\s,;()\[\]{}<>\"`*|]+")
+_EDGE = ".:;!?'\"`*_-)(=#"
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def is_specific(raw: str) -> bool:
+    """An identifier-like token: a path, a dotted/underscored/camel name, a flag, a number, a quoted or proper name."""
+    core = raw.strip(_EDGE)
+    if not core:
+        return False
+    if raw.startswith("--") or (raw.startswith("'") and raw.endswith("'") and len(core) > 2):
+        return True
+    if any(c.isdigit() for c in core):
+        return True
+    if re.search(r"[/_.:=@$]", core.rstrip(".")):
+        return True
+    if re.search(r"[a-z][A-Z]|^[A-Z]{2,}[a-z]*[A-Z]|^[A-Z][a-z]+[A-Z]", core):
+        return True
+    return core.isupper() and len(core) >= 3
+
+
+@dataclass(frozen=True)
+class Token:
+    """One comparison token: its normal form, whether it is specific, and its surface text."""
+
+    norm: str
+    specific: bool
+    raw: str
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """The text's pieces with whether each starts a sentence (its capital then says nothing)."""
+    out: list[tuple[str, bool]] = []
+    starts = True
+    for raw_piece in _SPLIT.split(text):
+        if not raw_piece:
+            continue
+        parts = raw_piece.split("::") if "::" in raw_piece else [raw_piece]
+        for part in parts:
+            core = part.strip(_EDGE)
+            if re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", core) and core.lower() not in _NEGATORS:
+                # hyphenated words ("partial-refund", "Redis-based"): their parts
+                out.extend((p, starts and n == 0) for n, p in enumerate(core.split("-")))
+            elif re.fullmatch(r"\d[\d,.]*-[A-Za-z]+", core):
+                number, word = core.split("-", 1)
+                out.extend([(number, starts), (word, False)])
+            elif re.fullmatch(r"[A-Za-z]+(?:/[A-Za-z]+)+", core):
+                out.extend((p, False) for p in core.split("/"))  # "requests/minute"
+            else:
+                out.append((part, starts))
+            starts = False
+        starts = raw_piece.endswith((".", ":", "!", "?", ";"))
+    return out
+
+
+_ABBREVIATIONS = (
+    (re.compile(r"\bSSE\b"), "server-sent events"),
+    (re.compile(r"\be2e\b", re.IGNORECASE), "end-to-end"),
+    (re.compile(r"\bDB\b"), "database"),
+    (re.compile(r"\bLB\b"), "load balancer"),
+)
+
+
+def tokens(text: str, keep_stop: bool = False) -> list[Token]:
+    """The comparison tokens of a text, in order (stop words dropped unless `keep_stop`)."""
+    out: list[Token] = []
+    for pattern, expansion in _ABBREVIATIONS:
+        text = pattern.sub(expansion, text)
+    for piece, first in _pieces(text):
+        if piece:
+            core = piece.strip(_EDGE).strip(".,:;!?'\"`*()")
+            if piece.startswith("--"):
+                core = "--" + core.lstrip("-")
+            if piece.startswith("@") and len(core) > 1:
+                core = core.lstrip("@")
+            if not core:
+                continue
+            lower = core.lower()
+            if lower.endswith("()"):
+                lower = lower[:-2]
+            if lower.endswith("'s"):
+                lower = lower[:-2]
+            proper = core[:1].isupper() and not first and len(core) > 2
+            title_case = core[:1].isupper() and core[1:].islower()
+            specific = (is_specific(piece) and not (first and title_case)) or proper
+            if lower in _NEGATORS or lower.endswith("n't"):
+                out.append(Token("not", False, core))
+                continue
+            if not keep_stop and (lower in _STOP or (len(lower) < 3 and not any(c.isdigit() for c in lower))):
+                continue
+            norm = _SYNONYMS.get(lower, lower)
+            if re.fullmatch(r"[a-z][a-z'-]*", norm) and not specific_form(norm) and not proper:
+                norm = _stem(norm.replace("'", ""))
+            out.append(Token(norm, specific and lower not in _STOP, core))
+    return out
+
+
+def specific_form(norm: str) -> bool:
+    return bool(re.search(r"[/_.:=@$\d]", norm))
+
+
+def _basename(norm: str) -> str:
+    return norm.rstrip("/").rsplit("/", 1)[-1]
+
+
+# ---------------------------------------------------------------------------
+# Quantities, polarity, choices
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str
+    dimension: str
+
+    def text(self) -> str:
+        number = int(self.value) if self.value == int(self.value) else self.value
+        return f"port {number}" if self.unit == "port" else f"{number} {self.unit}"
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Numbers with their unit ("500 rows", "2 MB", "30 s", "port 8443"); bare numbers are left out."""
+    lower = text.lower()
+    found: list[Quantity] = []
+    for m in _PORT.finditer(lower):
+        found.append(Quantity(float(m.group(1)), "port", "port"))
+    for m in _QUANTITY.finditer(lower):
+        number, kilo, unit = m.group(1), m.group(2), m.group(3)
+        if unit in _NOT_UNITS or lower[max(0, m.start() - 5) : m.start()].endswith("port "):
+            continue
+        try:
+            value = float(number.replace(",", ""))
+        except ValueError:
+            continue
+        if kilo:
+            value *= 1000
+        singular = unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
+        dimension, canonical = _UNIT_DIMENSION.get(unit, (singular, singular))
+        found.append(Quantity(value, canonical, dimension))
+    return found
+
+
+def _quantity_conflict(fact: Sequence[Quantity], passage: Sequence[Quantity]) -> str | None:
+    """ "<passage quantity> instead of <fact quantity>" when the passage gives the same kind of quantity otherwise."""
+    for q in fact:
+        if q in passage:
+            continue
+        other = next((p for p in passage if p.dimension == q.dimension), None)
+        if other is not None and (other.value, other.unit) != (q.value, q.unit):
+            return f"{other.text()} instead of {q.text()}"
+    return None
+
+
+def _polarity(text: str) -> str:
+    """ "negative" (never / must not / don't / without …), "permissive" (may / can …) or "positive"."""
+    words = re.findall(r"[a-z][a-z'-]*", text.lower())
+    if any(w in _NEGATORS or w.endswith("n't") for w in words):
+        return "negative"
+    if any(w in _PERMIT for w in words):
+        return "permissive"
+    return "positive"
+
+
+def _choice(text: str) -> tuple[set[str], set[str]] | None:
+    """(chosen, rejected) content words of "A instead of B", "A rather than B", "A over B", "A, not B", "not B; only A"."""
+    lower = text.lower()
+    m = re.search(r"(.{3,80}?)\b(?:instead of|rather than|over)\b(.{3,80})", lower) or re.search(
+        r"(.{3,80}?),\s+not\s+(.{3,80})", lower
+    )
+    if m is None:
+        flipped = re.search(r"\b(?:do not|don't|never)\b(.{3,80}?)[;,]\s*only\b(.{3,80})", lower)
+        if flipped is None:
+            return None
+        before = [t.norm for t in tokens(flipped.group(2))][:4]
+        after = [t.norm for t in tokens(flipped.group(1))][-4:]
+        return (set(before), set(after)) if before and after else None
+    before = [t.norm for t in tokens(m.group(1))][-4:]
+    after = [t.norm for t in tokens(m.group(2))][:4]
+    if not before or not after:
+        return None
+    return set(before), set(after)
+
+
+# ---------------------------------------------------------------------------
+# Passages
+# ---------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z`\"'(\[*])")
+
+
+@dataclass
+class Passage:
+    text: str
+    owner: int
+    toks: list[Token]
+    norms: set[str]
+    basenames: set[str]
+    amounts: list[Quantity] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.amounts and any(c.isdigit() for c in self.text):
+            self.amounts = quantities(self.text)
+
+
+@dataclass
+class Passages:
+    """What the agent still sees, cut into passages and indexed by token."""
+
+    texts: Sequence[str]
+    cwd: str | None = None
+    items: list[Passage] = field(default_factory=list)
+    index: dict[str, list[int]] = field(default_factory=dict)
+    whole: str = ""
+
+    def __post_init__(self) -> None:
+        self.whole = "\n".join(_norm_space(t) for t in self.texts if t)
+        for number, text in enumerate(self.texts):
+            for line in (text or "").splitlines():
+                body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+|\[[ xX]\])\s*", "", line).strip()
+                for part in _SENTENCE_END.split(body):
+                    toks = tokens(part)
+                    if not toks:
+                        continue
+                    position = len(self.items)
+                    norms = {t.norm for t in toks}
+                    self.items.append(Passage(part, number, toks, norms, {_basename(n) for n in norms if "/" in n}))
+                    for norm in norms:
+                        self.index.setdefault(norm, []).append(position)
+
+    def candidates(self, norms: Iterable[str]) -> list[int]:
+        """Passages sharing the most tokens with `norms`, best first."""
+        hits: dict[int, int] = {}
+        for norm in norms:
+            for position in self.index.get(norm, ()):
+                hits[position] = hits.get(position, 0) + 1
+        return [p for p, _ in sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:CANDIDATES]]
+
+    def merged(self, position: int) -> list[Passage]:
+        """The passage alone, then with its neighbours of the same text."""
+        item = self.items[position]
+        out = [item]
+        for other in (position - 1, position + 1):
+            if 0 <= other < len(self.items) and self.items[other].owner == item.owner:
+                near = self.items[other]
+                first, second = (near, item) if other < position else (item, near)
+                out.append(
+                    Passage(
+                        f"{first.text} {second.text}",
+                        item.owner,
+                        first.toks + second.toks,
+                        first.norms | second.norms,
+                        first.basenames | second.basenames,
+                    )
+                )
+        return out
+
+    def has_identifier(self, key: str) -> bool:
+        """Whether an identifier occurs in the visible text, in one of its forms."""
+        key = key.lower().lstrip("@")
+        if not key:
+            return False
+        if re.fullmatch(r"[0-9a-f-]+", key):
+            return re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", self.whole) is not None
+        if key in self.whole:
+            return True
+        if self.cwd and key.startswith(self.cwd) and len(key) > len(self.cwd):
+            return key[len(self.cwd) :] in self.whole
+        return False
+
+    def line_with(self, needle: str) -> str:
+        needle = needle.lower()
+        for item in self.items:
+            if needle in item.text.lower():
+                return item.text
+        return ""
+
+
+def _norm_space(text: str) -> str:
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    return re.sub(r"\s+", " ", text.lower()).strip()
+
+
+def passages(texts: Sequence[str], cwd: str | None = None) -> Passages:
+    """Index the visible texts (`cwd`: the session's working directory, for relative paths)."""
+    base = cwd.rstrip("/").lower() + "/" if cwd and cwd.strip("/") else None
+    return Passages(texts, base)
+
+
+# ---------------------------------------------------------------------------
+# Judging one fact
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: Verdict
+    rule: str
+    score: float = 0.0
+    closest: str = ""
+    reason: str = ""
+
+
+def _near(word: str, norms: set[str]) -> bool:
+    """A plain word in another form ("cache"/"cach", "listen"/"listener", "run"/"runn"): one is a short extension of the other."""
+    if len(word) < 3 or not word.isalpha():
+        return False
+    for other in norms:
+        if other[:3] != word[:3] or not other.isalpha():
+            continue
+        short, long_ = (word, other) if len(word) <= len(other) else (other, word)
+        if long_.startswith(short[: max(3, len(short) - 1)]) and len(long_) - len(short) <= 3 and len(short) >= 3:
+            return True
+    return False
+
+
+def _match_weight(tok: Token, passage: Passage, cwd: str | None) -> float:
+    """How much of `tok` the passage holds: 1 (the token, or the same path in another form), 0.5 (the file name only), 0."""
+    if tok.norm in passage.norms:
+        return 1.0
+    if passage.amounts:
+        value = tok.norm.replace(",", "")
+        if re.fullmatch(r"\d+(?:\.\d+)?", value) and any(q.value == float(value) for q in passage.amounts):
+            return 1.0
+        unit = _UNIT_DIMENSION.get(tok.norm) or _UNIT_DIMENSION.get(tok.norm + "s")
+        if unit is not None and any(q.unit == unit[1] for q in passage.amounts):
+            return 1.0
+    if not tok.specific and _near(tok.norm, passage.norms):
+        return 1.0
+    if "/" in tok.norm:
+        rel = tok.norm[len(cwd) :] if cwd and tok.norm.startswith(cwd) else tok.norm
+        if any(n.endswith("/" + rel) or n == rel or rel.endswith("/" + n) for n in passage.norms if "/" in n):
+            return 1.0
+        if _basename(tok.norm) in passage.norms or _basename(tok.norm) in passage.basenames:
+            return 0.5
+    elif tok.specific and len(tok.norm) >= 5 and any(n.endswith("/" + tok.norm) for n in passage.norms):
+        return 1.0
+    return 0.0
+
+
+def overlap(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> float:
+    """The weighted share of the fact's tokens in the passage (specific tokens weigh more)."""
+    seen: dict[str, Token] = {}
+    for tok in fact_toks:
+        if tok.norm != "not":
+            seen.setdefault(tok.norm, tok)
+    if not seen:
+        return 0.0
+    total = got = 0.0
+    for tok in seen.values():
+        weight = SPECIFIC_WEIGHT if tok.specific else 1.0
+        total += weight
+        got += weight * _match_weight(tok, passage, cwd)
+    return got / total
+
+
+def _variant(x: str, y: str) -> bool:
+    return x in y or y in x or x[:5] == y[:5]
+
+
+def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
+    """The same sentence frame with something else in one place: another name, flag, path or object."""
+    a = [t.norm for t in fact_toks if t.norm != "not"]
+    b = [t.norm for t in passage.toks if t.norm != "not"]
+    if len(a) < 2:
+        return None
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    matched = sum(block.size for block in matcher.get_matching_blocks())
+    if matched / len(a) < 0.5 or (matched < 2 and len(a) > 2):
+        return None
+    specific = {t.norm for t in fact_toks if t.specific}
+    passage_specific = {t.norm for t in passage.toks if t.specific}
+    ops = matcher.get_opcodes()
+    inner = [o for o in ops if o[0] != "equal"]
+    for n, (op, i1, i2, j1, j2) in enumerate(ops):
+        if op != "replace":
+            continue
+        gone = [x for x in a[i1:i2] if x not in passage.norms]
+        new = [y for y in b[j1:j2] if y not in a]
+        plain_variant = any(_variant(x, y) for x in gone for y in new if x.isalpha() and y.isalpha())
+        if not gone or not new or plain_variant:
+            continue
+        if any(x in specific for x in gone) and any(y in passage_specific for y in new):
+            return f"{' '.join(new)} instead of {' '.join(gone)}"
+        framed = 0 < n < len(ops) - 1 and ops[n - 1][0] == "equal" and ops[n + 1][0] == "equal"
+        wide = max(i2 - i1, j2 - j1) >= 2
+        if framed and wide and len(inner) == 1 and i2 - i1 <= 3 and j2 - j1 <= 3 and matched / len(a) >= 0.6:
+            return f"{' '.join(new)} instead of {' '.join(gone)}"
+    return None
+
+
+def _role_swap(fact_text: str, passage_text: str) -> str | None:
+    """The same frame and the same role word ("using", "by", "in" …) followed by something else entirely."""
+    fact_words = tokens(fact_text, keep_stop=True)
+    passage_words = tokens(passage_text, keep_stop=True)
+    for i, tok in enumerate(fact_words):
+        if tok.norm not in _ROLE_MARKERS:
+            continue
+        frame = [t.norm for t in fact_words[:i] if t.norm not in _STOP and t.norm != "not"]
+        tail = [t.norm for t in fact_words[i + 1 :] if t.norm not in _STOP][:3]
+        if len(frame) < 2 or not tail:
+            continue
+        for j, other in enumerate(passage_words):
+            if other.norm != tok.norm:
+                continue
+            before = {t.norm for t in passage_words[:j]}
+            after = [t.norm for t in passage_words[j + 1 :] if t.norm not in _STOP][:3]
+            framed = all(f in before for f in frame[-3:]) and after and not set(after) & set(tail)
+            if framed and not set(tail) & {t.norm for t in passage_words}:
+                return f"{' '.join(after)} instead of {' '.join(tail)}"
+    return None
+
+
+def _flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> str | None:
+    """The same statement with its negation or modality turned around."""
+    plain = [t for t in fact_toks if not t.specific]
+    if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
+        return None
+    # the passage's clause that says it (a quoted error's "Cannot …" elsewhere in the line says nothing)
+    clauses = [c for c in re.split(r"[;,]\s+", passage.text) if c.strip()]
+    clause = max(
+        clauses, key=lambda c: len({t.norm for t in tokens(c)} & {t.norm for t in plain}), default=passage.text
+    )
+    mine, theirs = _polarity(fact_text), _polarity(clause)
+    if mine == theirs:
+        return None
+    if mine == "negative" or theirs == "negative":
+        return f"\u201c{passage.text.strip()}\u201d states the opposite"
+    return None
+
+
+_EACH = re.compile(r"\b(each|every|per)\b")
+_ALL = re.compile(r"\b(single|shared|for all|one \w+ for all|all of them)\b")
+
+
+def _quantifier_flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> str | None:
+    """ "one per X" stated as "one for all X" (or the other way round)."""
+    plain = [t for t in fact_toks if not t.specific]
+    if len(plain) < 2 or overlap(fact_toks, passage, cwd) < FLIP_OVERLAP:
+        return None
+    mine, theirs = fact_text.lower(), passage.text.lower()
+    if _EACH.search(mine) and _ALL.search(theirs) and not _EACH.search(theirs):
+        return "one for all instead of one each"
+    if _ALL.search(mine) and _EACH.search(theirs) and not _ALL.search(theirs):
+        return "one each instead of one for all"
+    return None
+
+
+def _reversed_choice(fact_text: str, passage: Passage) -> str | None:
+    mine = _choice(fact_text)
+    theirs = _choice(passage.text)
+    if mine is None or theirs is None:
+        return None
+    chosen, rejected = mine[0] - mine[1], mine[1] - mine[0]
+    p_chosen, p_rejected = theirs
+    reversed_ = len(p_chosen & rejected) + len(p_rejected & chosen)
+    same = len(p_chosen & chosen) + len(p_rejected & rejected)
+    if reversed_ > same and p_chosen & rejected and p_rejected & chosen:
+        return "the choice is reversed"
+    return None
+
+
+@dataclass(frozen=True)
+class FactView:
+    """What the comparison needs of a fact: its text, its role and state."""
+
+    text: str
+    kind: str
+    identifiers: tuple[str, ...] = ()
+    # the sentence an identifier was named in (for "another name in the same role")
+    context: str = ""
+    # an open task (a TODO or request): a passage stating it done contradicts it
+    open_task: bool = False
+    # an error: "fixed" or "open" (a passage stating the other contradicts it)
+    error_state: str | None = None
+    # how an error was fixed: kept when a passage says the same thing was fixed, even without the how
+    fix: bool = False
+
+
+def judge(fact: FactView, seen: Passages) -> Judgement:
+    """The verdict on one fact (see the module docstring)."""
+    if fact.kind == "identifier":
+        return _judge_identifier(fact, seen)
+    return _judge_sentence(fact, seen)
+
+
+def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
+    key = fact.text.lower().lstrip("@").rstrip(".,;:")
+    if key.endswith("()"):
+        key = key[:-2]
+    if seen.has_identifier(key):
+        return Judgement("kept", "identifier", 1.0, seen.line_with(_basename(key)))
+    if fact.context:
+        contradiction = _contradiction(FactView(fact.context, "context"), seen)
+        if contradiction is not None:
+            return contradiction
+    if "/" in key:
+        name = _basename(key)
+        if len(name) >= 5 and "." in name:
+            line = seen.line_with(name)
+            if line and re.search(r"(?<![\w./@-])" + re.escape(name) + r"(?![\w-])", line.lower()):
+                return Judgement("reworded", "file-name", 0.5, line, "only the file name is visible")
+    return Judgement("lost", "none", 0.0)
+
+
+def _shared(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> int:
+    return sum(1 for t in {t.norm: t for t in fact_toks}.values() if _match_weight(t, passage, cwd) > 0)
+
+
+def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
+    """A passage about the same thing that states it otherwise, if any."""
+    fact_toks = tokens(fact.text)
+    if not fact_toks:
+        return None
+    fact_q = quantities(fact.text)
+    for position in seen.candidates(t.norm for t in fact_toks):
+        for passage in seen.merged(position)[:1]:
+            wordy = [t for t in fact_toks if not any(c.isdigit() for c in t.norm)]
+            topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
+            if fact.error_state is not None and _telling(fact_toks) & passage.norms:
+                topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
+            reason = None
+            if fact_q and topical >= TOPICAL_OVERLAP:
+                reason = _quantity_conflict(fact_q, quantities(passage.text))
+            reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text)
+            reason = reason or _reversed_choice(fact.text, passage) or _flip(fact.text, fact_toks, passage, seen.cwd)
+            reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd)
+            if reason is None and topical >= TOPICAL_OVERLAP:
+                reason = _state_conflict(fact, passage.text)
+            if reason is not None:
+                return Judgement("contradicted", "contradiction", round(topical, 3), passage.text, reason)
+    return None
+
+
+def _state_conflict(fact: FactView, passage: str) -> str | None:
+    lower = passage.lower()
+    if fact.open_task and _DONE.search(lower) and not _OPEN.search(lower):
+        return "an open task is stated as done"
+    if fact.error_state == "open" and _FIXED.search(lower) and not _UNFIXED.search(lower):
+        return "an unresolved error is stated as fixed"
+    if fact.error_state == "fixed" and _UNFIXED.search(lower):
+        return "a fixed error is stated as still failing"
+    return None
+
+
+def _telling(fact_toks: Sequence[Token]) -> set[str]:
+    """An error's telling tokens: specific ones other than generic error words."""
+    generic = {"error", "errors", "failed", "assert", "assertionerror", "typeerror", "valueerror", "exception"}
+    return {t.norm for t in fact_toks if t.specific and t.norm not in generic and len(t.norm) >= 4}
+
+
+def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
+    key = _norm_space(fact.text).strip(" \t.,;:!?*_>-\"'")
+    if key and key in seen.whole:
+        line = seen.line_with(key[:60])
+        state = _state_conflict(fact, line.lower().replace(key[:60], " ")) if line else None
+        if state is not None:
+            return Judgement("contradicted", "contradiction", 1.0, line, state)
+        return Judgement("kept", "substring", 1.0, line)
+    contradiction = _contradiction(fact, seen)
+    if contradiction is not None:
+        return contradiction
+    fact_toks = [t for t in tokens(fact.text) if t.norm not in _REVOKE or t.specific]
+    if not fact_toks:
+        return Judgement("lost", "none", 0.0)
+    best, best_text = 0.0, ""
+    for position in seen.candidates(t.norm for t in fact_toks):
+        for passage in seen.merged(position):
+            score = overlap(fact_toks, passage, seen.cwd)
+            if score > best:
+                best, best_text = score, passage.text
+    if fact.fix:
+        named = _telling(fact_toks)
+        for position in seen.candidates(named):
+            item = seen.items[position]
+            if named & item.norms and re.search(r"\b(fixed|resolved|fix)\b", item.text, re.IGNORECASE):
+                return Judgement("reworded", "fix", round(best, 3), item.text)
+    telling = _telling(fact_toks) if fact.kind == "error" else set()
+    if telling:
+        hit = next(
+            (p for p in seen.candidates(telling) if telling & seen.items[p].norms),
+            None,
+        )
+        if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
+            return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
+        return Judgement("lost", "none", round(best, 3), best_text)
+    needed = REWORDED_OVERLAP if len(fact_toks) >= 3 else 0.99
+    if best >= needed:
+        return Judgement("reworded", "overlap", round(best, 3), best_text)
+    return Judgement("lost", "none", round(best, 3), best_text)

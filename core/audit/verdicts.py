@@ -1,0 +1,271 @@
+"""Every fact of a compaction's summarized part with its verdict, its importance, and whether it was read again.
+
+The comparison itself is compare.py; here the facts are gathered (the conversation's and
+those a previous summary carried), given what the comparison needs to know of them
+(an error fixed later or not, an open task, the sentence an identifier was named in),
+judged, weighed, and tied together: a preference the user revoked later is superseded
+(losing it loses nothing), and a summary that keeps the revoked one while dropping the
+revocation contradicts it.
+
+Weights (importance): constraints and preferences in force and the latest request 3,
+open TODOs and unresolved errors 2.5, decisions and other requests 2, facts a previous
+summary carried 2, a fixed error 1.5, paths and URLs 1, other identifiers 0.75,
+superseded facts 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel
+
+from cutline.core.audit.compare import FactView as View
+from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, tokens
+from cutline.core.facts import Fact, FactKind, IdentifierKind, carried_facts, dedupe, extract_facts
+from cutline.core.models import Entry, ToolCallBlock
+
+IMPORTANT_WEIGHT = 2.0
+CREDIT: dict[str, float] = {"kept": 1.0, "reworded": 0.9, "lost": 0.0, "contradicted": -0.5}
+
+
+class AuditFact(BaseModel):
+    """A fact of the summarized part with its verdict.
+
+    `verdict`: kept, reworded (kept in other words; `closest` is the passage, for the
+    person to confirm), lost, or contradicted (`closest` states it otherwise, `reason`
+    says how). `retained` is kept or reworded (or superseded). `weight` is its
+    importance (README "Verdicts, weights and the guard"); `recovered`: lost, but the
+    agent read it again after the compaction; `superseded`: a later message of the user
+    revoked it, so losing it loses nothing.
+    """
+
+    kind: FactKind
+    text: str
+    key: str = ""
+    source_entry_id: str | None = None
+    identifier_kind: IdentifierKind | None = None
+    origin: Literal["conversation", "previous_summary"] = "conversation"
+    retained: bool
+    rule: str = "none"
+    score: float = 0.0
+    verdict: Verdict = "kept"
+    closest: str = ""
+    reason: str = ""
+    weight: float = 1.0
+    recovered: bool = False
+    superseded: bool = False
+
+
+def weighted_retention(facts: Sequence[AuditFact]) -> float:
+    """Retention weighted by importance: kept 1, reworded 0.9, lost 0, contradicted -0.5 (floored at 0); 1 with no fact."""
+    total = sum(f.weight for f in facts)
+    if total <= 0:
+        return 1.0
+    got = sum(f.weight * (1.0 if f.superseded else CREDIT[f.verdict]) for f in facts)
+    return max(0.0, got / total)
+
+
+_FIX = re.compile(r"\b(fixed|resolved|passes|passing|green|works now)\b", re.IGNORECASE)
+_REVOCATION = re.compile(
+    r"\b(forget|scratch|drop|disregard|ignore|never mind|no longer|revoke|withdraw)\b", re.IGNORECASE
+)
+_REVOKE_WORDS = frozenset(
+    [
+        "forget",
+        "scratch",
+        "drop",
+        "disregard",
+        "ignore",
+        "revoke",
+        "withdraw",
+        "preference",
+        "instead",
+        "fine",
+        "rather",
+    ]
+)
+_AFTER_REVOCATION = re.compile(
+    r"\b(forget|scratch|drop|dropped|withdrawn|withdrew|revoked|taken back|no longer|after all|instead|is fine)\b",
+    re.IGNORECASE,
+)
+_GENERIC_ERROR_TOKENS = frozenset({"error", "failed", "assert", "assertionerror", "typeerror", "exception", "fatal"})
+
+
+def _entry_text(entry: Entry) -> str:
+    message = entry.message
+    if message is None:
+        return ""
+    return message.text()
+
+
+def _telling(text: str) -> set[str]:
+    return {t.norm for t in tokens(text) if t.specific and t.norm not in _GENERIC_ERROR_TOKENS and len(t.norm) >= 4}
+
+
+def _error_states(facts: Sequence[Fact], entries: Sequence[Entry]) -> dict[int, str]:
+    """For each error fact (by index): "fixed" when a later assistant message says so about the same thing, else "open"."""
+    position = {e.id: i for i, e in enumerate(entries)}
+    states: dict[int, str] = {}
+    for n, fact in enumerate(facts):
+        if fact.kind != "error":
+            continue
+        at = position.get(fact.source_entry_id or "", -1)
+        source = entries[at] if at >= 0 else None
+        telling = _telling(_entry_text(source) if source is not None else fact.text) | _telling(fact.text)
+        states[n] = "open"
+        for later in entries[at + 1 :] if at >= 0 else ():
+            message = later.message
+            if message is None or message.role != "assistant":
+                continue
+            for sentence in re.split(r"(?<=[.!?;])\s+", message.text()):
+                fixed = _FIX.search(sentence) and not re.search(r"\bnot (?:yet )?fixed\b|\bstill\b", sentence, re.I)
+                if fixed and telling & {t.norm for t in tokens(sentence)}:
+                    states[n] = "fixed"
+    return states
+
+
+def _view(fact: Fact, error_state: str | None) -> View:
+    return View(
+        text=fact.text,
+        kind=fact.kind,
+        identifiers=tuple(fact.identifiers),
+        context=fact.context,
+        open_task=fact.kind == "request",
+        error_state=error_state,
+        fix=fact.kind == "decision" and re.match(r"(fixed|resolved)\b", fact.text, re.IGNORECASE) is not None,
+    )
+
+
+def _weight(fact: Fact, origin: str, error_state: str | None, latest: str | None) -> float:
+    if origin == "previous_summary":
+        return 1.0 if fact.kind == "identifier" else 2.0
+    if fact.kind == "instruction":
+        return 3.0
+    if fact.kind == "request":
+        if latest is not None and fact.source_entry_id == latest:
+            return 3.0
+        return 2.5 if fact.text.lower().startswith("todo") else 2.0
+    if fact.kind == "error":
+        return 1.5 if error_state == "fixed" else 2.5
+    if fact.kind == "decision":
+        return 2.0
+    return 1.0 if fact.identifier_kind in ("path", "url") else 0.75
+
+
+def _audit_fact(
+    fact: Fact, origin: Literal["conversation", "previous_summary"], j: Judgement, weight: float
+) -> AuditFact:
+    return AuditFact(
+        kind=fact.kind,
+        text=fact.text,
+        key=fact.key,
+        source_entry_id=fact.source_entry_id,
+        identifier_kind=fact.identifier_kind,
+        origin=origin,
+        retained=j.verdict in ("kept", "reworded"),
+        rule=j.rule,
+        score=j.score,
+        verdict=j.verdict,
+        closest=j.closest if j.verdict != "lost" else "",
+        reason=j.reason,
+        weight=weight,
+    )
+
+
+def _revocations(facts: Sequence[Fact]) -> dict[int, int]:
+    """Earlier instruction index -> index of the later user instruction that revokes it."""
+    revoked: dict[int, int] = {}
+    for r, later in enumerate(facts):
+        if later.kind != "instruction" or not _REVOCATION.search(later.text):
+            continue
+        words = {t.norm for t in tokens(later.text)} - _REVOKE_WORDS
+        for e, earlier in enumerate(facts[:r]):
+            shared = words & ({t.norm for t in tokens(earlier.text)} - _REVOKE_WORDS)
+            if earlier.kind == "instruction" and e not in revoked and shared:
+                revoked[e] = r
+    return revoked
+
+
+def judge_all(
+    conversation: Sequence[Entry],
+    previous_summaries: Sequence[tuple[str, str]],
+    seen: Passages,
+    latest_request_entry: str | None,
+) -> list[AuditFact]:
+    """Verdicts of every fact of the summarized conversation and of the previous summaries (entry id, text)."""
+    facts = extract_facts(conversation)
+    known = {(f.kind, f.key) for f in facts}
+    earlier = dedupe(
+        f
+        for entry_id, text in previous_summaries
+        for f in carried_facts(text, entry_id)
+        if (f.kind, f.key) not in known
+    )
+    states = _error_states(facts, conversation)
+    judged: list[AuditFact] = []
+    for n, fact in enumerate(facts):
+        state = states.get(n)
+        judged.append(
+            _audit_fact(
+                fact,
+                "conversation",
+                judge(_view(fact, state), seen),
+                _weight(fact, "conversation", state, latest_request_entry),
+            )
+        )
+    for fact in earlier:
+        judged.append(
+            _audit_fact(
+                fact, "previous_summary", judge(_view(fact, None), seen), _weight(fact, "previous_summary", None, None)
+            )
+        )
+    for e, r in _revocations(facts).items():
+        old, new = judged[e], judged[r]
+        judged[e] = old.model_copy(update={"superseded": True, "retained": True, "weight": 0.0})
+        old_visible = old.verdict != "lost"
+        if old_visible and (not new.retained or not _AFTER_REVOCATION.search(new.closest)):
+            judged[r] = new.model_copy(
+                update={
+                    "verdict": "contradicted",
+                    "retained": False,
+                    "rule": "revoked",
+                    "closest": old.closest,
+                    "reason": f"the summary keeps \u201c{old.text}\u201d, which the user revoked",
+                }
+            )
+    return judged
+
+
+def mark_recovered(facts: list[AuditFact], after: Sequence[Entry]) -> list[AuditFact]:
+    """Lost paths the agent read again after the compaction (a tool call naming them): recovered, at a cost."""
+    named: list[str] = []
+    for entry in after:
+        message = entry.message
+        if message is None or message.role != "assistant":
+            continue
+        for block in message.content:
+            if isinstance(block, ToolCallBlock):
+                named.append(str(block.arguments).lower())
+    if not named:
+        return facts
+    out: list[AuditFact] = []
+    for fact in facts:
+        key = fact.key.lstrip("@")
+        if not fact.retained and fact.identifier_kind == "path" and key and any(key in text for text in named):
+            fact = fact.model_copy(update={"recovered": True})
+        out.append(fact)
+    return out
+
+
+__all__ = [
+    "IMPORTANT_WEIGHT",
+    "AuditFact",
+    "FactKind",
+    "IdentifierKind",
+    "Verdict",
+    "judge_all",
+    "mark_recovered",
+    "weighted_retention",
+]

@@ -1,0 +1,706 @@
+"""What a span of conversation leaves an agent to continue from, read in one pass.
+
+The goal, the asks, the rules still in force, decisions, TODOs, the files touched and
+what happened to each, the tool failures still open at the end, the assistant's last
+stated plan and what was under way. Every message is read once; every list kept here
+is either a dict keyed by what it holds or bounded, so the work is linear in the span.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from cutline.core.facts import error_text, normalize_sentence
+from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.summarizers import cues
+from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, read_user_text
+
+# how many of each kind a summary can use; older ones are dropped as newer ones arrive
+MAX_RULES = 40
+MAX_DECISIONS = 12
+MAX_TODOS = 10
+MAX_ASKS = 12
+MAX_ERRORS = 6
+MAX_ITEM_CHARS = 300
+MAX_LATEST_ASK_CHARS = 800
+MAX_ACTIVITY = 4
+
+# words that say how a rule applies, not what it is about
+_MODAL_WORDS = frozenset(
+    [
+        "must",
+        "never",
+        "always",
+        "dont",
+        "don't",
+        "do",
+        "not",
+        "does",
+        "should",
+        "avoid",
+        "prefer",
+        "make",
+        "sure",
+        "ensure",
+        "only",
+        "allowed",
+        "permitted",
+        "actually",
+        "instead",
+        "rather",
+        "use",
+        "keep",
+        "from",
+        "now",
+        "no",
+        "longer",
+        "anymore",
+    ]
+)
+# a final answer that says the asked work is finished
+_COMPLETED = re.compile(
+    r"^\W*(?:done|finished|completed|all set|all done|implemented|that's done|it's done|fixed)\b", re.IGNORECASE
+)
+_ABORTED = re.compile(
+    r"(aborted|interrupted by user|request interrupted|doesn't want to proceed|user rejected|rejected by (?:the )?user|"
+    r"operation was cancel+ed|cancel+ed by (?:the )?user)",
+    re.IGNORECASE,
+)
+_NO_MATCH = re.compile(r"^(?:no (?:matches|files|results)(?: found)?\.?|\(no output\)|no output)$", re.IGNORECASE)
+_EXIT_LINE = re.compile(r"^(?:command )?(?:exited with|exit) (?:code|status)\s*:?\s*\d+\.?$", re.IGNORECASE)
+_SEARCH_PROGRAMS = frozenset({"grep", "rg", "ag", "ack", "egrep", "fgrep", "find", "fd", "git grep", "ls", "test", "["})
+_SEARCH_TOOLS = frozenset({"grep", "glob", "find", "ls", "search", "search_files", "list_files"})
+
+READ_TOOLS = frozenset({"read", "view", "cat", "read_file", "notebookread"})
+WRITE_TOOLS = frozenset({"write", "create", "write_file", "create_file"})
+EDIT_TOOLS = frozenset({"edit", "multiedit", "str_replace", "str_replace_editor", "notebookedit", "replace"})
+PATCH_TOOLS = frozenset({"apply_patch"})
+_PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "file", "filename")
+_COMMAND_KEYS = ("command", "cmd")
+_PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.MULTILINE)
+_ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
+
+
+def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
+    """Whitespace collapsed; cut at a word boundary with an ellipsis when longer than `limit`."""
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2 :]:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + " \u2026"
+
+
+def short_ask(text: str, limit: int = 220) -> str:
+    """An ask in a sentence or two: its first sentences up to `limit` characters."""
+    said = sentences(text) or [text]
+    out = said[0]
+    for more in said[1:]:
+        if len(out) + 1 + len(more) > limit:
+            break
+        out += " " + more
+    return clip(out, limit)
+
+
+@dataclass
+class FileRecord:
+    """What happened to one file: reads, writes, edits, and whether the last change failed."""
+
+    path: str
+    reads: int = 0
+    writes: int = 0
+    edits: int = 0
+    deleted: bool = False
+    last_failure: str = ""
+    order: int = 0
+
+    @property
+    def modified(self) -> bool:
+        return bool(self.writes or self.edits or self.deleted)
+
+    def describe(self) -> str:
+        parts: list[str] = []
+        if self.deleted:
+            parts.append("deleted")
+        if self.writes:
+            parts.append("written" if self.writes == 1 else f"written {self.writes}x")
+        if self.edits:
+            parts.append("edited" if self.edits == 1 else f"edited {self.edits}x")
+        if self.reads and not parts:
+            parts.append("read")
+        elif self.reads:
+            parts.append("read first" if self.reads == 1 else f"read {self.reads}x")
+        text = f"`{self.path}`: {', '.join(parts) or 'touched'}"
+        if self.last_failure:
+            text += f"; last change failed: {self.last_failure}"
+        return text
+
+
+@dataclass
+class Failure:
+    """A tool call or run that failed and was not followed by a success on the same target."""
+
+    label: str
+    error: str
+    target: str
+    turn: int
+
+
+@dataclass
+class Rule:
+    text: str
+    key: str
+    subject: frozenset[str]
+
+
+@dataclass
+class SpanState:
+    """Everything the layouts need, gathered in one pass over a span's messages."""
+
+    asks: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_ASKS))
+    first_ask: str = ""
+    statements: dict[str, str] = field(default_factory=dict)
+    latest_ask: str = ""
+    ask_count: int = 0
+    rules: list[Rule] = field(default_factory=list)
+    decisions: dict[str, str] = field(default_factory=dict)
+    todos: dict[str, str] = field(default_factory=dict)
+    fixes: dict[str, str] = field(default_factory=dict)
+    files: dict[str, FileRecord] = field(default_factory=dict)
+    failures: dict[str, Failure] = field(default_factory=dict)
+    resolved: dict[str, Failure] = field(default_factory=dict)
+    activity: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_ACTIVITY))
+    plan: list[str] = field(default_factory=list)
+    last_assistant_text: str = ""
+    summaries: list[str] = field(default_factory=list)
+    replaced_chars: int = 0
+    turn: int = 0
+    answered_turn: int = 0  # the last turn the assistant wrote text in
+    completed_turn: int = 0  # the last turn whose final assistant text says the work is done
+
+    @property
+    def latest_done(self) -> bool:
+        """Whether the last ask's turn ended with the assistant saying the work is done."""
+        return self.completed_turn == self.turn and self.turn > 0
+
+    @property
+    def open_failures(self) -> list[Failure]:
+        return list(self.failures.values())[-MAX_ERRORS:]
+
+
+def _bounded_add(store: dict[str, str], key: str, text: str, limit: int) -> None:
+    """Keep `text` under `key` as the newest entry, dropping the oldest past `limit`."""
+    store.pop(key, None)
+    store[key] = text
+    while len(store) > limit:
+        del store[next(iter(store))]
+
+
+_STOP_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "to",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "for",
+        "is",
+        "are",
+        "be",
+        "it",
+        "this",
+        "that",
+        "with",
+        "as",
+        "at",
+        "by",
+        "from",
+        "we",
+        "you",
+        "i",
+        "me",
+        "my",
+        "our",
+        "your",
+        "they",
+        "them",
+        "their",
+        "its",
+        "was",
+        "were",
+        "will",
+        "would",
+        "can",
+        "could",
+        "may",
+        "might",
+        "has",
+        "have",
+        "had",
+        "if",
+        "then",
+        "than",
+        "so",
+        "but",
+        "when",
+        "while",
+        "into",
+        "out",
+        "up",
+        "any",
+        "all",
+        "each",
+        "every",
+        "some",
+        "no",
+        "not",
+        "none",
+    ]
+)
+_SUBJECT_WORD = re.compile(r"[a-z0-9_][a-z0-9_./:-]*")
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*_])")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of prose: fenced code left out, split at line breaks and sentence ends, list marks dropped."""
+    if "```" in text:
+        text = _FENCE.sub(" ", text)
+    found: list[str] = []
+    for raw in text.splitlines():
+        line = _LIST_MARK.sub("", raw).strip()
+        if not line:
+            continue
+        for part in _SENTENCE_BREAK.split(line):
+            part = part.strip()
+            if len(part) >= 3 and _LETTER.search(part):
+                found.append(part)
+    return found
+
+
+def _subject(text: str) -> frozenset[str]:
+    """What a rule is about: its words, less stop words and the words that say how it applies."""
+    words = _SUBJECT_WORD.findall(text.lower())
+    return frozenset(w.strip(".:") for w in words if w not in _STOP_WORDS and w not in _MODAL_WORDS and len(w) > 1)
+
+
+def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
+    """A rule in force from now on: the same rule once, and a later rule on the same subject replaces the earlier."""
+    normed = normed if normed is not None else cues.words_of(text)
+    text = clip(text)
+    key = normalize_sentence(text)
+    if not key:
+        return
+    subject = _subject(text)
+    revokes = cues.revokes(normed)
+    kept: list[Rule] = []
+    for rule in state.rules:
+        if rule.key == key:
+            continue
+        shared = len(subject & rule.subject)
+        smaller = min(len(subject), len(rule.subject)) or 1
+        if shared / smaller >= (0.34 if revokes else 0.75) and shared >= 1:
+            continue
+        kept.append(rule)
+    kept.append(Rule(text, key, subject))
+    state.rules = kept[-MAX_RULES:]
+
+
+def _arguments(call: ToolCallBlock) -> dict[str, Any]:
+    args = call.arguments
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return {"command": args}
+    return args if isinstance(args, dict) else {}
+
+
+def call_paths(call: ToolCallBlock, args: dict[str, Any]) -> list[tuple[str, str]]:
+    """(action, path) pairs a call acts on: read, write, edit or delete."""
+    name = call.name.lower()
+    if name in PATCH_TOOLS or (name in ("exec_command", "shell") and "*** Begin Patch" in str(args.get("input", ""))):
+        patch = str(args.get("input") or args.get("patch") or args.get("command") or "")
+        actions = {"Add": "write", "Update": "edit", "Delete": "delete"}
+        return [(actions[m.group(1)], m.group(2).strip()) for m in _PATCH_FILE.finditer(patch)]
+    for key in _PATH_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip() and "\n" not in value:
+            if name in WRITE_TOOLS:
+                return [("write", value.strip())]
+            if name in EDIT_TOOLS:
+                return [("edit", value.strip())]
+            if name in READ_TOOLS:
+                return [("read", value.strip())]
+            return []
+    return []
+
+
+def call_command(args: dict[str, Any]) -> str:
+    """The shell command a call runs, if any (Codex's argv lists joined; `bash -lc` unwrapped)."""
+    for key in _COMMAND_KEYS:
+        value = args.get(key)
+        if isinstance(value, list):
+            parts = [str(v) for v in value]
+            if len(parts) >= 3 and parts[1] in ("-lc", "-c"):
+                return parts[2].strip()
+            return " ".join(parts).strip()
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+_TWO_WORD_PROGRAMS = frozenset(
+    [
+        "python",
+        "python3",
+        "node",
+        "deno",
+        "bun",
+        "npm",
+        "npx",
+        "yarn",
+        "pnpm",
+        "cargo",
+        "go",
+        "make",
+        "uv",
+        "poetry",
+        "bundle",
+        "docker",
+        "kubectl",
+        "terraform",
+        "git",
+        "dotnet",
+        "mvn",
+        "gradle",
+        "./gradlew",
+        "rake",
+        "bash",
+        "sh",
+    ]
+)
+_READ_COMMAND = re.compile(r"^(?:cat|head|tail|bat|nl|less|more)(?:\s+-\S+)*\s+([^\s|;&<>]+)\s*$")
+
+
+def _program(command: str) -> str:
+    """What a command runs, for telling a later success on the same thing: `pytest`, `python -m tiler.build`, `npm test`."""
+    words = [w for w in command.split() if not _ENV_ASSIGNMENT.fullmatch(w)]
+    if not words:
+        return command
+    program = words[0].rsplit("/", 1)[-1]
+    if program not in _TWO_WORD_PROGRAMS:
+        return program
+    rest = iter(words[1:])
+    for word in rest:
+        if word == "-m":
+            return f"{program} -m {next(rest, '')}"
+        if not word.startswith("-"):
+            return f"{program} {word}"
+    return program
+
+
+def _command_read(command: str) -> list[tuple[str, str]]:
+    """`cat path` and the like: a read of that file."""
+    match = _READ_COMMAND.match(command)
+    return [("read", match.group(1).strip("'\""))] if match else []
+
+
+def _label(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
+    if paths:
+        return f"`{call.name}` `{paths[0][1]}`"
+    if command and len(command) <= 120 and "\n" not in command:
+        return f"`{command}`"
+    return f"`{call.name}`"
+
+
+def _target(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
+    if paths:
+        # a failed read or edit of a file is resolved by any later successful call on that file
+        return f"file\x00{paths[0][1]}"
+    if command:
+        return f"run\x00{_program(command)}"
+    return f"{call.name.lower()}\x00"
+
+
+def _is_no_match(call: ToolCallBlock, command: str, output: str) -> bool:
+    """A search that simply found nothing (grep's exit 1): not an error."""
+    searching = call.name.lower() in _SEARCH_TOOLS or (command and _program(command) in _SEARCH_PROGRAMS)
+    if not searching:
+        return False
+    lines = [line.strip() for line in output.splitlines() if line.strip() and not _EXIT_LINE.match(line.strip())]
+    return not lines or all(_NO_MATCH.match(line) for line in lines)
+
+
+@dataclass
+class _Call:
+    call: ToolCallBlock
+    paths: list[tuple[str, str]]
+    command: str
+    turn: int
+
+
+def _result_text(blocks: list[Any]) -> str:
+    return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
+
+
+class SpanReader:
+    """Reads messages one at a time into a `SpanState`."""
+
+    def __init__(self, state: SpanState | None = None) -> None:
+        self.state = state or SpanState()
+        self._calls: dict[str, _Call] = {}
+        self._order = 0
+
+    # -- user turns --
+
+    def user_text(self, text: str) -> None:
+        state = self.state
+        read = read_user_text(text)
+        if read.kind == "summary":
+            state.summaries.append(text)
+            return
+        if read.kind != "ask":
+            return
+        state.turn += 1
+        state.ask_count += 1
+        typed = read.typed
+        state.latest_ask = typed
+        state.activity.clear()
+        requests: list[str] = []
+        said_rule_or_plan = False
+        statements: list[str] = []
+        for sentence in sentences(typed):
+            normed = cues.words_of(sentence)
+            if cues.is_rule(normed) or cues.revokes_at_start(normed):
+                add_rule(state, sentence, normed)
+                said_rule_or_plan = True
+            elif cues.is_decision(normed):
+                _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                said_rule_or_plan = True
+            elif cues.is_todo(normed):
+                _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+                said_rule_or_plan = True
+            elif cues.is_request(sentence, normed):
+                requests.append(sentence)
+            elif len(sentence) > 15:
+                statements.append(sentence)
+        if requests or said_rule_or_plan:
+            for sentence in statements:
+                _bounded_add(state.statements, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+            statements = []
+        if not requests and not said_rule_or_plan:
+            # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
+            requests = statements[:2] or sentences(typed)[:2]
+        if requests:
+            ask = " ".join(requests)
+            if not state.first_ask:
+                state.first_ask = ask
+            state.asks.append(ask)
+
+    # -- assistant turns --
+
+    def assistant(self, message: Message) -> None:
+        state = self.state
+        text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock)).strip()
+        if text:
+            state.last_assistant_text = text
+            state.answered_turn = state.turn
+            final = not message.tool_calls() and message.stopReason in (None, "stop", "end_turn")
+            if final and _COMPLETED.match(text):
+                state.completed_turn = state.turn
+            if cues.worth_reading(text):
+                for sentence in sentences(text):
+                    normed = cues.words_of(sentence)
+                    if cues.is_fix(normed):
+                        _bounded_add(state.fixes, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                    if cues.is_decision(normed):
+                        _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                    if "TODO" in sentence:
+                        _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+        for call in message.tool_calls():
+            args = _arguments(call)
+            paths = call_paths(call, args)
+            command = call_command(args)
+            if command and not paths:
+                paths = _command_read(command)
+            self._calls[call.id] = _Call(call, paths, command, state.turn)
+        if message.stopReason == "error" and message.errorMessage and not _ABORTED.search(message.errorMessage):
+            state.failures[f"assistant\x00{state.turn}"] = Failure(
+                "the model call", error_text(message.errorMessage), "assistant", state.turn
+            )
+
+    # -- results --
+
+    def result(self, call_id: str, failed: bool, output: str, tool_name: str | None) -> None:
+        state = self.state
+        made = self._calls.pop(call_id, None)
+        if made is None:
+            made = _Call(ToolCallBlock(id=call_id, name=tool_name or "tool", arguments={}), [], "", state.turn)
+        call, paths, command = made.call, made.paths, made.command
+        if output.startswith('{"output"'):
+            failed, output = _exec_output(failed, output)
+        target = _target(call, paths, command)
+        aborted = failed and bool(_ABORTED.search(output[:400]))
+        no_match = failed and not aborted and _is_no_match(call, command, output)
+        really_failed = failed and not aborted and not no_match
+        self._order += 1
+        for action, path in paths:
+            self._file(path, action, failed=failed, really_failed=really_failed, output=output)
+        verb = _activity(call, paths, command)
+        if verb:
+            done = verb + (" (failed)" if really_failed else "")
+            if not state.activity or state.activity[-1] != done:
+                state.activity.append(done)
+        if really_failed:
+            state.failures.pop(target, None)
+            state.failures[target] = Failure(_label(call, paths, command), error_text(output), target, state.turn)
+            while len(state.failures) > MAX_ERRORS * 4:
+                del state.failures[next(iter(state.failures))]
+        elif not failed:
+            fixed = state.failures.pop(target, None)
+            if fixed is not None:
+                _bounded_failure(state.resolved, fixed)
+
+    def _file(self, path: str, action: str, *, failed: bool, really_failed: bool, output: str) -> None:
+        """What a call's result did to one file."""
+        record = self.state.files.get(path)
+        if record is None:
+            record = self.state.files[path] = FileRecord(path)
+        record.order = self._order
+        if really_failed and action != "read":
+            record.last_failure = clip(error_text(output), 160)
+            return
+        if failed:
+            return
+        if action == "read":
+            record.reads += 1
+        elif action == "write":
+            record.writes += 1
+            record.last_failure = ""
+        elif action == "edit":
+            record.edits += 1
+            record.last_failure = ""
+        else:
+            record.deleted = True
+
+    def bash_execution(self, message: Message) -> None:
+        """A command the user ran themselves (pi's `!`): a failure only when it exits non-zero."""
+        command = message.command or ""
+        call = ToolCallBlock(id=f"bash:{self._order}", name="bash", arguments={"command": command})
+        self._calls[call.id] = _Call(call, [], command, self.state.turn)
+        self.result(call.id, message.exitCode not in (None, 0), message.output or "", "bash")
+
+    def message(self, message: Message) -> None:
+        """Read one message of the span."""
+        state = self.state
+        role = message.role
+        state.replaced_chars += _size(message)
+        if role in ("compactionSummary", "branchSummary"):
+            if message.summary:
+                state.summaries.append(message.summary)
+            return
+        if role == "assistant":
+            self.assistant(message)
+            return
+        if role == "toolResult":
+            self.result(message.toolCallId or "", message.isError, message.text(), message.toolName)
+            return
+        if role == "bashExecution":
+            self.bash_execution(message)
+            return
+        if role != "user":
+            return
+        text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
+        for block in message.content:
+            if isinstance(block, ToolResultBlock):
+                self.result(block.toolCallId, block.isError, _result_text(block.content), None)
+        if text.strip():
+            self.user_text(text)
+
+
+def _exec_output(failed: bool, output: str) -> tuple[bool, str]:
+    """Codex's JSON tool output: its text, and a failure when the exit code is not 0."""
+    try:
+        data = json.loads(output)
+    except ValueError:
+        return failed, output
+    if not isinstance(data, dict):
+        return failed, output
+    metadata = data.get("metadata")
+    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+    text = data.get("output")
+    return failed or (isinstance(code, int) and code != 0), text if isinstance(text, str) else output
+
+
+def _bounded_failure(store: dict[str, Failure], failure: Failure) -> None:
+    store.pop(failure.target, None)
+    store[failure.target] = failure
+    while len(store) > MAX_ERRORS:
+        del store[next(iter(store))]
+
+
+def _activity(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
+    if paths:
+        action, path = paths[0]
+        verb = {"read": "read", "write": "wrote", "edit": "edited", "delete": "deleted"}[action]
+        return f"{verb} `{path}`"
+    if command:
+        return f"ran `{clip(command, 100)}`"
+    return f"called `{call.name}`"
+
+
+def _size(message: Message) -> int:
+    """About the characters a message puts in the context (texts, tool arguments' strings, results, summaries)."""
+    size = len(message.summary or "") + len(message.command or "") + len(message.output or "")
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            size += len(block.text)
+        elif isinstance(block, ToolCallBlock):
+            args = block.arguments
+            if isinstance(args, str):
+                size += len(args)
+            elif isinstance(args, dict):
+                size += sum(len(v) if isinstance(v, str) else 8 for v in args.values()) + 16 * len(args)
+        elif isinstance(block, ToolResultBlock):
+            size += sum(len(b.text) for b in block.content if isinstance(b, TextBlock))
+        else:
+            size += len(str(getattr(block, "thinking", "") or ""))
+    return size
+
+
+def read_span(messages: list[Message]) -> SpanState:
+    """The state a span of messages leaves, read in one pass."""
+    reader = SpanReader()
+    for message in messages:
+        reader.message(message)
+    state = reader.state
+    state.plan = last_plan(state.last_assistant_text)
+    return state
+
+
+def last_plan(text: str) -> list[str]:
+    """What the assistant's last text says it will do next (up to three sentences)."""
+    plan: list[str] = []
+    for sentence in sentences(text):
+        if cues.is_plan(cues.words_of(sentence)):
+            plan.append(clip(sentence, 200))
+            if len(plan) == 3:
+                break
+    return plan
+
+
+def is_summary_text(text: str) -> bool:
+    """Whether a user turn's text is a previous summary handed back to the agent."""
+    return text.lstrip().startswith(SUMMARY_OPENINGS)

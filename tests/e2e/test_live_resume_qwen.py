@@ -1,0 +1,150 @@
+"""Proof by the agent itself: Qwen Code resumes from the compression cutline wrote back, and undo gives the original.
+
+A Qwen Code corpus chat (before its compression: the third-party file without the record its
+writer appended) is compacted by cutline — under Qwen Code's own rule (everything summarized), and
+under current pi's cut (a kept tail) — and accepted with write-back, which appends a
+`chat_compression` record; the real program (tests/support/live_clients.py, offline in a
+network namespace, `--auth-type openai` against the fake server's Chat Completions) resumes
+it with `--resume <session> -p`. The request it sends must equal `cutline context` of the
+written file and `cutline context --proposal` taken before the write-back (the conformance
+normalizations take out what the program adds to every request): cutline's summary in Qwen
+Code's framing, the acknowledgement, the kept messages, the new prompt. After `cutline undo`
+the file is byte-identical and the resume sends the original context. Under CI=true a
+missing program fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cutline.app.cli import cli
+from cutline.core import review
+from cutline.core.agents.qwen_code.writeback import ACKNOWLEDGEMENT, RESUME_LINE
+from cutline.core.agents.wire import WireMessage, WireText
+from cutline.core.agents.writeback import UndoNeedsChoice
+from cutline.core.store import Store
+from cutline.core.writeback import undo
+from tests.conformance.normalizations import NORMALIZATIONS
+from tests.conformance.requests import CORPUS, from_openai_chat
+from tests.support import live_clients
+
+SOURCE = "qwen-code/thirdparty/session.jsonl"  # its last line is the third-party compression
+STAMP = "2026-12-02T02:00:00.000Z"
+PROMPT = "Turn after cutline's compaction. MARK-WB-QWEN"
+
+
+def _original() -> bytes:
+    lines = (CORPUS / SOURCE).read_bytes().splitlines(keepends=True)
+    return b"".join(lines[:-1])
+
+
+def _moved(data: bytes, work: Path) -> bytes:
+    """The chat as if made in `work`: Qwen Code resumes only a session whose records' `cwd` is the current project."""
+    cwd = str(json.loads(data.splitlines()[0])["cwd"])
+    return data.replace(cwd.encode(), str(work).encode())
+
+
+def _place(root: Path, data: bytes) -> tuple[Path, str]:
+    """The chat file where Qwen Code looks for it: `~/.qwen/projects/<cwd, non-alphanumerics as "-">/chats/<id>.jsonl`."""
+    work = root / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    data = _moved(data, work)
+    sid = str(json.loads(data.splitlines()[0])["sessionId"])
+    folder = root / "home" / ".qwen" / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(work)) / "chats"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{sid}.jsonl").write_bytes(data)
+    return folder / f"{sid}.jsonl", sid
+
+
+def _cutline_context(args: list[str]) -> list[WireMessage]:
+    result = CliRunner().invoke(cli, ["context", "--json", *args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return [WireMessage.model_validate(m) for m in json.loads(result.output)["messages"]]
+
+
+def _compact_and_accept(file: Path, options: list[str]) -> tuple[review.Proposal, list[WireMessage]]:
+    result = CliRunner().invoke(cli, ["compact", *options, "--json", str(file)])
+    assert result.exit_code == 0, result.output
+    proposal_id = str(json.loads(result.output)["id"])
+    predicted = _cutline_context(["--proposal", proposal_id])
+    with Store() as store:
+        review.accept(store, proposal_id, write_back=True, timestamp=STAMP)
+        return review.load_proposal(store, proposal_id), predicted
+
+
+def _assert_same(body: dict[str, Any], context: list[WireMessage], what: str) -> None:
+    request = from_openai_chat(body)
+    for normalize in NORMALIZATIONS["qwen-code"].values():
+        request, context = normalize(request, context)
+    for i in range(max(len(request), len(context))):
+        sent = request[i] if i < len(request) else None
+        mine = context[i] if i < len(context) else None
+        assert mine == sent, f"{what}: message {i} differs\n  request: {sent}\n  cutline: {mine}"
+
+
+def _program_or_fail() -> None:
+    why = live_clients.missing("qwen_code")
+    if why is None:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"the live Qwen Code test cannot run in CI: {why}")
+    pytest.skip(why)
+
+
+def _resume(root: Path, sid: str, name: str) -> dict[str, Any]:
+    run = live_clients.LiveRun("qwen_code", root / "home", root / "work", sid, PROMPT, root.parent / f"{name}-requests")
+    return live_clients.resume(run)
+
+
+def _resumed_and_undone(root: Path, options: list[str]) -> tuple[review.Proposal, list[WireMessage]]:
+    """Write back, resume: the request is what cutline predicted; then undo (the program wrote: from the backup)."""
+    original = _moved(_original(), root / "work")
+    file, sid = _place(root, _original())
+    proposal, predicted = _compact_and_accept(file, options)
+    written = root / "written.jsonl"
+    written.write_bytes(file.read_bytes())
+    assert written.read_bytes().startswith(original) and b'"chat_compression"' in written.read_bytes()[len(original) :]
+    body = _resume(root, sid, root.name)
+    _assert_same(body, _cutline_context([str(written)]), "resumed vs cutline context of the written file")
+    _assert_same(body, predicted, "resumed vs cutline context --proposal")
+    sent = from_openai_chat(body)
+    summary = [
+        b.text for b in sent[1].content if isinstance(b, WireText) and not b.text.startswith("<system-reminder>")
+    ]
+    assert summary[0] == f"{proposal.summary}\n\n{RESUME_LINE}"
+    assert sent[2].text().startswith(ACKNOWLEDGEMENT)
+    assert PROMPT in json.dumps(body["messages"][-1])
+    with Store() as store, pytest.raises(UndoNeedsChoice, match="backup"):
+        undo(store, proposal.id)
+    with Store() as store:
+        undo(store, proposal.id, from_backup=True)
+    assert file.read_bytes() == original
+    return proposal, sent
+
+
+def test_live_qwen_resumes_from_cutline_compressions_and_undo(tmp_path: Path) -> None:
+    _program_or_fail()
+    # Qwen Code's own rule (the default for its sessions): everything summarized, nothing kept
+    own, sent = _resumed_and_undone(tmp_path / "own", [])
+    assert own.rules == "qwen-code-0.24" and own.firstKeptEntryId is None
+    assert sent[2].text() == ACKNOWLEDGEMENT and sent[3].role == "user"  # then straight to the new prompt
+    # current pi's cut: the kept records follow the acknowledgement, as Qwen Code reads them back
+    kept, _ = _resumed_and_undone(tmp_path / "kept", ["--rules", "pi", "--keep-recent-tokens", "200"])
+    assert kept.firstKeptEntryId is not None
+
+    # write back, undo at once: byte-identical
+    root = tmp_path / "at-once"
+    file, _ = _place(root, _original())
+    original = file.read_bytes()
+    proposal, _ = _compact_and_accept(file, [])
+    assert file.read_bytes() != original
+    with Store() as store:
+        undo(store, proposal.id)
+    assert file.read_bytes() == original

@@ -1,0 +1,175 @@
+"""Four verdicts per fact (kept, reworded, lost, contradicted), on hand-built sessions whose answers are known."""
+
+from __future__ import annotations
+
+from cutline.core.audit.compare import FactView, judge, passages, quantities
+from cutline.core.audit.report import audit_compaction
+from cutline.core.facts import message_facts
+from cutline.core.models import Message, TextBlock, ToolCallBlock
+from tests.support.audit_builders import SessionBuilder
+
+
+def _verdict(fact: str, summary: str, kind: str = "instruction") -> str:
+    return judge(FactView(fact, kind), passages([summary])).verdict
+
+
+def _audit(turns: list[tuple[str, str]], summary: str, after: list[tuple[str, str]] | None = None):  # type: ignore[no-untyped-def]
+    b = SessionBuilder()
+    for role, text in turns:
+        (b.user if role == "user" else b.assistant)(text)
+    b.assistant("On it.", id="kept")
+    b.compaction(summary, "kept", id="c1")
+    for role, text in after or []:
+        if role == "read":
+            b.assistant("", calls=[("r1", "read", {"path": text})])
+            b.result("r1", "contents", name="read")
+        else:
+            (b.user if role == "user" else b.assistant)(text)
+    session = b.session()
+    session.cwd = "/home/u/proj"
+    return audit_compaction(session, "c1")
+
+
+def test_changed_numbers_and_units_are_contradictions() -> None:
+    assert _verdict("The load balancer must listen on port 8443.", "- LB listens on port 8080.") == "contradicted"
+    assert _verdict("The export runs in batches of 500 rows.", "Export batches: 5000 rows.") == "contradicted"
+    assert _verdict("Keep logs for 90 days.", "Logs are kept for 30 days.") == "contradicted"
+    assert _verdict("Workers may use at most 512 MiB.", "Worker memory cap: 512 GiB.") == "contradicted"
+    # the same quantity written another way is kept in other words
+    assert _verdict("The API gateway times out after 30 seconds.", "Gateway timeout: 30 s.") == "reworded"
+    assert [(q.value, q.unit) for q in quantities("port 8443, 2 MB, 10k messages")] == [
+        (8443.0, "port"),
+        (2.0, "mb"),
+        (10000.0, "message"),
+    ]
+
+
+def test_flipped_negation_modality_and_choice_are_contradictions() -> None:
+    assert _verdict("Never log the Authorization header.", "Always log the Authorization header.") == "contradicted"
+    assert (
+        _verdict("Don't bump the version in pyproject.toml.", "Bump the version in pyproject.toml.") == "contradicted"
+    )
+    assert _verdict("You must not run terraform apply against prod.", "You may run terraform apply against prod.") == (
+        "contradicted"
+    )
+    decision = "I'll go with Postgres instead of SQLite."
+    assert _verdict(decision, "The app uses SQLite instead of Postgres.", "decision") == "contradicted"
+    assert _verdict(
+        "Add a NAT gateway in each availability zone.", "Add a single NAT gateway shared by all zones."
+    ) == ("contradicted")
+
+
+def test_another_name_in_the_same_role_is_a_contradiction() -> None:
+    fact = "The backoff delay is computed by `compute_backoff_ms()`."
+    assert _verdict(fact, "The backoff delay is computed by `compute_delay_ms()`.", "decision") == "contradicted"
+    request = "Now make the webhook handler idempotent using the Stripe event id."
+    assert _verdict(request, "Make the webhook handler idempotent using the request timestamp.", "request") == (
+        "contradicted"
+    )
+
+
+def test_rewordings_are_kept_in_other_words_with_the_closest_passage() -> None:
+    summary = "## Constraints\n- The Authorization header must not end up in any log line.\n- Other things."
+    j = judge(FactView("Never log the Authorization header.", "instruction"), passages([summary]))
+    assert j.verdict == "reworded" and "must not end up" in j.closest
+    assert _verdict("Dont bump the version in package.json.", "The version field of package.json stays as it is.") == (
+        "reworded"
+    )
+
+
+def test_identifier_forms_at_mentions_absolute_paths_and_file_names() -> None:
+    report = _audit(
+        [("user", "Look at @src/prompts/system_prompt.txt and /home/u/proj/lib/util.py, then tests/test_api.py.")],
+        "Read src/prompts/system_prompt.txt and lib/util.py; the tests are in test_api.py.",
+    )
+    verdicts = {f.text: f.verdict for f in report.facts if f.kind == "identifier"}
+    assert verdicts["@src/prompts/system_prompt.txt"] == "kept"
+    assert verdicts["/home/u/proj/lib/util.py"] == "kept"
+    assert verdicts["tests/test_api.py"] == "reworded"  # only the file name: partly kept
+
+
+def test_a_dropped_error_is_lost_even_when_its_file_is_named_elsewhere() -> None:
+    b = SessionBuilder()
+    b.user("Build it.")
+    b.assistant("", calls=[("t1", "bash", {"command": "cc main.c"})])
+    b.result("t1", "main.c:12:5: error: expected ';' before 'return'", error=True)
+    b.assistant("On it.", id="kept")
+    b.compaction("## Done\n- Edited main.c and util.c", "kept", id="c1")
+    report = audit_compaction(b.session(), "c1")
+    errors = [f for f in report.facts if f.kind == "error"]
+    assert errors and all(f.verdict == "lost" for f in errors)
+
+
+def test_noise_is_not_a_fact() -> None:
+    facts = message_facts(
+        Message(
+            role="assistant",
+            content=[
+                TextBlock(text="Noted, I will do that once the current work is green."),
+                TextBlock(text="The bar shows `Thinking: ${newLevel}` and cycles Model/thinking/theme."),
+                TextBlock(text="It ended in _ssl.c:1006 inside CPython; git said old mode 100644."),
+                ToolCallBlock(id="t", name="bash", arguments={"command": "python manage.py migrate"}),
+            ],
+        ),
+        "a1",
+    )
+    assert facts == []
+
+
+def test_a_revoked_preference_is_superseded_and_restating_it_contradicts_the_revocation() -> None:
+    turns = [
+        ("user", "I prefer tabs for indentation in new files."),
+        ("user", "Forget the tabs preference; follow the repo's black config instead."),
+    ]
+    kept = _audit(turns, "- Formatting follows the repository's black settings (tabs wish withdrawn).")
+    assert [f.text for f in kept.lost] == []
+    assert any(f.superseded and f.weight == 0 for f in kept.facts)
+    stale = _audit(turns, "- The user prefers tabs for indentation in new files.")
+    assert [(f.verdict, f.text) for f in stale.lost] == [
+        ("contradicted", "Forget the tabs preference; follow the repo's black config instead.")
+    ]
+
+
+def test_a_fixed_error_stated_as_failing_and_an_open_task_stated_as_done() -> None:
+    b = SessionBuilder()
+    b.user("TODO: add a regression test for the partial-refund path.")
+    b.assistant("", calls=[("t1", "bash", {"command": "pytest"})])
+    b.result("t1", "FAILED tests/test_refund.py::test_rounding - AssertionError", error=True)
+    b.assistant("Fixed it; test_rounding passes now.")
+    b.assistant("On it.", id="kept")
+    b.compaction(
+        "- test_rounding still fails; not fixed yet.\n- Added a regression test for the partial-refund path (done).",
+        "kept",
+        id="c1",
+    )
+    report = audit_compaction(b.session(), "c1")
+    contradicted = {f.kind for f in report.contradicted}
+    assert contradicted == {"error", "request"}
+    assert report.lost[0].verdict == "contradicted"
+
+
+def test_a_lost_path_read_again_after_the_compaction_is_recovered() -> None:
+    report = _audit(
+        [("user", "The retry logic lives in services/billing/retry.py, check it.")],
+        "- Work on retries.",
+        after=[("read", "services/billing/retry.py")],
+    )
+    path = next(f for f in report.facts if f.text == "services/billing/retry.py")
+    assert path.verdict == "lost" and path.recovered
+
+
+def test_weighted_retention_ranks_a_faithful_summary_above_a_misleading_one() -> None:
+    turns = [
+        ("user", "Never log the Authorization header."),
+        ("user", "The nightly export runs in batches of 500 rows."),
+        ("assistant", "I'll use Postgres advisory locks instead of Redis locks."),
+    ]
+    good = _audit(
+        turns, "- Authorization header must never be logged.\n- Export: 500-row batches.\n- Postgres advisory locks."
+    )
+    dropped = _audit(turns, "- Export: 500-row batches.")
+    wrong = _audit(
+        turns, "- Always log the Authorization header.\n- Export: 5000 rows.\n- Redis locks instead of Postgres."
+    )
+    assert good.weighted_retention > dropped.weighted_retention > wrong.weighted_retention
+    assert wrong.weighted_retention == 0.0

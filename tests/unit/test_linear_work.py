@@ -1,0 +1,162 @@
+"""No quadratic path: the work (function calls, not time) of the planners, readers, audit and token/timeline paths at n and 4n entries.
+
+Each case is counted at n and 4n (tests.support.work_count) on pi sessions with and
+without compactions and on Claude Code and Codex sessions grown from the real programs'
+sessions; more than 5x the calls for 4x the entries fails. The last tests show the
+count has teeth: the same cases with one per-entry step made quadratic fail.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cutline.core.agents import read_session
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.plan import plan
+from cutline.core.tokens import chars4_tokens
+from tests.support.cli import run
+from tests.support.grown_sessions import grow
+from tests.support.pi_compactions import write_pi_session
+from tests.support.work_count import assert_linear
+
+TURNS = 24  # n: ~170 pi entries; 4n: ~680
+RECORDS = 300  # n records of a grown Claude Code / Codex session; 4n: 1,200
+
+
+def _pi(tmp_path: Path, scale: int, every: int) -> Path:
+    return write_pi_session(tmp_path / f"pi-{every}-{scale}.jsonl", turns=TURNS * scale, every=every, seed=3)
+
+
+def _grown(tmp_path: Path, agent: str, scale: int) -> Path:
+    return grow(agent, RECORDS * scale, tmp_path / f"{agent}-{scale}.jsonl")
+
+
+def _planner(file: Path, rules: str) -> Callable[[], Any]:
+    path = read_session(file).active_path()
+    tokens = [chars4_tokens(e.message) if e.message is not None else 0 for e in path]
+    settings = CompactionSettings(keepRecentTokens=2000)
+    return lambda: plan(path, settings, "chars4", tokens, rules=rules)
+
+
+@pytest.mark.parametrize("every", [0, 6], ids=["uncompacted", "compacted"])
+@pytest.mark.parametrize("rules", ["pi", "pi-0.73", "openclaw-2026.9"])
+def test_planners_grow_linearly(rules: str, every: int, tmp_path: Path) -> None:
+    small, large = (_planner(_pi(tmp_path, scale, every), rules) for scale in (1, 4))
+    assert_linear(small, large, f"plan ({rules})")
+
+
+@pytest.mark.parametrize("agent", ["pi", "claude-code", "codex"])
+def test_readers_grow_linearly(agent: str, tmp_path: Path) -> None:
+    files = [_pi(tmp_path, s, 0) if agent == "pi" else _grown(tmp_path, agent, s) for s in (1, 4)]
+    assert_linear(lambda: read_session(files[0]), lambda: read_session(files[1]), f"read ({agent})")
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> Callable[[], Any]:
+    def call() -> None:
+        code, _, err = run(capsys, *args)
+        assert code == 0, err
+
+    return call
+
+
+@pytest.mark.parametrize("every", [0, 6], ids=["uncompacted", "compacted"])
+def test_a_cold_plan_of_a_stored_pi_file_grows_linearly(
+    every: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Import (streamed), the window, the plan from facts."""
+    small, large = (
+        _cli(capsys, "plan", "--json", "--db", str(tmp_path / f"{s}.db"), str(_pi(tmp_path, s, every))) for s in (1, 4)
+    )
+    assert_linear(small, large, "cold plan")
+
+
+def _stored(tmp_path: Path, file: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    db = str(file.with_suffix(".db"))
+    code, _, err = run(capsys, "import", "--db", db, str(file))
+    assert code == 0, err
+    return db
+
+
+@pytest.mark.parametrize("command", ["tokens", "timeline"])
+@pytest.mark.parametrize("agent", ["pi", "pi-compacted", "claude-code", "codex"])
+def test_tokens_and_timeline_grow_linearly(
+    command: str, agent: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [
+        _pi(tmp_path, s, 6 if agent == "pi-compacted" else 0) if agent.startswith("pi") else _grown(tmp_path, agent, s)
+        for s in (1, 4)
+    ]
+    calls = []
+    for file in files:
+        db = _stored(tmp_path, file, capsys)
+        run(capsys, command, "--json", "--db", db, str(file))  # the first run caches counts: not counted
+        calls.append(_cli(capsys, command, "--json", "--db", db, str(file)))
+    assert_linear(calls[0], calls[1], f"{command} ({agent})")
+
+
+def _proposal(capsys: pytest.CaptureFixture[str], db: str, file: Path) -> str:
+    code, out, err = run(capsys, "compact", "--json", "--keep-recent-tokens", "2000", "--db", db, str(file))
+    assert code == 0, err
+    return str(json.loads(out)["id"])
+
+
+@pytest.mark.parametrize("every", [0, 6], ids=["uncompacted", "compacted"])
+def test_the_audit_of_a_proposal_grows_linearly(every: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    calls = []
+    for s in (1, 4):
+        file = _pi(tmp_path, s, every)
+        db = _stored(tmp_path, file, capsys)
+        proposal = _proposal(capsys, db, file)
+        calls.append(_cli(capsys, "audit", "--json", "--proposal", proposal, "--db", db, str(file)))
+    assert_linear(calls[0], calls[1], "audit --proposal")
+
+
+# -- the count has teeth: one per-entry step made quadratic ------------------------------
+
+
+@pytest.fixture
+def quadratic(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, str], None]]:
+    """Make `module.name` quadratic: its k-th call first makes k calls more (work growing with what came before)."""
+
+    def patch(module: str, name: str) -> None:
+        target = __import__(module, fromlist=[name])
+        original = getattr(target, name)
+        seen = [0]
+
+        def step() -> None:
+            return None
+
+        def slow(*args: Any, **kwargs: Any) -> Any:
+            seen[0] += 1
+            for _ in range(seen[0]):
+                step()
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(target, name, slow)
+
+    yield patch
+
+
+def test_a_quadratic_planner_step_is_caught(tmp_path: Path, quadratic: Callable[[str, str], None]) -> None:
+    quadratic("cutline.core.engine.rules.pi_current", "context_messages_of")
+    with pytest.raises(AssertionError, match="super-linear"):
+        test_planners_grow_linearly("pi", 0, tmp_path)
+
+
+def test_a_quadratic_planner_from_stored_facts_is_caught(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], quadratic: Callable[[str, str], None]
+) -> None:
+    quadratic("cutline.core.engine.rules.pi_current", "Item")
+    with pytest.raises(AssertionError, match="super-linear"):
+        test_a_cold_plan_of_a_stored_pi_file_grows_linearly(0, tmp_path, capsys)
+
+
+def test_a_quadratic_reader_step_is_caught(tmp_path: Path, quadratic: Callable[[str, str], None]) -> None:
+    quadratic("cutline.core.agents.claude_code.reader", "_message")
+    with pytest.raises(AssertionError, match="super-linear"):
+        test_readers_grow_linearly("claude-code", tmp_path)

@@ -1,0 +1,83 @@
+"""The offline summarizer's work grows linearly with the session: counted (lines executed), not timed, at n and 4n turns."""
+
+from __future__ import annotations
+
+from cutline.core.models import Message, TextBlock, ToolCallBlock
+from cutline.core.summarizers.base import SummaryRequest
+from cutline.core.summarizers.extractive import summarize_extractive
+from tests.support.work_count import count_lines, line_growth
+
+# 4n turns may cost a little more than 4x n turns (a sort, a budget search), never 16x
+MAX_GROWTH = 5.0
+
+
+def _turn(i: int) -> list[Message]:
+    """One realistic turn: a request with a rule and a condition, a read, an edit, a failing and a passing run."""
+    path = f"src/module_{i}/handler_{i}.py"
+    return [
+        Message(
+            role="user",
+            content=[
+                TextBlock(
+                    text=f"Fix the retry loop in `{path}` for ticket T-{1000 + i}. Never touch the vendored copy {i}. "
+                    f"Batches of up to {i + 10} rows are allowed."
+                )
+            ],
+        ),
+        Message(
+            role="assistant",
+            content=[
+                TextBlock(text=f"I'll read {path} first, then decided to use backoff_{i} instead of a sleep."),
+                ToolCallBlock(id=f"r{i}", name="read", arguments={"path": path}),
+            ],
+        ),
+        Message(role="toolResult", toolCallId=f"r{i}", toolName="read", content=[TextBlock(text="def retry(): ...")]),
+        Message(
+            role="assistant",
+            content=[ToolCallBlock(id=f"e{i}", name="edit", arguments={"path": path, "oldText": "a", "newText": "b"})],
+        ),
+        Message(role="toolResult", toolCallId=f"e{i}", toolName="edit", content=[TextBlock(text="edited")]),
+        Message(
+            role="assistant",
+            content=[ToolCallBlock(id=f"b{i}", name="bash", arguments={"command": f"pytest tests/test_{i}.py"})],
+        ),
+        Message(
+            role="toolResult",
+            toolCallId=f"b{i}",
+            toolName="bash",
+            isError=True,
+            content=[TextBlock(text=f"E   AssertionError: expected {i} retries at 10.0.{i % 250}.1:{8000 + i}")],
+        ),
+    ]
+
+
+def _session(turns: int) -> list[Message]:
+    return [message for i in range(turns) for message in _turn(i)]
+
+
+def _work(turns: int, **request: object) -> int:
+    messages = _session(turns)
+    return count_lines(lambda: summarize_extractive(SummaryRequest(messages=messages, **request)))  # type: ignore[arg-type]
+
+
+def test_history_summary_work_is_linear_in_the_session() -> None:
+    n = 150
+    ratio = line_growth(_work(n, max_tokens=1_000_000), _work(4 * n, max_tokens=1_000_000))
+    assert ratio <= MAX_GROWTH, f"work grew {ratio:.1f}x from {n} to {4 * n} turns"
+
+
+def test_summary_within_a_small_budget_is_linear_too() -> None:
+    n = 150
+    ratio = line_growth(_work(n, max_tokens=2000), _work(4 * n, max_tokens=2000))
+    assert ratio <= MAX_GROWTH, f"work grew {ratio:.1f}x from {n} to {4 * n} turns"
+
+
+def test_every_agent_shape_and_an_update_are_linear_too() -> None:
+    n = 100
+    previous = "## Goal\n- Keep the retry loops sane\n\n## Constraints & Preferences\n- Never touch vendored code\n"
+    for prompt in ("claude-code", "openclaw-safeguard", "codex"):
+        ratio = line_growth(
+            _work(n, prompt_name=prompt, previous_summary=previous, kind="update"),
+            _work(4 * n, prompt_name=prompt, previous_summary=previous, kind="update"),
+        )
+        assert ratio <= MAX_GROWTH, f"{prompt}: work grew {ratio:.1f}x from {n} to {4 * n} turns"
