@@ -137,10 +137,8 @@ def propose(
     from cutline.core.summarizers import summarizer_for
     from cutline.core.workbench.planning import compaction_window
 
-    if plan.alreadyCompacted:
-        return Refusal("the session already ends with a compaction: nothing to compact")
-    if plan.nothingToCompact:
-        return Refusal("the plan has nothing to summarize")
+    from cutline.core.engine.compact import checked_mode
+
     session, path = opened.session, opened.run_path()
     rebuilt: Session | None = None
     if path is None and not session.entries:
@@ -151,6 +149,10 @@ def propose(
             rebuilt = session = store.load_session(session.id)
     try:
         run_path = path if path is not None else session.active_path()
+        try:
+            checked_mode(plan, run_path, settings)  # nothing to compact (with the keepRecentTokens that would)
+        except CutlineError as exc:
+            return Refusal(str(exc))
         checked = checked_settings(settings, run_path, environ)
         if isinstance(checked, Refusal):
             return checked
