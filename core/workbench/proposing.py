@@ -132,12 +132,10 @@ def propose(
     The `[hooks]` of config.toml run around it; the settings' deadline bounds it.
     """
     from cutline.core.config.file import load_config
-    from cutline.core.engine.compact import compact
+    from cutline.core.engine.compact import checked_mode, compact
     from cutline.core.engine.deadline import within_deadline
     from cutline.core.summarizers import summarizer_for
     from cutline.core.workbench.planning import compaction_window
-
-    from cutline.core.engine.compact import checked_mode
 
     session, path = opened.session, opened.run_path()
     rebuilt: Session | None = None
