@@ -27,7 +27,7 @@ def key_table() -> str:
     """The review screen's keys, its list's and the app's, one row per action, in the order the code declares them."""
     from textual.binding import Binding
 
-    from cutline.app.screens.review import ReviewScreen
+    from cutline.app.screens.session_review import ReviewScreen
     from cutline.app.tui import CutlineApp
     from cutline.app.widgets.message_list import MessageList
 

@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState
 from cutline.app.config import TuiConfig, load_tui_config
 
 if TYPE_CHECKING:
-    from cutline.app.screens.review import ReviewScreen
+    from cutline.app.screens.session_review import ReviewScreen
     from cutline.core.store import Store
 
 Clock = Callable[[], datetime]
@@ -98,10 +98,10 @@ DOWNLOAD_NAME = "cutline-download"
 
 def _binding_scopes() -> list[tuple[str, list[Binding]]]:
     """Every screen's and widget's bindings, by scope (keys collide only within one scope, or with the app's)."""
-    from cutline.app.screens import audit, modals, review, sessions, versions
+    from cutline.app.screens import audit, modals, session_review, sessions, versions
     from cutline.app.widgets.message_list import MessageList
 
-    holders: list[type] = [MessageList, review.ReviewScreen, sessions.SessionsScreen, audit.AuditScreen]
+    holders: list[type] = [MessageList, session_review.ReviewScreen, sessions.SessionsScreen, audit.AuditScreen]
     for module in (modals, versions):
         holders += [v for v in vars(module).values() if isinstance(v, type) and "BINDINGS" in vars(v)]
     scopes = []
@@ -211,7 +211,7 @@ class CutlineApp(App[None]):
         The last review screen stays installed when left, so going back to the same
         session finds it as it was tuned, without reloading a big file.
         """
-        from cutline.app.screens.review import ReviewScreen
+        from cutline.app.screens.session_review import ReviewScreen
 
         kept = self._review
         if kept is not None and kept.shows(session_ref) and kept not in self.screen_stack:

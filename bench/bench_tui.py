@@ -173,7 +173,7 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
     from textual.widgets import Input
 
     from cutline.app.config import TuiConfig
-    from cutline.app.screens.review import ReviewScreen
+    from cutline.app.screens.session_review import ReviewScreen
     from cutline.app.tui import create_app
     from cutline.app.widgets.message_list import MessageList
 
@@ -292,7 +292,7 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
 def child_cold(file: str) -> dict:
     """The desk launched on FILE with an empty store: the import runs in the load worker while keys are pressed."""
     from cutline.app.config import TuiConfig
-    from cutline.app.screens.review import ReviewScreen
+    from cutline.app.screens.session_review import ReviewScreen
     from cutline.app.tui import create_app
     from cutline.app.widgets.message_list import MessageList
 

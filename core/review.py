@@ -24,6 +24,8 @@ from cutline.core.engine.compact import Proposal, validate_proposal
 from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
+from cutline.core.session_writes import recover_write_backs
+from cutline.core.session_writes import write_back as write_back_accepted
 from cutline.core.store import Store
 from cutline.core.store.proposals import (
     Decision,
@@ -34,8 +36,6 @@ from cutline.core.store.proposals import (
     SummaryVersion,
 )
 from cutline.core.tokens.jsjson import js_length
-from cutline.core.writeback import recover_write_backs
-from cutline.core.writeback import write_back as write_back_accepted
 
 __all__ = [
     "Decision",
@@ -246,7 +246,7 @@ def accept(
 
     Refuses a decided proposal, an invalid one, and (for write-back) a session its agent
     cannot take it in, one whose file is not exactly what the proposal was made from, or
-    one whose agent is running (see `cutline.core.writeback`).
+    one whose agent is running (see `cutline.core.session_writes`).
     """
     if write_back:
         recover_write_backs(store)

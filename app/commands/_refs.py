@@ -11,19 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from cutline.app.quick_exit import hold_until_exit
-from cutline.core.errors import CutlineError, NotFoundError
 
 
 def resolve_stored(store: Any, ref: str) -> str:
-    """A stored session's id; a directory that names no stored session is said to be one."""
-    try:
-        return str(store.resolve_session(ref))
-    except NotFoundError as exc:
-        from cutline.core.store import AmbiguousSessionError
+    """A stored session's id (`workbench.resolve_stored`)."""
+    from cutline.core.workbench.planning import resolve_stored as stored_id
 
-        if not isinstance(exc, AmbiguousSessionError) and Path(ref).expanduser().is_dir():
-            raise CutlineError(f"{ref}: is a directory (give a session file or a stored session)") from None
-        raise
+    return stored_id(store, ref)
 
 
 def session_file(ref: str) -> Path | None:
@@ -35,33 +29,9 @@ def session_file(ref: str) -> Path | None:
 
 def session_id_for(store: Any, ref: str) -> str:
     """The stored session id `ref` names; a session file is imported first (again only if it changed)."""
-    candidate = session_file(ref)
-    if candidate is not None:
-        return str(store.import_file(candidate).session_id)
-    return resolve_stored(store, ref)
+    from cutline.core.workbench.planning import session_id_for as stored_id
 
-
-def open_counted(store: Any, ref: str, counter: str | None) -> tuple[Any, dict[str, int] | None]:
-    """The session `ref` names, and, for a file and a stored counter, its per-entry counts made while reading it.
-
-    Why: counting each entry in the same pass that reads and imports it, and caching the
-    counts in the import's transaction, spares a second walk over a big session.
-    """
-    candidate = session_file(ref)
-    if candidate is not None:
-        count = None
-        if counter is not None and counter != "calibrated":
-            from cutline.core.tokens import entry_tokens, get_counter
-
-            instance = get_counter(counter)
-
-            def count(entry: Any) -> int:
-                return entry_tokens(entry, instance)
-
-        opened = store.import_and_read(candidate, count, counter or "chars4")
-        hold_until_exit(opened.session)
-        return opened.session, opened.counts
-    return load_held(store, resolve_stored(store, ref)), None
+    return stored_id(store, ref)
 
 
 def load_held(store: Any, session_id: str) -> Any:
@@ -98,4 +68,6 @@ def _read_by_pi(path: Path) -> bool:
 
 def open_session(store: Any, ref: str) -> Any:
     """The session `ref` names; a file is read once, imported (or refreshed) in the store, and used as read."""
-    return open_counted(store, ref, None)[0]
+    from cutline.core.workbench.planning import open_whole
+
+    return open_whole(store, ref, hold=hold_until_exit)[0]

@@ -12,31 +12,19 @@ from typing import Any
 import click
 
 from cutline.app.commands._refs import load_held, session_id_for
+from cutline.app.commands._store import DB, open_store
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
+from cutline.core.choices import LOCAL_COUNTERS, RULE_SETS, listed
 from cutline.core.errors import CutlineError, NotFoundError
 
-_DB = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
-_COUNTERS = ("chars4", "tiktoken", "calibrated")
-_RULES = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")
 _RULES_OPTION = click.option(
     "--rules",
-    type=click.Choice(_RULES),
+    type=click.Choice(RULE_SETS),
     default=None,
-    help="Planner rule set to re-plan with (default: the agent version that wrote the session, where the file tells).",
+    help=f"Planner rule set to re-plan with: {listed(RULE_SETS)} "
+    "(default: the agent version that wrote the session, where the file tells).",
 )
-
-
-def _store(db_path: str | None) -> Any:
-    from cutline.core.store import Store
-
-    return Store(db_path)
 
 
 def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
@@ -268,7 +256,7 @@ def report_text(report: Any) -> str:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print lost facts, retention, warnings and the explanation as JSON."
 )
-@_DB
+@DB
 def audit_cmd(
     session: str,
     compaction_id: str | None,
@@ -286,7 +274,7 @@ def audit_cmd(
     if compaction_id and proposal_id:
         raise click.UsageError("give --compaction or --proposal, not both")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         session_id = session_id_for(store, session)
         if proposal_id:
             report = _proposal_audit(store, proposal_id)
@@ -320,9 +308,9 @@ def audit_cmd(
 @click.option(
     "--counter",
     "counters",
-    type=click.Choice(_COUNTERS),
+    type=click.Choice(LOCAL_COUNTERS),
     multiple=True,
-    help="Estimates to draw (repeatable; default chars4, tiktoken, calibrated); --replay runs on the first one.",
+    help=f"Estimates to draw (repeatable; default {listed(LOCAL_COUNTERS)}); --replay runs on the first one.",
 )
 @click.option("--keep-recent-tokens", type=int, default=None, help="keepRecentTokens for the replay.")
 @click.option("--reserve-tokens", type=int, default=None, help="reserveTokens (threshold = window - reserve).")
@@ -331,7 +319,7 @@ def audit_cmd(
 @click.option("--summary-tokens", type=int, default=None, help="Replay: assumed summary size (default 2000).")
 @_RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the timeline (and replay) as JSON.")
-@_DB
+@DB
 def timeline_cmd(
     session: str,
     output: str | None,
@@ -351,12 +339,12 @@ def timeline_cmd(
     if output and not output.lower().endswith(".svg"):
         raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
-    names = list(counters) or list(_COUNTERS)
+    names = list(counters) or list(LOCAL_COUNTERS)
     from cutline.app.column_reports import column_timeline
     from cutline.core.store.token_counts import count_entries
     from cutline.core.tokens import calibrated_counts
 
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         session_id = session_id_for(store, session)
         # pi's and OpenClaw's sessions from the store's columns; the replay (it plans on the entries) and others rebuilt whole
         data = None if do_replay else column_timeline(store, session_id, settings, names)
@@ -441,13 +429,13 @@ def _print_timeline(timeline: Any, result: Any, output: str | None, as_json: boo
 @click.argument("a")
 @click.argument("b")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-@_DB
+@DB
 def compare_cmd(a: str, b: str, as_json: bool, db_path: str | None) -> None:
     """Two compactions or proposals side by side: A and B are proposal ids, compaction ids, SESSION:ENTRY, or sessions/files (latest compaction)."""
     from cutline.core.audit.report import compare
 
     settings = _settings()
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         left = _audit_ref(store, a, settings)
         right = _audit_ref(store, b, settings)
     result = compare(left, right)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from cutline.app.commands._store import DB
 from cutline.app.output import indented_json, say, say_json
 
 
@@ -20,13 +21,7 @@ from cutline.app.output import indented_json, say, say_json
     default=None,
     help="Instead: what the agent will send once this proposal is written back (its session's file plus the lines accept appends).",
 )
-@click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
+@DB
 def context_cmd(session: str | None, as_json: bool, proposal_ref: str | None, db_path: str | None) -> None:
     """Print the messages SESSION's agent sends on its next request (a session file, imported on the fly, or a stored session).
 

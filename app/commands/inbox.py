@@ -12,25 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cutline.app.commands._store import DB, open_store
 from cutline.app.output import indented_json, say, say_json
 
 if TYPE_CHECKING:
     from cutline.core.inbox.items import InboxItem
-    from cutline.core.store import Store
-
-_DB = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
-
-
-def _store(db_path: str | None) -> Store:
-    from cutline.core.store import Store
-
-    return Store(db_path)
 
 
 def _line(item: InboxItem) -> str:
@@ -57,7 +43,7 @@ def _as_json(item: InboxItem) -> dict[str, Any]:
     is_flag=True,
     help="Keep listening for agents (as the desk does) and print each compaction as it arrives; Ctrl-C stops.",
 )
-@_DB
+@DB
 @click.pass_context
 def inbox_cmd(ctx: click.Context, as_json: bool, everything: bool, watch: bool, db_path: str | None) -> None:
     """Compactions waiting for your word (pi holds them while a desk or `inbox --watch` listens).
@@ -72,7 +58,7 @@ def inbox_cmd(ctx: click.Context, as_json: bool, everything: bool, watch: bool, 
         return
     from cutline.core.inbox.items import Inbox
 
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         items = Inbox(store).listing(everything=everything)
     if as_json:
         say_json(indented_json([_as_json(i) for i in items]))
@@ -122,14 +108,14 @@ def _watch(db_path: str | None, as_json: bool) -> None:
 @inbox_cmd.command("show")
 @click.argument("item")
 @click.option("--json", "as_json", is_flag=True, help="Print the item and its summary as JSON.")
-@_DB
+@DB
 def show_cmd(item: str, as_json: bool, db_path: str | None) -> None:
     """Show ITEM: where it comes from, its status, notes and the summary an accept would send."""
     from cutline.core.errors import CutlineError
     from cutline.core.inbox.answers import summary_of
     from cutline.core.inbox.items import Inbox
 
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         found = Inbox(store).find(item)
         if found is None:
             raise CutlineError(f"no inbox item {item}")
@@ -152,13 +138,13 @@ def show_cmd(item: str, as_json: bool, db_path: str | None) -> None:
 @inbox_cmd.command("edit")
 @click.argument("item")
 @click.argument("summary_file", type=click.File("r", encoding="utf-8"))
-@_DB
+@DB
 def edit_cmd(item: str, summary_file: Any, db_path: str | None) -> None:
     """Make SUMMARY_FILE ('-' for stdin) ITEM's summary (a new version of its proposal)."""
     from cutline.core.inbox.answers import edit_item
 
     text = summary_file.read()
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         edited = edit_item(store, item, text)
     where = f"proposal {edited.proposal_id}" if edited.proposal_id else "its draft"
     say(f"inbox {edited.id}: summary saved ({where}); `cutline accept {edited.id}` sends it")
@@ -168,7 +154,7 @@ def answer_inbox(ref: str, decision: str, note: str | None, db_path: str | None)
     """Answer the inbox item `ref` names (its id or its proposal's), saying so; False when it names none."""
     from cutline.core.inbox.answers import accept_item, reject_item
 
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         item = (accept_item if decision == "accept" else reject_item)(store, ref, note)
     if item is None:
         return False

@@ -2,68 +2,28 @@
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from cutline.app.commands._refs import load_held, session_id_for
+from cutline.app.commands._refs import session_id_for
+from cutline.app.commands._store import DB, open_store
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
+from cutline.core.choices import MODES, PROPOSAL_COUNTERS, RULE_SETS, SUMMARIZERS, listed
 from cutline.core.errors import CutlineError
 
 if TYPE_CHECKING:
     from cutline.core.store import Store
-
-_DB = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
-
-
-def _store(db_path: str | None) -> Store:
-    """The store, after finishing any write-back a crash interrupted (one line each on stderr)."""
-    from cutline.core.store import Store
-    from cutline.core.writeback import recover_write_backs
-
-    store = Store(db_path)
-    for line in recover_write_backs(store):
-        say(f"cutline: {line}", err=True)
-    return store
-
-
-def _window(store: Store, session_id: str, settings: Any, counter: str, rules: str | None) -> Any:
-    """The session's path as a `PathWindow` when the compaction may read a window of it (held until exit), else None."""
-    from cutline.app.compaction_window import compaction_window
-
-    window = compaction_window(store, session_id, settings.mode, counter, rules, settings.rules)
-    if window is not None:
-        hold_until_exit(window)
-    return window
-
-
-def _refuse_useless(proposal: Any) -> None:
-    """One line, and nothing stored, for a proposal that leaves the context no smaller.
-
-    (A plan with nothing to summarize is refused by the engine before any summarizer runs.)
-    """
-    if proposal.tokensAfter >= proposal.tokensBefore:
-        raise CutlineError(
-            f"the compaction would grow the context ({proposal.tokensBefore:,} -> {proposal.tokensAfter:,} tokens); "
-            "no proposal stored (lower --keep-recent-tokens to summarize more of the session)"
-        )
 
 
 @click.command("compact")
 @click.argument("session")
 @click.option(
     "--summarizer",
-    type=click.Choice(["extractive", "anthropic", "openai"]),
+    type=click.Choice(SUMMARIZERS),
     default=None,
-    help="Who writes the summary (default: settings, else extractive).",
+    help=f"Who writes the summary: {listed(SUMMARIZERS)} (default: settings, else extractive).",
 )
 @click.option("--model", default=None, help="Model for the anthropic / openai summarizer (default: the session's own).")
 @click.option(
@@ -72,9 +32,9 @@ def _refuse_useless(proposal: Any) -> None:
 @click.option("--api", type=click.Choice(["responses", "chat"]), default=None, help="openai summarizer: which API.")
 @click.option(
     "--mode",
-    type=click.Choice(["pi", "safeguard", "first-and-tail", "system-and-summary"]),
+    type=click.Choice(MODES),
     default=None,
-    help="Compaction mode.",
+    help=f"Compaction mode: {listed(MODES)}.",
 )
 @click.option("--keep-recent-tokens", type=int, default=None, help="pi's keepRecentTokens.")
 @click.option("--reserve-tokens", type=int, default=None, help="pi's reserveTokens (summary max_tokens = 0.8 of it).")
@@ -117,7 +77,7 @@ def _refuse_useless(proposal: Any) -> None:
 )
 @click.option(
     "--counter",
-    type=click.Choice(["chars4", "tiktoken"]),
+    type=click.Choice(PROPOSAL_COUNTERS),
     default="chars4",
     show_default=True,
     help="Token counter for the plan.",
@@ -130,12 +90,12 @@ def _refuse_useless(proposal: Any) -> None:
 )
 @click.option(
     "--rules",
-    type=click.Choice(("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")),
+    type=click.Choice(RULE_SETS),
     default=None,
-    help="Planner rule set (default: what the session shows, else settings, else pi).",
+    help=f"Planner rule set: {listed(RULE_SETS)} (default: what the session shows, else settings, else pi).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the proposal as JSON.")
-@_DB
+@DB
 def compact_cmd(
     session: str,
     summarizer: str | None,
@@ -163,14 +123,8 @@ def compact_cmd(
     db_path: str | None,
 ) -> None:
     """Make a compaction proposal for SESSION (a stored session or a session file), store it and print it."""
-    from cutline.core.config.file import load_config, load_settings
-    from cutline.core.engine.compact import compact
-    from cutline.core.engine.deadline import within_deadline
-    from cutline.core.engine.plan import plan
-    from cutline.core.review import save_proposal
-    from cutline.core.store.token_counts import count_entries
-    from cutline.core.summarizers import summarizer_for
-    from cutline.core.summarizers.prompts import build_prompt_text
+    from cutline.core import workbench
+    from cutline.core.config.file import load_settings
 
     overrides = {
         "mode": mode,
@@ -199,57 +153,20 @@ def compact_cmd(
         notice = retired_notice(openclaw_config)
         if notice:
             say(f"note: {notice}", err=True)
-    # checked up front: otherwise a bad name fails only when the plan has something to summarize
-    build_prompt_text("history", "", prompt_name=settings.promptName)
-    if settings.summarizer == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
-        # without this the engine's fallback chain would store a proposal that only says "Summary unavailable"
-        raise CutlineError("the anthropic summarizer needs ANTHROPIC_API_KEY in the environment")
-    if (
-        settings.summarizer == "openai"
-        and not os.environ.get("OPENAI_API_KEY")
-        and not (settings.baseUrl or os.environ.get("OPENAI_BASE_URL"))
-    ):
-        raise CutlineError("the openai summarizer needs OPENAI_API_KEY (or a baseUrl / OPENAI_BASE_URL endpoint)")
-    with _store(db_path) as store:
-        session_id = session_id_for(store, session)
-        window = _window(store, session_id, settings, counter, rules)
-        loaded = store.sessions.header(session_id) if window is not None else load_held(store, session_id)
-        path = window if window is not None else loaded.active_path()
-        from cutline.core.summarizers.session_model import default_summarizer_model
-
-        own_model = default_summarizer_model(settings, path, os.environ)
-        if own_model:
-            settings = settings.with_overrides(model=own_model)
-        from cutline.core.engine.rules.choice import evidence
-
-        if window is not None:
-            from cutline.core.engine.path_index import PathIndex
-
-            chosen = rules or ("pi" if window.current_pi_sign() else None)
-            index = PathIndex.from_facts(window, window.counts, counter, window.ids, window.kinds, window.facts)
-            the_plan = plan(index, settings, counter, rules=chosen)
-        else:
-            counts = count_entries(store, loaded, counter)  # the store's cache: a big session is not counted again
-            # an OpenClaw store or a version-4 header tells too, as for `cutline plan`
-            chosen = rules or evidence(path, loaded.format, loaded.version)
-            the_plan = plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=chosen)
-        writer = summarizer_for(settings)
-        from cutline.app.run_async import run_to_result
-
-        run = compact(the_plan, loaded, writer, settings, hooks=load_config().hooks, path=path)
-        proposal = run_to_result(within_deadline(run, settings.timeoutSeconds))
-        if proposal.degraded == "annotation":
-            # every summarizer call failed: the fallback text ("Summary unavailable…") is no summary to review
-            cause = next((n for n in proposal.notes if "failed" in n), "no summary could be written")
-            raise CutlineError(f"the {proposal.summarizer} summarizer failed ({cause}); no proposal stored")
-        _refuse_useless(proposal)
-        save_proposal(store, proposal, the_plan.model_dump_json(), source_sha256=loaded.source_sha256)
+    refused = workbench.checked_settings(settings, [])  # the key and prompt checks, before anything is read
+    if isinstance(refused, workbench.Refusal):
+        raise refused.error()
+    with open_store(db_path, recover=True) as store:
+        target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit)
+        the_plan = target.plan(settings)
+        outcome = workbench.propose(store, target, the_plan, settings)
+        if outcome is None or isinstance(outcome, workbench.Refusal):
+            raise (outcome or workbench.Refusal("the compaction was cancelled; no proposal stored")).error()
+        proposal = workbench.store_proposal(store, outcome, the_plan, target.session)
         if as_json:
             say_json(proposal.model_dump_json(indent=2))
             return
-        from cutline.core.writeback import write_back_plan
-
-        back = write_back_plan(load_held(store, session_id) if window is not None else loaded)
+        back = target.write_back(store, hold=hold_until_exit)
     say(
         f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  rules {the_plan.rules}  "
         f"summarizer {proposal.summarizer}"
@@ -283,7 +200,7 @@ def compact_cmd(
     help="Write back even when the summary contradicts facts or fails the quality guard (they are still shown).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the decision as JSON.")
-@_DB
+@DB
 def accept_cmd(
     proposal: str, write_back: bool, note: str | None, anyway: bool, as_json: bool, db_path: str | None
 ) -> None:
@@ -296,14 +213,14 @@ def accept_cmd(
     PROPOSAL may also be an inbox item (`cutline inbox`): the waiting agent gets the summary.
     """
     from cutline.app.commands.inbox import answer_inbox
-    from cutline.core.review import accept
+    from cutline.core import workbench
 
     if answer_inbox(proposal, "accept", note, db_path):
         return
 
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         _before_accept(store, proposal, write_back, anyway)
-        decision = accept(store, proposal, write_back=write_back, note=note)
+        decision = workbench.accept(store, proposal, write_back=write_back, note=note)
     if as_json:
         say_json(decision.model_dump_json(indent=2))
         return
@@ -344,14 +261,13 @@ def _before_accept(store: Store, ref: str, write_back: bool, anyway: bool) -> No
 
 @click.command("write-back-plan")
 @click.argument("proposal")
-@_DB
+@DB
 def write_back_plan_cmd(proposal: str, db_path: str | None) -> None:
     """Say whether PROPOSAL's session can be written back, how, and why not (nothing is written)."""
-    from cutline.core.review import load_proposal
-    from cutline.core.writeback import write_back_plan
+    from cutline.core import workbench
 
-    with _store(db_path) as store:
-        plan = write_back_plan(load_held(store, load_proposal(store, proposal).session_id))
+    with open_store(db_path, recover=True) as store:
+        plan = workbench.write_back_of(store, proposal)
     if plan.possible:
         say(f"write-back possible ({plan.style}): {plan.reason}")
     else:
@@ -364,42 +280,42 @@ def write_back_plan_cmd(proposal: str, db_path: str | None) -> None:
 @click.option(
     "--from-backup", is_flag=True, help="Restore the backup made before the write-back (a copy of now is kept)."
 )
-@_DB
+@DB
 def undo_cmd(proposal: str, branch: bool, from_backup: bool, db_path: str | None) -> None:
     """Take back PROPOSAL's write-back: the session file exactly as before it (the proposal is open again)."""
-    from cutline.core.writeback import undo
+    from cutline.core import workbench
 
-    with _store(db_path) as store:
-        result = undo(store, proposal, from_backup=from_backup, branch=branch)
+    with open_store(db_path, recover=True) as store:
+        result = workbench.undo(store, proposal, from_backup=from_backup, branch=branch)
     say(result.message)
 
 
 @click.command("reject")
 @click.argument("proposal")
 @click.option("--note", default=None, help="Why (kept with the decision).")
-@_DB
+@DB
 def reject_cmd(proposal: str, note: str | None, db_path: str | None) -> None:
     """Reject PROPOSAL (or an inbox item: the waiting agent cancels its compaction)."""
     from cutline.app.commands.inbox import answer_inbox
-    from cutline.core.review import reject
+    from cutline.core import workbench
 
     if answer_inbox(proposal, "reject", note, db_path):
         return
 
-    with _store(db_path) as store:
-        decision = reject(store, proposal, note=note)
+    with open_store(db_path, recover=True) as store:
+        decision = workbench.reject(store, proposal, note=note)
     say(f"rejected {decision.proposal_id}")
 
 
 @click.command("proposals")
 @click.argument("session")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-@_DB
+@DB
 def proposals_cmd(session: str, as_json: bool, db_path: str | None) -> None:
     """List SESSION's proposals, newest first."""
     from cutline.core.review import list_proposals
 
-    with _store(db_path) as store:
+    with open_store(db_path, recover=True) as store:
         rows = list_proposals(store, session_id_for(store, session))
     if as_json:
         say_json(indented_json([r.model_dump() for r in rows]))

@@ -15,23 +15,10 @@ from typing import Any
 
 import click
 
+from cutline.app.commands._store import DB, open_store
 from cutline.app.output import say, say_json, terminal_text
 from cutline.app.widgets.safe_text import one_line
 from cutline.core.errors import CutlineError
-
-_DB = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
-
-
-def _store(db_path: str | None) -> Any:
-    from cutline.core.store import Store
-
-    return Store(db_path)
 
 
 def _import_line(report: Any, short_id: str) -> str:
@@ -47,7 +34,7 @@ def _import_line(report: Any, short_id: str) -> str:
 
 @click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@_DB
+@DB
 def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
     """Import session FILES (pi/OpenClaw, Claude Code, Codex JSONL) into the store.
 
@@ -55,7 +42,7 @@ def import_cmd(files: tuple[Path, ...], db_path: str | None) -> None:
     Exits non-zero only when no file at all could be imported.
     """
     imported = 0
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         for file in files:
             if file.is_dir():
                 say(f"cutline: {terminal_text(str(file))}: {_folder_hint(file)}", err=True)
@@ -105,13 +92,13 @@ def _folder_hint(folder: Path) -> str:
     is_flag=True,
     help="List every agent's sessions on this machine (where Claude Code, Codex, pi and OpenClaw keep them), stored or not.",
 )
-@_DB
+@DB
 def ls_cmd(as_json: bool, everywhere: bool, db_path: str | None) -> None:
     """List the stored sessions, most recently updated first (`--all`: every agent's sessions on this machine)."""
     if everywhere:
         _ls_all(as_json, db_path)
         return
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         sessions = store.list_sessions()
         short_ids = store.short_ids()
     if as_json:
@@ -161,7 +148,7 @@ def _ls_all(as_json: bool, db_path: str | None) -> None:
     from cutline.core.agents.discover import discover
 
     found = discover()
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         for session in found.sessions:
             session.stored = bool(store.sessions.rows_for_path(session.ref))
     if as_json:
@@ -245,12 +232,12 @@ def _overview_text(overview: Any, tail: int | None) -> str:
     "--tail", type=click.IntRange(min=0), default=None, help="List only the last N entries of the active path."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the overview as JSON.")
-@_DB
+@DB
 def show_cmd(session: str, tail: int | None, as_json: bool, db_path: str | None) -> None:
     """Show SESSION (a session file, imported on the fly, or a stored id, id prefix or name): header, counts, compactions and the active path."""
     from cutline.app.commands._refs import session_id_for
 
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         overview = store.overview(session_id_for(store, session))
     if as_json:
         say_json(overview.model_dump_json(indent=2))
@@ -332,7 +319,7 @@ def export_target_mode(output: Path, *, force: bool, interactive: bool) -> int |
     help="File to write (`-` for stdout).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing file without asking.")
-@_DB
+@DB
 def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str | None) -> None:
     """Write a stored SESSION out as a session file; a pi session comes back byte for byte.
 
@@ -348,7 +335,7 @@ def export_cmd(session: str, fmt: str, output: Path, force: bool, db_path: str |
             f"{terminal_text(str(output))}: is a directory; name the file to write, e.g. "
             f"-o {terminal_text(str(output / name))}"
         )
-    with _store(db_path) as store:
+    with open_store(db_path) as store:
         loaded = load_held(store, session_id_for(store, session))
     to_stdout = str(output) == "-"
     if not to_stdout and loaded.source_path and _same_file(output, Path(loaded.source_path)):

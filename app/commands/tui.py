@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import click
 
+from cutline.app.commands._store import DB
+
 
 @click.command("open")
 @click.argument("file_or_session", required=False)
-@click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Store to use (default: $CUTLINE_HOME/cutline.db).",
-)
+@DB
 def open_cmd(file_or_session: str | None, db_path: str | None) -> None:
     """Open the review desk: the sessions screen, or the review screen of FILE_OR_SESSION (imported if needed)."""
     if file_or_session is not None:

@@ -122,11 +122,6 @@ class DeskServer(Server):
         self._sockets: set[web.WebSocketResponse] = set()
         self._services: set[DeskService] = set()
 
-    @property
-    def open_desks(self) -> int:
-        """App processes running now."""
-        return self._desks
-
     # -- set-up ----------------------------------------------------------------
 
     def initialize_logging(self) -> None:

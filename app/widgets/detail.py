@@ -39,7 +39,6 @@ class EntryFacts:
 
     zone: str
     tokens: dict[str, int | None]
-    call_entry: str | None = None
 
 
 def _clip(text: str) -> str:

@@ -9,10 +9,9 @@ earlier compactions as dividers.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, overload
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -26,8 +25,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cutline.app.widgets.rows import PAIR_COLOURS, Row, entry_row, pair_numbers
+from cutline.app.widgets.rows import PAIR_COLOURS, Row, entry_row
 from cutline.core.models import Entry
+from cutline.core.workbench.entries import StoredEntries, pair_numbers
 
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 BAR_CELLS = 8
@@ -42,67 +42,6 @@ def token_bar(tokens: int, largest: int, cells: int = BAR_CELLS) -> str:
     full, part = divmod(eighths, 8)
     bar = "█" * full + (EIGHTHS[part] if part else "")
     return bar.ljust(cells)
-
-
-class StoredEntries(Sequence[Entry]):
-    """A long path's entries, read from the store a window at a time and kept in an LRU cache.
-
-    Why: a 100,000-entry session is shown before it is rebuilt in memory; only the
-    windows that come into view are read. `load_window` blocks (call it in a worker);
-    indexing a row whose window is not read yet reads it at once.
-    """
-
-    WINDOW = 128
-
-    def __init__(self, length: int, fetch: Callable[[int, int], list[Entry]], windows: int = 64) -> None:
-        self.length = length
-        self._fetch = fetch
-        self._windows: LRUCache[int, list[Entry]] = LRUCache(windows)
-        self._lock = threading.Lock()  # the list's workers and the planner on the event loop read windows together
-
-    def __len__(self) -> int:
-        return self.length
-
-    def window_of(self, index: int) -> int:
-        return index // self.WINDOW
-
-    def cached(self, index: int) -> Entry | None:
-        """The entry at `index` if its window has been read, else None (never blocks)."""
-        with self._lock:
-            window = self._windows.get(index // self.WINDOW)
-        if window is None:
-            return None
-        offset = index % self.WINDOW
-        return window[offset] if offset < len(window) else None
-
-    def load_window(self, window: int) -> None:
-        """Read one window of entries from the store (blocking)."""
-        with self._lock:
-            known = self._windows.get(window) is not None
-        if not known:
-            start = window * self.WINDOW
-            rows = self._fetch(start, min(self.length, start + self.WINDOW))
-            with self._lock:
-                self._windows[window] = rows
-
-    @overload
-    def __getitem__(self, index: int) -> Entry: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
-    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.length))]
-        if index < 0:
-            index += self.length
-        if not 0 <= index < self.length:
-            raise IndexError(index)
-        entry = self.cached(index)
-        if entry is None:
-            self.load_window(index // self.WINDOW)
-            entry = self.cached(index)
-            if entry is None:
-                raise IndexError(index)
-        return entry
 
 
 def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:

@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from cutline.app.widgets.gauge import Budget
 from cutline.app.widgets.message_list import ZONES, PlanMarks
 from cutline.core.engine.context import has_valid_usage
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.plan import CompactionPlan
-from cutline.core.models import Entry
 
 _CODE = {name: code for code, name in enumerate(ZONES)}
-
-
-def outside_end(path: Sequence[Entry], index_of: dict[str, int]) -> int:
-    """Path index before which entries are already out of the context (dropped by the latest compaction)."""
-    for i in range(len(path) - 1, -1, -1):
-        entry = path[i]
-        if entry.type == "compaction":
-            kept = entry.compaction.firstKeptEntryId if entry.compaction is not None else None
-            start = index_of.get(kept, i) if kept else i
-            return min(start, i)
-    return 0
 
 
 def plan_marks(plan: CompactionPlan, outside: int) -> PlanMarks:
@@ -111,5 +97,5 @@ def plan_budget(
         after_source=after_source,
         summarized=plan.summarizedTokens if compacting else 0,
         prefix=plan.turnPrefixTokens if compacting and plan.isSplitTurn else 0,
-        rules=plan.rules,
+        rules=plan.rules or "",
     )

@@ -7,7 +7,6 @@ visible entry) except for tool-call pairing, which needs one pass over the path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC
 
@@ -64,45 +63,6 @@ class Row:
     is_result: bool = False
     pair: int | None = None
     divider: bool = False
-
-
-def pair_numbers(path: Sequence[Entry]) -> tuple[dict[int, int], dict[int, int]]:
-    """Map entry positions to tool-pair numbers: calls by the first call they hold, results by the call they answer.
-
-    Returns (pair_of_row, partner_of_row) where partner links a call row to its first
-    result row and a result row back to its call row.
-    """
-    return pair_rows(
-        (
-            [block.id for block in entry.message.content if isinstance(block, ToolCallBlock)],
-            entry.message.tool_result_ids(),
-        )
-        if entry.message is not None
-        else ((), ())
-        for entry in path
-    )
-
-
-def pair_rows(rows: Iterable[tuple[Iterable[str], Iterable[str]]]) -> tuple[dict[int, int], dict[int, int]]:
-    """`pair_numbers` over each row's (tool call ids, tool result ids), however the rows are read."""
-    call_pair: dict[str, tuple[int, int]] = {}
-    pair_of_row: dict[int, int] = {}
-    partner: dict[int, int] = {}
-    counter = 0
-    for index, (calls, results) in enumerate(rows):
-        for call_id in calls:
-            call_pair[call_id] = (counter, index)
-            pair_of_row.setdefault(index, counter)
-            counter += 1
-        for call_id in results:
-            found = call_pair.get(call_id)
-            if found is None:
-                continue
-            number, call_row = found
-            pair_of_row.setdefault(index, number)
-            partner.setdefault(index, call_row)
-            partner.setdefault(call_row, index)
-    return pair_of_row, partner
 
 
 def clock_time(timestamp: object) -> str:

@@ -12,14 +12,15 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Select, Static, Switch, TextArea
 
-from cutline.core.config.settings import MODES, CompactionSettings, settings_from_dict
+from cutline.core.choices import LOCAL_COUNTERS, MODES, RULE_SETS
+from cutline.core.choices import SUMMARIZERS as SUMMARIZERS
+from cutline.core.config.settings import CompactionSettings, settings_from_dict
 from cutline.core.errors import SettingsError
 from cutline.core.summarizers.prompts import HISTORY_PROMPTS
 
-COUNTERS = ("chars4", "tiktoken", "calibrated")
+COUNTERS = LOCAL_COUNTERS
 # planner rule sets the desk can force; "session" plans with what the session shows, else the settings
-RULES = ("session", "pi", "pi-0.73", "openclaw-2026.9")
-SUMMARIZERS = ("extractive", "anthropic")
+RULES = ("session", *RULE_SETS)
 INTEGER_FIELDS = ("keepRecentTokens", "reserveTokens", "contextWindow", "lastTurnMaxTokens")
 
 
@@ -90,7 +91,7 @@ class SettingsPanel(VerticalScroll):
             "summarizer",
             Select(
                 [(x, x) for x in SUMMARIZERS],
-                value=s.summarizer if s.summarizer in SUMMARIZERS else "extractive",
+                value=s.summarizer,
                 allow_blank=False,
                 id="setting-summarizer",
                 compact=True,

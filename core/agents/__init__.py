@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from cutline.core.agents.adapter import AgentAdapter, EntrySink, UsageRecord, handed_over
+from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
 from cutline.core.agents.jsonl import decode_text, read_file_text, split_lines
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, read_store
@@ -22,7 +22,6 @@ __all__ = [
     "ADAPTERS",
     "AgentAdapter",
     "EntrySink",
-    "UsageRecord",
     "adapter_for",
     "append_compaction",
     "detect",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from cutline.core.agents.context import build_context, context_indices, entry_message
 from cutline.core.agents.jsonl import Lines
@@ -27,18 +27,11 @@ from cutline.core.agents.writeback import (
     no_record,
 )
 from cutline.core.errors import WriteBackRefused
-from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat, Usage
+from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat
 
 # receives each entry as it is read, with whether `entry_from_line` rebuilds it from its line alone
 # (a pi reader that keeps no entry hands message lines over as light entries: core.agents.light)
 EntrySink = Callable[[Entry | LightEntry, bool], None]
-
-
-class UsageRecord(NamedTuple):
-    """Usage the provider reported for one model call, at the path entry that carries it."""
-
-    position: int  # in the path
-    usage: Usage
 
 
 def handed_over(session: Session, sink: EntrySink | None, keep: bool) -> Session:
@@ -88,14 +81,6 @@ class AgentAdapter(ABC):
     def peek(self, path: Path) -> list[SessionPeek]:
         """A cheap look at the sessions one of those files holds (its head only; see core/agents/peek.py)."""
         return []
-
-    def usage_records(self, path: list[Entry]) -> list[UsageRecord]:
-        """The recorded usage on a path, one record per model call."""
-        return [
-            UsageRecord(i, entry.message.usage)
-            for i, entry in enumerate(path)
-            if entry.message is not None and entry.message.role == "assistant" and entry.message.usage is not None
-        ]
 
     # -- write-back and undo: the seam every agent's writer fills in ------------------------------
 

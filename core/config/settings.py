@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from cutline.core import choices
 from cutline.core.config.errors import describe
 from cutline.core.errors import SettingsError
 
@@ -23,10 +24,7 @@ DEFAULT_MAX_RETRIES = 2
 # A current Sonnet: the SDK marks claude-sonnet-4-5 deprecated (end of life 2026-11-30).
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
-Mode = Literal["pi", "safeguard", "first-and-tail", "system-and-summary"]
-MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
-# planner rule sets (core.engine.rules): pi 0.73.1, current pi (0.87.1 = 1.5.2), OpenClaw 2026.9, Qwen Code 0.24
-Rules = Literal["pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24"]
+MODES = choices.MODES  # the names are listed once, in core.choices
 
 DEFAULT_MEMORY_FLUSH_PROMPT = " ".join(
     [
@@ -88,7 +86,7 @@ class CompactionSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    mode: Mode = "pi"
+    mode: str = "pi"
     enabled: bool = True
     reserveTokens: int = Field(default=16384, ge=0)
     reserveTokensFloor: int = Field(default=20000, ge=0)
@@ -114,7 +112,7 @@ class CompactionSettings(BaseModel):
     previewStyle: bool = False
     # which agent version's planner and summaries (None: chosen from the session, else current pi;
     # see core.engine.rules.choice)
-    rules: Rules | None = None
+    rules: str | None = None
     # OpenClaw 2026.9's safeguard: recent turns kept verbatim, identifier policy, quality guard, AGENTS.md sections
     recentTurnsPreserve: int = Field(default=3, ge=0, le=12)
     identifierPolicy: Literal["strict", "off"] = "strict"
@@ -134,11 +132,33 @@ class CompactionSettings(BaseModel):
         # OpenClaw calls pi's own behaviour "default"
         return "pi" if value == "default" else value
 
+    @field_validator("mode")
+    @classmethod
+    def _known_mode(cls, value: str) -> str:
+        return _one_of(value, choices.MODES)
+
+    @field_validator("rules")
+    @classmethod
+    def _known_rules(cls, value: str | None) -> str | None:
+        return None if value is None else _one_of(value, choices.RULE_SETS)
+
+    @field_validator("summarizer")
+    @classmethod
+    def _known_summarizer(cls, value: str) -> str:
+        return _one_of(value, choices.SUMMARIZERS)
+
     def with_overrides(self, **overrides: Any) -> CompactionSettings:
         """A copy with the given keys replaced (None values ignored), validated."""
         data = self.model_dump(exclude_unset=True)
         data.update({k: v for k, v in overrides.items() if v is not None})
         return settings_from_dict(data)
+
+
+def _one_of(value: str, names: tuple[str, ...]) -> str:
+    """`value` when it is one of `names`, else a ValueError saying which ones are."""
+    if value not in names:
+        raise ValueError(f"must be one of {', '.join(names)}")
+    return value
 
 
 def settings_from_dict(data: dict[str, Any], prefix: str = "compaction") -> CompactionSettings:

@@ -119,7 +119,7 @@ def _keep_hint(plan: CompactionPlan, path: Sequence[Entry], settings: Compaction
     return f"; keepRecentTokens {keep:,} would leave history to summarize (--keep-recent-tokens {keep})"
 
 
-def _checked_mode(plan: CompactionPlan, path: Sequence[Entry], settings: CompactionSettings) -> CompactionMode:
+def checked_mode(plan: CompactionPlan, path: Sequence[Entry], settings: CompactionSettings) -> CompactionMode:
     """The settings' mode, once the plan is known to be one it can carry out on this path."""
     if plan.alreadyCompacted:
         raise CutlineError("the session already ends with a compaction: nothing to compact")
@@ -216,7 +216,7 @@ async def compact(
     session, whose `session` then has no entries).
     """
     path = path if path is not None else session.active_path()
-    mode = _checked_mode(plan, path, settings)
+    mode = checked_mode(plan, path, settings)
     today = today or dt.datetime.now(dt.UTC).date()
     started = time.perf_counter()
     run = SummaryRun(summarizer, settings, progress, plan.contextWindow, mode.summary_style(settings))

@@ -43,7 +43,9 @@ class CompactionPlan(BaseModel):
 
     mode: str
     counter: str
-    rules: str = Field(default="pi-0.73", description="the planner rule set (agent version) that decided")
+    rules: str | None = Field(
+        default=None, description="the planner rule set (agent version) that decided; None when the mode uses none"
+    )
     pathLength: int
     alreadyCompacted: bool = False
     nothingToCompact: bool = False

@@ -8,16 +8,14 @@ The names below are re-exported so callers keep importing them from here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep, Span
-from cutline.core.engine.modes import get_mode
+from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.modes.system_and_summary import clean_history
 from cutline.core.engine.path_index import PathIndex, index_path, js_sorted
 from cutline.core.engine.plan_figures import n
 from cutline.core.engine.rules import get_rules
-from cutline.core.engine.rules.choice import choose_for_index, evidence
+from cutline.core.engine.rules.choice import choose_for_index
 from cutline.core.engine.rules.pi_073_decide import CutPoint, find_cut_point
 from cutline.core.engine.triggers import (
     CONTEXT_WINDOW_HARD_MIN_TOKENS,
@@ -38,7 +36,6 @@ __all__ = [
     "index_path",
     "js_sorted",
     "plan",
-    "plan_session",
 ]
 
 _WINDOW_SOURCES: tuple[WindowSource, ...] = ("config", "model", "default")
@@ -62,7 +59,10 @@ def plan(
     settings = settings or CompactionSettings()
     index = path if isinstance(path, PathIndex) else index_path(path, tokens, counter)
     chosen = get_rules(choose_for_index(index, settings.rules, rules))
-    result = get_mode(settings.mode).plan(index, settings, chosen, entry_tokens=entry_tokens)
+    mode = get_mode(settings.mode)
+    result = mode.plan(index, settings, chosen, entry_tokens=entry_tokens)
+    if result.rules is None and mode.plan_family == PI_FAMILY:
+        result.rules = chosen.name  # the rule set decided, an empty or already compacted path included
     return _with_window_guard(result)
 
 
@@ -103,23 +103,3 @@ def _with_window_guard(result: CompactionPlan) -> CompactionPlan:
         ),
     )
     return result
-
-
-def plan_session(
-    store: Any,
-    session: Any,
-    settings: CompactionSettings | None = None,
-    counter: str = "chars4",
-    rules: str | None = None,
-) -> CompactionPlan:
-    """Plan a stored session's active path with the store's cached (and incrementally counted) tokens.
-
-    Without `rules`, the session's format and header count as evidence too (an OpenClaw store or a version-4 file).
-    """
-    from cutline.core.store.token_counts import count_entries
-
-    counts = count_entries(store, session, counter)
-    path = session.active_path()
-    if rules is None:
-        rules = evidence(path, getattr(session, "format", None), getattr(session, "version", None))
-    return plan(path, settings, counter, [counts.get(e.id, 0) for e in path], rules=rules)

@@ -15,9 +15,9 @@ def plan_lines(result: CompactionPlan, written_by: str | None = None) -> list[st
     """
     from cutline.core.engine.rules.choice import both_rules
 
-    both = both_rules(result.rules, written_by) if written_by else None
+    both = both_rules(result.rules, written_by) if written_by and result.rules else None
     lines = [
-        f"mode {result.mode} · rules {result.rules}{f' ({both})' if both else ''} · counter {result.counter} · "
+        f"mode {result.mode} · rules {result.rules or 'none'}{f' ({both})' if both else ''} · counter {result.counter} · "
         f"{result.pathLength:,} entries on the active path",
     ]
     if result.refusal:

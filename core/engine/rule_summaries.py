@@ -70,11 +70,11 @@ def summary_rules(plan: Any, settings: CompactionSettings) -> str:
 
     Neither names one → pi 0.73.1, today's engine.
     """
-    for source in (plan, settings):
-        name = getattr(source, "rules", None)
-        if isinstance(name, str) and name:
-            return name
-    return RULES_PI_073
+    if plan is not None and hasattr(plan, "rules"):
+        # a plan made without a rule set (first-and-tail, system-and-summary) summarizes as today's engine
+        return str(plan.rules or RULES_PI_073)
+    name = getattr(settings, "rules", None)
+    return name if isinstance(name, str) and name else RULES_PI_073
 
 
 def model_max_output_tokens(model: str | None) -> int | None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cutline.core import choices
 from cutline.core.errors import CutlineError
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 
 if TYPE_CHECKING:
     from cutline.core.config.settings import CompactionSettings
 
-SUMMARIZERS = ("extractive", "anthropic", "openai")
+SUMMARIZERS = choices.SUMMARIZERS  # listed once, in core.choices
 
 
 def get_summarizer(name: str = "extractive", **kwargs: Any) -> Summarizer:

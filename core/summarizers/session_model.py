@@ -9,7 +9,7 @@ the offline summarizer is never swapped for a networked one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.models import Entry
@@ -19,7 +19,7 @@ PROVIDER_SUMMARIZER = {"anthropic": "anthropic", "openai": "openai", "openai-cod
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 
 
-def session_model(path: list[Entry]) -> tuple[str | None, str] | None:
+def session_model(path: Sequence[Entry]) -> tuple[str | None, str] | None:
     """(provider, model) of the last assistant message that names its model."""
     for entry in reversed(path):
         message = entry.message
@@ -38,7 +38,9 @@ def _provider_of(provider: str | None, model: str) -> str | None:
     return None
 
 
-def default_summarizer_model(settings: CompactionSettings, path: list[Entry], environ: Mapping[str, str]) -> str | None:
+def default_summarizer_model(
+    settings: CompactionSettings, path: Sequence[Entry], environ: Mapping[str, str]
+) -> str | None:
     """The session's model when the rule above applies, else None."""
     if "model" in settings.model_fields_set or settings.summarizer not in KEY_ENV:
         return None

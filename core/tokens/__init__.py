@@ -33,6 +33,7 @@ from cutline.core.agents.context import (
 )
 from cutline.core.agents.index_facts import WEIGHT
 from cutline.core.agents.light import LightMessage
+from cutline.core.choices import COUNTERS
 from cutline.core.config.settings import DEFAULT_MODEL
 from cutline.core.errors import CutlineError, redacted
 from cutline.core.models import (
@@ -47,7 +48,7 @@ from cutline.core.models import (
 )
 from cutline.core.tokens.jsjson import js_length, js_stringify
 
-COUNTER_NAMES = ("chars4", "tiktoken", "calibrated", "anthropic")
+COUNTER_NAMES = COUNTERS  # listed once, in core.choices
 
 # pi counts an image inside a tool result or custom message as 4800 characters (1200 tokens).
 IMAGE_CHARS = 4800

@@ -33,8 +33,8 @@ from cutline.core.agents.claude_code.compaction import summary_text as cc_summar
 from cutline.core.agents.codex.compaction import summary_text as codex_summary_text
 from cutline.core.agents.wire import WireMessage, WireText, wire_messages
 from cutline.core.agents.writeback import UndoNeedsChoice
+from cutline.core.session_writes import undo
 from cutline.core.store import Store
-from cutline.core.writeback import undo
 from tests.conformance.normalizations import NORMALIZATIONS
 from tests.conformance.requests import CORPUS, from_anthropic_messages, from_openai_responses
 from tests.support import live_clients

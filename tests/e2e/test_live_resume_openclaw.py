@@ -39,8 +39,8 @@ from cutline.core.agents.openclaw.tool_call_ids import rewrite_tool_call_ids
 from cutline.core.agents.wire import WireMessage, WireText, wire_messages
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.engine.proposal import Proposal
+from cutline.core.session_writes import undo
 from cutline.core.store import Store
-from cutline.core.writeback import undo
 from tests.conformance.normalizations import NORMALIZATIONS
 from tests.conformance.requests import CORPUS, from_anthropic_messages
 from tests.support import live_clients

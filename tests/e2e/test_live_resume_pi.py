@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cutline.core import review, writeback
+from cutline.core import review, session_writes
 from cutline.core.agents.safe_write import sha256_hex
 from cutline.core.engine.proposal import Proposal
 from cutline.core.models import Message, TextBlock
@@ -121,7 +121,7 @@ def test_real_pi_resumes_from_the_write_back_and_from_the_undone_file(tmp_path: 
         written_sha = sha256_hex(written.read_bytes())  # before pi appends its turn to it
         body = run_pi(version, written, tmp_path / "resumed.json")
         check_request(body, proposal)
-        assert writeback.undo(store, proposal.id).how == "exact"
+        assert session_writes.undo(store, proposal.id).how == "exact"
         assert path.read_bytes() == original
         after_undo = run_pi(version, path, tmp_path / "after-undo.json")
         from_original = run_pi(version, original_copy, tmp_path / "from-original.json")

@@ -29,8 +29,8 @@ from cutline.core import review
 from cutline.core.agents.qwen_code.writeback import ACKNOWLEDGEMENT, RESUME_LINE
 from cutline.core.agents.wire import WireMessage, WireText
 from cutline.core.agents.writeback import UndoNeedsChoice
+from cutline.core.session_writes import undo
 from cutline.core.store import Store
-from cutline.core.writeback import undo
 from tests.conformance.normalizations import NORMALIZATIONS
 from tests.conformance.requests import CORPUS, from_openai_chat
 from tests.support import live_clients

@@ -29,8 +29,8 @@ import cutline.core.agents.openclaw.writeback as ocwb
 from cutline.core import review
 from cutline.core.agents.openclaw.sqlite_compat import ensure_octet_length
 from cutline.core.errors import CutlineError
+from cutline.core.session_writes import recover_write_backs
 from cutline.core.store import Store
-from cutline.core.writeback import recover_write_backs
 from tests.support.openclaw_store import append_message_event, copy_store, integrity_ok, session_rows
 from tests.support.paths import ROOT, TESTS
 from tests.support.writeback import integrity_ok as store_integrity_ok

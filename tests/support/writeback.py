@@ -125,7 +125,7 @@ def kill_loop(
     `make_case(dir)` makes a session file; `check_file(original, now, entry_id)` returns
     "original", "compacted" or a description of the damage.
     """
-    from cutline.core.writeback import recover_write_backs
+    from cutline.core.session_writes import recover_write_backs
 
     rng = random.Random(seed)
     stats = KillStats()
@@ -210,7 +210,7 @@ def race_loop(
     right (whole lines, no orphaned agent line) or the damage.
     """
     from cutline.core.errors import CutlineError
-    from cutline.core.writeback import drift_warning
+    from cutline.core.session_writes import drift_warning
 
     rng = random.Random(seed)
     stats = RaceStats()

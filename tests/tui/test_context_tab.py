@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.core import review
 from cutline.core.agents import read_session, session_wire_context
 from cutline.core.agents.wire import context_text

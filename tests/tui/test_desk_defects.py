@@ -17,7 +17,7 @@ from textual._xterm_parser import XTermParser
 from textual.events import Key
 from textual.widgets import Static
 
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from tests.support.keys import SIZE, SMALL, type_keys

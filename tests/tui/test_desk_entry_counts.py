@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.core import tokens as tokens_mod
 from tests.support.tui_app import SIZE, settle, test_app, write_session
 

@@ -14,9 +14,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from cutline.app.screens.review import ReviewScreen
-from cutline.app.widgets.message_list import MessageList, StoredEntries
+from cutline.app.screens.session_review import ReviewScreen
+from cutline.app.widgets.message_list import MessageList
 from cutline.core.store import Store
+from cutline.core.workbench.entries import StoredEntries
 from tests.support.keys import type_keys
 from tests.support.pi_compactions import write_pi_session
 from tests.support.tui_app import settle_pilot as settle
@@ -122,7 +123,9 @@ def test_stored_entries_read_a_window_at_a_time() -> None:
 async def test_a_very_long_session_is_planned_from_stored_facts_without_being_rebuilt(
     tmp_path: Path, ledger: Path, held: threading.Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cutline.core.engine.plan import plan_session
+    from cutline.core.engine.plan import plan
+    from cutline.core.engine.rules.choice import evidence
+    from cutline.core.store.token_counts import count_entries
 
     monkeypatch.setattr(ReviewScreen, "LAZY_ENTRIES", 10)  # the 49-entry session counts as very long
     app = test_app(tmp_path / "store.db", str(ledger))
@@ -136,7 +139,10 @@ async def test_a_very_long_session_is_planned_from_stored_facts_without_being_re
         assert screen.plan.keepRecentTokens == 7000
         store = app.store  # type: ignore[attr-defined]
         held.set()
-        whole = plan_session(store, store.load_session(screen.session.id), screen.settings)
+        session = store.load_session(screen.session.id)  # the whole session, rebuilt, planned as before
+        path, counts = session.active_path(), count_entries(store, session, "chars4")
+        rules = evidence(path, session.format, session.version)
+        whole = plan(path, screen.settings, "chars4", [counts.get(e.id, 0) for e in path], rules=rules)
         assert screen.plan.model_dump(exclude={"entryTokens"}) == whole.model_dump(exclude={"entryTokens"})
         await type_keys(pilot, "r")  # the run rebuilds the session in its worker
         await settle(pilot)

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from cutline.app.screens.audit import AuditScreen
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.core.store import Store
 from tests.support.audit_builders import evidence_session

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.tui import CutlineApp
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.message_list import MessageList

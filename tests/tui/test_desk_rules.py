@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Select
 
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from tests.support.tui_app import SIZE, rendered_text, settle, test_app, write_session
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static, TabbedContent
 
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.core.engine.plan_text import plan_lines

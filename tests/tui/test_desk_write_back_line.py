@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.widgets.write_back_line import WriteBackLine
 from tests.support.paths import TESTS
 from tests.support.tui_app import SIZE, rendered_text, sample_copy, settle, test_app

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cutline.app.screens.found import FoundSessionsScreen
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.widgets.message_list import MessageList
 from tests.support.tui_app import SIZE, settle, test_app
 

@@ -12,7 +12,7 @@ from textual.geometry import Region
 from textual.widgets import Input, Static, TextArea
 
 from cutline.app.screens.modals import AcceptScreen, ErrorScreen
-from cutline.app.screens.review import ReviewScreen
+from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.screens.sessions import SessionsScreen
 from cutline.app.widgets.message_list import MessageList
 from tests.support.tui_app import MARKUP_TEXT, SIZE, rendered_text, sample_copy, settle, test_app, write_session

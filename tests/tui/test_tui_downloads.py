@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from cutline.app.screens.review import ReviewScreen, download_stem
+from cutline.app.screens.session_review import ReviewScreen, download_stem
 from cutline.core.models import Session
 from tests.support.tui_app import SIZE, sample_copy, settle, test_app
 

@@ -179,7 +179,7 @@ def test_agent_lines_landing_after_the_reimport_are_said_before_success(
     tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A writer the running-agent check does not see appends on its old leaf while the accept finishes."""
-    import cutline.core.writeback as writeback
+    import cutline.core.session_writes as writeback
     from cutline.core import review
     from cutline.core.store import Store
     from tests.support.writeback import jsonl_lines, propose

@@ -6,17 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from cutline.app.screens.review import call_paths, telling_session
-from cutline.app.stored_path import stored_path
-from cutline.app.widgets.plan_overlay import outside_end
-from cutline.app.widgets.rows import pair_numbers
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import index_path, plan
 from cutline.core.engine.rules.choice import choose_for_index, evidence
+from cutline.core.session_writes import write_back_plan
 from cutline.core.store import Store
 from cutline.core.store.token_counts import count_entries
 from cutline.core.tokens import calibrate
-from cutline.core.writeback import write_back_plan
+from cutline.core.workbench.entries import call_paths, outside_end, pair_numbers
+from cutline.core.workbench.stored_path import stored_path, telling_session
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(

@@ -15,8 +15,8 @@ from cutline.core.agents.codex.compaction import SUMMARY_PREFIX
 from cutline.core.agents.registry import adapter_for
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.errors import WriteBackRefused
+from cutline.core.session_writes import drift_warning, undo
 from cutline.core.store import Store
-from cutline.core.writeback import drift_warning, undo
 from tests.support.paths import TESTS
 from tests.support.writeback import propose
 

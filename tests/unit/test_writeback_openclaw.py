@@ -20,8 +20,8 @@ from cutline.core.agents.openclaw.store import read_store
 from cutline.core.agents.registry import adapter_for
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.errors import CutlineError, WriteBackRefused
+from cutline.core.session_writes import recover_write_backs, undo, write_back_plan
 from cutline.core.store import Store
-from cutline.core.writeback import recover_write_backs, undo, write_back_plan
 from tests.support.openclaw_store import append_message_event, copy_store, integrity_ok, session_rows
 from tests.support.paths import TESTS
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import cutline.core.agents.safe_write as safe_write
-from cutline.core import review, writeback
+from cutline.core import review, session_writes
 from cutline.core.agents import read_session
 from cutline.core.agents.context import build_context
 from cutline.core.agents.pi.append import compaction_payload
@@ -110,7 +110,7 @@ def test_interrupted_append_is_repaired_on_the_next_start(
     original = path.read_bytes()
     assert _interrupted(path, store, proposal_id, monkeypatch, keep=353) != original
     with Store(store.path) as again:
-        messages = writeback.recover_write_backs(again)
+        messages = session_writes.recover_write_backs(again)
         assert "half-written compaction line (353 bytes) was removed" in messages[0]
         assert again.proposals.status(proposal_id) == "open"
     assert path.read_bytes() == original
@@ -125,7 +125,7 @@ def test_agent_lines_after_a_half_line_are_kept_when_it_is_cut_out(
     _interrupted(path, store, proposal_id, monkeypatch, keep=353)
     with path.open("ab") as handle:  # pi 0.87 on load: a newline after the broken line, then its next entry
         handle.write(b"\n" + agent_line(str(leaf)))
-    assert writeback.recover_write_backs(store)
+    assert session_writes.recover_write_backs(store)
     assert path.read_bytes() == original + agent_line(str(leaf))
     assert len(read_session(path).active_path()) == len(jsonl_lines(original))  # nothing orphaned
 
@@ -171,7 +171,7 @@ def test_refuses_while_pi_runs_on_the_session(case: tuple[Path, Store, str], tmp
     while running.poll() is None and str(fake_pi).encode() not in cmdline.read_bytes():
         time.sleep(0.01)  # until the shell has started the script
     try:
-        plan = writeback.write_back_plan(store.load_session(store.resolve_session(str(path))))
+        plan = session_writes.write_back_plan(store.load_session(store.resolve_session(str(path))))
         assert not plan.possible and "pi is running on this session" in plan.reason
         with pytest.raises(AgentRunning, match="Quit it, accept again, then resume it"):
             review.accept(store, proposal_id, write_back=True)
@@ -185,11 +185,11 @@ def test_warns_when_the_agent_kept_writing_on_its_old_branch(case: tuple[Path, S
     path, store, proposal_id = case
     leaf = str(jsonl_lines(path.read_bytes())[-1]["id"])
     review.accept(store, proposal_id, write_back=True)
-    assert writeback.drift_warning(store, proposal_id) is None
+    assert session_writes.drift_warning(store, proposal_id) is None
     with path.open("ab") as handle:  # a pi that kept running appends to its in-memory leaf
         handle.write(agent_line(leaf))
     store.import_file(path)
-    warning = writeback.drift_warning(store, proposal_id)
+    warning = session_writes.drift_warning(store, proposal_id)
     assert warning is not None and "kept writing on its old branch" in warning
 
 
@@ -204,13 +204,13 @@ def test_a_written_line_the_store_missed_is_recognised(
     def locked(*args: object, **kwargs: object) -> None:
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(writeback, "_record_done", locked)
+    monkeypatch.setattr(session_writes, "_record_done", locked)
     with pytest.raises(CutlineError, match="do not compact this session again"):
         review.accept(store, proposal_id, write_back=True)
     monkeypatch.undo()
     written = path.read_bytes()
     with Store(store.path) as again:
-        assert "recorded as accepted" in writeback.recover_write_backs(again)[0]
+        assert "recorded as accepted" in session_writes.recover_write_backs(again)[0]
         assert again.proposals.status(proposal_id) == "accepted"
         assert again.proposals.decisions(proposal_id)[-1].written_to == str(path)
     assert path.read_bytes() == written  # one compaction, never two
@@ -297,13 +297,13 @@ def test_plan_says_how_before_anything_runs(tmp_path: Path) -> None:
     v3, _ = precompact(tmp_path, "0.73")
     current, _ = precompact(tmp_path, "0.87")
     plans = {
-        name: writeback.write_back_plan(read_session(p), look_for_agent=False)
+        name: session_writes.write_back_plan(read_session(p), look_for_agent=False)
         for name, p in [("v3", v3), ("0.87", current), ("v1", FORMATS / "pi-v1-legacy.jsonl")]
     }
     assert (plans["v3"].how, plans["v3"].style) == ("append", "pi v3")
     assert plans["0.87"].style.startswith("pi 0.87")
     assert plans["v1"].how == "migrate-and-append" and "rewrites it as v3" in plans["v1"].reason
-    cc = writeback.write_back_plan(read_session(FORMATS / "claude-code-small.jsonl"))
+    cc = session_writes.write_back_plan(read_session(FORMATS / "claude-code-small.jsonl"))
     assert cc.possible and cc.how == "append" and "compact_boundary" in cc.reason
 
 
@@ -321,7 +321,7 @@ def test_old_files_are_migrated_as_pi_does_then_compacted_and_undone_exactly(tmp
         assert [e.id for e in after.entries[:-1]] == [e.id for e in before.entries]  # the ids the store knows
         assert after.active_path()[-1].id == decision.entry_id
         assert "hookMessage" not in path.read_text(encoding="utf-8")
-        result = writeback.undo(store, proposal.id)
+        result = session_writes.undo(store, proposal.id)
         assert result.how == "exact" and path.read_bytes() == original
         assert store.proposals.status(proposal.id) == "open"
 
@@ -333,10 +333,10 @@ def test_undo_restores_the_exact_bytes(case: tuple[Path, Store, str]) -> None:
     path, store, proposal_id = case
     original = path.read_bytes()
     review.accept(store, proposal_id, write_back=True)
-    assert writeback.undo(store, proposal_id).how == "exact"
+    assert session_writes.undo(store, proposal_id).how == "exact"
     assert path.read_bytes() == original
     with pytest.raises(WriteBackRefused, match="undone already"):
-        writeback.undo(store, proposal_id)
+        session_writes.undo(store, proposal_id)
 
 
 def test_undo_after_the_agent_wrote_offers_a_branch_or_the_backup(case: tuple[Path, Store, str]) -> None:
@@ -346,9 +346,9 @@ def test_undo_after_the_agent_wrote_offers_a_branch_or_the_backup(case: tuple[Pa
     with path.open("ab") as handle:
         handle.write(agent_line(decision.entry_id))
     with pytest.raises(UndoNeedsChoice, match=r"--branch .* or --from-backup"):
-        writeback.undo(store, proposal_id)
+        session_writes.undo(store, proposal_id)
     grown = path.read_bytes()
-    result = writeback.undo(store, proposal_id, branch=True)
+    result = session_writes.undo(store, proposal_id, branch=True)
     assert result.how == "branched" and path.read_bytes().startswith(grown)
     assert build_context(read_session(path).active_path()) == original_context
 
@@ -360,6 +360,6 @@ def test_undo_from_backup_keeps_a_copy_of_what_it_replaces(case: tuple[Path, Sto
     with path.open("ab") as handle:
         handle.write(agent_line(decision.entry_id))
     grown = path.read_bytes()
-    result = writeback.undo(store, proposal_id, from_backup=True)
+    result = session_writes.undo(store, proposal_id, from_backup=True)
     assert result.how == "restored-backup" and path.read_bytes() == original
     assert any(p.read_bytes() == grown for p in backups_dir().iterdir())

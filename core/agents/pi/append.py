@@ -28,7 +28,6 @@ from cutline.core.agents.pi.system import current_system_message, is_current_pi
 from cutline.core.agents.pi.writer import compaction_line
 from cutline.core.agents.processes import RunningProcess, holds_open, processes
 from cutline.core.agents.writeback import (
-    AgentRunning,
     OnPrepared,
     PendingWrite,
     UndoResult,
@@ -94,16 +93,6 @@ def running_pi(session: Session) -> list[RunningProcess]:
         if named or in_cwd or holds_open(process.pid, target):
             found.append(process)
     return found
-
-
-def refuse_if_running(session: Session) -> None:
-    """Refuse (AgentRunning) when a pi process may be working on this session."""
-    running = running_pi(session)
-    if running:
-        raise AgentRunning(
-            f"pi seems to be running on this session ({running[0].describe()}): it would keep writing on its old "
-            "branch; quit pi, accept again, then resume it with `pi --session FILE` — or accept without write-back"
-        )
 
 
 def compaction_payload(session: Session, record: CompactionRecord, *, entry_id: str, timestamp: str) -> str:

@@ -1,4 +1,4 @@
-"""A long session's active path as the review desk uses it, built from the store's columns instead of rebuilt entries.
+"""A long session's active path as the desk uses it, built from the store's columns instead of rebuilt entries.
 
 Why: rebuilding a 100,000-entry session as models costs ~2 s and ~900 MB; the desk
 needs only the plan's index, the tool pairs, the calls' file paths, where the last
@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cutline.app.widgets.message_list import StoredEntries
-from cutline.app.widgets.rows import pair_rows
-from cutline.core.agents.index_facts import CONTEXT_EDIT
+from cutline.core.agents.index_facts import CONTEXT_EDIT, PI_CURRENT_SIGN
 from cutline.core.engine.path_index import PathIndex
-from cutline.core.models import Entry
+from cutline.core.models import Entry, Session
 from cutline.core.tokens import Calibration, StoredCalls, fit_calibration, stored_calls, stored_usage_samples
+from cutline.core.workbench.entries import StoredEntries, pair_rows
+
+if TYPE_CHECKING:
+    from cutline.core.store import Store
 
 
 @dataclass
@@ -90,7 +92,7 @@ class StoredPath:
 
 
 def stored_path(
-    store: Any, session_id: str, entries: StoredEntries | None = None
+    store: Store, session_id: str, entries: StoredEntries | None = None
 ) -> tuple[StoredPath, list[int]] | None:
     """The stored path of a session and its cached chars4 counts; None when some entry has no stored facts or count."""
     ids, kinds, texts, counts = store.sessions.path_facts(session_id, "chars4")
@@ -117,3 +119,22 @@ def parse_all(texts: list[str | None], chunk: int = 4_096) -> list[dict[str, Any
         part = [text for text in texts[start : start + chunk] if text is not None]
         facts.extend(json.loads("[" + ",".join(part) + "]"))
     return facts
+
+
+def telling_session(header: Session, stored: StoredPath) -> Session:
+    """The header with the path's entries a write-back plan looks at (compactions, current pi's signs, the last one), chained.
+
+    Why: a pi v3 session's plan reads only those (is the file current pi's, has it entries);
+    the session shown from stored columns has none of its entries in memory.
+    """
+    last = len(stored.ids) - 1
+    telling = [
+        i
+        for i, kind in enumerate(stored.kinds)
+        if kind == "compaction" or stored.facts[i]["f"] & PI_CURRENT_SIGN or i == last
+    ]
+    entries: list[Entry] = []
+    for i in telling:
+        entry = stored.entries[i]
+        entries.append(entry.model_copy(update={"parentId": entries[-1].id if entries else None}))
+    return header.model_copy(update={"entries": entries, "leaf_id": entries[-1].id if entries else None})

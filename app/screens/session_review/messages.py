@@ -1,0 +1,123 @@
+"""The review screen's messages: what its workers post, each typed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from cutline.app.screens.versions import Version
+from cutline.core import workbench
+from cutline.core.engine.path_index import PathIndex
+from cutline.core.engine.proposal import Proposal
+from cutline.core.workbench.entries import StoredEntries
+from cutline.core.workbench.opening import Opened
+
+if TYPE_CHECKING:
+    pass
+
+
+class Loaded(Message):
+    def __init__(self, result: Opened) -> None:
+        self.result = result
+        super().__init__()
+
+
+class Preview(Message):
+    """A long path's rows, read from the store, to show while the session itself is rebuilt."""
+
+    def __init__(self, entries: StoredEntries, tokens: list[int]) -> None:
+        self.entries = entries
+        self.tokens = tokens
+        super().__init__()
+
+
+class LoadProgress(Message):
+    def __init__(self, step: int, text: str, big: bool) -> None:
+        self.step = step
+        self.text = text
+        self.big = big  # worth a progress bar (a small session loads before it would be seen)
+        super().__init__()
+
+
+class SourceChanged(Message):
+    """The session's file grew (or changed) on disk: the agent is still writing it."""
+
+
+class CountsReady(Message):
+    def __init__(self, counter: str, tokens: list[int], index: PathIndex) -> None:
+        self.counter = counter
+        self.tokens = tokens
+        self.index = index
+        super().__init__()
+
+
+class EntryCounts(Message):
+    def __init__(self, index: int, counts: dict[str, int | None]) -> None:
+        self.index = index
+        self.counts = counts
+        super().__init__()
+
+
+class RunProgress(Message):
+    def __init__(self, stage: str, part: int | None, parts: int | None, detail: str) -> None:
+        self.stage = stage
+        self.part = part
+        self.parts = parts
+        self.detail = detail
+        super().__init__()
+
+
+class ContextReady(Message):
+    """The agent's next context as text: now, and after the open proposal is written back (or why not)."""
+
+    def __init__(self, now: str, after: str | None, after_note: str) -> None:
+        super().__init__()
+        self.now = now
+        self.after = after
+        self.after_note = after_note
+
+
+class ProposalComputed(Message):
+    def __init__(self, run: int, proposal: Proposal) -> None:
+        self.run = run
+        self.proposal = proposal
+        super().__init__()
+
+
+class RunRefused(Message):
+    """The run made no proposal worth storing (or could not start): why, in one line."""
+
+    def __init__(self, run: int, reason: str) -> None:
+        self.run = run
+        self.reason = reason
+        super().__init__()
+
+
+class AcceptPrepared(Message):
+    """What accepting would write, read off the UI thread, for the accept dialog."""
+
+    def __init__(self, preview: workbench.AcceptPreview, store_only: bool) -> None:
+        self.preview = preview
+        self.store_only = store_only
+        super().__init__()
+
+
+class ProposalStored(Message):
+    def __init__(self, proposal: Proposal, versions: list[Version]) -> None:
+        self.proposal = proposal
+        self.versions = versions
+        super().__init__()
+
+
+class VersionSaved(Message):
+    def __init__(self, version: Version) -> None:
+        self.version = version
+        super().__init__()
+
+
+class Decided(Message):
+    def __init__(self, decision: str, detail: str) -> None:
+        self.decision = decision
+        self.detail = detail
+        super().__init__()

@@ -1,0 +1,512 @@
+"""The review screen of one session: message list with the plan, budget gauge, detail, settings, run, edit, accept.
+
+The screen holds its bindings, `check_action`, the loading and planning handlers and the layout;
+its parts (state, editing, counting, running, deciding, outward) hold the rest, and every
+worker makes one call into the workbench (core.workbench)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.clock import Clock
+from textual.containers import Horizontal, Vertical
+from textual.widget import AwaitMount
+from textual.widgets import Footer, Header, ProgressBar, Static, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
+
+from cutline.app.screens.session_review.counting import Counting
+from cutline.app.screens.session_review.deciding import Deciding
+from cutline.app.screens.session_review.editing import Editing
+from cutline.app.screens.session_review.messages import (
+    Loaded,
+    LoadProgress,
+    Preview,
+    SourceChanged,
+)
+from cutline.app.screens.session_review.outward import Outward
+from cutline.app.screens.session_review.running import Running
+from cutline.app.screens.session_review.state import QUEUED_WHILE_LOADING, chars4_tokens
+from cutline.app.widgets.context_view import ContextView
+from cutline.app.widgets.detail import DetailPane
+from cutline.app.widgets.gauge import BudgetGauge
+from cutline.app.widgets.labels import format_label
+from cutline.app.widgets.message_list import MessageList
+from cutline.app.widgets.plan_overlay import context_since_compaction, plan_budget, plan_marks
+from cutline.app.widgets.plan_why import PlanWhy
+from cutline.app.widgets.proposal_view import ProposalView
+from cutline.app.widgets.safe_text import one_line
+from cutline.app.widgets.settings_panel import SettingsPanel
+from cutline.app.widgets.summary_editor import SummaryEditor
+from cutline.app.widgets.write_back_line import WriteBackLine
+from cutline.core import workbench
+from cutline.core.agents.follow import source_signature
+from cutline.core.workbench.entries import StoredEntries
+from cutline.core.workbench.opening import LAZY_ENTRIES, LOAD_STEPS, PREVIEW_ENTRIES
+
+
+class _Posted:
+    """The screen as the workbench's `Watcher`: an opening's steps and preview posted as messages (from its worker)."""
+
+    def __init__(self, screen: ReviewScreen) -> None:
+        self.screen = screen
+
+    def progress(self, step: int, text: str, big: bool) -> None:
+        self.screen.post_message(LoadProgress(step, text, big))
+
+    def preview(self, entries: StoredEntries, tokens: list[int]) -> None:
+        self.screen.post_message(Preview(entries, tokens))
+
+
+class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
+    """One session under review."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="review.back",
+            tooltip="Back to the sessions (press twice; cancels a run first)",
+        ),
+        Binding("r", "run", "Run", id="review.run", tooltip="Run the compaction with the current settings"),
+        Binding("ctrl+x", "cancel_run", "Cancel run", id="review.cancel", tooltip="Cancel the running compaction"),
+        Binding("e", "edit", "Edit", id="review.edit", tooltip="Edit the proposed summary"),
+        Binding("a", "accept", "Accept", id="review.accept", tooltip="Accept the proposal and write it to the session"),
+        Binding(
+            "K",
+            "accept_store_only",
+            "Accept, store only",
+            show=False,
+            id="review.accept_store",
+            tooltip="Accept the proposal into the store without writing the session file",
+        ),
+        Binding("x", "reject", "Reject", id="review.reject", tooltip="Reject the proposal"),
+        Binding("v", "diff", "Diff", id="review.diff", tooltip="Diff two summary versions, revert to one"),
+        Binding("s", "settings", "Settings", id="review.settings", tooltip="Show the settings panel"),
+        Binding("c", "cycle_counter", "Counter", id="review.counter", tooltip="Switch the token counter"),
+        Binding(
+            "right_square_bracket",
+            "keep_more",
+            "Keep +1k",
+            show=False,
+            id="review.keep_more",
+            tooltip="keepRecentTokens + 1000",
+        ),
+        Binding(
+            "left_square_bracket",
+            "keep_less",
+            "Keep −1k",
+            show=False,
+            id="review.keep_less",
+            tooltip="keepRecentTokens − 1000",
+        ),
+        Binding("d", "detail", "Entry", show=False, id="review.detail", tooltip="Show the selected entry"),
+        Binding("w", "why", "Why", id="review.why", tooltip="Why the cut is where it is: the plan's explanation"),
+        Binding("o", "proposal", "Proposal", show=False, id="review.proposal", tooltip="Show the proposal"),
+        Binding(
+            "right_curly_bracket",
+            "next_section",
+            "Next section",
+            id="review.next_section",
+            tooltip="The proposal's next section (summary, injected, recovery, … validation, quality guard)",
+        ),
+        Binding(
+            "left_curly_bracket",
+            "previous_section",
+            "Prev section",
+            id="review.previous_section",
+            tooltip="The proposal's previous section",
+        ),
+        Binding("l", "focus_list", "List", show=False, id="review.list", tooltip="Focus the message list"),
+        Binding("H", "history", "History", id="review.history", tooltip="Compaction history of this session"),
+        Binding("A", "audit", "Audit", id="review.audit", tooltip="Audit what context a compaction lost"),
+        Binding(
+            "E",
+            "export_session",
+            "Export",
+            show=False,
+            id="review.export",
+            tooltip="Download the session as a pi JSONL file",
+        ),
+        Binding(
+            "T",
+            "export_timeline",
+            "Timeline",
+            show=False,
+            id="review.timeline",
+            tooltip="Download the context timeline as an SVG image",
+        ),
+    ]
+
+    # a path at least this long is shown from the store (rows read as they come into view) while it loads
+    PREVIEW_ENTRIES = PREVIEW_ENTRIES
+    # a path at least this long is never rebuilt in memory: planned from stored facts, entries read as needed
+    LAZY_ENTRIES = LAZY_ENTRIES
+    # how often the session's file is looked at for what the agent appended
+    FOLLOW_SECONDS = 1.0
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(ref)
+
+    # -- layout -------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="✂")
+        with Vertical(id="review-top"):
+            yield BudgetGauge(id="budget")
+            yield WriteBackLine(id="write-back-line")
+        with Horizontal(id="review-main"):
+            yield MessageList(id="message-list")
+            with TabbedContent(initial="tab-entry", id="side"):
+                with TabPane("Entry", id="tab-entry"):
+                    yield DetailPane(id="detail")
+                with TabPane("Why", id="tab-why"):
+                    yield PlanWhy(id="why")
+                with TabPane("Settings", id="tab-settings"):
+                    yield Static(Text("loading…", style="dim"), id="settings-loading")
+                with TabPane("Proposal", id="tab-proposal"):
+                    yield ProposalView(id="proposal-view")
+                with TabPane("Context", id="tab-context"):
+                    yield ContextView(id="context-view")
+                with TabPane("Summary", id="tab-summary"), Vertical():
+                    with Horizontal(id="editor-bar"):
+                        yield Static("", id="editor-tokens")
+                        yield Static("", id="editor-saved")
+                    editor = SummaryEditor(
+                        "", id="summary-editor", soft_wrap=True, show_line_numbers=False, disabled=True
+                    )
+                    editor.cursor_blink = self.desk.cursor_blink
+                    yield editor
+        with Horizontal(id="status-bar"):
+            yield Static("loading session…", id="status-text")
+            yield ProgressBar(
+                id="run-progress", show_eta=False, clock=Clock(get_time=lambda: self.desk.clock().timestamp())
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.ref
+        message_list = self.query_one(MessageList)
+        message_list.hold = self._hold_list_key
+        message_list.focus()
+        self.load()
+
+    def shows(self, ref: str) -> bool:
+        """Whether this screen is the review of `ref` (the reference it was opened with, or its session id)."""
+        return ref == self.ref or (self.session is not None and ref == self.session.id)
+
+    def on_unmount(self) -> None:
+        self._cancel_run.set()  # a run's thread stops with the screen (the loop's executor waits for it at exit)
+
+    # -- following a session the agent still writes ------------------------
+
+    def follow(self, source: str) -> None:
+        """Look at the session's file every FOLLOW_SECONDS; when it changed, reload (the import adds only what was appended).
+
+        Why a timer and not a worker: the look is one stat (microseconds), and a worker
+        that never ends would keep the screen from ever being idle.
+        """
+        self._followed = (source, source_signature(source))
+        self.set_interval(self.FOLLOW_SECONDS, self._look_at_source, name="follow-source")
+
+    def _look_at_source(self) -> None:
+        source, last = self._followed
+        now = source_signature(source)
+        if now is None or now == last or self.running:
+            return
+        self._followed = (source, now)
+        self.post_message(SourceChanged())
+
+    @on(SourceChanged)
+    def _source_changed(self) -> None:
+        if self.session is not None and self.session.source_path:
+            self.ref = self.session.source_path
+            self.load(preview=False)
+
+    # -- loading (thread) ---------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="review-load", exit_on_error=False, description="Loading the session")
+    def load(self, preview: bool = True) -> None:
+        opened = workbench.open_for_review(
+            self.desk.store,
+            self.ref,
+            preview=preview,
+            rules_override=self.rules_override,
+            watcher=_Posted(self),
+            preview_entries=self.PREVIEW_ENTRIES,
+            lazy_entries=self.LAZY_ENTRIES,
+        )
+        self.post_message(Loaded(opened))
+
+    @on(Preview)
+    def _previewed_rows(self, message: Preview) -> None:
+        if not self.session_loading:
+            return
+        self._previewed = True
+        self.query_one(MessageList).set_entries(message.entries, message.tokens)
+
+    @on(LoadProgress)
+    def _load_progress(self, message: LoadProgress) -> None:
+        if not self.session_loading:
+            return
+        self._load_text = message.text
+        if message.big:
+            bar = self.query_one("#run-progress", ProgressBar)
+            bar.add_class("-running")
+            bar.update(total=LOAD_STEPS, progress=message.step)
+        self._show_load_status()
+
+    def _hold_list_key(self, action: str) -> bool:
+        """A list key with nothing to act on yet (no rows, or no cut drawn): kept in order with the screen's keys."""
+        return self._queue(f"list:{action}")
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        result = message.result
+        self._opened = result
+        self.session = result.session
+        self.path = result.path
+        self._stored = result.stored
+        self.tokens = result.tokens
+        self._calibration_ratio = result.calibration_ratio
+        first_load = self.plan is None
+        mounted: AwaitMount | None = None
+        if first_load:
+            self.settings = result.settings
+        self._outside = result.outside
+        self.counter = "chars4"
+        self._path_index = result.path_index
+        name = self.session.name or (
+            Path(self.session.source_path).name if self.session.source_path else self.session.id
+        )
+        shown = format_label(self.session.format, self.session.version)
+        self.sub_title = f"{one_line(name, 60)} · {shown} · {len(self.path):,} entries"
+        self.query_one(WriteBackLine).show(result.write_back)
+        detail = self.query_one(DetailPane)
+        detail.call_paths = result.call_paths
+        self._indexes = {"chars4": result.path_index}
+        message_list = self.query_one(MessageList)
+        # on the stored rows shown while loading the person may have moved already: the cut does not take the cursor
+        self._cursor_moved = self._previewed and message_list.cursor != message_list.row_count - 1
+        message_list.set_entries(self.path, self.tokens[self.counter], result.pairs, keep_cursor=self._previewed)
+        self._previewed = False
+        if not first_load:
+            self._sync_settings_panel()
+        if first_load and self.session.source_path:
+            self.follow(self.session.source_path)
+        if first_load:
+            pane = self.query_one("#tab-settings", TabPane)
+            self.query_one("#settings-loading").remove()
+            mounted = pane.mount(
+                SettingsPanel(
+                    self.settings,
+                    self.counter,
+                    cursor_blink=self.desk.cursor_blink,
+                    on_change=self.on_settings_panel_changed,
+                    id="settings",
+                )
+            )
+        self.replan()
+        self.proposal = result.proposal
+        self.proposal_status = result.proposal_status
+        self.versions = [self._version(v) for v in result.versions]
+        self._show_proposal(load_editor=True)
+        status = f"{len(self.path):,} entries on the active path"
+        if self.session.problems:
+            status += f" · {len(self.session.problems)} problems reading the file"
+        if result.notice:
+            status = f"{result.notice} · {status}"
+        self.set_status(status)
+        if self.session_loading:
+            self.session_loading = False
+            self.query_one("#run-progress", ProgressBar).remove_class("-running")
+        self.refresh_bindings()  # run / edit / accept availability changed with the plan and proposal
+        self.refresh_context()
+        queued, self._queued = self._queued, []
+        if queued:
+            self.call_after_refresh(self._replay_keys, queued, mounted)
+
+    async def _replay_keys(self, queued: list[str], mounted: AwaitMount | None) -> None:
+        """Run the keys pressed while the session loaded, in the order pressed (once the settings panel is there)."""
+        if mounted is not None:
+            await mounted
+        message_list = self.query_one(MessageList)
+        for action in queued:
+            target, _, name = action.rpartition(":")
+            getattr(message_list if target == "list" else self, f"action_{name}")()
+
+    # -- planning (pure, on the main thread: milliseconds) -------------------
+
+    def replan(self) -> None:
+        """Plan with the current settings and counter, and draw it."""
+        if self._path_index is None:
+            return
+        self.plan = workbench.plan_on(self._path_index, self.settings, self.session, self.rules_override)
+        message_list = self.query_one(MessageList)
+        old_cut = message_list.cut_row
+        message_list.set_plan(plan_marks(self.plan, self._outside))
+        self._update_gauge()
+        self.query_one(PlanWhy).show(self.plan)
+        self._keep_cut_in_view(old_cut)
+
+    def _keep_cut_in_view(self, old_cut: int | None) -> None:
+        """After a re-plan: a cursor that sat on the cut follows it; otherwise the list scrolls the cut into view."""
+        message_list = self.query_one(MessageList)
+        marks = message_list.marks
+        if marks is None or marks.first_kept is None or message_list.cut_row == old_cut:
+            return
+        if old_cut is None and self._cursor_moved:
+            self._cursor_moved = False
+            return
+        if old_cut is None or message_list.cursor == old_cut:
+            message_list.cursor = marks.first_kept  # the cursor follows the cut…
+            if old_cut is not None and message_list.scrollable_content_region.height > 0:
+                message_list.action_jump_cut()  # …centred in this frame (one repaint, not two)
+            else:
+                self.call_after_refresh(message_list.action_jump_cut)  # …centred once the list has its size
+            return
+
+        def show_cut() -> None:
+            cut = message_list.cut_row
+            if cut is None:
+                return
+            height = max(1, message_list.scrollable_content_region.height)
+            top = round(message_list.scroll_y)
+            if not top <= cut < top + height:
+                message_list.scroll_to(y=max(0, cut - height // 2), animate=False, immediate=True)
+
+        if old_cut is not None and message_list.scrollable_content_region.height > 0:
+            show_cut()  # the list has its size: scrolled in this frame, not a second one after it
+        else:
+            self.call_after_refresh(show_cut)
+
+    def _update_gauge(self) -> None:
+        if self.plan is None:
+            return
+        after, source = None, "proposal"
+        if self.proposal is not None and self.proposal.counter == self.counter and self.proposal_status == "open":
+            after = self.proposal.tokensAfter
+            text = self._current_text()
+            if text is not None and text != self.proposal.summary:
+                # the edit's difference, in chars4 tokens, on top of the proposal's own figure
+                after = max(0, after + chars4_tokens(text) - chars4_tokens(self.proposal.summary))
+                source = "edited summary"
+        index = self._path_index
+        current = context_since_compaction(index) if index is not None and self.plan.alreadyCompacted else None
+        self.query_one(BudgetGauge).show(plan_budget(self.plan, after, current, source))
+
+    # -- tabs and focus -----------------------------------------------------
+
+    def action_settings(self) -> None:
+        self.query_one(TabbedContent).active = "tab-settings"
+        for panel in self.query(SettingsPanel):
+            panel.focus_first()
+
+    def action_detail(self) -> None:
+        self.query_one(TabbedContent).active = "tab-entry"
+
+    def action_why(self) -> None:
+        self.query_one(TabbedContent).active = "tab-why"
+
+    def action_proposal(self) -> None:
+        self.query_one(TabbedContent).active = "tab-proposal"
+
+    def action_next_section(self) -> None:
+        self._jump_section(1)
+
+    def action_previous_section(self) -> None:
+        self._jump_section(-1)
+
+    def _jump_section(self, delta: int) -> None:
+        """Show the proposal and scroll its next or previous section to the top (after a refresh when just shown)."""
+        tabs = self.query_one(TabbedContent)
+        view = self.query_one(ProposalView)
+
+        def jump() -> None:
+            target = view.jump(delta)
+            self.set_status(
+                f"proposal: {target}" if target else f"proposal: no {'next' if delta > 0 else 'previous'} section"
+            )
+
+        if tabs.active != "tab-proposal":
+            tabs.active = "tab-proposal"
+            self.call_after_refresh(jump)
+        else:
+            jump()
+
+    def action_focus_list(self) -> None:
+        self.query_one(MessageList).focus()
+
+    def show_entry(self, entry_id: str) -> bool:
+        """Put the list's cursor on an entry of the path (the audit's way to a fact's source); False when not on it."""
+        index = next((i for i, entry in enumerate(self.path) if entry.id == entry_id), None)
+        if index is None:
+            return False
+        message_list = self.query_one(MessageList)
+        message_list.cursor = index
+        message_list.focus()
+        self.action_detail()
+        return True
+
+    def action_back(self) -> None:
+        focused = self.focused
+        if focused is not None and not isinstance(focused, MessageList):
+            self.query_one(MessageList).focus()
+            return
+        if self.running:
+            self.action_cancel_run()
+            return
+        if self.session is not None and not self._leave_armed:  # one stray Esc never leaves a loaded session
+            self._leave_armed = True
+            self.set_status("Esc again: back to the sessions (this session stays as you tuned it) · q quits")
+            return
+        self._leave_armed = False
+        self.flush_pending()
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.desk.show_sessions()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key != "escape":
+            self._leave_armed = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        has_open = self.proposal is not None and self.proposal_status == "open"
+        if self.session_loading and action in QUEUED_WHILE_LOADING:
+            return True  # kept and run once the session is loaded
+        if action == "cancel_run":
+            return bool(self.running)
+        if action == "run":
+            return None if self.running or self.plan is None else True
+        if action in ("edit", "diff"):
+            return True if self.proposal is not None else None
+        if action in ("accept", "accept_store_only", "reject"):
+            return True if has_open and not self.running else None
+        if action in ("next_section", "previous_section"):
+            return self.proposal is not None and not self.running
+        return True
+
+    # -- run (async worker) -------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group == "compact":
+            if event.state == WorkerState.CANCELLED or self._cancel_run.is_set():
+                return  # action_cancel_run has already told the user
+            if event.state == WorkerState.ERROR:
+                self._run_finished("compaction failed")
+                self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        elif worker.group == "store-proposal" and event.state == WorkerState.ERROR:
+            self._run_finished("saving the proposal failed")
+        elif worker.group == "review-load" and event.state == WorkerState.ERROR:
+            self.session_loading = False
+            self._queued.clear()
+            self.query_one("#run-progress", ProgressBar).remove_class("-running")
+            self.set_status("could not load the session")
+        self.desk.report_worker(event)

@@ -1,0 +1,83 @@
+"""The workbench: one way to open, plan, propose, edit, accept and undo, that the CLI and the desk (and so the web) call.
+
+Front ends parse, make one call here, and show the answer:
+
+- `open_for_plan` (CLI) / `open_for_review` (desk): a stored session or a session file,
+  its path held in the shape chosen here once (whole, a `PathWindow` of the stored
+  path, or a `StoredPath` of its columns), with the plan's `PathIndex`.
+- `PlanTarget.plan` / `core.engine.plan.plan` on `Opened.path_index`: the plan, with the
+  rule set given or shown by the session (`rules_for`).
+- `propose`: summarizer and model defaults, key checks, hooks, deadline, window; a
+  `Proposal`, or a `Refusal` the caller shows (desk) or raises (CLI). `store_proposal` keeps it.
+- `save_edit`, `accept_preview`, `accept`, `reject`, `undo`: the decision and its undo.
+"""
+
+from __future__ import annotations
+
+from cutline.core.workbench.deciding import (
+    AcceptPreview,
+    Latest,
+    accept,
+    accept_preview,
+    latest_proposal,
+    reject,
+    save_edit,
+    undo,
+    write_back_of,
+)
+from cutline.core.workbench.opened import OpenedSession
+from cutline.core.workbench.opening import (
+    LAZY_ENTRIES,
+    PREVIEW_ENTRIES,
+    Opened,
+    Watcher,
+    counted,
+    index_for,
+    open_for_review,
+)
+from cutline.core.workbench.planning import (
+    PlanTarget,
+    compaction_window,
+    open_for_plan,
+    plan_on,
+    refuse_reserve_over_window,
+    rules_for,
+    session_id_for,
+    settings_of_proposal,
+    warmed,
+)
+from cutline.core.workbench.proposing import Refusal, checked_settings, propose, store_proposal, verdict
+
+__all__ = [
+    "LAZY_ENTRIES",
+    "PREVIEW_ENTRIES",
+    "AcceptPreview",
+    "Latest",
+    "Opened",
+    "OpenedSession",
+    "PlanTarget",
+    "Refusal",
+    "Watcher",
+    "accept",
+    "accept_preview",
+    "checked_settings",
+    "compaction_window",
+    "counted",
+    "index_for",
+    "latest_proposal",
+    "open_for_plan",
+    "open_for_review",
+    "plan_on",
+    "propose",
+    "refuse_reserve_over_window",
+    "reject",
+    "rules_for",
+    "save_edit",
+    "session_id_for",
+    "settings_of_proposal",
+    "store_proposal",
+    "undo",
+    "verdict",
+    "warmed",
+    "write_back_of",
+]
