@@ -12,8 +12,8 @@ from cutline.app.widgets.message_list import MessageList
 from cutline.app.widgets.plan_why import PlanWhy
 from cutline.core.engine.plan_text import plan_lines
 from tests.support.keys import SIZE, SMALL, type_keys
+from tests.support.tui_app import rendered_text, test_app, write_session
 from tests.support.tui_app import settle_pilot as settle
-from tests.support.tui_app import test_app, write_session
 
 
 @pytest.fixture
@@ -30,7 +30,8 @@ def _cut_visible(message_list: MessageList) -> bool:
 
 
 def _why_text(screen: ReviewScreen) -> str:
-    return str(screen.query_one("#why-text", Static).render())
+    body = screen.query_one("#why-text", Static)
+    return rendered_text(body.content, width=max(body.content_region.width, 40))
 
 
 @pytest.mark.parametrize("size", [SIZE, SMALL])
