@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,6 +20,17 @@ class _Counted:
     def __repr__(self) -> str:
         self.reprs += 1
         return "<counted>"
+
+
+@pytest.fixture(autouse=True)
+def _default_sigint() -> Iterator[None]:
+    """asyncio.run installs (and at exit restores) its SIGINT handler only over the default one; a job started
+    in the background (as CI runs the suite) inherits SIGINT ignored, so each test starts from the default."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 async def _give(value: _Counted) -> _Counted:
