@@ -46,7 +46,7 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
 
     inbox = Inbox(store)
     if not hold.sessionFile or not Path(hold.sessionFile).is_file():
-        draft = extractive_draft(hold.preparation)
+        draft = extractive_draft(hold.preparation, hold.agent)
         if draft:
             inbox.set_draft(item.id, draft)
             inbox.note(item.id, "no session file: the summary to edit is cutline's extractive one of the messages sent")
@@ -76,25 +76,38 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
     inbox.link(item.id, None, proposal.id)
 
 
-def extractive_draft(preparation: dict[str, Any]) -> str:
-    """cutline's extractive summary of the messages an agent sent with its compaction ('' when none can be read)."""
+def extractive_draft(preparation: dict[str, Any], agent: str | None = None) -> str:
+    """cutline's extractive summary of the messages an agent sent with its compaction ('' when none can be read).
+
+    The messages come as the agent holds them: OpenClaw's user turns carry their text as a bare
+    string, as pi's do on disk, so each is shaped as the readers shape a session's messages
+    before it is read. The summary takes the shape the agent's own has (OpenClaw: its five sections).
+    """
     from pydantic import ValidationError
 
+    from cutline.core.agents.entries import shape_content
     from cutline.core.models import Message
     from cutline.core.summarizers import get_summarizer
     from cutline.core.summarizers.base import SummaryRequest
+    from cutline.core.summarizers.extractive import OPENCLAW_SAFEGUARD_PROMPT
 
     raw = preparation.get("messagesToSummarize")
     messages = []
     for value in raw if isinstance(raw, list) else []:
+        if not isinstance(value, dict):
+            continue
+        shaped = dict(value)
+        shape_content(shaped)
         try:
-            messages.append(Message.model_validate(value))
+            messages.append(Message.model_validate(shaped))
         except ValidationError:
             continue
     if not messages:
         return ""
     previous = preparation.get("previousSummary")
     request = SummaryRequest(messages=messages, previous_summary=previous if isinstance(previous, str) else None)
+    if agent == "openclaw":
+        request.prompt_name = OPENCLAW_SAFEGUARD_PROMPT
     return asyncio.run(get_summarizer("extractive").summarize(request))
 
 

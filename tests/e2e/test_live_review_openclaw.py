@@ -125,6 +125,7 @@ def test_openclaw_asks_cutline_and_compacts_with_the_accepted_summary(tmp_path: 
                 items = json.loads(_cutline(env, "inbox", "--json"))
                 if items:
                     answered["item"] = items[0]
+                    answered["start"] = json.loads(_cutline(env, "inbox", "show", items[0]["id"], "--json"))["summary"]
                     _cutline(env, "inbox", "edit", items[0]["id"], "-", stdin=EDITED)
                     answered["accept"] = _cutline(env, "accept", items[0]["id"])
                     return
@@ -139,6 +140,10 @@ def test_openclaw_asks_cutline_and_compacts_with_the_accepted_summary(tmp_path: 
         assert item is not None, "no compaction reached the inbox"
         assert item["agent"] == "openclaw" and item["live"] is True
         assert f"accepted {item['id']}" in answered["accept"]
+        # the person starts from cutline's summary of the messages OpenClaw handed its provider, in OpenClaw's sections
+        start = answered["start"]
+        assert start and "## Pending user asks" in start and "Big usage turn" in start, start
+        assert "First turn: hello" in start, start
         summaries = _compaction_summaries(openclaw_store(home))
         assert len(summaries) == 1, summaries
         assert summaries[0].startswith(EDITED), summaries[0][:300]
