@@ -283,3 +283,89 @@ def uninstall_openclaw(state_dir: str | Path | None = None) -> list[str]:
         lines.append(f"openclaw: removed the plugin {target}")
     lines.append(f"openclaw: {_set_provider(_openclaw_config(state), None)}")
     return lines
+
+
+# -- Codex -------------------------------------------------------------------------
+
+CODEX_HOOK_TAG = "cutline.app.cli hook run codex"
+
+
+def codex_home(home: str | Path | None = None) -> Path:
+    """Codex's home: the one given, else $CODEX_HOME, else ~/.codex (its hooks.json is there)."""
+    if home is not None:
+        return Path(home).expanduser()
+    env = os.environ.get("CODEX_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".codex"
+
+
+def codex_hook_command() -> str:
+    return f"{shlex.quote(sys.executable)} -m {CODEX_HOOK_TAG}"
+
+
+def _codex_ours(hook: Any) -> bool:
+    return isinstance(hook, dict) and CODEX_HOOK_TAG in str(hook.get("command", ""))
+
+
+TRUST_STEP = (
+    "codex: Codex runs only hooks you have trusted: start `codex`, type /hooks and trust cutline's PostCompact hook "
+    "(until then it does not run; the folder scan of `cutline inbox scan` and the desk still finds Codex's compactions)"
+)
+
+
+def install_codex(home: str | Path | None = None) -> list[str]:
+    """Add cutline's PostCompact hook to Codex's hooks.json; what changed, and the trust step left to the person."""
+    path = codex_home(home) / "hooks.json"
+    data = _read_settings(path)
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise CutlineError(f"{path}: `hooks` is not an object; nothing changed")
+    groups = hooks.get("PostCompact", [])
+    if not isinstance(groups, list):
+        raise CutlineError(f"{path}: `hooks.PostCompact` is not a list; nothing changed")
+    kept: list[Any] = []
+    replaced = 0
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            mine = [h for h in group["hooks"] if _codex_ours(h)]
+            replaced += len(mine)
+            rest = [h for h in group["hooks"] if not _codex_ours(h)]
+            if rest or not mine:
+                kept.append({**group, "hooks": rest})
+        else:
+            kept.append(group)
+    kept.append({"hooks": [{"type": "command", "command": codex_hook_command(), "timeout": 60}]})
+    hooks["PostCompact"] = kept
+    if path.exists():
+        path.with_name(path.name + ".cutline-backup").write_bytes(path.read_bytes())
+    _write_atomic(path, json.dumps(data, indent=2) + "\n")
+    verb = "replaced" if replaced else "added"
+    return [f"codex: {verb} a PostCompact hook in {path}: {codex_hook_command()}", TRUST_STEP]
+
+
+def uninstall_codex(home: str | Path | None = None) -> list[str]:
+    path = codex_home(home) / "hooks.json"
+    data = _read_settings(path)
+    hooks = data.get("hooks")
+    groups = hooks.get("PostCompact") if isinstance(hooks, dict) else None
+    if not isinstance(hooks, dict) or not isinstance(groups, list):
+        return [f"codex: no cutline hook in {path}; nothing changed"]
+    kept: list[Any] = []
+    removed = 0
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            rest = [h for h in group["hooks"] if not _codex_ours(h)]
+            removed += len(group["hooks"]) - len(rest)
+            if rest or not group["hooks"]:
+                kept.append({**group, "hooks": rest})
+        else:
+            kept.append(group)
+    if not removed:
+        return [f"codex: no cutline hook in {path}; nothing changed"]
+    if kept:
+        hooks["PostCompact"] = kept
+    else:
+        del hooks["PostCompact"]
+    if not hooks:
+        del data["hooks"]
+    _write_atomic(path, json.dumps(data, indent=2) + "\n")
+    return [f"codex: removed cutline's PostCompact hook from {path}"]

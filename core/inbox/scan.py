@@ -354,6 +354,12 @@ class Scanner:
                 conn.execute("INSERT OR IGNORE INTO inbox_scan_meta (key, value) VALUES ('baseline', datetime('now'))")
         return report
 
+    def scan_one(self, agent: str, path: Path, on_item: Callable[[InboxItem], None] | None = None) -> ScanReport:
+        """One file an agent names (Codex's PostCompact hook): what is new in it is listed; the baseline is untouched."""
+        report = ScanReport(files=1)
+        self._scan_file(agent, path, report, list_them=True, on_item=on_item)
+        return report
+
     def _scan_file(
         self,
         agent: str,

@@ -104,6 +104,7 @@ class LiveRun:
     prompt: str
     logdir: Path
     program: str = ""  # a key of PROGRAMS when not the agent's own (another release of it)
+    extra: str = "[]"  # Codex: more arguments for `codex exec` (a JSON list), before `resume`
 
 
 def resume(run: LiveRun, timeout: float = 240) -> dict[str, Any]:
@@ -277,6 +278,7 @@ def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list
     return [
         str(program(run.get("program") or "codex")),
         "exec",
+        *json.loads(run.get("extra") or "[]"),
         "--skip-git-repo-check",
         "--json",
         "resume",

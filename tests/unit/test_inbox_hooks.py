@@ -192,3 +192,31 @@ def test_openclaw_install_leaves_a_json5_config_alone_and_says_what_to_set(
     code, out, _ = run(capsys, "hook", "install", "openclaw", "--state-dir", str(tmp_path))
     assert code == 0 and 'is JSON5, left as it is: set agents.defaults.compaction.provider = "cutline"' in out
     assert (tmp_path / "openclaw.json").read_text() == "{ // mine\n  agents: {},\n}\n"
+
+
+def test_codex_install_adds_one_post_compact_hook_says_how_to_trust_it_and_uninstall_removes_exactly_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codex = tmp_path / ".codex"
+    codex.mkdir()
+    theirs = {"hooks": {"PostCompact": [{"hooks": [{"type": "command", "command": "/their/tool"}]}]}}
+    (codex / "hooks.json").write_text(json.dumps(theirs))
+    code, out, _ = run(capsys, "hook", "install", "codex", "--codex-home", str(codex))
+    assert code == 0 and out.startswith(f"codex: added a PostCompact hook in {codex / 'hooks.json'}: ")
+    assert "type /hooks and trust cutline's PostCompact hook" in out
+    written = json.loads((codex / "hooks.json").read_text())
+    commands = [h["command"] for g in written["hooks"]["PostCompact"] for h in g["hooks"]]
+    assert commands[0] == "/their/tool" and commands[1].endswith("-m cutline.app.cli hook run codex")
+    run(capsys, "hook", "install", "codex", "--codex-home", str(codex))  # again: replaced, not doubled
+    assert len(json.loads((codex / "hooks.json").read_text())["hooks"]["PostCompact"]) == 2
+    code, out, _ = run(capsys, "hook", "uninstall", "codex", "--codex-home", str(codex))
+    assert out == f"codex: removed cutline's PostCompact hook from {codex / 'hooks.json'}\n"
+    assert json.loads((codex / "hooks.json").read_text()) == theirs
+
+
+@pytest.mark.parametrize("text", ["", "not json", "[]", '{"transcript_path": 3}', '{"transcript_path": "/no/such"}'])
+def test_a_broken_codex_event_lets_codex_go_on(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from cutline.core.inbox.codex import post_compact
+
+    assert post_compact(text) == ""
+    assert capsys.readouterr().err.startswith("cutline: the compaction was not put in the inbox (")
