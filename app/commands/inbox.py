@@ -50,6 +50,9 @@ def _as_json(item: InboxItem) -> dict[str, Any]:
 def inbox_cmd(ctx: click.Context, as_json: bool, everything: bool, watch: bool, db_path: str | None) -> None:
     """Compactions waiting for your word (pi holds them while a desk or `inbox --watch` listens).
 
+    Also those found after the fact (`cutline inbox scan`, or Codex's PostCompact hook):
+    listed as `found`; no agent waits on them.
+
     Answer one with `cutline accept ID` (the latest summary version: edit it first with
     `cutline inbox edit ID FILE` or in the desk) or `cutline reject ID`.
     """

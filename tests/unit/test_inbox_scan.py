@@ -92,7 +92,10 @@ def test_a_session_that_appears_after_the_baseline_is_listed_whole(tmp_path: Pat
         by_agent = {i.agent: i for i in report.items}
         assert sorted(by_agent) == ["claude-code", "codex", "qwen-code"], [i.agent for i in report.items]
         request = Inbox(store).request(by_agent["claude-code"].id)["found"]
-        assert request["summary"] and "summary" in request["summary"].lower()  # the isCompactSummary message's text
+        assert request["summary"].startswith(  # the text of the isCompactSummary message after the boundary
+            "This session is being continued from a previous conversation that ran out of context."
+        )
+        assert "add a CSV export of a user's links" in request["summary"]
         codex = Inbox(store).request(by_agent["codex"].id)["found"]
         assert codex["summary"].startswith("Goal: make `GET /v1/links` pagination cursors opaque")
         assert Inbox(store).request(by_agent["qwen-code"].id)["found"]["summary"]
