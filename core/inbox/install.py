@@ -1,7 +1,8 @@
 """Installing and removing cutline's hooks in the agents' own configuration; each step says what it changed.
 
-- pi: the extension `cutline-review.js` in `<agent dir>/extensions/` (pi loads every `*.js` there at
-  start), with the socket path and the timeout written into it;
+- pi: the extension `cutline-review/` in `<agent dir>/extensions/` (pi loads every `*.js` there and
+  each directory's `index.js` at start), with the socket path and the timeout written into its
+  index.js, and the socket conversation it shares with the OpenClaw plugin (`review-client.js`);
 - Claude Code: one `PreCompact` hook (matcher `auto`, or every trigger) in `~/.claude/settings.json`
   that runs `cutline hook run claude-code`; uninstall removes exactly that hook and nothing else.
 
@@ -22,7 +23,9 @@ from typing import Any
 
 from cutline.core.errors import CutlineError
 
-PI_EXTENSION_NAME = "cutline-review.js"
+PI_EXTENSION_NAME = "cutline-review"  # a directory: index.js and the shared review-client.js
+PI_OLD_EXTENSION = "cutline-review.js"  # the single file earlier cutline releases installed
+REVIEW_CLIENT = "review-client.js"
 MARKER = "cutline-review: pi holds each compaction"
 DEFAULT_TIMEOUT_SECONDS = 900.0
 CLAUDE_HOOK_TAG = "cutline.app.cli hook run claude-code"
@@ -66,34 +69,64 @@ def _write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
         raise
 
 
+def _review_client() -> str:
+    return files("cutline.core.inbox").joinpath("review_client.js").read_text(encoding="utf-8")
+
+
+def _holds(path: Path, text: str) -> bool:
+    return path.is_file() and path.read_text(encoding="utf-8", errors="replace") == text
+
+
 def install_pi(socket: Path, agent_dir: str | Path | None = None, timeout_seconds: float | None = None) -> list[str]:
-    """Put the extension where pi loads extensions; the lines say what changed."""
-    target = pi_agent_dir(agent_dir) / "extensions" / PI_EXTENSION_NAME
+    """Put the extension where pi loads extensions (a directory with index.js); the lines say what changed."""
+    extensions = pi_agent_dir(agent_dir) / "extensions"
+    target = extensions / PI_EXTENSION_NAME
+    index = target / "index.js"
     timeout = timeout_seconds if timeout_seconds is not None else DEFAULT_TIMEOUT_SECONDS
     source = pi_extension_source(socket, timeout)
-    if target.exists():
-        current = target.read_text(encoding="utf-8", errors="replace")
-        if MARKER not in current:
-            raise CutlineError(f"{target} exists and is not cutline's extension; nothing changed")
-        if current == source:
-            return [f"pi: {target} is already installed (socket {socket}, timeout {timeout:g} s); nothing changed"]
-        _write_atomic(target, source)
-        return [f"pi: updated {target} (socket {socket}, timeout {timeout:g} s)"]
-    _write_atomic(target, source)
-    return [
-        f"pi: wrote {target} (socket {socket}, timeout {timeout:g} s)",
-        "pi: compactions wait for review while a cutline desk or `cutline inbox --watch` runs; restart pi to load it",
-    ]
+    client = _review_client()
+    old = extensions / PI_OLD_EXTENSION
+    if old.exists() and MARKER not in old.read_text(encoding="utf-8", errors="replace"):
+        old = Path()  # someone else's file of that name: left alone
+    if target.exists() and not (index.is_file() and MARKER in index.read_text(encoding="utf-8", errors="replace")):
+        raise CutlineError(f"{target} exists and is not cutline's extension; nothing changed")
+    lines: list[str] = []
+    if _holds(index, source) and _holds(target / REVIEW_CLIENT, client):
+        lines.append(f"pi: {target} is already installed (socket {socket}, timeout {timeout:g} s); nothing changed")
+    if not lines:
+        fresh = not index.is_file()
+        _write_atomic(target / REVIEW_CLIENT, client)
+        _write_atomic(index, source)
+        lines.append(f"pi: {'wrote' if fresh else 'updated'} {target} (socket {socket}, timeout {timeout:g} s)")
+        if fresh:
+            lines.append(
+                "pi: compactions wait for review while a cutline desk or `cutline inbox --watch` runs; "
+                "restart pi to load it"
+            )
+    if old != Path() and old.exists():
+        old.unlink()  # else pi would load both and hold each compaction twice
+        lines.append(f"pi: removed the earlier single-file extension {old}")
+    return lines
 
 
 def uninstall_pi(agent_dir: str | Path | None = None) -> list[str]:
-    target = pi_agent_dir(agent_dir) / "extensions" / PI_EXTENSION_NAME
+    extensions = pi_agent_dir(agent_dir) / "extensions"
+    target = extensions / PI_EXTENSION_NAME
+    old = extensions / PI_OLD_EXTENSION
+    lines: list[str] = []
+    if old.exists() and MARKER in old.read_text(encoding="utf-8", errors="replace"):
+        old.unlink()
+        lines.append(f"pi: removed {old}")
     if not target.exists():
-        return [f"pi: {target} is not there; nothing changed"]
-    if MARKER not in target.read_text(encoding="utf-8", errors="replace"):
+        return lines or [f"pi: {target} is not there; nothing changed"]
+    index = target / "index.js"
+    if not (index.is_file() and MARKER in index.read_text(encoding="utf-8", errors="replace")):
         raise CutlineError(f"{target} is not cutline's extension; nothing changed")
-    target.unlink()
-    return [f"pi: removed {target}"]
+    for name in ("index.js", REVIEW_CLIENT):
+        (target / name).unlink(missing_ok=True)
+    target.rmdir()
+    lines.append(f"pi: removed {target}")
+    return lines
 
 
 # -- Claude Code -------------------------------------------------------------------
@@ -261,6 +294,7 @@ def install_openclaw(
     for name in ("openclaw.plugin.json", "package.json"):
         _write_atomic(target / name, source.joinpath(name).read_text(encoding="utf-8"), 0o644)
     template = source.joinpath("index.js").read_text(encoding="utf-8")
+    _write_atomic(target / REVIEW_CLIENT, _review_client(), 0o644)
     _write_atomic(target / "index.js", _with_config(template, socket, timeout), 0o644)
     return [
         f"openclaw: wrote the plugin {target} (socket {socket}, timeout {timeout:g} s)",
@@ -277,7 +311,7 @@ def uninstall_openclaw(state_dir: str | Path | None = None) -> list[str]:
     elif OPENCLAW_MARKER not in (target / "index.js").read_text(encoding="utf-8", errors="replace"):
         raise CutlineError(f"{target} is not cutline's plugin; nothing changed")
     else:
-        for name in ("index.js", "openclaw.plugin.json", "package.json"):
+        for name in ("index.js", REVIEW_CLIENT, "openclaw.plugin.json", "package.json"):
             (target / name).unlink(missing_ok=True)
         target.rmdir()
         lines.append(f"openclaw: removed the plugin {target}")
