@@ -326,9 +326,12 @@ class Scanner:
 
     def _written_by_cutline(self, path: str) -> set[str]:
         """The entry ids of the compactions cutline itself wrote into `path` (an accepted proposal's write-back)."""
-        rows = self._db.rows(
-            "SELECT entry_id FROM decisions WHERE written_to IN (?, ?) AND entry_id IS NOT NULL",
-            (path, str(Path(path).resolve())),
+        resolved = str(Path(path).resolve())
+        rows = self._db.rows(  # an OpenClaw store's sessions are written to as STORE#SESSION
+            "SELECT entry_id FROM decisions WHERE entry_id IS NOT NULL"
+            " AND (written_to IN (?, ?) OR substr(written_to, 1, length(?) + 1) = ? || '#'"
+            " OR substr(written_to, 1, length(?) + 1) = ? || '#')",
+            (path, resolved, path, path, resolved, resolved),
         )
         return {str(r["entry_id"]) for r in rows}
 

@@ -256,3 +256,44 @@ def test_the_inbox_commands_scan_show_write_back_and_dismiss_what_was_found(
     code, out, _ = run(capsys, "inbox", "scan")  # cutline's own write-back is not found after the fact
     assert "1 read" in out and " 0 new compactions" in out
     assert json.loads(run(capsys, "inbox", "--json")[1]) == []
+
+
+def test_an_openclaw_stores_new_compaction_is_listed_unless_cutline_wrote_it(tmp_path: Path) -> None:
+    """A store the real OpenClaw 2026.9 wrote (the corpus), before and after its manual compaction."""
+    import sqlite3
+
+    from cutline.core.agents.openclaw.store import event_texts
+    from tests.support.openclaw_store import without_last_event
+
+    corpus = REPO / "tests" / "fixtures" / "corpus" / "openclaw" / "main"
+    for written_by_cutline in (False, True):
+        home = tmp_path / f"home{int(written_by_cutline)}"
+        store_file = home / ".openclaw" / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+        store_file.parent.mkdir(parents=True)
+        # OpenClaw's store just before its manual compaction: the same store without its last event
+        without_last_event(corpus / "after-manual-compact.sqlite", store_file, "cde7b62f-b5d2-453a-a896-24ee78fd4b51")
+        with Store(tmp_path / f"store{int(written_by_cutline)}.db") as store:
+            assert scan(store, env={"HOME": str(home)}).baseline
+            after = tmp_path / "after.sqlite"
+            shutil.copy(corpus / "after-manual-compact.sqlite", after)
+            conn = sqlite3.connect(after)  # its events read by cutline's OpenClaw reader (the last one is zstd)
+            [sid] = [str(row[0]) for row in conn.execute("SELECT DISTINCT session_id FROM transcript_events")]
+            events = [json.loads(text) for _, text in event_texts(conn, sid, str(after), [])]
+            conn.close()
+            compactions = [(sid, e["id"]) for e in events if e.get("type") == "compaction"]
+            [(sid, compaction_id)] = compactions
+            if written_by_cutline:
+                with store.database.transaction() as db:
+                    db.execute(
+                        "INSERT INTO decisions (proposal_id, session_id, decision, decided_at, written_to, entry_id)"
+                        " VALUES ('p1', 's1', 'accepted', '2026-12-01T10:00:00Z', ?, ?)",
+                        (f"{store_file}#{sid}", compaction_id),
+                    )
+            after.replace(store_file)  # OpenClaw went on and compacted (a new file here: read from its start)
+            report = scan(store, env={"HOME": str(home)})
+            if written_by_cutline:
+                assert report.items == []
+                continue
+            [item] = report.items
+            assert (item.agent, item.session_file) == ("openclaw", f"{store_file}#{sid}")
+            assert Inbox(store).request(item.id)["found"]["compaction"] == compaction_id
