@@ -1,4 +1,10 @@
-"""Shared fixtures: every test gets its own CUTLINE_HOME and no API key, so nothing touches the user's home or the network."""
+"""Shared fixtures: every test gets its own CUTLINE_HOME and no API key, so nothing touches the user's home or the network.
+
+The suite runs in parallel (`pytest -n auto --dist loadgroup`, the README's test command): every
+test has its own temp dirs, CUTLINE_HOME, free ports and tmux socket, so any two can run side by
+side, except the groups below, each kept on one worker, one test at a time (an `xdist_group` mark
+set here by file name, tests/support/serial_groups.py, so a new file of that kind joins its group by its name).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,14 @@ import pytest
 
 from tests.support.fake_anthropic import FakeAnthropic
 from tests.support.paths import SAMPLES
+from tests.support.serial_groups import serial_group
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        group = serial_group(item.path)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(autouse=True)
