@@ -23,6 +23,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = serial_group(item.path)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+    # a test that declares more time than the default runs first (its group with it): started last, it alone
+    # would keep one worker busy after the other has run out of tests
+    default = float(config.getini("timeout") or 0)
+    items.sort(key=lambda item: not declares_more_time(item, default))
+
+
+def declares_more_time(item: pytest.Item, default: float) -> bool:
+    mark = item.get_closest_marker("timeout")
+    return mark is not None and bool(mark.args) and float(mark.args[0]) > default
 
 
 @pytest.fixture(autouse=True)
