@@ -2,8 +2,9 @@
 
 The suite runs in parallel (`pytest -n auto --dist loadgroup`, the README's test command): every
 test has its own temp dirs, CUTLINE_HOME, free ports and tmux socket, so any two can run side by
-side, except the groups below, each kept on one worker, one test at a time (an `xdist_group` mark
-set here by file name, tests/support/serial_groups.py, so a new file of that kind joins its group by its name).
+side, except the groups in tests/support/serial_groups.py (live tests with real programs, tmux,
+browser), each kept on one worker, one test at a time: an `xdist_group` mark set here by file name,
+so a new file of that kind joins its group by its name.
 """
 
 from __future__ import annotations
