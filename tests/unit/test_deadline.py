@@ -29,6 +29,10 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def api(fake_anthropic: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> FakeAnthropic:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-deadline")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.base_url)
+    # the deadline covers everything from the command's start, the SDK's import too (~10 s at load 12):
+    # imported here, so the requests are sent within these tests' short deadlines
+    import anthropic  # noqa: F401
+
     return fake_anthropic
 
 
@@ -105,3 +109,42 @@ async def test_within_deadline_cancels_the_work_and_keeps_inner_timeouts() -> No
     with pytest.raises(TimeoutError):  # not the deadline's: passed on as it is
         await within_deadline(inner_timeout(), 60)
     assert await within_deadline(asyncio.sleep(0, result=7), 60) == 7
+
+
+def test_the_deadline_covers_the_synchronous_work_before_the_first_request(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 3: on a big session the reading and planning before any request took minutes past a 20 s
+    `--timeout`; the deadline covers them. Here that work is a busy loop of 8 s against a 1 s deadline."""
+    import time
+
+    import cutline.core.workbench
+
+    opening = cutline.core.workbench.open_for_plan
+    spent: list[float] = []
+
+    def slow_open(*args: object, **kwargs: object) -> object:
+        began = time.monotonic()
+        try:
+            while time.monotonic() - began < 8:  # pure Python work, as rebuilding a long path is
+                sum(range(1_000))
+        finally:
+            spent.append(time.monotonic() - began)
+        return opening(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cutline.core.workbench, "open_for_plan", slow_open)
+    session = write_session(tmp_path / "session.jsonl")
+    db = tmp_path / "c.db"
+    code, out, err = run(
+        capsys, "compact", str(session), "--keep-recent-tokens", "300", "--timeout", "1", "--db", str(db)
+    )
+    assert code == 1 and out == ""
+    assert err == (
+        "cutline: the compaction did not finish within its 1 s deadline and was stopped "
+        "(compaction.timeoutSeconds or --timeout sets it)\n"
+    )
+    assert spent and spent[0] < 6, f"stopped after {spent[0]:.1f} s"
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM proposals").fetchone() == (0,), "nothing stored"

@@ -1,0 +1,46 @@
+"""A command's deadline over all of its work: the process's own timer stops it where it is when the time is up.
+
+Why: `compact --timeout` bounded only the summarizer's requests; the synchronous work
+before them (reading, rebuilding and planning a 100,000-entry path) ran on unbounded, so
+a 20 s deadline took 368 s on a loaded machine. An interval timer interrupts the main
+thread between two bytecodes whatever it is doing; the store's transactions roll back.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+from cutline.core.engine.deadline import DeadlineExceeded, deadline_message
+
+
+class _TimeUp(SystemExit):
+    """Raised in the main thread when the timer fires: a SystemExit, so an event loop's callback does not swallow it."""
+
+
+@contextmanager
+def whole_deadline(seconds: float) -> Iterator[None]:
+    """Within the block, DeadlineExceeded once `seconds` have passed, wherever the main thread is.
+
+    Nothing is armed off the main thread (a caller's thread, a test runner's worker) or
+    where the platform has no interval timer: the run's own deadline still bounds its requests.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def fire(signum: int, frame: FrameType | None) -> None:
+        raise _TimeUp()
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    try:
+        yield
+    except _TimeUp:
+        raise DeadlineExceeded(deadline_message(seconds)) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
