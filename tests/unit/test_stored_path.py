@@ -186,3 +186,43 @@ def test_a_long_uncompacted_path_is_planned_reading_a_few_entries_not_every_one(
             ).model_dump()
         )
         assert sum(reads) <= 3 * StoredEntries.WINDOW
+
+
+def test_a_long_read_of_the_path_lets_other_readers_in_while_it_rebuilds_entries(
+    tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 3: a run's read of a 100,000-entry path held the store's lock while it rebuilt every entry,
+    and the desk's list, reading the rows coming into view, waited for all of it (PageUp 19.7 s)."""
+    import threading
+
+    import cutline.core.store.sessions as sessions_module
+    from tests.support.pi_compactions import write_pi_session
+
+    file = write_pi_session(tmp_path / "long.jsonl", turns=200, every=0)
+    with Store() as store:
+        report = store.import_file(file)
+        length = store.sessions.path_length(report.session_id)
+        rebuilt = [0]
+        started, other_done = threading.Event(), threading.Event()
+        rebuild = sessions_module.entry_from_row
+
+        def slow_rebuild(*row: Any) -> Any:
+            rebuilt[0] += 1
+            started.set()
+            if rebuilt[0] == length // 2:
+                other_done.wait(10)  # half-way through the read: the other reader must get in meanwhile
+            return rebuild(*row)
+
+        monkeypatch.setattr(sessions_module, "entry_from_row", slow_rebuild)
+        result: list[int] = []
+        reader = threading.Thread(
+            target=lambda: result.append(len(store.sessions.path_entries(report.session_id, 0, length)))
+        )
+        reader.start()
+        assert started.wait(10)
+        assert store.sessions.path_length(report.session_id) == length  # blocked until the read ends before
+        seen = rebuilt[0]
+        other_done.set()
+        reader.join(30)
+        assert result == [length]
+        assert seen < length, "the other read waited for every entry to be rebuilt"
