@@ -50,6 +50,7 @@ P_MODIFIED = 66
 P_DONE = 60
 P_EARLIER = 55  # an earlier summary's items that are not rules, goals or decisions
 P_IDENTIFIER = 50
+P_NAMES = 64
 P_READ = 45
 P_ASKS = 35
 P_FIXED = 30
@@ -61,6 +62,7 @@ P_FOCUS = 110
 MAX_DONE_ASKS = 5
 MAX_FILES = 15
 MAX_IDENTIFIERS = 12
+MAX_CODE_NAMES = 6
 IDENTIFIER_MESSAGES = 10
 # the length a model writes for a span, about: a third of the span, between these bounds
 MIN_TARGET_CHARS = 1_200
@@ -179,6 +181,9 @@ def _work(items: _Items, state: SpanState, *, turn_prefix: bool) -> None:
                 items.add("next", f"Resolve the failure of {failure.label}", P_RESOLVE)
         if state.latest_ask and state.answered_turn < state.turn and not state.latest_done:
             items.add("next", short_ask(state.latest_ask, 200), P_RESOLVE + 1)
+    names = state.names.top(MAX_CODE_NAMES)
+    if names:
+        items.add("names", "Code names worked on: " + ", ".join(f"`{name}`" for name in names), P_NAMES)
     files = heapq.nsmallest(MAX_FILES, state.files.values(), key=lambda f: (not f.modified, -f.order))
     for record in files:
         items.add("files", record.describe(), P_MODIFIED if record.modified else P_READ)

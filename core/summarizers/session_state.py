@@ -17,6 +17,7 @@ from typing import Any
 from cutline.core.facts import error_text, normalize_sentence
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues
+from cutline.core.summarizers.code_names import CodeNames
 from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, read_user_text
 
 # how many of each kind a summary can use; older ones are dropped as newer ones arrive
@@ -182,6 +183,7 @@ class SpanState:
     turn: int = 0
     answered_turn: int = 0  # the last turn the assistant wrote text in
     completed_turn: int = 0  # the last turn whose final assistant text says the work is done
+    names: CodeNames = field(default_factory=CodeNames)
 
     @property
     def latest_done(self) -> bool:
@@ -477,6 +479,7 @@ class SpanReader:
         state.ask_count += 1
         typed = read.typed
         state.latest_ask = typed
+        state.names.user(typed)
         state.activity.clear()
         requests: list[str] = []
         said_rule_or_plan = False
@@ -515,6 +518,7 @@ class SpanReader:
         state = self.state
         text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock)).strip()
         if text:
+            state.names.quoted(text)
             state.last_assistant_text = text
             state.answered_turn = state.turn
             final = not message.tool_calls() and message.stopReason in (None, "stop", "end_turn")
@@ -536,6 +540,8 @@ class SpanReader:
             if command and not paths:
                 paths = _command_read(command)
             self._calls[call.id] = _Call(call, paths, command, state.turn)
+            if paths and paths[0][0] == "edit":
+                state.names.edited(*_changed_texts(call, args))
         if message.stopReason == "error" and message.errorMessage and not _ABORTED.search(message.errorMessage):
             state.failures[f"assistant\x00{state.turn}"] = Failure(
                 "the model call", error_text(message.errorMessage), "assistant", state.turn
@@ -628,6 +634,23 @@ class SpanReader:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
         if text.strip():
             self.user_text(text)
+
+
+_CHANGED_KEYS = ("newText", "new_string", "new_str", "oldText", "old_string", "old_str", "new_source")
+
+
+def _changed_texts(call: ToolCallBlock, args: dict[str, Any]) -> list[str]:
+    """The code an edit changes: its old and new text (Claude Code's and pi's keys, a patch's +/- lines)."""
+    texts = [v for k in _CHANGED_KEYS if isinstance(v := args.get(k), str)]
+    for edit in args.get("edits") or []:  # MultiEdit
+        if isinstance(edit, dict):
+            texts += [v for k in _CHANGED_KEYS if isinstance(v := edit.get(k), str)]
+    if call.name.lower() in PATCH_TOOLS or "*** Begin Patch" in str(args.get("input", "")):
+        patch = str(args.get("input") or args.get("patch") or args.get("command") or "")
+        texts.append(
+            "\n".join(line[1:] for line in patch.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---"))
+        )
+    return texts
 
 
 def _exec_output(failed: bool, output: str) -> tuple[bool, str]:
