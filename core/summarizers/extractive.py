@@ -126,16 +126,15 @@ def _earlier(items: _Items, summaries: list[str], *, moved_on: bool, stale_next:
             items.add(section, text, _EARLIER_PRIORITY.get(section, P_EARLIER))
 
 
-def _from_state(
-    items: _Items, state: SpanState, *, turn_prefix: bool, has_goal: bool, always_pending: bool = False
-) -> None:
+def _from_state(items: _Items, state: SpanState, *, turn_prefix: bool, has_goal: bool) -> None:
     if state.first_ask and not has_goal:
         only_ask = normalize_sentence(state.first_ask) == normalize_sentence(state.latest_ask)
         # the one ask of a short span is the latest ask already: its goal line goes first when space is short
         items.add("goal", short_ask(state.first_ask), P_DONE if only_ask else P_GOAL)
     asks = list(state.asks)
-    if state.latest_ask and state.latest_done and not turn_prefix and not always_pending:
-        # its turn ended with "Done …": finished, so not what is under way (on a split turn that is in the prefix)
+    finished = bool(state.latest_ask) and state.latest_done and not turn_prefix
+    if finished:
+        # a final answer ended its turn: finished, not what is under way (on a split turn that is in the prefix)
         items.add("done", latest_ask_text(state.latest_ask), P_LATEST)
     elif state.latest_ask:
         items.add("latest", latest_ask_text(state.latest_ask), P_LATEST)
@@ -145,7 +144,7 @@ def _from_state(
     for ask in asks[-8:]:
         items.add("asks", short_ask(ask, 200), P_ASKS)
     _stated(items, state)
-    _work(items, state, turn_prefix=turn_prefix)
+    _work(items, state, turn_prefix=turn_prefix, finished=finished)
 
 
 def _stated(items: _Items, state: SpanState) -> None:
@@ -163,10 +162,10 @@ def _stated(items: _Items, state: SpanState) -> None:
         items.add("todo", text, P_TODO)
 
 
-def _work(items: _Items, state: SpanState, *, turn_prefix: bool) -> None:
+def _work(items: _Items, state: SpanState, *, turn_prefix: bool, finished: bool) -> None:
     """What was done last, the failures open and fixed, the plan and next steps, the files."""
     activity = list(state.activity)
-    if activity:
+    if activity and not finished:  # once the last ask is finished its actions are history (its files are listed)
         items.add("in_progress", "Last actions: " + "; ".join(activity), P_IN_PROGRESS)
     for failure in state.open_failures:
         line = f"{failure.label} failed: {failure.error}" if failure.error else f"{failure.label} failed"
@@ -179,7 +178,7 @@ def _work(items: _Items, state: SpanState, *, turn_prefix: bool) -> None:
         for failure in state.open_failures[-2:]:
             if failure.turn == state.turn:
                 items.add("next", f"Resolve the failure of {failure.label}", P_RESOLVE)
-        if state.latest_ask and state.answered_turn < state.turn and not state.latest_done:
+        if state.latest_ask and state.at_cut in ("asked", "working"):  # cut before its turn ended
             items.add("next", short_ask(state.latest_ask, 200), P_RESOLVE + 1)
     names = state.names.top(MAX_CODE_NAMES)
     if names:
@@ -232,7 +231,6 @@ def summarize_extractive(request: SummaryRequest) -> str:
         state,
         turn_prefix=turn_prefix,
         has_goal=any(i.section == "goal" for i in items.items),
-        always_pending=layout is OPENCLAW,
     )
     if layout is OPENCLAW:
         _identifiers(items, request.messages)

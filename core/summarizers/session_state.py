@@ -18,7 +18,7 @@ from cutline.core.facts import error_text, normalize_sentence
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues
 from cutline.core.summarizers.code_names import CodeNames
-from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, read_user_text
+from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, is_acknowledgement, read_user_text
 
 # how many of each kind a summary can use; older ones are dropped as newer ones arrive
 MAX_RULES = 40
@@ -181,14 +181,30 @@ class SpanState:
     summaries: list[str] = field(default_factory=list)
     replaced_chars: int = 0
     turn: int = 0
-    answered_turn: int = 0  # the last turn the assistant wrote text in
-    completed_turn: int = 0  # the last turn whose final assistant text says the work is done
+    # where the span ends in the last ask's turn: "" (no ask), "asked" (nothing after it yet), "working" (tool
+    # activity, or text with calls, after it: the cut is inside the turn) or "answered" (a final answer ends it)
+    at_cut: str = ""
+    final_text: str = ""  # the final answer that ends the last turn, when `at_cut` is "answered"
     names: CodeNames = field(default_factory=CodeNames)
 
     @property
     def latest_done(self) -> bool:
-        """Whether the last ask's turn ended with the assistant saying the work is done."""
-        return self.completed_turn == self.turn and self.turn > 0
+        """Whether the last ask is finished at the cut, judged from where the span ends in its turn.
+
+        A cut inside the turn (nothing after the ask yet, or tool activity with no final answer
+        after it) leaves it under way, whatever an intermediate text said. A final answer ends
+        the turn: finished, unless it asks the user something, states what it will do next, or
+        a failure of that turn is still open (then the ask is still under way). On a split turn
+        the history part ends with such a finished turn; the ask under way is in the turn prefix.
+        An answer that only takes the ask on ("On it.") finishes nothing.
+        """
+        if self.turn == 0 or self.at_cut != "answered":
+            return False
+        if _COMPLETED.match(self.final_text):
+            return True
+        if self.final_text.rstrip().endswith("?") or self.plan or is_acknowledgement(self.final_text):
+            return False  # it asks the user, says what it will do, or only took the ask on ("On it.")
+        return not any(failure.turn == self.turn for failure in self.open_failures)
 
     @property
     def open_failures(self) -> list[Failure]:
@@ -479,6 +495,7 @@ class SpanReader:
         state.ask_count += 1
         typed = read.typed
         state.latest_ask = typed
+        state.at_cut = "asked"
         state.names.user(typed)
         state.activity.clear()
         requests: list[str] = []
@@ -520,10 +537,9 @@ class SpanReader:
         if text:
             state.names.quoted(text)
             state.last_assistant_text = text
-            state.answered_turn = state.turn
-            final = not message.tool_calls() and message.stopReason in (None, "stop", "end_turn")
-            if final and _COMPLETED.match(text):
-                state.completed_turn = state.turn
+            if state.turn and not message.tool_calls() and message.stopReason in (None, "stop", "end_turn"):
+                state.at_cut = "answered"
+                state.final_text = text
             if cues.worth_reading(text):
                 for sentence in sentences(text):
                     normed = cues.words_of(sentence)
@@ -533,6 +549,8 @@ class SpanReader:
                         _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
                     if "TODO" in sentence:
                         _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+        if message.tool_calls() and state.turn:
+            state.at_cut = "working"
         for call in message.tool_calls():
             args = _arguments(call)
             paths = call_paths(call, args)
