@@ -101,6 +101,10 @@ class CodeNames:
     def user(self, text: str) -> None:
         """Names the user gives: quoted, or bare words only code is written as."""
         self.quoted(text, USER_WEIGHT)
+        self.bare(text)
+
+    def bare(self, text: str) -> None:
+        """Bare words of the user's text that only code is written as (snake_case, camelCase, Class.member, --flag)."""
         for match in _BARE.finditer(text.replace("`", " ")):
             value = match.group(0)
             if "`" + value + "`" not in text and _is_code_name(value):

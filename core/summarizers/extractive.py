@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import re
 
-from cutline.core.facts import find_identifiers, normalize_sentence
+from cutline.core.facts import find_identifiers
 from cutline.core.models import Message
 from cutline.core.summarizers import cues
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
@@ -89,8 +89,8 @@ class _Items:
 
     def add(self, section: str, text: str, priority: int) -> None:
         text = text.strip()
-        key = normalize_sentence(text)
-        if not text or not key or key == normalize_sentence("(none)"):
+        key = cues.words_of(text).strip()
+        if not text or not key or key == "none":
             return
         seen = self._seen.get((section, key))
         if seen is not None:
@@ -128,7 +128,7 @@ def _earlier(items: _Items, summaries: list[str], *, moved_on: bool, stale_next:
 
 def _from_state(items: _Items, state: SpanState, *, turn_prefix: bool, has_goal: bool) -> None:
     if state.first_ask and not has_goal:
-        only_ask = normalize_sentence(state.first_ask) == normalize_sentence(state.latest_ask)
+        only_ask = cues.words_of(state.first_ask) == cues.words_of(state.latest_ask)
         # the one ask of a short span is the latest ask already: its goal line goes first when space is short
         items.add("goal", short_ask(state.first_ask), P_DONE if only_ask else P_GOAL)
     asks = list(state.asks)
@@ -152,14 +152,14 @@ def _stated(items: _Items, state: SpanState) -> None:
     for rule in state.rules:
         items.add("constraints", rule.text, P_CONSTRAINT)
     for text in state.decisions.values():
-        items.add("decisions", text, P_DECISION)
+        items.add("decisions", clip(text), P_DECISION)
     for text in state.fixes.values():
-        items.add("done", text, P_FIXES)
+        items.add("done", clip(text), P_FIXES)
     for text in state.statements.values():
         if text not in state.latest_ask:  # the latest ask is there verbatim
-            items.add("context", text, P_STATEMENT)
+            items.add("context", clip(text), P_STATEMENT)
     for text in state.todos.values():
-        items.add("todo", text, P_TODO)
+        items.add("todo", clip(text), P_TODO)
 
 
 def _work(items: _Items, state: SpanState, *, turn_prefix: bool, finished: bool) -> None:

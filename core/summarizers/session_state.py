@@ -14,10 +14,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from cutline.core.facts import error_text, normalize_sentence
+from cutline.core.facts import error_text
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues
-from cutline.core.summarizers.code_names import CodeNames
+from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
 from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, is_acknowledgement, read_user_text
 
 # how many of each kind a summary can use; older ones are dropped as newer ones arrive
@@ -29,6 +29,8 @@ MAX_ERRORS = 6
 MAX_ITEM_CHARS = 300
 MAX_LATEST_ASK_CHARS = 800
 MAX_ACTIVITY = 4
+# what a span replaces is counted up to here (the summary's budget stops growing long before)
+REPLACED_CHARS_COUNTED = 1_000_000
 
 # words that say how a rule applies, not what it is about
 _MODAL_WORDS = frozenset(
@@ -179,7 +181,8 @@ class SpanState:
     plan: list[str] = field(default_factory=list)
     last_assistant_text: str = ""
     summaries: list[str] = field(default_factory=list)
-    replaced_chars: int = 0
+    replaced_chars: int = 0  # counted up to REPLACED_CHARS_COUNTED: past that the budget is the same
+    typed: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_ASKS))  # the last asks as typed
     turn: int = 0
     # where the span ends in the last ask's turn: "" (no ask), "asked" (nothing after it yet), "working" (tool
     # activity, or text with calls, after it: the cut is inside the turn) or "answered" (a final answer ends it)
@@ -212,7 +215,10 @@ class SpanState:
 
 
 def _bounded_add(store: dict[str, str], key: str, text: str, limit: int) -> None:
-    """Keep `text` under `key` as the newest entry, dropping the oldest past `limit`."""
+    """Keep `text` under `key` (its words, `cues.words_of`) as the newest entry, dropping the oldest past `limit`.
+
+    The text is kept as said; it is clipped when the summary is written (only the few kept are).
+    """
     store.pop(key, None)
     store[key] = text
     while len(store) > limit:
@@ -317,18 +323,20 @@ def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
     """A rule in force from now on: the same rule once, and a later rule on the same subject replaces the earlier."""
     normed = normed if normed is not None else cues.words_of(text)
     text = clip(text)
-    key = normalize_sentence(text)
+    key = normed.strip()
     if not key:
         return
     subject = _subject(text)
     revokes = cues.revokes(normed)
+    threshold = 0.34 if revokes else 0.75
     kept: list[Rule] = []
     for rule in state.rules:
         if rule.key == key:
             continue
-        shared = len(subject & rule.subject)
-        smaller = min(len(subject), len(rule.subject)) or 1
-        if shared / smaller >= (0.34 if revokes else 0.75) and shared >= 1:
+        if subject.isdisjoint(rule.subject):  # nothing shared: a rule on another subject stays
+            kept.append(rule)
+            continue
+        if len(subject & rule.subject) >= threshold * (min(len(subject), len(rule.subject)) or 1):
             continue
         kept.append(rule)
     kept.append(Rule(text, key, subject))
@@ -496,33 +504,35 @@ class SpanReader:
         typed = read.typed
         state.latest_ask = typed
         state.at_cut = "asked"
-        state.names.user(typed)
+        state.names.quoted(typed, USER_WEIGHT)
+        state.typed.append(typed)
         state.activity.clear()
         requests: list[str] = []
         said_rule_or_plan = False
-        statements: list[str] = []
-        for sentence in sentences(typed):
+        statements: list[tuple[str, str]] = []
+        said = sentences(typed)
+        for sentence in said:
             normed = cues.words_of(sentence)
             if cues.is_rule(normed) or cues.revokes_at_start(normed):
                 add_rule(state, sentence, normed)
                 said_rule_or_plan = True
             elif cues.is_decision(normed):
-                _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                 said_rule_or_plan = True
             elif cues.is_todo(normed):
-                _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+                _bounded_add(state.todos, normed, sentence, MAX_TODOS)
                 said_rule_or_plan = True
             elif cues.is_request(sentence, normed):
                 requests.append(sentence)
             elif len(sentence) > 15:
-                statements.append(sentence)
+                statements.append((sentence, normed))
         if requests or said_rule_or_plan:
-            for sentence in statements:
-                _bounded_add(state.statements, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+            for sentence, normed in statements:
+                _bounded_add(state.statements, normed, sentence, MAX_TODOS)
             statements = []
         if not requests and not said_rule_or_plan:
             # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
-            requests = statements[:2] or sentences(typed)[:2]
+            requests = [sentence for sentence, _ in statements[:2]] or said[:2]
         if requests:
             ask = " ".join(requests)
             if not state.first_ask:
@@ -544,11 +554,11 @@ class SpanReader:
                 for sentence in sentences(text):
                     normed = cues.words_of(sentence)
                     if cues.is_fix(normed):
-                        _bounded_add(state.fixes, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                        _bounded_add(state.fixes, normed, sentence, MAX_DECISIONS)
                     if cues.is_decision(normed):
-                        _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                        _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                     if "TODO" in sentence:
-                        _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+                        _bounded_add(state.todos, normed, sentence, MAX_TODOS)
         if message.tool_calls() and state.turn:
             state.at_cut = "working"
         for call in message.tool_calls():
@@ -630,7 +640,8 @@ class SpanReader:
         """Read one message of the span."""
         state = self.state
         role = message.role
-        state.replaced_chars += _size(message)
+        if state.replaced_chars < REPLACED_CHARS_COUNTED:
+            state.replaced_chars += _size(message)
         if role in ("compactionSummary", "branchSummary"):
             if message.summary:
                 state.summaries.append(message.summary)
@@ -713,9 +724,13 @@ def _size(message: Message) -> int:
             if isinstance(args, str):
                 size += len(args)
             elif isinstance(args, dict):
-                size += sum(len(v) if isinstance(v, str) else 8 for v in args.values()) + 16 * len(args)
+                size += 16 * len(args)
+                for value in args.values():
+                    size += len(value) if type(value) is str else 8
         elif isinstance(block, ToolResultBlock):
-            size += sum(len(b.text) for b in block.content if isinstance(b, TextBlock))
+            for inner in block.content:
+                if isinstance(inner, TextBlock):
+                    size += len(inner.text)
         else:
             size += len(str(getattr(block, "thinking", "") or ""))
     return size
@@ -728,6 +743,8 @@ def read_span(messages: list[Message]) -> SpanState:
         reader.message(message)
     state = reader.state
     state.plan = last_plan(state.last_assistant_text)
+    for typed in state.typed:  # bare code names in the last asks (the user's quoted ones counted as they came)
+        state.names.bare(typed)
     return state
 
 
