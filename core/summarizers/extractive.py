@@ -20,7 +20,6 @@ from __future__ import annotations
 import heapq
 import re
 
-from cutline.core.facts import find_identifiers
 from cutline.core.models import Message
 from cutline.core.summarizers import cues
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
@@ -188,11 +187,27 @@ def _work(items: _Items, state: SpanState, *, turn_prefix: bool, finished: bool)
         items.add("files", record.describe(), P_MODIFIED if record.modified else P_READ)
 
 
+# exact strings an agent must not paraphrase: code quotes, URLs, paths, hashes and ids
+_EXACT = re.compile(
+    r"`([^`\n]{2,80})`|(https?://[^\s)>\]]+)|((?:[\w.-]+/)+[\w.-]+\.\w+)|\b([0-9a-f]{7,40}|[0-9a-f]{8}-[0-9a-f-]{27})\b"
+)
+
+
+def find_identifiers(text: str) -> list[str]:
+    """Exact identifiers in a text, in order: code quotes, URLs, file paths, commit hashes and UUIDs."""
+    found: list[str] = []
+    for match in _EXACT.finditer(text):
+        value = next(group for group in match.groups() if group)
+        if not (value.isalpha() and match.group(4)):  # a hex-looking word ("deadbeef" aside) needs a digit
+            found.append(value.rstrip(".,;:"))
+    return found
+
+
 def _identifiers(items: _Items, messages: list[Message]) -> None:
     """Exact identifiers of the last messages (those OpenClaw's guard protects)."""
     seen: set[str] = set()
     for message in messages[-IDENTIFIER_MESSAGES:]:
-        for _kind, value in find_identifiers(message.text()):
+        for value in find_identifiers(message.text()):
             if value not in seen and len(seen) < MAX_IDENTIFIERS:
                 seen.add(value)
                 items.add("identifiers", f"`{value}`" if "`" not in value else value, P_IDENTIFIER)

@@ -14,7 +14,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from cutline.core.facts import error_text
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues
 from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
@@ -86,6 +85,28 @@ _PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "file", "filenam
 _COMMAND_KEYS = ("command", "cmd")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
+
+
+# the line of an error output that says what went wrong, by how telling it is (the summarizer's own reading,
+# not the audit's: the audit judges the summary)
+_ERROR_LINES = (
+    re.compile(r"^(?:\w+\.)*\w*(?:Error|Exception)\b|^(?:error|fatal|panic)\b|^FAILED\b|^E\s{2,}", re.IGNORECASE),
+    re.compile(
+        r"\b(?:error|exception|failed|failure|fatal|not found|no such|denied|refused|cannot|can't|could not|"
+        r"unable to|timed? ?out|invalid)\b",
+        re.IGNORECASE,
+    ),
+)
+
+
+def error_text(output: str) -> str:
+    """The line of an error output that says what went wrong (an error or verdict line first), clipped."""
+    lines = [line.strip() for line in output[:20_000].splitlines() if line.strip()]
+    for pattern in _ERROR_LINES:
+        for line in lines:
+            if pattern.search(line):
+                return clip(line, 240)
+    return clip(lines[0], 240) if lines else ""
 
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
@@ -513,13 +534,14 @@ class SpanReader:
         said = sentences(typed)
         for sentence in said:
             normed = cues.words_of(sentence)
-            if cues.is_rule(normed) or cues.revokes_at_start(normed):
+            stated = cues.may_state(normed)  # one lookup rules out a rule, a decision and a TODO for most
+            if (stated and cues.is_rule(normed)) or cues.revokes_at_start(normed):
                 add_rule(state, sentence, normed)
                 said_rule_or_plan = True
-            elif cues.is_decision(normed):
+            elif stated and cues.is_decision(normed):
                 _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                 said_rule_or_plan = True
-            elif cues.is_todo(normed):
+            elif stated and cues.is_todo(normed):
                 _bounded_add(state.todos, normed, sentence, MAX_TODOS)
                 said_rule_or_plan = True
             elif cues.is_request(sentence, normed):

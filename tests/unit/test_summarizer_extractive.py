@@ -482,3 +482,16 @@ def test_the_code_names_the_work_touched_are_carried_not_every_identifier_seen()
     assert any("`RowWriter.flush()`" in line for line in section(cc, "3. Files and Code Sections:"))
     codex = summarize_extractive(SummaryRequest(messages=messages, prompt_name="codex"))
     assert any("`parse_args`" in line for line in section(codex, "## Files"))
+
+
+def test_the_offline_summarizer_is_not_built_from_the_audits_rules() -> None:
+    """The audit (core/facts.py, core/audit/) judges the summary: the summarizer must not share its extraction."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "core" / "summarizers"
+    for module in sorted(folder.glob("*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        imported = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not {name for name in imported if ".core.facts" in name or ".core.audit" in name}, module.name
