@@ -38,6 +38,7 @@ PROGRAMS = {
     "pi-0.73": "pi/node_modules/.bin/pi",
     "pi-0.87": "pi-current/node_modules/.bin/pi",
     "qwen_code": "qwen/node_modules/.bin/qwen",
+    "opencode": "opencode/node_modules/.bin/opencode",
     # today's releases, beside the ones the corpus was first made with
     "claude_code@2.1.332": "cc-next/node_modules/.bin/claude",
     "codex@0.171.0": "codex-next/node_modules/.bin/codex",
@@ -238,9 +239,49 @@ def _qwen_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[s
     return [str(launcher), "--auth-type", "openai", "--yolo", "--resume", run["session"], "-p", run["prompt"]]
 
 
+# the corpus' opencode configuration (tests/fixtures/corpus/tools/drive_opencode.sh): a provider through
+# @ai-sdk/openai-compatible at the fake server, a 64,000-token window
+OPENCODE_CONFIG = {
+    "autoupdate": False,
+    "share": "disabled",
+    "model": "fake/fake-model",
+    "provider": {
+        "fake": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Fake",
+            "options": {"baseURL": "http://127.0.0.1:{port}/v1", "apiKey": "sk-fake-000"},
+            "models": {"fake-model": {"name": "Fake", "limit": {"context": 64000, "output": 4000}}},
+        }
+    },
+}
+
+
+def opencode_dirs(home: Path) -> dict[str, Path]:
+    """The XDG folders an opencode run uses under a run's home (its store: `data/opencode/opencode.db`)."""
+    return {name: home / name for name in ("data", "config", "cache", "state")}
+
+
+def opencode_store(home: Path) -> Path:
+    """Where opencode keeps its store under a run's home."""
+    return opencode_dirs(home)["data"] / "opencode" / "opencode.db"
+
+
+def _opencode_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
+    """opencode through a config provider against the fake server's Chat Completions, continuing a session by id."""
+    dirs = opencode_dirs(Path(run["home"]))
+    config = dirs["config"] / "opencode" / "opencode.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps(OPENCODE_CONFIG).replace("{port}", str(port)), encoding="utf-8")
+    env.update({f"XDG_{name.upper()}_HOME": str(path) for name, path in dirs.items()})
+    env.update(OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_SHARE="1")
+    return [str(program(run.get("program") or "opencode")), "run", "--auto", "--session", run["session"], run["prompt"]]
+
+
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
     home = Path(run["home"])
     env["HOME"] = str(home)
+    if run["agent"] == "opencode":
+        return _opencode_command(run, port, env)
     if run["agent"] == "openclaw":
         return _openclaw_command(run, port, env)
     if run["agent"] == "qwen_code":
