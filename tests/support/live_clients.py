@@ -267,14 +267,24 @@ def opencode_store(home: Path) -> Path:
 
 
 def _opencode_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
-    """opencode through a config provider against the fake server's Chat Completions, continuing a session by id."""
+    """opencode through a config provider against the fake server's Chat Completions, continuing the folder's session."""
     dirs = opencode_dirs(Path(run["home"]))
     config = dirs["config"] / "opencode" / "opencode.json"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(json.dumps(OPENCODE_CONFIG).replace("{port}", str(port)), encoding="utf-8")
+    # opencode installs its plugin package into each config folder unless a lock file already lists it: offline,
+    # that install fails only after minutes, and opencode waits for it before it exits
+    (config.parent / "node_modules").mkdir(exist_ok=True)
+    lock = {"packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}
+    (config.parent / "package-lock.json").write_text(json.dumps(lock), encoding="utf-8")
     env.update({f"XDG_{name.upper()}_HOME": str(path) for name, path in dirs.items()})
     env.update(OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_SHARE="1")
-    return [str(program(run.get("program") or "opencode")), "run", "--auto", "--session", run["session"], run["prompt"]]
+    # opencode takes its folder from $PWD (inherited from the test, it would be the checkout): the run's folder. With
+    # `--session <id>` of a session whose folder is not its own, opencode 1.18.33 answers, then never exits; the
+    # run's folder holds this one session, the one `--continue` takes
+    env["PWD"] = run["cwd"]
+    launcher = str(program(run.get("program") or "opencode"))
+    return [launcher, "run", "--print-logs", "--auto", "--continue", run["prompt"]]
 
 
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
@@ -343,16 +353,23 @@ def _inside(spec: Path) -> int:
         _wait_for(port)
         client_env = dict(os.environ)
         command = _client_command(run, port, client_env)
-        done = subprocess.run(
-            command,
-            cwd=run["cwd"],
-            env=client_env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=200,
-            check=False,
-        )
+        try:
+            done = subprocess.run(
+                command,
+                cwd=run["cwd"],
+                env=client_env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=200,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as exc:  # what it said before it hung, for the failure message
+            for said, stream in ((exc.stdout, sys.stdout), (exc.stderr, sys.stderr)):
+                text = said.decode("utf-8", "replace") if isinstance(said, bytes) else said or ""
+                print(text[-3000:], file=stream)
+            print(f"timed out after {exc.timeout} s", file=sys.stderr)
+            return 124
         print(done.stdout[-3000:])
         print(done.stderr[-3000:], file=sys.stderr)
         return done.returncode
