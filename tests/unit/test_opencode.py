@@ -11,6 +11,7 @@ import pytest
 
 from cutline.core.agents import read_session, session_wire_context
 from cutline.core.agents.boundaries import continues_message
+from cutline.core.agents.discover import discover
 from cutline.core.agents.opencode import ADAPTER
 from cutline.core.agents.opencode.reader import COMPACTION_PROMPT
 from cutline.core.agents.writeback import UndoNeedsChoice
@@ -176,3 +177,22 @@ def test_undo_after_opencode_wrote_needs_the_backup(tmp_path: Path) -> None:
         ADAPTER.undo(written.pending, backup_dir=tmp_path / "b")
     ADAPTER.undo(written.pending, backup_dir=tmp_path / "b", from_backup=True)
     assert _rows(db) == before
+
+
+def test_discovered_where_opencode_keeps_its_store(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    db = home / ".local" / "share" / "opencode" / "opencode.db"
+    db.parent.mkdir(parents=True)
+    shutil.copyfile(CORPUS / "session.sqlite", db)
+    found = discover(env={}, home=home)
+    assert found.problems == []
+    [listed] = [s for s in found.sessions if s.agent == "opencode"]
+    sid = read_session(db).id
+    assert (listed.version, listed.ref) == ("1.18.33", f"{db}#{sid}")
+    assert listed.cwd is not None and listed.cwd.endswith("/work")
+    moved = tmp_path / "data"
+    shutil.move(str(home / ".local" / "share"), str(moved))
+    assert [s for s in discover(env={}, home=home).sessions if s.agent == "opencode"] == []
+    assert [s.ref for s in discover(env={"XDG_DATA_HOME": str(moved)}, home=home).sessions] == [
+        f"{moved / 'opencode' / 'opencode.db'}#{sid}"
+    ]
