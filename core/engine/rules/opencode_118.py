@@ -51,12 +51,22 @@ def preserve_budget(usable_tokens: int) -> int:
     return min(PRESERVE_MAX, max(PRESERVE_MIN, int(usable_tokens * PRESERVE_SHARE)))
 
 
+# roles that never start a kept part (other agents' sessions): a tool result answers the message before it,
+# and a system message only stands at the start of a conversation
+_JOINS = frozenset({"toolResult", "system"})
+
+
 def _messages(path: list[Entry], indices: list[int]) -> list[list[int]]:
-    """The context's entries grouped into opencode messages (an entry continuing a message joins it)."""
+    """The context's entries grouped into messages: an entry continuing a message, a tool result or a system
+    message joins the one before.
+
+    opencode's own entries mark what continues its messages; other agents' tool results answer the
+    message before them, so a kept part never starts with one (its call would be summarized away).
+    """
     groups: list[list[int]] = []
     for i in indices:
         message = path[i].message
-        if groups and message is not None and continues_message(message):
+        if groups and message is not None and (continues_message(message) or message.role in _JOINS):
             groups[-1].append(i)
         else:
             groups.append([i])
