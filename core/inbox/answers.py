@@ -76,12 +76,13 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
     inbox.link(item.id, None, proposal.id)
 
 
-def extractive_draft(preparation: dict[str, Any], agent: str | None = None) -> str:
+def extractive_draft(preparation: dict[str, Any], agent: str = "pi") -> str:
     """cutline's extractive summary of the messages an agent sent with its compaction ('' when none can be read).
 
+    In the agent's own shape (`agent` as the hold names it: pi, claude-code, codex, openclaw).
     The messages come as the agent holds them: OpenClaw's user turns carry their text as a bare
     string, as pi's do on disk, so each is shaped as the readers shape a session's messages
-    before it is read. The summary takes the shape the agent's own has (OpenClaw: its five sections).
+    before it is read.
     """
     from pydantic import ValidationError
 
@@ -89,7 +90,7 @@ def extractive_draft(preparation: dict[str, Any], agent: str | None = None) -> s
     from cutline.core.models import Message
     from cutline.core.summarizers import get_summarizer
     from cutline.core.summarizers.base import SummaryRequest
-    from cutline.core.summarizers.extractive import OPENCLAW_SAFEGUARD_PROMPT
+    from cutline.core.summarizers.prompts import prompt_for_agent
 
     raw = preparation.get("messagesToSummarize")
     messages = []
@@ -105,9 +106,11 @@ def extractive_draft(preparation: dict[str, Any], agent: str | None = None) -> s
     if not messages:
         return ""
     previous = preparation.get("previousSummary")
-    request = SummaryRequest(messages=messages, previous_summary=previous if isinstance(previous, str) else None)
-    if agent == "openclaw":
-        request.prompt_name = OPENCLAW_SAFEGUARD_PROMPT
+    request = SummaryRequest(
+        messages=messages,
+        previous_summary=previous if isinstance(previous, str) else None,
+        prompt_name="openclaw-safeguard" if agent == "openclaw" else prompt_for_agent(agent.replace("-", "_")),
+    )
     return asyncio.run(get_summarizer("extractive").summarize(request))
 
 

@@ -38,7 +38,7 @@ def test_the_draft_of_what_openclaw_sends_summarizes_its_messages_in_its_own_sec
     pending = draft.split("## Pending user asks", 1)[1].split("## Exact identifiers", 1)[0]
     assert "Big usage turn" in pending  # the user's last ask, which no assistant turn answered
     assert "First turn: hello" in draft
-    assert "195000" in draft.split("## Exact identifiers", 1)[1]
+    assert draft.split("## Exact identifiers", 1)[1].strip() != "- (none)"
 
 
 def test_a_held_openclaw_compaction_offers_that_draft_to_edit(tmp_path: Path) -> None:
