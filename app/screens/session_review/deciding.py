@@ -185,7 +185,9 @@ class Deciding(ReviewState):
         self.proposal_status = message.decision
         told = " · ".join([message.detail, *message.notes])
         self.notify(f"Proposal {message.decision}: {told}", timeout=8, markup=False)
-        said = f"proposal {message.decision}: {told}" + (" · u undoes it" if message.decision == "accepted" and "written to" in message.detail else "")
+        said = f"proposal {message.decision}: {told}" + (
+            " · u undoes it" if message.decision == "accepted" and "written to" in message.detail else ""
+        )
         self.set_status(said)
         self.said_before_reload = said
         self._show_proposal()
