@@ -191,3 +191,7 @@ class ReviewState(OnDesk, Screen[None]):
     def show_writing(self, where: str) -> None:
         """Say "writing…" at once, before the worker writes: `Deciding`'s."""
         raise NotImplementedError
+
+    def show_entry(self, entry_id: str) -> bool:
+        """Put the list's cursor on an entry of the path: the screen's."""
+        raise NotImplementedError
