@@ -301,7 +301,10 @@ class HistoryScreen(AsksUndo, OnDesk, ModalScreen[HistoryChoice | None]):
     @on(DataTable.RowHighlighted)
     def _show_detail(self) -> None:
         row = self.selected()
-        loading = "" if self.proposals_loaded else " · loading the proposals…"
+        if not self.proposals_loaded:
+            loading = " · loading the proposals…"
+        else:
+            loading = "" if any(r.kind == "proposal" for r in self.rows) else " · no proposal made here yet"
         text = Text(visible(row.detail if row is not None else "") + loading)
         self.query_one("#history-detail", Static).update(text)
 
