@@ -14,6 +14,7 @@ import pytest
 
 from cutline.app.screens.modals import AcceptScreen, ChoiceScreen, ConfirmScreen
 from cutline.app.screens.session_review import ReviewScreen
+from cutline.app.screens.sessions import SessionsScreen
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.core.store import Store
 from tests.support.keys import SIZE, type_keys
@@ -82,6 +83,11 @@ async def test_u_asks_with_what_is_restored_then_gives_the_file_back_and_reopens
         assert "[open]" in rendered_text(screen.query_one(ProposalView).query_one("#proposal-head").content)
         # the desk and `cutline ls` agree: the proposal is open again, the last decision was taken back
         assert last_decision(tmp_path / "store.db") == "undone"
+        await pilot.press("escape", "escape")  # back to the sessions (Esc asks once first)
+        await settle(pilot)
+        assert isinstance(app.screen, SessionsScreen)
+        row = [str(cell) for cell in app.screen.query_one("#sessions-table").get_row_at(0)]
+        assert "undone" in row and "accepted" not in row, row
 
 
 async def test_after_the_agent_wrote_undo_offers_branch_and_backup_and_f_restores_the_backup(
