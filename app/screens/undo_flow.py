@@ -62,20 +62,11 @@ class Undone(Message):
 def undo_question(plan: UndoPlan) -> tuple[str, str]:
     """The confirm dialog's intro and body: what will be restored, from where, and what follows."""
     intro = f"Undo proposal {plan.proposal_id}'s write-back to {short_path(plan.path)}?"
+    choices = "--branch (continue from before the compaction) or --from-backup" if plan.branches else "--from-backup"
     lines = [
-        f"Restores: {plan.restores}.",
-        "Nothing else is changed; the proposal is open again afterwards (accept or reject it again).",
-        "If the agent wrote after the compaction, the exact file cannot be restored: nothing is changed and you are "
-        "asked to choose: "
-        + (
-            "continue from before the compaction on a new branch (--branch), or restore the backup (--from-backup)"
-            if plan.branches
-            else "restore the backup (--from-backup)"
-        )
-        + ", a copy of the file as it is then being kept.",
+        f"Restores: {plan.restores.replace(plan.path, short_path(plan.path))}.",
+        f"The proposal is open again afterwards. If the agent wrote since, nothing is changed and you choose: {choices}.",
     ]
-    if plan.backup_path:
-        lines.append(f"Backup made before the write-back: {plan.backup_path}")
     return intro, "\n\n".join(lines)
 
 

@@ -27,6 +27,7 @@ class Afterwards(AsksUndo, ReviewState):
         if self.proposal is None or self.proposal_status != "accepted" or self.running:
             return
         self.said_before_reload = ""
+        self.set_status(f"undo proposal {self.proposal.id}: asking first (nothing is changed before you answer)")
         self.start_undo(self.proposal.id)
 
     def undone(self, plan: UndoPlan, result: UndoResult) -> None:
@@ -89,5 +90,5 @@ class Afterwards(AsksUndo, ReviewState):
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Writing back")
     def write_later(self, proposal_id: str, timestamp: str) -> None:
         result = workbench.write_back_later(self.desk.store, proposal_id, timestamp=timestamp)
-        detail = f"entry {result.entry_id} written to {result.written_to}"
+        detail = f"entry {result.entry_id} written to {short_path(result.written_to or '')}"
         self.post_message(Decided("accepted", detail, list(result.notes)))

@@ -155,7 +155,7 @@ class Deciding(ReviewState):
         if decision == "accepted":
             result = workbench.accept(self.desk.store, proposal_id, write_back=write_back, timestamp=timestamp)
             detail = (
-                f"entry {result.entry_id} written to {result.written_to}"
+                f"entry {result.entry_id} written to {short_path(result.written_to)}"
                 if result.written_to
                 else "recorded in the store"
             )
