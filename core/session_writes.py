@@ -319,7 +319,8 @@ class UndoPlan(BaseModel):
 
 
 def undo_plan(store: Store, ref: str) -> UndoPlan:
-    """What `undo` would do with PROPOSAL's write-back, from the store's record alone (nothing is read or written).
+    """What `undo` would do with PROPOSAL's write-back, from the store's record alone (the session is not touched;
+    a write-back left unfinished is recovered first, as `undo` does).
 
     Refused as `undo` refuses: nothing written back by cutline, undone already, unfinished.
     When the agent wrote since, `undo` itself says so and names the choices (UndoNeedsChoice).
