@@ -24,7 +24,7 @@ from cutline.core.engine.compact import Proposal, validate_proposal
 from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
-from cutline.core.session_writes import recover_write_backs
+from cutline.core.session_writes import recover_write_backs, written_back_to
 from cutline.core.session_writes import write_back as write_back_accepted
 from cutline.core.store import Store
 from cutline.core.store.proposals import (
@@ -253,6 +253,8 @@ def accept(
     proposal = load_proposal(store, ref)
     if live_answer is not None and (held := live_answer(store, proposal.id, "accepted", note)) is not None:
         return held
+    if write_back and store.proposals.status(proposal.id) == "accepted" and written_back_to(store, proposal.id) is None:
+        return write_back_later(store, proposal.id, timestamp=timestamp, note=note)  # accepted into the store only
     _open_or_refuse(store, proposal.id)
     version = latest_version(store, proposal.id)
     validation = validate_version(proposal, version.text)
@@ -281,6 +283,37 @@ def accept(
         decision.notes = outcome.notes
         return decision
     store.proposals.record_decision(decision)
+    return decision
+
+
+def write_back_later(store: Store, ref: str, *, timestamp: str | None = None, note: str | None = None) -> Decision:
+    """Write back a proposal accepted earlier into the store only: its accepted summary, with accept's checks.
+
+    Refuses a proposal that is not accepted, or was written back already; the write-back's
+    guarantees are accept's (see `cutline.core.session_writes`). It stays accepted.
+    """
+    recover_write_backs(store)
+    proposal = load_proposal(store, ref)
+    status = store.proposals.status(proposal.id)
+    if status != "accepted":
+        hint = "; accept it with write-back" if status == "open" else ""
+        raise ProposalDecided(f"proposal {proposal.id} is {status}, not accepted into the store only{hint}")
+    written = written_back_to(store, proposal.id)
+    if written is not None:
+        raise ProposalDecided(f"proposal {proposal.id} was written back already, to {written}")
+    version = latest_version(store, proposal.id)  # a decided proposal's summary no longer changes: the accepted one
+    decision = Decision(
+        proposal_id=proposal.id,
+        session_id=proposal.session_id,
+        decision="accepted",
+        decided_at=_now(),
+        note=note or "written back after being accepted into the store only",
+        version=version.n,
+    )
+    outcome = write_back_accepted(
+        store, decision, entry_id=proposal.entryId, record_text=version.text, timestamp=timestamp
+    )
+    decision.notes = outcome.notes
     return decision
 
 

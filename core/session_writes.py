@@ -152,13 +152,30 @@ def _record_done(store: Store, decision: Decision, record: PendingWrite) -> None
     """The decision and the finished write-back, in one transaction (a decision recorded meanwhile by recovery is ours)."""
     try:
         with store.transaction():
-            store.proposals.record_decision(decision)
+            _record_accepted(store, decision)
             store.write_backs.set_state(decision.proposal_id, "done", record)
     except ProposalDecided:
         earlier = [d for d in store.proposals.decisions(decision.proposal_id) if d.decision == "accepted"]
         if not earlier or earlier[-1].entry_id != decision.entry_id:
             raise
         store.write_backs.set_state(decision.proposal_id, "done", record)
+
+
+def _record_accepted(store: Store, decision: Decision) -> None:
+    """Record an accepted write-back: of an open proposal, or of one accepted earlier into the store only (written later)."""
+    if store.proposals.status(decision.proposal_id) != "accepted":
+        store.proposals.record_decision(decision)
+        return
+    earlier = [d for d in store.proposals.decisions(decision.proposal_id) if d.decision == "accepted"]
+    if not earlier or earlier[-1].written_to is not None:  # recorded already (a recovery), not accepted store-only
+        raise ProposalDecided(f"proposal {decision.proposal_id} was decided by someone else meanwhile")
+    store.proposals.record_written_later(decision)
+
+
+def written_back_to(store: Store, proposal_id: str) -> str | None:
+    """Where the proposal's compaction is written now (None: not written back, or the write-back was undone)."""
+    found = store.write_backs.get(proposal_id)
+    return found[1].path if found is not None and found[0] in ("done", "pending") else None
 
 
 def _reimport(store: Store, path: str, proposal_id: str) -> list[str]:
@@ -197,7 +214,7 @@ def _already_written(store: Store, session: Session, decision: Decision, entry_i
         )
     decision.written_to = session.source_path
     decision.entry_id = entry_id
-    store.proposals.record_decision(decision)
+    _record_accepted(store, decision)
     return WriteBackOutcome(
         decision=decision,
         notes=[f"compaction {entry_id} was already in the file (an earlier write-back the store had not recorded)"],
@@ -259,16 +276,7 @@ def undo(store: Store, ref: str, *, from_backup: bool = False, branch: bool = Fa
     `branch` (continue from before the compaction) and `from_backup` are those choices.
     The proposal is open again afterwards.
     """
-    proposal_id = store.proposals.resolve(ref)
-    recover_write_backs(store)
-    found = store.write_backs.get(proposal_id)
-    if found is None:
-        raise NotFoundError(f"proposal {proposal_id} was not written back by cutline; there is nothing to undo")
-    state, record = found
-    if state == "undone":
-        raise WriteBackRefused(f"proposal {proposal_id}'s write-back was undone already")
-    if state == "pending":
-        raise WriteBackRefused(f"proposal {proposal_id}'s write-back is unfinished; run cutline again to recover it")
+    proposal_id, record = _undoable(store, ref)
     session = store.load_session(record.session_id)
     adapter = adapter_for(session.format)
     running = adapter.running_agent(session)
@@ -281,3 +289,60 @@ def undo(store: Store, ref: str, *, from_backup: bool = False, branch: bool = Fa
     with contextlib.suppress(CutlineError):
         store.import_file(record.path)
     return result
+
+
+def _undoable(store: Store, ref: str) -> tuple[str, PendingWrite]:
+    """The proposal's id and its finished write-back's record; refused when there is nothing (left) to undo."""
+    proposal_id = store.proposals.resolve(ref)
+    recover_write_backs(store)
+    found = store.write_backs.get(proposal_id)
+    if found is None:
+        raise NotFoundError(f"proposal {proposal_id} was not written back by cutline; there is nothing to undo")
+    state, record = found
+    if state == "undone":
+        raise WriteBackRefused(f"proposal {proposal_id}'s write-back was undone already")
+    if state == "pending":
+        raise WriteBackRefused(f"proposal {proposal_id}'s write-back is unfinished; run cutline again to recover it")
+    return proposal_id, record
+
+
+class UndoPlan(BaseModel):
+    """What undoing a proposal's write-back would restore, and from where: shown before anyone confirms."""
+
+    proposal_id: str
+    path: str
+    # one line: what will be restored, from where
+    restores: str
+    backup_path: str | None = None
+    # whether the agent's sessions can continue from before the compaction (pi's tree): `--branch`
+    branches: bool = False
+
+
+def undo_plan(store: Store, ref: str) -> UndoPlan:
+    """What `undo` would do with PROPOSAL's write-back, from the store's record alone (the session is not touched;
+    a write-back left unfinished is recovered first, as `undo` does).
+
+    Refused as `undo` refuses: nothing written back by cutline, undone already, unfinished.
+    When the agent wrote since, `undo` itself says so and names the choices (UndoNeedsChoice).
+    """
+    proposal_id, record = _undoable(store, ref)
+    adapter = adapter_for(store.load_session(record.session_id).format)
+    path = record.path
+    if record.how == "append":
+        restores = (
+            f"{path} goes back byte for byte to the {record.size_before:,} bytes it had before the write-back: "
+            f"the {record.size_after - record.size_before:,} bytes cutline appended are cut off"
+        )
+    elif record.how == "insert":
+        restores = f"{path}: the compaction event and the rows cutline added are deleted, in one transaction"
+    else:
+        restores = (
+            f"{path} is restored from the backup made before the write-back ({record.backup_path or 'none recorded'})"
+        )
+    return UndoPlan(
+        proposal_id=proposal_id,
+        path=path,
+        restores=restores,
+        backup_path=record.backup_path,
+        branches=bool(getattr(adapter, "branches", False)),
+    )

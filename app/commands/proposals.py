@@ -212,7 +212,8 @@ def accept_cmd(
 ) -> None:
     """Accept PROPOSAL's latest summary version (refused if invalid or already decided).
 
-    Without --write-back the decision is only recorded in the store. Before anything is
+    Without --write-back the decision is only recorded in the store; a proposal accepted
+    so is written back later by accepting it again with --write-back. Before anything is
     written, the facts the summary contradicts or loses and a failed quality guard are
     shown (on stderr); with --write-back, a contradiction or a failed guard asks first
     (refused when no one can answer, unless --anyway).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -78,6 +79,52 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#no")
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """Ask which of a few ways to go on, each with its key; dismisses with the chosen value, or None (Esc, n)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,n", "cancel", "Cancel", id="choice.cancel"),
+        Binding("b", "choose('branch')", "Branch", show=False, id="choice.branch"),
+        Binding("f", "choose('from_backup')", "From backup", show=False, id="choice.from_backup"),
+    ]
+
+    def __init__(self, title: str, intro: str, choices: Sequence[tuple[str, str, str]]) -> None:
+        """`choices`: (value, key, label) each; the key is one of the bindings above (b, f)."""
+        super().__init__(classes="modal")
+        self.choice_title = title
+        self.intro = intro
+        self.choices = list(choices)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog", classes="dialog"):
+            yield Label(Text(self.choice_title), classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(Text(visible(self.intro), overflow="fold"), id="choice-intro")
+            with Horizontal(classes="dialog-buttons"):
+                for value, key, label in self.choices:
+                    yield Button(f"{label} ({key})", variant="warning", id=f"choice-{value.replace('_', '-')}")
+                yield Button("Cancel (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_choose(self, value: str) -> None:
+        if any(value == offered for offered, _, _ in self.choices):
+            self.dismiss(value)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "no":
+            self.dismiss(None)
+            return
+        for value, _, _ in self.choices:
+            if event.button.id == f"choice-{value.replace('_', '-')}":
+                self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class AcceptScreen(ConfirmScreen):

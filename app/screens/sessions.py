@@ -193,7 +193,7 @@ class SessionsScreen(OnDesk, Screen[None]):
             name = Text(one_line(info.name, 60), style="bold")
             decision = Text(
                 info.last_decision or "—",
-                style={"accepted": "green", "rejected": "red"}.get(info.last_decision or "", "dim"),
+                style={"accepted": "green", "rejected": "red", "undone": "yellow"}.get(info.last_decision or "", "dim"),
             )
             table.add_row(
                 name,

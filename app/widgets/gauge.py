@@ -28,6 +28,7 @@ class Budget:
     context_note: str = ""  # how the context figure was made when not from the agent's usage
     rules: str = ""  # the planner rule set that made the plan
     after_source: str = "proposal"  # where an exact "after" comes from: the proposal, or its summary as edited
+    after_note: str = ""  # said instead of "after —" when there is no figure for a reason (e.g. compacted just now)
 
 
 def _bar(budget: Budget, width: int, colour: dict[str, str]) -> Text:
@@ -157,6 +158,9 @@ def _plan_line(budget: Budget, colour: dict[str, str], *, short: bool) -> Text:
         plan.append(f" · summarize {budget.summarized:,}")
         if budget.prefix:
             plan.append(f" + prefix {budget.prefix:,}" if short else f" + split-turn prefix {budget.prefix:,}")
+    if budget.tokens_after is None and budget.after_note:
+        plan.append(f" · {budget.after_note}", style=colour["muted"])
+        return plan
     plan.append(" · after ")
     if budget.tokens_after is None:
         plan.append("—", style=colour["muted"])

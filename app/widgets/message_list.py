@@ -358,6 +358,10 @@ class MessageList(ScrollView, can_focus=True):
         elif y >= top + height:
             self.scroll_to(y=y - height + 1, animate=False, immediate=True)
 
+    def centre_cursor(self) -> None:
+        """Scroll the cursor's row to the middle, its context above it (after a jump from elsewhere, e.g. the audit's g)."""
+        self._scroll_cursor_into_view(center=True)
+
     # -- cursor -------------------------------------------------------------
 
     def validate_cursor(self, value: int) -> int:

@@ -82,6 +82,7 @@ def plan_budget(
             should_compact=current > threshold,
             threshold=threshold,
             context_note="summary + kept",
+            after_note="the last entry is a compaction: nothing to compact yet",
         )
     return Budget(
         counter=plan.counter,

@@ -47,7 +47,7 @@ class ProposalView(VerticalScroll):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._body = Static(Text(NO_PROPOSAL, style="dim"))
+        self._body = Static(Text(NO_PROPOSAL, style="dim"), id="proposal-head")
         self._sections = {key: Static("", id=f"section-{key}", classes="proposal-section") for key, _ in SECTIONS}
         for section in self._sections.values():
             section.display = False
@@ -170,7 +170,7 @@ def _sections(p: Proposal, summary: str) -> dict[str, RenderableType]:
     else:
         parts["recovery"] = Text("none (postCompaction off)", style="dim")
     if p.injected.memory_flush is not None:
-        parts["memory-flush"] = Text(visible(str(p.injected.memory_flush.model_dump())))
+        parts["memory-flush"] = _memory_flush(p.injected.memory_flush.prompt, p.injected.memory_flush.system_prompt)
     details = p.details
     appended = Text()
     appended.append(f"tool failures ({len(details.toolFailures)})\n", style="bold")
@@ -193,6 +193,16 @@ def _sections(p: Proposal, summary: str) -> dict[str, RenderableType]:
     if p.notes:
         parts["notes"] = Text("\n".join(visible(n) for n in p.notes))
     return parts
+
+
+def _memory_flush(prompt: str, system_prompt: str) -> Text:
+    """The flush turn as a person reads it: each prompt under its name, its lines as written (not a Python dict)."""
+    text = Text()
+    text.append("prompt (the user turn)\n", style="bold")
+    text.append(visible(prompt.strip() or "(empty)"))
+    text.append("\n\nadded to the system prompt\n", style="bold")
+    text.append(visible(system_prompt.strip() or "(empty)"))
+    return text
 
 
 def _validation(p: Proposal) -> Text:

@@ -281,7 +281,10 @@ def undo_written(
         added = len(data) - pending.size_after
         offers = "--branch (continue from before the compaction) or --from-backup" if grew else "--from-backup"
         what = f"{agent} wrote {added} bytes after the compaction" if grew else f"{path} was changed since"
-        raise UndoNeedsChoice(f"{what}; the exact file cannot be restored — undo with {offers}")
+        raise UndoNeedsChoice(
+            f"{what}; the exact file cannot be restored — undo with {offers}",
+            ("branch", "from_backup") if grew else ("from_backup",),
+        )
 
 
 def _exact(fd: int, path: Path, pending: PendingWrite, backup_dir: Path) -> UndoResult:

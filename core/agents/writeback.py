@@ -109,5 +109,15 @@ class AgentRunning(WriteBackRefused):
     """The agent seems to be running on this session: a write-back now would end up on a dead branch."""
 
 
+UndoChoice = Literal["branch", "from_backup"]
+
+
 class UndoNeedsChoice(WriteBackRefused):
-    """The agent wrote after the compaction: undo cannot restore the exact bytes without a choice."""
+    """The agent wrote after the compaction: undo cannot restore the exact bytes without a choice.
+
+    `choices` are the ones the message offers (`--branch`, `--from-backup`), for a front end that asks.
+    """
+
+    def __init__(self, message: str, choices: tuple[UndoChoice, ...] = ("from_backup",)) -> None:
+        super().__init__(message)
+        self.choices = choices

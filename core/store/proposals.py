@@ -227,6 +227,22 @@ class Proposals:
                 tuple(getattr(decision, column) for column in _DECISION_COLUMNS),
             )
 
+    def record_written_later(self, decision: Decision) -> None:
+        """Keep the write-back of a proposal accepted earlier into the store only: it stays accepted, one decision more.
+
+        Refused (ProposalDecided) unless the proposal is accepted (the caller checks it was not written back).
+        """
+        with self._db.transaction() as conn:
+            found = conn.execute("SELECT status FROM proposals WHERE id = ?", (decision.proposal_id,)).fetchone()
+            if found is None or found[0] != "accepted":
+                raise ProposalDecided(
+                    f"proposal {decision.proposal_id} is not accepted into the store only; nothing to write back later"
+                )
+            conn.execute(
+                f"INSERT INTO decisions ({', '.join(_DECISION_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                tuple(getattr(decision, column) for column in _DECISION_COLUMNS),
+            )
+
     def decisions(self, proposal_id: str) -> list[Decision]:
         """Decisions recorded for a proposal, oldest first."""
         rows = self._db.rows(

@@ -28,9 +28,13 @@ _LIST_SESSIONS = """
     SELECT s.*,
         (SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.type = 'compaction') AS compactions,
         s.path_tokens AS tokens,
-        (SELECT d.decision FROM decisions d WHERE d.session_id = s.id
+        (SELECT CASE WHEN w.state = 'undone' AND p.status = 'open' THEN 'undone' ELSE d.decision END
+            FROM decisions d LEFT JOIN proposals p ON p.id = d.proposal_id
+            LEFT JOIN write_backs w ON w.proposal_id = d.proposal_id WHERE d.session_id = s.id
             ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision,
-        (SELECT d.decided_at FROM decisions d WHERE d.session_id = s.id
+        (SELECT CASE WHEN w.state = 'undone' AND p.status = 'open' THEN w.updated_at ELSE d.decided_at END
+            FROM decisions d LEFT JOIN proposals p ON p.id = d.proposal_id
+            LEFT JOIN write_backs w ON w.proposal_id = d.proposal_id WHERE d.session_id = s.id
             ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision_at,
         (SELECT count(*) FROM proposals p WHERE p.session_id = s.id AND p.status = 'open') AS open_proposals
     FROM sessions s
@@ -86,6 +90,7 @@ class SessionInfo(BaseModel):
     entries: int = 0
     tokens: int | None = Field(default=None, description="chars4 tokens of the active path, when counted")
     compactions: int = 0
+    # accepted, rejected, or undone (an accepted write-back taken back: its proposal is open again)
     last_decision: str | None = None
     last_decision_at: str | None = None
     open_proposals: int = Field(default=0, description="proposals neither accepted nor rejected yet")

@@ -9,7 +9,7 @@ Front ends parse, make one call here, and show the answer:
   rule set given or shown by the session (`rules_for`).
 - `propose`: summarizer and model defaults, key checks, hooks, deadline, window; a
   `Proposal`, or a `Refusal` the caller shows (desk) or raises (CLI). `store_proposal` keeps it.
-- `save_edit`, `accept_preview`, `accept`, `reject`, `undo`: the decision and its undo.
+- `save_edit`, `accept_preview`, `accept`, `write_back_later`, `reject`, `undo_plan`, `undo`: the decision and its undo.
 """
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ from cutline.core.workbench.deciding import (
     reject,
     save_edit,
     undo,
+    undo_plan,
+    write_back_later,
     write_back_of,
+    written_back_to,
 )
 from cutline.core.workbench.opened import OpenedSession
 from cutline.core.workbench.opening import (
@@ -77,7 +80,10 @@ __all__ = [
     "settings_of_proposal",
     "store_proposal",
     "undo",
+    "undo_plan",
     "verdict",
     "warmed",
+    "write_back_later",
     "write_back_of",
+    "written_back_to",
 ]

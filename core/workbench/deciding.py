@@ -16,6 +16,7 @@ from cutline.core.models import Session
 if TYPE_CHECKING:
     from cutline.core.agents.writeback import UndoResult, WriteBackPlan
     from cutline.core.review import Decision, Origin, SummaryVersion
+    from cutline.core.session_writes import UndoPlan
     from cutline.core.store import Store
 
 
@@ -105,6 +106,20 @@ def accept(
     return review.accept(store, proposal_id, write_back=write_back, note=note, timestamp=timestamp)
 
 
+def write_back_later(store: Store, proposal_id: str, *, timestamp: str | None = None) -> Decision:
+    """Write back a proposal accepted earlier into the store only (accept's checks and guarantees); it stays accepted."""
+    from cutline.core import review
+
+    return review.write_back_later(store, proposal_id, timestamp=timestamp)
+
+
+def written_back_to(store: Store, proposal_id: str) -> str | None:
+    """Where `proposal_id`'s compaction is written now; None when not written back (or undone)."""
+    from cutline.core.session_writes import written_back_to as where
+
+    return where(store, proposal_id)
+
+
 def reject(store: Store, proposal_id: str, note: str | None = None) -> Decision:
     """Reject the proposal (it and its versions stay in the store, marked rejected)."""
     from cutline.core import review
@@ -117,3 +132,10 @@ def undo(store: Store, proposal_id: str, *, from_backup: bool = False, branch: b
     from cutline.core.session_writes import undo as undo_write
 
     return undo_write(store, proposal_id, from_backup=from_backup, branch=branch)
+
+
+def undo_plan(store: Store, proposal_id: str) -> UndoPlan:
+    """What undoing `proposal_id`'s write-back would restore and from where (refused as `undo` refuses; nothing written)."""
+    from cutline.core.session_writes import undo_plan as plan_undo
+
+    return plan_undo(store, proposal_id)

@@ -139,9 +139,13 @@ async def test_run_edit_accept_writes_the_entry_to_the_session_file(tmp_path: Pa
         assert screen.proposal_status == "accepted"
         await pilot.press("H")
         await settle(app, pilot)
-        history = rendered_text(app.screen.query_one("#history-body").content, width=130)
-        assert screen.proposal.id in history and "accepted" in history
-        assert session_file.name in "".join(history.split()), "where it was written"
+        table = app.screen.query_one("#history-table")
+        history = "\n".join(table.render_line(y).text for y in range(table.size.height))
+        assert screen.proposal.id[:8] in history and "accepted" in history
+        table.move_cursor(row=table.row_count - 1)
+        await pilot.pause()
+        detail = str(app.screen.query_one("#history-detail").content)
+        assert screen.proposal.id in detail and session_file.name in detail, "where it was written"
         await pilot.press("escape")
 
     written = session_file.read_text(encoding="utf-8")

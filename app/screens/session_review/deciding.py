@@ -35,6 +35,7 @@ class Deciding(ReviewState):
             self.desk.show_error("This proposal cannot be accepted", self.proposal.validation.summary())
             return
         self.flush_pending()
+        self.said_before_reload = ""
         self.prepare_accept(self.proposal.id, store_only)
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False, description="Preparing the write")
@@ -86,8 +87,11 @@ class Deciding(ReviewState):
             title = "Accept this compaction? Its cut is not the one on the list"
             intro = f"{disagreement}\n\n{intro}"
 
+        where = short_path(session.source_path) if write_back and session is not None and session.source_path else ""
+
         def answered(yes: bool | None) -> None:
             if yes:
+                self.show_writing(where)
                 self.decide(proposal_id, "accepted", timestamp, write_back)
 
         label = "Accept and write" if write_back else "Accept"
@@ -151,20 +155,41 @@ class Deciding(ReviewState):
         if decision == "accepted":
             result = workbench.accept(self.desk.store, proposal_id, write_back=write_back, timestamp=timestamp)
             detail = (
-                f"entry {result.entry_id} written to {result.written_to}"
+                f"entry {result.entry_id} written to {short_path(result.written_to)}"
                 if result.written_to
                 else "recorded in the store"
             )
-        else:
-            workbench.reject(self.desk.store, proposal_id)
-            detail = "nothing written to the session file"
-        self.post_message(Decided(decision, detail))
+            self.post_message(Decided(decision, detail, list(result.notes)))
+            return
+        workbench.reject(self.desk.store, proposal_id)
+        self.post_message(Decided(decision, "nothing written to the session file"))
+
+    def show_writing(self, where: str) -> None:
+        """Say at once that the decision is being written (the write and the re-import take seconds on a big file)."""
+        self._status_before_writing = self.proposal_status
+        self.proposal_status = "writing…"
+        self._show_proposal()
+        self.set_status(
+            f"writing… {f'to {where} ' if where else 'the decision '}(the proposal is accepted once written)"
+        )
+
+    def writing_failed(self) -> None:
+        """The write failed (its error is shown): the proposal is as it was before "writing…"."""
+        if self.proposal_status == "writing…":
+            self.proposal_status = self._status_before_writing
+            self._show_proposal()
+            self.set_status("nothing was accepted: the write failed (see the message)")
 
     @on(Decided)
     def _decided(self, message: Decided) -> None:
         self.proposal_status = message.decision
-        self.notify(f"Proposal {message.decision}: {message.detail}", timeout=5, markup=False)
-        self.set_status(f"proposal {message.decision}: {message.detail}")
+        told = " · ".join([message.detail, *message.notes])
+        self.notify(f"Proposal {message.decision}: {told}", timeout=8, markup=False)
+        said = f"proposal {message.decision}: {told}" + (
+            " · u undoes it" if message.decision == "accepted" and "written to" in message.detail else ""
+        )
+        self.set_status(said)
+        self.said_before_reload = said
         self._show_proposal()
         if message.decision == "accepted":
             self.load(preview=False)

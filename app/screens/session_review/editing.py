@@ -13,6 +13,7 @@ from cutline.app.screens.session_review.messages import (
 )
 from cutline.app.screens.session_review.state import ReviewState, chars4_tokens
 from cutline.app.screens.versions import DiffScreen
+from cutline.app.widgets.labels import plural
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.core import workbench
 
@@ -70,7 +71,7 @@ class Editing(ReviewState):
             text = "editing… (autosaved)"
         elif self.versions:
             last = self.versions[-1]
-            text = f"v{last.n} {last.origin} · {len(self.versions)} versions"
+            text = f"v{last.n} {last.origin} · {plural(len(self.versions), 'version', 'versions')}"
         else:
             text = ""
         self.query_one("#editor-saved", Static).update(Text(text))

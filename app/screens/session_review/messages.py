@@ -116,8 +116,20 @@ class VersionSaved(Message):
         super().__init__()
 
 
+class WriteLaterPrepared(Message):
+    """What writing back a proposal accepted into the store only would write; or where it is written already."""
+
+    def __init__(self, preview: workbench.AcceptPreview | None, written_to: str | None = None) -> None:
+        self.preview = preview
+        self.written_to = written_to
+        super().__init__()
+
+
 class Decided(Message):
-    def __init__(self, decision: str, detail: str) -> None:
+    """A decision recorded: what it wrote, and what a person should know (the backup's path, a drift)."""
+
+    def __init__(self, decision: str, detail: str, notes: list[str] | None = None) -> None:
         self.decision = decision
         self.detail = detail
+        self.notes = notes or []
         super().__init__()

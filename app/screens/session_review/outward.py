@@ -12,7 +12,7 @@ from cutline.app.screens.session_review.messages import (
     ContextReady,
 )
 from cutline.app.screens.session_review.state import ReviewState
-from cutline.app.screens.versions import HistoryScreen
+from cutline.app.screens.versions import HistoryChoice, HistoryScreen
 from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.message_list import MessageList
 from cutline.core.agents import session_wire_context
@@ -75,7 +75,21 @@ class Outward(ReviewState):
             return
         stored = self._stored
         compactions = [i for i, kind in enumerate(stored.kinds) if kind == "compaction"] if stored else None
-        self.app.push_screen(HistoryScreen(self.session.id, self.path, compactions))
+        self.app.push_screen(HistoryScreen(self.session.id, self.path, compactions), self._history_chosen)
+
+    def _history_chosen(self, choice: HistoryChoice | None) -> None:
+        """What a history row asked for: its audit, or its entry shown in the list."""
+        from cutline.app.screens.audit import AuditScreen  # loaded when first used: not at the desk's start
+
+        if choice is None or self.session is None:
+            return
+        what, key = choice
+        if what == "audit-compaction":
+            self.app.push_screen(AuditScreen(self.session.id, compaction_entry_id=key))
+        elif what == "audit-proposal":
+            self.app.push_screen(AuditScreen(self.session.id, proposal_id=key))
+        elif not self.show_entry(key):
+            self.notify(f"Entry {key} is not on the list's path.", timeout=4, markup=False)
 
     def action_audit(self) -> None:
         """Audit the compaction under the cursor, else the current proposal, else the latest compaction."""

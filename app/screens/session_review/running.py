@@ -37,6 +37,7 @@ class Running(ReviewState):
             return
         if self.running or self.plan is None or self.session is None:
             return
+        self.said_before_reload = ""
         if self.plan.alreadyCompacted:
             self.notify(
                 "The last entry is already a compaction: continue the session in the agent, then re-import it.",

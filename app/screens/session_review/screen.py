@@ -1,7 +1,7 @@
 """The review screen of one session: message list with the plan, budget gauge, detail, settings, run, edit, accept.
 
 The screen holds its bindings, `check_action`, the loading and planning handlers and the layout;
-its parts (state, editing, counting, running, deciding, outward) hold the rest, and every
+its parts (state, editing, counting, running, deciding, afterwards, outward) hold the rest, and every
 worker makes one call into the workbench (core.workbench)."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from textual.widget import AwaitMount
 from textual.widgets import Footer, Header, ProgressBar, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
+from cutline.app.screens.session_review.afterwards import Afterwards
 from cutline.app.screens.session_review.counting import Counting
 from cutline.app.screens.session_review.deciding import Deciding
 from cutline.app.screens.session_review.editing import Editing
@@ -62,7 +63,7 @@ class _Posted:
         self.screen.post_message(Preview(entries, tokens))
 
 
-class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
+class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward):
     """One session under review."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -84,6 +85,22 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
             show=False,
             id="review.accept_store",
             tooltip="Accept the proposal into the store without writing the session file",
+        ),
+        Binding(
+            "W",
+            "write_back_later",
+            "Write back",
+            show=False,
+            id="review.write_back_later",
+            tooltip="Write back a proposal accepted into the store only (accept's checks, a backup first)",
+        ),
+        Binding(
+            "u",
+            "undo",
+            "Undo write-back",
+            show=False,
+            id="review.undo",
+            tooltip="Undo the accepted proposal's write-back, as cutline undo (the file as before; the proposal open again)",
         ),
         Binding("x", "reject", "Reject", id="review.reject", tooltip="Reject the proposal"),
         Binding("v", "diff", "Diff", id="review.diff", tooltip="Diff two summary versions, revert to one"),
@@ -332,6 +349,8 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
             status += f" · {len(self.session.problems)} problems reading the file"
         if result.notice:
             status = f"{result.notice} · {status}"
+        if self.said_before_reload:  # what a decision or an undo did stays said after the reloads it causes
+            status = f"{self.said_before_reload} · {status}"
         self.set_status(status)
         if self.session_loading:
             self.session_loading = False
@@ -460,6 +479,7 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
             return False
         message_list = self.query_one(MessageList)
         message_list.cursor = index
+        message_list.centre_cursor()  # not at the very top: the rows before it are its context
         message_list.focus()
         self.action_detail()
         return True
@@ -499,6 +519,10 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
             return True if self.proposal is not None else None
         if action in ("accept", "accept_store_only", "reject"):
             return True if has_open and not self.running else None
+        if action in ("undo", "write_back_later"):
+            return (
+                True if self.proposal is not None and self.proposal_status == "accepted" and not self.running else None
+            )
         if action in ("next_section", "previous_section"):
             return self.proposal is not None and not self.running
         return True
@@ -513,6 +537,8 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward):
             if event.state == WorkerState.ERROR:
                 self._run_finished("compaction failed")
                 self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        elif worker.group == "decide" and event.state == WorkerState.ERROR:
+            self.writing_failed()
         elif worker.group == "store-proposal" and event.state == WorkerState.ERROR:
             self._run_finished("saving the proposal failed")
         elif worker.group == "review-load" and event.state == WorkerState.ERROR:

@@ -44,6 +44,8 @@ QUEUED_WHILE_LOADING = frozenset(
         "accept",
         "accept_store_only",
         "reject",
+        "undo",
+        "write_back_later",
         "edit",
         "diff",
     }
@@ -85,6 +87,10 @@ class ReviewState(OnDesk, Screen[None]):
         self._outside = 0
         self.proposal: Proposal | None = None
         self.proposal_status = "open"
+        self._status_before_writing = "open"
+        # what the last decision or undo did: kept on the status line across the reloads it causes (its own,
+        # and the follower's when the file changed), until the next run, decision or undo
+        self.said_before_reload = ""
         self.versions: list[Version] = []
         self.pending_text: str | None = None
         self._loading_editor = False
@@ -176,4 +182,16 @@ class ReviewState(OnDesk, Screen[None]):
 
     def cut_disagreement(self) -> str | None:
         """Why the list's cut is not the open proposal's: `Deciding`'s."""
+        raise NotImplementedError
+
+    def _accept_fields(self, line: str, summary: str, write_back: bool) -> list[tuple[str, str]]:
+        """The accept dialog's figures: `Deciding`'s."""
+        raise NotImplementedError
+
+    def show_writing(self, where: str) -> None:
+        """Say "writing…" at once, before the worker writes: `Deciding`'s."""
+        raise NotImplementedError
+
+    def show_entry(self, entry_id: str) -> bool:
+        """Put the list's cursor on an entry of the path: the screen's."""
         raise NotImplementedError
