@@ -286,3 +286,345 @@ Please continue the conversation from where we left it off without asking the us
         "notes": {"error": "claims the tests pass; the panic was never fixed"},
     },
 ]
+
+# --- added later: a thorough model summary and a deliberately bad one on both sides (tune and held out), for the
+# ranking (a model summary truly better than the offline one, a bad one truly worse), and one more with slips.
+_ALL_KEPT = dict.fromkeys(
+    ("path", "name", "number", "error", "constraint", "preference", "decision", "todo", "request", "previous"), "kept"
+)
+
+HAND += [
+    {
+        "split": "tune",
+        "session": "tune-04-pi-geo-tiles",
+        "label": "a thorough model, pi checkpoint (good)",
+        "role": "good",
+        "summary": """## Goal
+Add a `--bbox` option to the tile build command (the user's latest request).
+
+## Constraints & Preferences
+- Any migration that touches over three tables (more than 3) needs the user's OK before it is run.
+- Test fixtures should be GeoJSON, not shapefiles (user preference).
+- Pushes go to origin only; never push to the upstream remote.
+
+## Progress
+### Done
+- [x] Located tile encoding: tiler/render/mvt_encoder.py.
+- [x] Chose the archive format: PMTiles (MBTiles was considered and rejected).
+
+### In Progress
+- [ ] The --bbox flag for the build command.
+
+### Blocked
+- Building zoom 14 (`python -m tiler.build --zoom 14`) fails with MemoryError: it tries to allocate 3.2 GiB for a 20000x20000 array. Not solved yet.
+
+## Key Decisions
+- **Archive**: PMTiles rather than MBTiles.
+
+## Next Steps
+1. Implement --bbox.
+2. Write the tile URL scheme down in docs/tiles.md (open TODO).
+3. Come back to the zoom-14 memory problem.
+
+## Critical Context
+- Vertex simplification: `TileSimplifier.reduce_vertices`.
+- Cache entries expire after 90 days.""",
+        "verdicts": dict(_ALL_KEPT),
+        "notes": {"constraint": "\u201cover three tables (more than 3)\u201d"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-04-pi-geo-tiles",
+        "label": "a deliberately bad summary, pi checkpoint (bad)",
+        "role": "bad",
+        "summary": """## Goal
+Keep working on the map tile server.
+
+## Constraints & Preferences
+- (none)
+
+## Progress
+### Done
+- [x] Looked around the tiler package.
+- [x] Tile builds at zoom 14 work again after the memory fix.
+- [x] Archive format decided: MBTiles.
+
+### In Progress
+- [ ] General clean-up.
+
+### Blocked
+- (none)
+
+## Key Decisions
+- (none)
+
+## Next Steps
+1. Continue.
+
+## Critical Context
+- The cache keeps tiles for 30 days.""",
+        "verdicts": {
+            "path": "lost",
+            "name": "lost",
+            "number": "contradicted",
+            "error": "contradicted",
+            "constraint": "lost",
+            "preference": "lost",
+            "decision": "contradicted",
+            "todo": "lost",
+            "request": "lost",
+            "previous": "lost",
+        },
+        "notes": {"error": "the MemoryError was never fixed", "decision": "PMTiles was chosen", "number": "90 days"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-13-openclaw-infra",
+        "label": "a thorough model, OpenClaw's sections (good)",
+        "role": "good",
+        "summary": """## Decisions
+- Terraform state: S3 backend with DynamoDB locking, replacing local state.
+- Layout: one module per AWS service, as the user prefers.
+
+## Open TODOs
+- Tag every resource with cost-center=platform.
+
+## Constraints/Rules
+- terraform apply against prod is off-limits: the agent must not run it.
+- The load balancer listens on port 8443.
+
+## Pending user asks
+- Add a NAT gateway in each availability zone.
+
+## Exact identifiers
+- terraform/modules/vpc/main.tf (the VPC)
+- variable private_subnet_cidrs (the subnets)
+- staging AWS account 318274650912
+
+## Tool Failures
+- terraform plan: Invalid CIDR block 10.0.300.0/24; still unresolved.""",
+        "verdicts": dict(_ALL_KEPT),
+        "notes": {},
+    },
+    {
+        "split": "tune",
+        "session": "tune-13-openclaw-infra",
+        "label": "a deliberately bad summary, OpenClaw's sections (bad)",
+        "role": "bad",
+        "summary": """## Decisions
+- Keep local state for now.
+
+## Open TODOs
+- (none)
+
+## Constraints/Rules
+- The load balancer listens on port 8080.
+
+## Pending user asks
+- Infrastructure work.
+
+## Exact identifiers
+- terraform/
+
+## Tool Failures
+- terraform plan passes.""",
+        "verdicts": {
+            "path": "lost",
+            "name": "lost",
+            "number": "contradicted",
+            "error": "contradicted",
+            "constraint": "lost",
+            "preference": "lost",
+            "decision": "contradicted",
+            "todo": "lost",
+            "request": "lost",
+            "previous": "lost",
+        },
+        "notes": {"error": "the invalid CIDR was never fixed", "number": "8443", "decision": "S3 + DynamoDB"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-09-openclaw-chatbot",
+        "label": "a model with slips, OpenClaw's sections",
+        "summary": """## Decisions
+- Replies stream over WebSockets instead of server-sent events.
+
+## Open TODOs
+- Rotate the OpenAI API key (kept in .env.local).
+
+## Constraints/Rules
+- Leave the package.json version alone; no version bumps.
+- npm is fine for installs (the user withdrew the pnpm preference).
+- Gateway timeout: 30 s.
+
+## Pending user asks
+- Add retries with jitter to the OpenAI client.
+
+## Exact identifiers
+- src/prompts/system_prompt.txt
+- ConversationBuffer (history trimming)
+
+## Tool Failures
+- npm test crashed in parseReply (TypeError reading 'choices' of undefined); fixed by checking for an empty reply first.""",
+        "verdicts": {
+            "path": "kept",
+            "name": "lost",
+            "number": "kept",
+            "error": "kept",
+            "constraint": "kept",
+            "preference": "kept",
+            "decision": "contradicted",
+            "todo": "kept",
+            "request": "kept",
+            "previous": "lost",
+        },
+        "notes": {
+            "decision": "server-sent events were chosen, not WebSockets",
+            "name": "the class without its method trim_to_budget",
+            "previous": "the 20 requests/minute free-tier limit is gone",
+        },
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-17-openclaw-shopfront",
+        "label": "a thorough model, OpenClaw's sections (good)",
+        "role": "good",
+        "summary": """## Decisions
+- The cart lives in the server session, not in localStorage.
+
+## Open TODOs
+- Write an e2e test for the coupon flow.
+
+## Constraints/Rules
+- The payment provider is never called from the browser (server-side only).
+- Uploads: images bigger than 2 MB are rejected.
+- Styling: Tailwind is fine; the user dropped the CSS-modules preference.
+
+## Pending user asks
+- Show the VAT line only when the shipping address is in the EU.
+
+## Exact identifiers
+- web/src/cart/CartTotals.tsx (where the totals bug is)
+- formatMoney (shared utils, formats prices)
+- config/flags.yaml (feature flags)
+
+## Tool Failures
+- pnpm build failed with TS2345 (a string quantity passed where a number is expected); fixed by parsing with Number(), the build passes.""",
+        "verdicts": dict(_ALL_KEPT),
+        "notes": {},
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-17-openclaw-shopfront",
+        "label": "a deliberately bad summary, OpenClaw's sections (bad)",
+        "role": "bad",
+        "summary": """## Decisions
+- The cart is stored in localStorage.
+
+## Open TODOs
+- (none)
+
+## Constraints/Rules
+- Images up to 20 MB are accepted.
+
+## Pending user asks
+- Fix the shop.
+
+## Exact identifiers
+- web/
+
+## Tool Failures
+- (none)""",
+        "verdicts": {
+            "path": "lost",
+            "name": "lost",
+            "number": "contradicted",
+            "error": "lost",
+            "constraint": "lost",
+            "preference": "lost",
+            "decision": "contradicted",
+            "todo": "lost",
+            "request": "lost",
+            "previous": "lost",
+        },
+        "notes": {"number": "2 MB", "decision": "server sessions were chosen"},
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-22-claude_code-ingest",
+        "label": "a thorough model, Claude Code's nine sections (good)",
+        "role": "good",
+        "summary": """This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.
+
+Summary:
+1. Primary Request and Intent:
+   The user is building the event ingest pipeline. Latest request: make the batch window configurable through the INGEST_WINDOW_MS environment variable.
+2. Key Technical Concepts:
+   - Dedupe with a bloom filter (chosen over an exact hash set)
+   - Kafka topic ingest.events.v2 on broker kafka-1.lan:9092
+   - Worker memory cap: 512 MiB per worker
+3. Files and Code Sections:
+   - pipeline/stages/dedupe.rs: the deduplication stage
+   - `RecordKey::from_envelope`: builds the record key
+4. Errors and fixes:
+   - `cargo test`: the dedupe window test panics with index out of bounds (len 4, index 4). Not fixed yet.
+5. Problem Solving:
+   Dedupe design settled; the window test still fails.
+6. All user messages:
+   - "Only when the backlog exceeds 10000 messages should you scale to more workers."
+   - "I prefer tracing spans to println debugging."
+   - "TODO: expose the dedupe hit rate as a Prometheus metric."
+   - "Please make the batch window configurable via INGEST_WINDOW_MS."
+7. Pending Tasks:
+   - Prometheus metric for the dedupe hit rate
+   - Fix the panicking window test
+8. Current Work:
+   Making the batch window configurable.
+9. Optional Next Step:
+   Read INGEST_WINDOW_MS in the batching stage.
+
+Please continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on.""",
+        "verdicts": dict(_ALL_KEPT),
+        "notes": {},
+    },
+    {
+        "split": "heldout",
+        "session": "heldout-22-claude_code-ingest",
+        "label": "a deliberately bad summary, Claude Code's nine sections (bad)",
+        "role": "bad",
+        "summary": """This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.
+
+Summary:
+1. Primary Request and Intent:
+   Work on the ingest pipeline.
+2. Key Technical Concepts:
+   - Dedupe with an exact hash set
+3. Files and Code Sections:
+   - (none)
+4. Errors and fixes:
+   - cargo test passes.
+5. Problem Solving:
+   (none)
+6. All user messages:
+   - (not kept)
+7. Pending Tasks:
+   - (none)
+8. Current Work:
+   Dedupe.
+9. Optional Next Step:
+   Continue.""",
+        "verdicts": {
+            "path": "lost",
+            "name": "lost",
+            "number": "lost",
+            "error": "contradicted",
+            "constraint": "lost",
+            "preference": "lost",
+            "decision": "contradicted",
+            "todo": "lost",
+            "request": "lost",
+            "previous": "lost",
+        },
+        "notes": {"error": "the window test still panics", "decision": "a bloom filter was chosen"},
+    },
+]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -509,8 +509,11 @@ def _polarity(text: str) -> str:
 def _choice(text: str) -> tuple[set[str], set[str]] | None:
     """(chosen, rejected) content words of "A instead of B", "A rather than B", "A over B", "A, not B", "not B; only A"."""
     lower = text.lower()
-    m = re.search(r"(.{3,80}?)\b(?:instead of|rather than|over)\b(.{3,80})", lower) or re.search(
-        r"(.{3,80}?),\s+not\s+(.{3,80})", lower
+    # "instead of" and "rather than" say a choice; "over" only when neither does ("stream over WebSockets instead of …")
+    m = (
+        re.search(r"(.{3,80}?)\b(?:instead of|rather than)\b(.{3,80})", lower)
+        or re.search(r"(.{3,80}?)\bover\b(.{3,80})", lower)
+        or re.search(r"(.{3,80}?)(?:,|\(|\s-+)\s*not\s+(.{3,80})", lower)
     )
     if m is None:
         flipped = re.search(r"\b(?:do not|don't|never)\b(.{3,80}?)[;,]\s*only\b(.{3,80})", lower)
@@ -556,13 +559,15 @@ class Passages:
     items: list[Passage] = field(default_factory=list)
     index: dict[str, list[int]] = field(default_factory=dict)
     whole: str = ""
+    # the summarized conversation's own statements (normal form -> their order): a passage restating one says
+    # something the conversation said too, not another version of the fact judged (see `restated`)
+    said: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.whole = "\n".join(_norm_space(t) for t in self.texts if t)
         for number, text in enumerate(self.texts):
-            for line in (text or "").splitlines():
-                body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+|\[[ xX]\])\s*", "", line).strip()
-                for part in _SENTENCE_END.split(body):
+            for part in sentences(text or ""):
+                if part:
                     toks = tokens(part)
                     if not toks:
                         continue
@@ -612,12 +617,40 @@ class Passages:
             return key[len(self.cwd) :] in self.whole
         return False
 
+    def know(self, statements: Iterable[tuple[str, int]]) -> None:
+        """Record the summarized conversation's statements (text, order) for `restated`."""
+        for text, order in statements:
+            norm = _statement(text)
+            if norm:
+                self.said[norm] = max(order, self.said.get(norm, -1))
+
+    def restated(self, passage: Passage) -> int | None:
+        """The order of the conversation's statement the passage repeats word for word, if any."""
+        return self.said.get(_statement(passage.text))
+
     def line_with(self, needle: str) -> str:
         needle = needle.lower()
         for item in self.items:
             if needle in item.text.lower():
                 return item.text
         return ""
+
+
+def sentences(text: str) -> Iterator[str]:
+    """A text's sentences as passages are cut: line by line, list markers and headings off, then at sentence ends."""
+    for line in text.splitlines():
+        body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+|\[[ xX]\])\s*", "", line).strip()
+        yield from _SENTENCE_END.split(body)
+
+
+def _statement(text: str) -> str:
+    """A statement's normal form for `Passages.restated`: lower case, no markup quotes, no closing punctuation."""
+    text = _LEAD_LABEL.sub("", _norm_space(text.replace("`", "").replace("**", "")))
+    return text.strip(" \t.,;:!?*_>-\"'")
+
+
+# a line's leading label ("Assistant:", "User said:", "- **Decision**:"): who or what, not the statement
+_LEAD_LABEL = re.compile(r"^[\w ]{1,24}:\s+")
 
 
 def _norm_space(text: str) -> str:
@@ -775,6 +808,8 @@ def _flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str
     mine, theirs = _polarity(fact_text), _polarity(clause)
     if mine == theirs:
         return None
+    if _choice(fact_text) is not None and _choice(passage.text) is not None:
+        return None  # "A instead of B" and "A (not B)": the choices are compared, a "not" before B is no flip
     if mine == "negative" or theirs == "negative":
         return f"\u201c{passage.text.strip()}\u201d states the opposite"
     return None
@@ -826,6 +861,8 @@ class FactView:
     error_state: str | None = None
     # how an error was fixed: kept when a passage says the same thing was fixed, even without the how
     fix: bool = False
+    # its place among the conversation's statements (Passages.know); -1 when unknown
+    order: int = -1
 
 
 def judge(fact: FactView, seen: Passages) -> Judgement:
@@ -842,7 +879,7 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
     if seen.has_identifier(key):
         return Judgement("kept", "identifier", 1.0, seen.line_with(_basename(key)))
     if fact.context:
-        contradiction = _contradiction(FactView(fact.context, "context"), seen)
+        contradiction = _contradiction(FactView(fact.context, "context", order=fact.order), seen)
         if contradiction is not None:
             return contradiction
     if "/" in key:
@@ -871,16 +908,29 @@ def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
             if fact.error_state is not None and _telling(fact_toks) & passage.norms:
                 topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
             reason = None
-            if fact_q and topical >= TOPICAL_OVERLAP:
+            # a passage repeating another statement of the conversation word for word: the agent did or said both
+            # ("I'll read `a.py` first." then "I'll read `b.py` first."), so another name in the same role is no
+            # contradiction; another number, choice or polarity is one only when the repeated statement came first
+            # (a later statement updates the earlier one)
+            restated = seen.restated(passage)
+            if fact_q and topical >= TOPICAL_OVERLAP and not _updated(fact, restated):
                 reason = _quantity_conflict(fact_q, quantities(passage.text))
-            reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text)
-            reason = reason or _reversed_choice(fact.text, passage) or _flip(fact.text, fact_toks, passage, seen.cwd)
-            reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd)
+            if restated is None:
+                reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text)
+            if not _updated(fact, restated):
+                reason = reason or _reversed_choice(fact.text, passage)
+                reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd)
+                reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd)
             if reason is None and topical >= TOPICAL_OVERLAP:
                 reason = _state_conflict(fact, passage.text)
             if reason is not None:
                 return Judgement("contradicted", "contradiction", round(topical, 3), passage.text, reason)
     return None
+
+
+def _updated(fact: FactView, restated: int | None) -> bool:
+    """Whether the passage repeats a statement the conversation made after this fact (or this fact itself)."""
+    return restated is not None and restated >= fact.order >= 0
 
 
 def _state_conflict(fact: FactView, passage: str) -> str | None:

@@ -201,3 +201,26 @@ def test_what_the_real_agents_corpus_showed_is_not_a_contradiction_or_a_fact() -
     assert [f.text for f in carried if f.kind != "identifier"] == ["Never push to main."]
     # Qwen Code's shell result names its empty fields
     assert error_text("Command: false\nError: (none)\nExit Code: 1") != "Error: (none)"
+
+
+def test_a_reversed_choice_is_caught_when_the_summary_also_says_over() -> None:
+    decision = "I'll stream the reply with server-sent events instead of WebSockets."
+    assert _verdict(decision, "Replies stream over WebSockets instead of server-sent events.", "decision") == (
+        "contradicted"
+    )
+    assert _verdict(decision, "Replies stream over server-sent events (not WebSockets).", "decision") != "contradicted"
+
+
+def test_a_summary_line_naming_another_file_read_is_not_a_contradiction() -> None:
+    """The accept dialog showed "I'll read `src/ledger/parse.py` first." contradicted by "I'll read `tests/test_parse.py`
+    first.": the agent read both, one after the other; the summary kept one of them, which says nothing false."""
+    report = _audit(
+        [
+            ("user", "The parser drops empty ledgers; find out why."),
+            ("assistant", "I'll read `src/ledger/parse.py` first."),
+            ("assistant", "I'll read `src/ledger/report.py` first."),
+            ("assistant", "I'll read `tests/test_parse.py` first."),
+        ],
+        "## Progress\n- **Assistant:** I'll read `tests/test_parse.py` first.\n- Empty ledgers are dropped by the parser.",
+    )
+    assert [f.text for f in report.facts if f.verdict == "contradicted"] == []
