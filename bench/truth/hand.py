@@ -628,3 +628,90 @@ Summary:
         "notes": {"error": "the window test still panics", "decision": "a bloom filter was chosen"},
     },
 ]
+
+# --- three more careful model summaries on tune sessions, phrased freely (constraints and errors in other words)
+HAND += [
+    {
+        "split": "tune",
+        "session": "tune-02-claude_code-billing",
+        "label": "a careful model in its own words, Claude Code's nine sections",
+        "summary": """This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.
+
+Summary:
+1. Primary Request and Intent:
+   Billing service work. The user's latest request: the Stripe webhook handler has to be idempotent, keyed on the Stripe event id.
+2. Key Technical Concepts:
+   - Refund job locking via Postgres advisory locks (chosen over Redis locks)
+   - Nightly export in 500-row batches
+   - Staging database: db-stg-02.internal
+3. Files and Code Sections:
+   - services/billing/retry.py: retry logic; the backoff delay comes from compute_backoff_ms()
+4. Errors and fixes:
+   - test_rounding in tests/test_refund.py was off by one cent (10.01 vs 10.00); fixed by quantizing with ROUND_HALF_EVEN, the test passes now.
+5. Problem Solving:
+   Rounding settled.
+6. All user messages:
+   - Keep the Authorization header out of the logs, always.
+   - Indentation: the tabs idea is withdrawn; the repo's black config applies.
+   - Still to do: a regression test covering partial refunds.
+7. Pending Tasks:
+   - Regression test for partial refunds
+8. Current Work:
+   Webhook idempotency.
+9. Optional Next Step:
+   Store processed Stripe event ids and skip repeats.""",
+        "verdicts": dict(_ALL_KEPT),
+        "notes": {"constraint": "\u201ckeep the Authorization header out of the logs\u201d: the same rule"},
+    },
+    {
+        "split": "tune",
+        "session": "tune-07-codex-geo-tiles",
+        "label": "a careful model in its own words, Codex handoff",
+        "summary": """Handoff: map tile server.
+- Latest ask: the build command should take a --bbox flag.
+- Migrations touching more than 3 tables need the user's go-ahead before they run.
+- The user wants GeoJSON fixtures in tests rather than shapefiles.
+- Archive format: PMTiles (not MBTiles).
+- Encoding lives in tiler/render/mvt_encoder.py; simplification in TileSimplifier.reduce_vertices.
+- Tile cache TTL: 90 days.
+- The zoom-14 build still runs out of memory (MemoryError allocating 3.2 GiB); unresolved.
+- Open: write the tile URL scheme down in docs/tiles.md.
+- Git: push to origin only, never to upstream.""",
+        "verdicts": dict(_ALL_KEPT),
+        "notes": {},
+    },
+    {
+        "split": "tune",
+        "session": "tune-12-pi-infra",
+        "label": "a careful model with two slips, pi checkpoint",
+        "summary": """## Goal
+Add a NAT gateway to each availability zone.
+
+## Constraints & Preferences
+- terraform apply against prod is off-limits for the agent.
+- One Terraform module for each AWS service (user preference).
+
+## Progress
+### Done
+- [x] Found the VPC definition (terraform/modules/vpc/main.tf); subnets come from private_subnet_cidrs.
+
+### In Progress
+- [ ] NAT gateways
+
+### Blocked
+- terraform plan rejects the CIDR block 10.0.300.0/24 as invalid; not fixed.
+
+## Key Decisions
+- **State**: keep local state for now instead of an S3 backend.
+
+## Next Steps
+1. NAT gateway per AZ.
+2. Tag every resource with cost-center=platform (TODO).
+
+## Critical Context
+- Load balancer port: 443.
+- Staging AWS account: 318274650912.""",
+        "verdicts": {**_ALL_KEPT, "decision": "contradicted", "number": "contradicted"},
+        "notes": {"decision": "S3 with DynamoDB locking was chosen", "number": "8443, not 443"},
+    },
+]

@@ -496,10 +496,18 @@ def _quantity_conflict(fact: Sequence[Quantity], passage: Sequence[Quantity]) ->
     return None
 
 
+# words and phrases that keep something from happening ("keep the header out of the logs", "redact it")
+_EXCLUDING = frozenset(
+    ["avoid", "exclude", "excluded", "redact", "redacted", "omit", "omitted", "prohibited", "banned"]
+)
+_KEEP_OUT = re.compile(r"\b(?:keep|keeps|kept|stay|stays|leave|leaves)\b[^.;,]{0,40}\bout of\b")
+
+
 def _polarity(text: str) -> str:
     """ "negative" (never / must not / don't / without …), "permissive" (may / can …) or "positive"."""
-    words = re.findall(r"[a-z][a-z'-]*", text.lower())
-    if any(w in _NEGATORS or w.endswith("n't") for w in words):
+    lower = text.lower()
+    words = re.findall(r"[a-z][a-z'-]*", lower)
+    if any(w in _NEGATORS or w in _EXCLUDING or w.endswith("n't") for w in words) or _KEEP_OUT.search(lower):
         return "negative"
     if any(w in _PERMIT for w in words):
         return "permissive"
@@ -755,6 +763,8 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     passage_specific = {t.norm for t in passage.toks if t.specific}
     ops = matcher.get_opcodes()
     inner = [o for o in ops if o[0] != "equal"]
+    amounts = quantities(" ".join(t.raw for t in fact_toks))
+    same_amounts = bool(amounts) and all(q in passage.amounts for q in amounts)
     for n, (op, i1, i2, j1, j2) in enumerate(ops):
         if op != "replace":
             continue
@@ -768,7 +778,11 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
             return f"{' '.join(new)} instead of {' '.join(gone)}"
         framed = 0 < n < len(ops) - 1 and ops[n - 1][0] == "equal" and ops[n + 1][0] == "equal"
         wide = max(i2 - i1, j2 - j1) >= 2
-        if framed and wide and len(inner) == 1 and i2 - i1 <= 3 and j2 - j1 <= 3 and matched / len(a) >= 0.6:
+        # another object in the same frame ("add a circuit breaker" for "add retry with jitter"); not when what the
+        # fact states is its numbers and the passage holds them all ("Tile cache TTL: 90 days" for "The tile cache
+        # keeps entries for 90 days": other words around the same quantity)
+        one_place = len(inner) == 1 and i2 - i1 <= 3 and j2 - j1 <= 3 and matched / len(a) >= 0.6
+        if framed and wide and one_place and not same_amounts:
             return f"{' '.join(new)} instead of {' '.join(gone)}"
     return None
 
@@ -800,19 +814,27 @@ def _flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str
     plain = [t for t in fact_toks if not t.specific]
     if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
         return None
-    # the passage's clause that says it (a quoted error's "Cannot …" elsewhere in the line says nothing)
-    clauses = [c for c in re.split(r"[;,]\s+", passage.text) if c.strip()]
-    clause = max(
-        clauses, key=lambda c: len({t.norm for t in tokens(c)} & {t.norm for t in plain}), default=passage.text
-    )
-    mine, theirs = _polarity(fact_text), _polarity(clause)
-    if mine == theirs:
-        return None
     if _choice(fact_text) is not None and _choice(passage.text) is not None:
         return None  # "A instead of B" and "A (not B)": the choices are compared, a "not" before B is no flip
-    if mine == "negative" or theirs == "negative":
-        return f"\u201c{passage.text.strip()}\u201d states the opposite"
+    # clause by clause: each clause of the fact against the passage's clauses that say most of it (a quoted error's
+    # "Cannot …" elsewhere in the line says nothing; "push to origin only, never to upstream" restates "do not push
+    # to upstream; only push to origin" clause for clause); a flip when none of them has the fact clause's polarity
+    words = {t.norm for t in plain}
+    theirs_all = [(c, {t.norm for t in tokens(c)}) for c in _clauses(passage.text)]
+    for clause in _clauses(fact_text):
+        mine_words = {t.norm for t in tokens(clause)} & words
+        best = max((len(mine_words & theirs) for _, theirs in theirs_all), default=0)
+        if best == 0:
+            continue
+        mine = _polarity(clause)
+        theirs = {_polarity(c) for c, said in theirs_all if len(mine_words & said) == best}
+        if mine not in theirs and (mine == "negative" or "negative" in theirs):
+            return f"\u201c{passage.text.strip()}\u201d states the opposite"
     return None
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"[;,]\s+|\s+[-\u2013\u2014]+\s+", text) if c.strip()]
 
 
 _EACH = re.compile(r"\b(each|every|per)\b")

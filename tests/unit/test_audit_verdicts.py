@@ -224,3 +224,18 @@ def test_a_summary_line_naming_another_file_read_is_not_a_contradiction() -> Non
         "## Progress\n- **Assistant:** I'll read `tests/test_parse.py` first.\n- Empty ledgers are dropped by the parser.",
     )
     assert [f.text for f in report.facts if f.verdict == "contradicted"] == []
+
+
+def test_rewordings_a_careful_model_writes_are_not_contradictions() -> None:
+    """Found on hand-judged model summaries of the truth set's tune part (bench/truth/hand.py)."""
+    # a negation said as "keep X out of", and a rule restated clause for clause in another order
+    rule = "Never log the Authorization header."
+    assert _verdict(rule, "- Keep the Authorization header out of the logs, always.") == "reworded"
+    assert _verdict(rule, "- Always log the Authorization header.") == "contradicted"
+    push = "Do not push to the upstream remote; only push to origin."
+    assert _verdict(push, "- Git: push to origin only, never to upstream.") == "reworded"
+    assert _verdict(push, "- Git: push to the upstream remote, and to origin.") == "contradicted"
+    # other words around the same quantity; another object in the same frame is still another object
+    assert _verdict("The tile cache keeps entries for 90 days.", "- Tile cache TTL: 90 days.") == "reworded"
+    ask = "Can you add retry with jitter to the OpenAI client?"
+    assert _verdict(ask, "Can you add a circuit breaker to the OpenAI client?", "request") == "contradicted"
