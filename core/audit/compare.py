@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+
+from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
 
 Verdict = Literal["kept", "reworded", "lost", "contradicted"]
 
@@ -205,29 +207,8 @@ _STOP = frozenset(
         "rather",
     ]
 )
-_NEGATORS = frozenset(
-    [
-        "not",
-        "never",
-        "no",
-        "don't",
-        "dont",
-        "doesn't",
-        "didn't",
-        "won't",
-        "can't",
-        "cannot",
-        "shouldn't",
-        "mustn't",
-        "isn't",
-        "aren't",
-        "without",
-        "neither",
-        "nor",
-        "off-limits",
-        "forbidden",
-    ]
-)
+# the fact extraction's negations (core/facts.py), plus words that forbid
+_NEGATORS = NEGATIONS | frozenset(["neither", "nor", "off-limits", "forbidden"])
 _PERMIT = frozenset(["may", "can", "allowed", "fine", "ok", "okay", "whenever"])
 _SYNONYMS = {
     "repository": "repo",
@@ -335,11 +316,7 @@ _SPLIT = re.compile(r"[\s,;()\[\]{}<>\"`*|]+")
 _EDGE = ".:;!?'\"`*_-)(=#"
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+_DIGIT = re.compile(r"\d")
 
 
 def is_specific(raw: str) -> bool:
@@ -349,7 +326,7 @@ def is_specific(raw: str) -> bool:
         return False
     if raw.startswith("--") or (raw.startswith("'") and raw.endswith("'") and len(core) > 2):
         return True
-    if any(c.isdigit() for c in core):
+    if _DIGIT.search(core):
         return True
     if re.search(r"[/_.:=@$]", core.rstrip(".")):
         return True
@@ -404,7 +381,10 @@ _LABEL = re.compile(r"(?<![\w#])#\d+\b")
 
 
 def tokens(text: str, keep_stop: bool = False) -> list[Token]:
-    """The comparison tokens of a text, in order (stop words dropped unless `keep_stop`)."""
+    """The comparison tokens of a text, in order (stop words dropped unless `keep_stop`).
+
+    `Passages.toks` keeps them for one audit: the same passage is read for many facts.
+    """
     out: list[Token] = []
     # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity)
     text = _LABEL.sub(" ", text.replace('\\"', '"'))
@@ -430,11 +410,11 @@ def tokens(text: str, keep_stop: bool = False) -> list[Token]:
             if lower in _NEGATORS or lower.endswith("n't"):
                 out.append(Token("not", False, core))
                 continue
-            if not keep_stop and (lower in _STOP or (len(lower) < 3 and not any(c.isdigit() for c in lower))):
+            if not keep_stop and (lower in _STOP or (len(lower) < 3 and not _DIGIT.search(lower))):
                 continue
             norm = _SYNONYMS.get(lower, lower)
             if re.fullmatch(r"[a-z][a-z'-]*", norm) and not specific_form(norm) and not proper:
-                norm = _stem(norm.replace("'", ""))
+                norm = stem(norm.replace("'", ""))
             out.append(Token(norm, specific and lower not in _STOP, core))
     return out
 
@@ -465,6 +445,8 @@ class Quantity:
 
 def quantities(text: str) -> list[Quantity]:
     """Numbers with their unit ("500 rows", "2 MB", "30 s", "port 8443"); bare numbers are left out."""
+    if not _DIGIT.search(text):
+        return []
     lower = text.lower()
     found: list[Quantity] = []
     for m in _PORT.finditer(lower):
@@ -507,14 +489,22 @@ def _polarity(text: str) -> str:
     """ "negative" (never / must not / don't / without …), "permissive" (may / can …) or "positive"."""
     lower = text.lower()
     words = re.findall(r"[a-z][a-z'-]*", lower)
-    if any(w in _NEGATORS or w in _EXCLUDING or w.endswith("n't") for w in words) or _KEEP_OUT.search(lower):
+    found = set(words)
+    if found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower):
         return "negative"
-    if any(w in _PERMIT for w in words):
+    if found & _PERMIT:
         return "permissive"
     return "positive"
 
 
-def _choice(text: str) -> tuple[set[str], set[str]] | None:
+Toks = Callable[[str, bool], list[Token]]
+
+
+def _plain_tokens(text: str, keep_stop: bool) -> list[Token]:
+    return tokens(text, keep_stop)
+
+
+def _choice(text: str, toks: Toks = _plain_tokens) -> tuple[set[str], set[str]] | None:
     """(chosen, rejected) content words of "A instead of B", "A rather than B", "A over B", "A, not B", "not B; only A"."""
     lower = text.lower()
     # "instead of" and "rather than" say a choice; "over" only when neither does ("stream over WebSockets instead of …")
@@ -527,11 +517,11 @@ def _choice(text: str) -> tuple[set[str], set[str]] | None:
         flipped = re.search(r"\b(?:do not|don't|never)\b(.{3,80}?)[;,]\s*only\b(.{3,80})", lower)
         if flipped is None:
             return None
-        before = [t.norm for t in tokens(flipped.group(2))][:4]
-        after = [t.norm for t in tokens(flipped.group(1))][-4:]
+        before = [t.norm for t in toks(flipped.group(2), False)][:4]
+        after = [t.norm for t in toks(flipped.group(1), False)][-4:]
         return (set(before), set(after)) if before and after else None
-    before = [t.norm for t in tokens(m.group(1))][-4:]
-    after = [t.norm for t in tokens(m.group(2))][:4]
+    before = [t.norm for t in toks(m.group(1), False)][-4:]
+    after = [t.norm for t in toks(m.group(2), False)][:4]
     if not before or not after:
         return None
     return set(before), set(after)
@@ -554,8 +544,16 @@ class Passage:
     amounts: list[Quantity] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not self.amounts and any(c.isdigit() for c in self.text):
+        if not self.amounts:
             self.amounts = quantities(self.text)
+
+    def path_tails(self) -> frozenset[str]:
+        """What follows a "/" in the passage's paths ("b/c.py" and "c.py" of "a/b/c.py"), made once."""
+        tails = self.__dict__.get("_tails")
+        if tails is None:
+            tails = frozenset(n[i + 1 :] for n in self.norms if "/" in n for i, c in enumerate(n) if c == "/")
+            self.__dict__["_tails"] = tails
+        return tails
 
 
 @dataclass
@@ -570,9 +568,12 @@ class Passages:
     # the summarized conversation's own statements (normal form -> their order): a passage restating one says
     # something the conversation said too, not another version of the fact judged (see `restated`)
     said: dict[str, int] = field(default_factory=dict)
+    _merged: dict[int, list[Passage]] = field(default_factory=dict)
+    _tokens: dict[tuple[str, bool], list[Token]] = field(default_factory=dict)
+    _words: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.whole = "\n".join(_norm_space(t) for t in self.texts if t)
+        self.whole = "\n".join(normalize_text(t) for t in self.texts if t)
         for number, text in enumerate(self.texts):
             for part in sentences(text or ""):
                 if part:
@@ -594,7 +595,13 @@ class Passages:
         return [p for p, _ in sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:CANDIDATES]]
 
     def merged(self, position: int) -> list[Passage]:
-        """The passage alone, then with its neighbours of the same text."""
+        """The passage alone, then with its neighbours of the same text (made once per passage)."""
+        done = self._merged.get(position)
+        if done is None:
+            done = self._merged[position] = self._merge(position)
+        return done
+
+    def _merge(self, position: int) -> list[Passage]:
         item = self.items[position]
         out = [item]
         for other in (position - 1, position + 1):
@@ -625,6 +632,14 @@ class Passages:
             return key[len(self.cwd) :] in self.whole
         return False
 
+    def toks(self, text: str, keep_stop: bool = False) -> list[Token]:
+        """`tokens`, kept for this audit (a passage is compared with many facts; do not change the list)."""
+        key = (text, keep_stop)
+        done = self._tokens.get(key)
+        if done is None:
+            done = self._tokens[key] = tokens(text, keep_stop)
+        return done
+
     def know(self, statements: Iterable[tuple[str, int]]) -> None:
         """Record the summarized conversation's statements (text, order) for `restated`."""
         for text, order in statements:
@@ -637,11 +652,26 @@ class Passages:
         return self.said.get(_statement(passage.text))
 
     def line_with(self, needle: str) -> str:
+        """The first passage holding `needle` (any case), looked up by its rarest word rather than read through."""
         needle = needle.lower()
-        for item in self.items:
-            if needle in item.text.lower():
-                return item.text
-        return ""
+        words = _WORD.findall(needle)
+        if not words:
+            return next((item.text for item in self.items if needle in item.text.lower()), "")
+        if not self._words:
+            for position, item in enumerate(self.items):
+                for word in set(_WORD.findall(item.text.lower())):
+                    self._words.setdefault(word, []).append(position)
+        # its inner words are whole words of the passage; its first and last may be parts of longer ones ("etry.py"
+        # in "retry.py"): those are tried as whole words first, then the passages are read through
+        inner = words[1:-1] or words
+        postings = min((self._words.get(w, []) for w in inner), key=len)
+        found = next((self.items[p].text for p in postings if needle in self.items[p].text.lower()), "")
+        if found or words[1:-1]:
+            return found
+        return next((item.text for item in self.items if needle in item.text.lower()), "")
+
+
+_WORD = re.compile(r"[a-z0-9]+")
 
 
 def sentences(text: str) -> Iterator[str]:
@@ -653,17 +683,12 @@ def sentences(text: str) -> Iterator[str]:
 
 def _statement(text: str) -> str:
     """A statement's normal form for `Passages.restated`: lower case, no markup quotes, no closing punctuation."""
-    text = _LEAD_LABEL.sub("", _norm_space(text.replace("`", "").replace("**", "")))
+    text = _LEAD_LABEL.sub("", normalize_text(text.replace("`", "").replace("**", "")))
     return text.strip(" \t.,;:!?*_>-\"'")
 
 
 # a line's leading label ("Assistant:", "User said:", "- **Decision**:"): who or what, not the statement
 _LEAD_LABEL = re.compile(r"^[\w ]{1,24}:\s+")
-
-
-def _norm_space(text: str) -> str:
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    return re.sub(r"\s+", " ", text.lower()).strip()
 
 
 def passages(texts: Sequence[str], cwd: str | None = None) -> Passages:
@@ -718,7 +743,7 @@ def _match_weight(tok: Token, passage: Passage, cwd: str | None) -> float:
             return 1.0
         if _basename(tok.norm) in passage.norms or _basename(tok.norm) in passage.basenames:
             return 0.5
-    elif tok.specific and len(tok.norm) >= 5 and any(n.endswith("/" + tok.norm) for n in passage.norms):
+    elif tok.specific and len(tok.norm) >= 5 and tok.norm in passage.path_tails():
         return 1.0
     return 0.0
 
@@ -753,6 +778,15 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     b = [t.norm for t in passage.toks if t.norm != "not" and not _STAMP.fullmatch(t.norm)]
     if len(a) < 2:
         return None
+    # the matching blocks hold only tokens the passage has: too few of them, and no frame is shared (no diff needed)
+    present = len([x for x in a if x in passage.norms])
+    if present / len(a) < (0.5 if len(a) <= 4 else 0.6) or (present < 2 and len(a) > 2):
+        return None
+    # the frame is where the fact's words are: from the first of them, as long as the fact and a little more (a long
+    # line's other sentences are not its frame, and diffing them made the work grow with the passage)
+    mine = set(a)
+    start = next((i for i, y in enumerate(b) if y in mine), 0)
+    b = b[max(0, start - 2) : start + len(a) + 6]
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     matched = sum(block.size for block in matcher.get_matching_blocks())
     if matched / len(a) < (0.5 if len(a) <= 4 else 0.6) or (matched < 2 and len(a) > 2):
@@ -787,10 +821,10 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     return None
 
 
-def _role_swap(fact_text: str, passage_text: str) -> str | None:
+def _role_swap(fact_text: str, passage_text: str, toks: Toks = _plain_tokens) -> str | None:
     """The same frame and the same role word ("using", "by", "in" …) followed by something else entirely."""
-    fact_words = tokens(fact_text, keep_stop=True)
-    passage_words = tokens(passage_text, keep_stop=True)
+    fact_words = toks(fact_text, True)
+    passage_words = toks(passage_text, True)
     for i, tok in enumerate(fact_words):
         if tok.norm not in _ROLE_MARKERS:
             continue
@@ -809,20 +843,22 @@ def _role_swap(fact_text: str, passage_text: str) -> str | None:
     return None
 
 
-def _flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> str | None:
+def _flip(
+    fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None, toks: Toks = _plain_tokens
+) -> str | None:
     """The same statement with its negation or modality turned around."""
     plain = [t for t in fact_toks if not t.specific]
     if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
         return None
-    if _choice(fact_text) is not None and _choice(passage.text) is not None:
+    if _choice(fact_text, toks) is not None and _choice(passage.text, toks) is not None:
         return None  # "A instead of B" and "A (not B)": the choices are compared, a "not" before B is no flip
     # clause by clause: each clause of the fact against the passage's clauses that say most of it (a quoted error's
     # "Cannot …" elsewhere in the line says nothing; "push to origin only, never to upstream" restates "do not push
     # to upstream; only push to origin" clause for clause); a flip when none of them has the fact clause's polarity
     words = {t.norm for t in plain}
-    theirs_all = [(c, {t.norm for t in tokens(c)}) for c in _clauses(passage.text)]
+    theirs_all = [(c, {t.norm for t in toks(c, False)}) for c in _clauses(passage.text)]
     for clause in _clauses(fact_text):
-        mine_words = {t.norm for t in tokens(clause)} & words
+        mine_words = {t.norm for t in toks(clause, False)} & words
         best = max((len(mine_words & theirs) for _, theirs in theirs_all), default=0)
         if best == 0:
             continue
@@ -854,9 +890,9 @@ def _quantifier_flip(fact_text: str, fact_toks: Sequence[Token], passage: Passag
     return None
 
 
-def _reversed_choice(fact_text: str, passage: Passage) -> str | None:
-    mine = _choice(fact_text)
-    theirs = _choice(passage.text)
+def _reversed_choice(fact_text: str, passage: Passage, toks: Toks = _plain_tokens) -> str | None:
+    mine = _choice(fact_text, toks)
+    theirs = _choice(passage.text, toks)
     if mine is None or theirs is None:
         return None
     chosen, rejected = mine[0] - mine[1], mine[1] - mine[0]
@@ -925,7 +961,7 @@ def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
     fact_q = quantities(fact.text)
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position)[:1]:
-            wordy = [t for t in fact_toks if not any(c.isdigit() for c in t.norm)]
+            wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
             topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
             if fact.error_state is not None and _telling(fact_toks) & passage.norms:
                 topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
@@ -936,12 +972,12 @@ def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
             # (a later statement updates the earlier one)
             restated = seen.restated(passage)
             if fact_q and topical >= TOPICAL_OVERLAP and not _updated(fact, restated):
-                reason = _quantity_conflict(fact_q, quantities(passage.text))
+                reason = _quantity_conflict(fact_q, passage.amounts)
             if restated is None:
-                reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text)
+                reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text, seen.toks)
             if not _updated(fact, restated):
-                reason = reason or _reversed_choice(fact.text, passage)
-                reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd)
+                reason = reason or _reversed_choice(fact.text, passage, seen.toks)
+                reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd, seen.toks)
                 reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd)
             if reason is None and topical >= TOPICAL_OVERLAP:
                 reason = _state_conflict(fact, passage.text)
@@ -973,7 +1009,7 @@ def _telling(fact_toks: Sequence[Token]) -> set[str]:
 
 
 def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
-    key = _norm_space(fact.text).strip(" \t.,;:!?*_>-\"'")
+    key = normalize_sentence(fact.text)
     if key and key in seen.whole:
         line = seen.line_with(key[:60])
         state = _state_conflict(fact, line.lower().replace(key[:60], " ")) if line else None
