@@ -1,7 +1,9 @@
 """Summaries judged by hand: written the way a model writes them (not assembled from the catalogue's lines).
 
-Three are on tune sessions (to look at while developing), four on held-out sessions
-(looked at only as figures).
+Eleven are on tune sessions (to look at while developing), eight on held-out sessions
+(looked at only as figures). Some carry a `role`: "good" (a thorough model summary that
+keeps every planted fact, truly better than the offline one) or "bad" (deliberately poor),
+for the check that the audit ranks good > offline > bad (bench_audit_truth `between`).
 
 Each one stands in for the summary of its session's compaction under test; `verdicts`
 are my own reading, fact by fact (kept / lost / contradicted), independent of the
