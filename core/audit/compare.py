@@ -625,12 +625,33 @@ class Passages:
         if not key:
             return False
         if re.fullmatch(r"[0-9a-f-]+", key):
-            return re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", self.whole) is not None
-        if key in self.whole:
+            return self._holds(key, re.compile(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])"))
+        if self._holds(key):
             return True
         if self.cwd and key.startswith(self.cwd) and len(key) > len(self.cwd):
-            return key[len(self.cwd) :] in self.whole
+            return self._holds(key[len(self.cwd) :])
         return False
+
+    def _holds(self, needle: str, pattern: re.Pattern[str] | None = None) -> bool:
+        """Whether a passage holds `needle` (lower case), looked up by its rarest word instead of reading every
+        passage (an identifier has no spaces: it is inside one passage; its words are whole words there, or it is
+        another identifier: `notes.txt` is not kept by `mynotes.txt`)."""
+        words = _WORD.findall(needle)
+        if not words:
+            return needle in self.whole
+        postings = min((self._word_index().get(w, []) for w in words), key=len)
+        for position in postings:
+            text = normalize_text(self.items[position].text)
+            if (pattern.search(text) is not None) if pattern is not None else needle in text:
+                return True
+        return False
+
+    def _word_index(self) -> dict[str, list[int]]:
+        if not self._words:
+            for position, item in enumerate(self.items):
+                for word in set(_WORD.findall(item.text.lower())):
+                    self._words.setdefault(word, []).append(position)
+        return self._words
 
     def toks(self, text: str, keep_stop: bool = False) -> list[Token]:
         """`tokens`, kept for this audit (a passage is compared with many facts; do not change the list)."""
@@ -657,14 +678,10 @@ class Passages:
         words = _WORD.findall(needle)
         if not words:
             return next((item.text for item in self.items if needle in item.text.lower()), "")
-        if not self._words:
-            for position, item in enumerate(self.items):
-                for word in set(_WORD.findall(item.text.lower())):
-                    self._words.setdefault(word, []).append(position)
         # its inner words are whole words of the passage; its first and last may be parts of longer ones ("etry.py"
         # in "retry.py"): those are tried as whole words first, then the passages are read through
         inner = words[1:-1] or words
-        postings = min((self._words.get(w, []) for w in inner), key=len)
+        postings = min((self._word_index().get(w, []) for w in inner), key=len)
         found = next((self.items[p].text for p in postings if needle in self.items[p].text.lower()), "")
         if found or words[1:-1]:
             return found
