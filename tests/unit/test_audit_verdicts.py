@@ -239,3 +239,9 @@ def test_rewordings_a_careful_model_writes_are_not_contradictions() -> None:
     assert _verdict("The tile cache keeps entries for 90 days.", "- Tile cache TTL: 90 days.") == "reworded"
     ask = "Can you add retry with jitter to the OpenAI client?"
     assert _verdict(ask, "Can you add a circuit breaker to the OpenAI client?", "request") == "contradicted"
+
+
+def test_an_identifier_is_kept_by_itself_not_by_a_longer_name_holding_it() -> None:
+    assert _verdict("notes.txt", "- Read /tmp/w/notes.txt and big.txt.", "identifier") == "kept"
+    assert _verdict("notes.txt", "- Read mynotes.txt and big.txt.", "identifier") != "kept"
+    assert _verdict("compute_backoff_ms", "- Delay: retry.compute_backoff_ms().", "identifier") == "kept"
