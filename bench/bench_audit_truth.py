@@ -262,6 +262,12 @@ def truth_score(key: dict[str, Any], session: str, summary: str, by_hand: dict[s
     return max(0.0, got / total)
 
 
+def _agrees(truth: float, audit: float) -> bool:
+    if abs(truth) < 0.05:
+        return abs(audit) < 0.05
+    return audit > 0 if truth > 0 else audit < 0
+
+
 def between(
     key: dict[str, Any], hand: list[dict[str, Any]], by_job: dict[str, Any], split: str
 ) -> list[dict[str, Any]]:
@@ -280,8 +286,13 @@ def between(
             ("bad", f"hand{roles['bad'][0]}:{session}", roles["bad"][1]["summary"], roles["bad"][1]["verdicts"]),
         ):
             row[role] = {"truth": truth_score(key, session, summary, by_hand), "audit": by_job[job]["score"]}
-        row["truth_ordered"] = row["good"]["truth"] > row["offline"]["truth"] > row["bad"]["truth"]
-        row["ordered"] = row["good"]["audit"] > row["offline"]["audit"] > row["bad"]["audit"]
+        row["truth_ordered"] = row["good"]["truth"] >= row["offline"]["truth"] > row["bad"]["truth"]
+        # the audit orders each pair as the truth does; a pair the truth puts level (within 0.05) may not be put
+        # the other way round by more than that
+        row["ordered"] = all(
+            _agrees(row[a]["truth"] - row[b]["truth"], row[a]["audit"] - row[b]["audit"])
+            for a, b in (("good", "offline"), ("offline", "bad"), ("good", "bad"))
+        )
         rows.append(row)
     return rows
 
@@ -378,7 +389,7 @@ def print_table(name: str, table: dict[str, Any]) -> None:
         for row in table.get(f"between/{split}", []):
             cells = "  ".join(f"{r} {row[r]['truth']:.2f}/{row[r]['audit']:.2f}" for r in ("good", "offline", "bad"))
             verdict = "ordered" if row["ordered"] else "NOT ordered"
-            print(f"good > offline > bad ({split}) {row['session']}: truth/audit {cells}: {verdict}")
+            print(f"good >= offline > bad ({split}) {row['session']}: truth/audit {cells}: {verdict}")
 
 
 def merge_base() -> str:
