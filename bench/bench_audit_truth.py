@@ -242,7 +242,59 @@ def score(key: dict[str, Any], hand: list[dict[str, Any]], results: list[dict[st
     table["noise_reported"] = noise
     table["unplanted_reported"] = unplanted
     table["ranking"] = ranking(key, hand, by_job)
+    for split in ("tune", "heldout"):
+        table[f"between/{split}"] = between(key, hand, by_job, split)
     return table
+
+
+def truth_score(key: dict[str, Any], session: str, summary: str, by_hand: dict[str, str] | None = None) -> float:
+    """The truth's weighted retention of a summary: kept 1, lost 0, contradicted -0.5 (floored at 0).
+
+    The verdicts are the hand-written judges', or my own reading (`by_hand`, per kind) for a hand-judged summary.
+    """
+    sys.path.insert(0, str(ROOT))
+    from bench.truth.judge import judge_fact
+
+    credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}
+    facts = [f for f in key["facts"] if f["session"] == session]
+    total = sum(f["weight"] for f in facts)
+    got = sum(f["weight"] * credit[by_hand[f["kind"]] if by_hand else judge_fact(f, summary)] for f in facts)
+    return max(0.0, got / total)
+
+
+def _agrees(truth: float, audit: float) -> bool:
+    if abs(truth) < 0.05:
+        return abs(audit) < 0.05
+    return audit > 0 if truth > 0 else audit < 0
+
+
+def between(
+    key: dict[str, Any], hand: list[dict[str, Any]], by_job: dict[str, Any], split: str
+) -> list[dict[str, Any]]:
+    """Per session with a good and a bad hand-judged model summary: the truth's and the audit's scores of the good
+    one, the offline (extractive) one and the bad one; `ordered` when the audit puts them in the truth's order."""
+    rows: list[dict[str, Any]] = []
+    for session in sorted({h["session"] for h in hand if h["split"] == split and h.get("role")}):
+        extractive = by_job.get(f"extractive:{session}")
+        roles = {h["role"]: (n, h) for n, h in enumerate(hand) if h["session"] == session and h.get("role")}
+        if extractive is None or not {"good", "bad"} <= roles.keys():
+            continue
+        row: dict[str, Any] = {"session": session}
+        for role, job, summary, by_hand in (
+            ("good", f"hand{roles['good'][0]}:{session}", roles["good"][1]["summary"], roles["good"][1]["verdicts"]),
+            ("offline", f"extractive:{session}", extractive.get("summary", ""), None),
+            ("bad", f"hand{roles['bad'][0]}:{session}", roles["bad"][1]["summary"], roles["bad"][1]["verdicts"]),
+        ):
+            row[role] = {"truth": truth_score(key, session, summary, by_hand), "audit": by_job[job]["score"]}
+        row["truth_ordered"] = row["good"]["truth"] >= row["offline"]["truth"] > row["bad"]["truth"]
+        # the audit orders each pair as the truth does; a pair the truth puts level (within 0.05) may not be put
+        # the other way round by more than that
+        row["ordered"] = all(
+            _agrees(row[a]["truth"] - row[b]["truth"], row[a]["audit"] - row[b]["audit"])
+            for a, b in (("good", "offline"), ("offline", "bad"), ("good", "bad"))
+        )
+        rows.append(row)
+    return rows
 
 
 def hand_reports(
@@ -333,6 +385,11 @@ def print_table(name: str, table: dict[str, Any]) -> None:
     print(f"latest-request warning right in {right}/{total} sessions")
     agree, ordered, ties = table["ranking"]
     print(f"ranking: {agree}/{ordered} pairs of summaries ordered as the truth orders them ({ties} tied)")
+    for split in ("tune", "heldout"):
+        for row in table.get(f"between/{split}", []):
+            cells = "  ".join(f"{r} {row[r]['truth']:.2f}/{row[r]['audit']:.2f}" for r in ("good", "offline", "bad"))
+            verdict = "ordered" if row["ordered"] else "NOT ordered"
+            print(f"good >= offline > bad ({split}) {row['session']}: truth/audit {cells}: {verdict}")
 
 
 def merge_base() -> str:

@@ -220,7 +220,7 @@ _STOP_WORDS = frozenset(
         "nothing",
     ]
 )
-_NEGATIONS = frozenset(
+NEGATIONS = frozenset(
     {
         "not",
         "never",
@@ -243,7 +243,8 @@ _NEGATIONS = frozenset(
 _WORD = re.compile(r"[a-z][a-z0-9_']*[a-z0-9]|[a-z]")
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """A word lightly stemmed (-ing, -es, -ed, -s off when three letters stay)."""
     for suffix in ("ing", "es", "ed", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
@@ -255,12 +256,12 @@ def content_words(text: str) -> set[str]:
     words: set[str] = set()
     for raw in _WORD.findall(text.lower()):
         word = raw.strip("'")
-        if word in _NEGATIONS or word.endswith("n't"):
+        if word in NEGATIONS or word.endswith("n't"):
             words.add("not")
             continue
         if len(word) < 3 or word in _STOP_WORDS:
             continue
-        words.add(_stem(word))
+        words.add(stem(word))
     return words
 
 

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+
+from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
 
 Verdict = Literal["kept", "reworded", "lost", "contradicted"]
 
@@ -205,29 +207,8 @@ _STOP = frozenset(
         "rather",
     ]
 )
-_NEGATORS = frozenset(
-    [
-        "not",
-        "never",
-        "no",
-        "don't",
-        "dont",
-        "doesn't",
-        "didn't",
-        "won't",
-        "can't",
-        "cannot",
-        "shouldn't",
-        "mustn't",
-        "isn't",
-        "aren't",
-        "without",
-        "neither",
-        "nor",
-        "off-limits",
-        "forbidden",
-    ]
-)
+# the fact extraction's negations (core/facts.py), plus words that forbid
+_NEGATORS = NEGATIONS | frozenset(["neither", "nor", "off-limits", "forbidden"])
 _PERMIT = frozenset(["may", "can", "allowed", "fine", "ok", "okay", "whenever"])
 _SYNONYMS = {
     "repository": "repo",
@@ -335,11 +316,7 @@ _SPLIT = re.compile(r"[\s,;()\[\]{}<>\"`*|]+")
 _EDGE = ".:;!?'\"`*_-)(=#"
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+_DIGIT = re.compile(r"\d")
 
 
 def is_specific(raw: str) -> bool:
@@ -349,7 +326,7 @@ def is_specific(raw: str) -> bool:
         return False
     if raw.startswith("--") or (raw.startswith("'") and raw.endswith("'") and len(core) > 2):
         return True
-    if any(c.isdigit() for c in core):
+    if _DIGIT.search(core):
         return True
     if re.search(r"[/_.:=@$]", core.rstrip(".")):
         return True
@@ -404,7 +381,10 @@ _LABEL = re.compile(r"(?<![\w#])#\d+\b")
 
 
 def tokens(text: str, keep_stop: bool = False) -> list[Token]:
-    """The comparison tokens of a text, in order (stop words dropped unless `keep_stop`)."""
+    """The comparison tokens of a text, in order (stop words dropped unless `keep_stop`).
+
+    `Passages.toks` keeps them for one audit: the same passage is read for many facts.
+    """
     out: list[Token] = []
     # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity)
     text = _LABEL.sub(" ", text.replace('\\"', '"'))
@@ -430,11 +410,11 @@ def tokens(text: str, keep_stop: bool = False) -> list[Token]:
             if lower in _NEGATORS or lower.endswith("n't"):
                 out.append(Token("not", False, core))
                 continue
-            if not keep_stop and (lower in _STOP or (len(lower) < 3 and not any(c.isdigit() for c in lower))):
+            if not keep_stop and (lower in _STOP or (len(lower) < 3 and not _DIGIT.search(lower))):
                 continue
             norm = _SYNONYMS.get(lower, lower)
             if re.fullmatch(r"[a-z][a-z'-]*", norm) and not specific_form(norm) and not proper:
-                norm = _stem(norm.replace("'", ""))
+                norm = stem(norm.replace("'", ""))
             out.append(Token(norm, specific and lower not in _STOP, core))
     return out
 
@@ -465,6 +445,8 @@ class Quantity:
 
 def quantities(text: str) -> list[Quantity]:
     """Numbers with their unit ("500 rows", "2 MB", "30 s", "port 8443"); bare numbers are left out."""
+    if not _DIGIT.search(text):
+        return []
     lower = text.lower()
     found: list[Quantity] = []
     for m in _PORT.finditer(lower):
@@ -496,31 +478,50 @@ def _quantity_conflict(fact: Sequence[Quantity], passage: Sequence[Quantity]) ->
     return None
 
 
+# words and phrases that keep something from happening ("keep the header out of the logs", "redact it")
+_EXCLUDING = frozenset(
+    ["avoid", "exclude", "excluded", "redact", "redacted", "omit", "omitted", "prohibited", "banned"]
+)
+_KEEP_OUT = re.compile(r"\b(?:keep|keeps|kept|stay|stays|leave|leaves)\b[^.;,]{0,40}\bout of\b")
+
+
 def _polarity(text: str) -> str:
     """ "negative" (never / must not / don't / without …), "permissive" (may / can …) or "positive"."""
-    words = re.findall(r"[a-z][a-z'-]*", text.lower())
-    if any(w in _NEGATORS or w.endswith("n't") for w in words):
+    lower = text.lower()
+    words = re.findall(r"[a-z][a-z'-]*", lower)
+    found = set(words)
+    if found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower):
         return "negative"
-    if any(w in _PERMIT for w in words):
+    if found & _PERMIT:
         return "permissive"
     return "positive"
 
 
-def _choice(text: str) -> tuple[set[str], set[str]] | None:
+Toks = Callable[[str, bool], list[Token]]
+
+
+def _plain_tokens(text: str, keep_stop: bool) -> list[Token]:
+    return tokens(text, keep_stop)
+
+
+def _choice(text: str, toks: Toks = _plain_tokens) -> tuple[set[str], set[str]] | None:
     """(chosen, rejected) content words of "A instead of B", "A rather than B", "A over B", "A, not B", "not B; only A"."""
     lower = text.lower()
-    m = re.search(r"(.{3,80}?)\b(?:instead of|rather than|over)\b(.{3,80})", lower) or re.search(
-        r"(.{3,80}?),\s+not\s+(.{3,80})", lower
+    # "instead of" and "rather than" say a choice; "over" only when neither does ("stream over WebSockets instead of …")
+    m = (
+        re.search(r"(.{3,80}?)\b(?:instead of|rather than)\b(.{3,80})", lower)
+        or re.search(r"(.{3,80}?)\bover\b(.{3,80})", lower)
+        or re.search(r"(.{3,80}?)(?:,|\(|\s-+)\s*not\s+(.{3,80})", lower)
     )
     if m is None:
         flipped = re.search(r"\b(?:do not|don't|never)\b(.{3,80}?)[;,]\s*only\b(.{3,80})", lower)
         if flipped is None:
             return None
-        before = [t.norm for t in tokens(flipped.group(2))][:4]
-        after = [t.norm for t in tokens(flipped.group(1))][-4:]
+        before = [t.norm for t in toks(flipped.group(2), False)][:4]
+        after = [t.norm for t in toks(flipped.group(1), False)][-4:]
         return (set(before), set(after)) if before and after else None
-    before = [t.norm for t in tokens(m.group(1))][-4:]
-    after = [t.norm for t in tokens(m.group(2))][:4]
+    before = [t.norm for t in toks(m.group(1), False)][-4:]
+    after = [t.norm for t in toks(m.group(2), False)][:4]
     if not before or not after:
         return None
     return set(before), set(after)
@@ -543,8 +544,16 @@ class Passage:
     amounts: list[Quantity] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not self.amounts and any(c.isdigit() for c in self.text):
+        if not self.amounts:
             self.amounts = quantities(self.text)
+
+    def path_tails(self) -> frozenset[str]:
+        """What follows a "/" in the passage's paths ("b/c.py" and "c.py" of "a/b/c.py"), made once."""
+        tails = self.__dict__.get("_tails")
+        if tails is None:
+            tails = frozenset(n[i + 1 :] for n in self.norms if "/" in n for i, c in enumerate(n) if c == "/")
+            self.__dict__["_tails"] = tails
+        return tails
 
 
 @dataclass
@@ -556,13 +565,18 @@ class Passages:
     items: list[Passage] = field(default_factory=list)
     index: dict[str, list[int]] = field(default_factory=dict)
     whole: str = ""
+    # the summarized conversation's own statements (normal form -> their order): a passage restating one says
+    # something the conversation said too, not another version of the fact judged (see `restated`)
+    said: dict[str, int] = field(default_factory=dict)
+    _merged: dict[int, list[Passage]] = field(default_factory=dict)
+    _tokens: dict[tuple[str, bool], list[Token]] = field(default_factory=dict)
+    _words: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.whole = "\n".join(_norm_space(t) for t in self.texts if t)
+        self.whole = "\n".join(normalize_text(t) for t in self.texts if t)
         for number, text in enumerate(self.texts):
-            for line in (text or "").splitlines():
-                body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+|\[[ xX]\])\s*", "", line).strip()
-                for part in _SENTENCE_END.split(body):
+            for part in sentences(text or ""):
+                if part:
                     toks = tokens(part)
                     if not toks:
                         continue
@@ -581,7 +595,13 @@ class Passages:
         return [p for p, _ in sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:CANDIDATES]]
 
     def merged(self, position: int) -> list[Passage]:
-        """The passage alone, then with its neighbours of the same text."""
+        """The passage alone, then with its neighbours of the same text (made once per passage)."""
+        done = self._merged.get(position)
+        if done is None:
+            done = self._merged[position] = self._merge(position)
+        return done
+
+    def _merge(self, position: int) -> list[Passage]:
         item = self.items[position]
         out = [item]
         for other in (position - 1, position + 1):
@@ -605,24 +625,87 @@ class Passages:
         if not key:
             return False
         if re.fullmatch(r"[0-9a-f-]+", key):
-            return re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", self.whole) is not None
-        if key in self.whole:
+            return self._holds(key, re.compile(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])"))
+        if self._holds(key):
             return True
         if self.cwd and key.startswith(self.cwd) and len(key) > len(self.cwd):
-            return key[len(self.cwd) :] in self.whole
+            return self._holds(key[len(self.cwd) :])
         return False
 
+    def _holds(self, needle: str, pattern: re.Pattern[str] | None = None) -> bool:
+        """Whether a passage holds `needle` (lower case), looked up by its rarest word instead of reading every
+        passage (an identifier has no spaces: it is inside one passage; its words are whole words there, or it is
+        another identifier: `notes.txt` is not kept by `mynotes.txt`)."""
+        words = _WORD.findall(needle)
+        if not words:
+            return needle in self.whole
+        postings = min((self._word_index().get(w, []) for w in words), key=len)
+        for position in postings:
+            text = normalize_text(self.items[position].text)
+            if (pattern.search(text) is not None) if pattern is not None else needle in text:
+                return True
+        return False
+
+    def _word_index(self) -> dict[str, list[int]]:
+        if not self._words:
+            for position, item in enumerate(self.items):
+                for word in set(_WORD.findall(item.text.lower())):
+                    self._words.setdefault(word, []).append(position)
+        return self._words
+
+    def toks(self, text: str, keep_stop: bool = False) -> list[Token]:
+        """`tokens`, kept for this audit (a passage is compared with many facts; do not change the list)."""
+        key = (text, keep_stop)
+        done = self._tokens.get(key)
+        if done is None:
+            done = self._tokens[key] = tokens(text, keep_stop)
+        return done
+
+    def know(self, statements: Iterable[tuple[str, int]]) -> None:
+        """Record the summarized conversation's statements (text, order) for `restated`."""
+        for text, order in statements:
+            norm = _statement(text)
+            if norm:
+                self.said[norm] = max(order, self.said.get(norm, -1))
+
+    def restated(self, passage: Passage) -> int | None:
+        """The order of the conversation's statement the passage repeats word for word, if any."""
+        return self.said.get(_statement(passage.text))
+
     def line_with(self, needle: str) -> str:
+        """The first passage holding `needle` (any case), looked up by its rarest word rather than read through."""
         needle = needle.lower()
-        for item in self.items:
-            if needle in item.text.lower():
-                return item.text
-        return ""
+        words = _WORD.findall(needle)
+        if not words:
+            return next((item.text for item in self.items if needle in item.text.lower()), "")
+        # its inner words are whole words of the passage; its first and last may be parts of longer ones ("etry.py"
+        # in "retry.py"): those are tried as whole words first, then the passages are read through
+        inner = words[1:-1] or words
+        postings = min((self._word_index().get(w, []) for w in inner), key=len)
+        found = next((self.items[p].text for p in postings if needle in self.items[p].text.lower()), "")
+        if found or words[1:-1]:
+            return found
+        return next((item.text for item in self.items if needle in item.text.lower()), "")
 
 
-def _norm_space(text: str) -> str:
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    return re.sub(r"\s+", " ", text.lower()).strip()
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def sentences(text: str) -> Iterator[str]:
+    """A text's sentences as passages are cut: line by line, list markers and headings off, then at sentence ends."""
+    for line in text.splitlines():
+        body = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+|\[[ xX]\])\s*", "", line).strip()
+        yield from _SENTENCE_END.split(body)
+
+
+def _statement(text: str) -> str:
+    """A statement's normal form for `Passages.restated`: lower case, no markup quotes, no closing punctuation."""
+    text = _LEAD_LABEL.sub("", normalize_text(text.replace("`", "").replace("**", "")))
+    return text.strip(" \t.,;:!?*_>-\"'")
+
+
+# a line's leading label ("Assistant:", "User said:", "- **Decision**:"): who or what, not the statement
+_LEAD_LABEL = re.compile(r"^[\w ]{1,24}:\s+")
 
 
 def passages(texts: Sequence[str], cwd: str | None = None) -> Passages:
@@ -677,7 +760,7 @@ def _match_weight(tok: Token, passage: Passage, cwd: str | None) -> float:
             return 1.0
         if _basename(tok.norm) in passage.norms or _basename(tok.norm) in passage.basenames:
             return 0.5
-    elif tok.specific and len(tok.norm) >= 5 and any(n.endswith("/" + tok.norm) for n in passage.norms):
+    elif tok.specific and len(tok.norm) >= 5 and tok.norm in passage.path_tails():
         return 1.0
     return 0.0
 
@@ -712,6 +795,15 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     b = [t.norm for t in passage.toks if t.norm != "not" and not _STAMP.fullmatch(t.norm)]
     if len(a) < 2:
         return None
+    # the matching blocks hold only tokens the passage has: too few of them, and no frame is shared (no diff needed)
+    present = len([x for x in a if x in passage.norms])
+    if present / len(a) < (0.5 if len(a) <= 4 else 0.6) or (present < 2 and len(a) > 2):
+        return None
+    # the frame is where the fact's words are: from the first of them, as long as the fact and a little more (a long
+    # line's other sentences are not its frame, and diffing them made the work grow with the passage)
+    mine = set(a)
+    start = next((i for i, y in enumerate(b) if y in mine), 0)
+    b = b[max(0, start - 2) : start + len(a) + 6]
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     matched = sum(block.size for block in matcher.get_matching_blocks())
     if matched / len(a) < (0.5 if len(a) <= 4 else 0.6) or (matched < 2 and len(a) > 2):
@@ -722,6 +814,8 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     passage_specific = {t.norm for t in passage.toks if t.specific}
     ops = matcher.get_opcodes()
     inner = [o for o in ops if o[0] != "equal"]
+    amounts = quantities(" ".join(t.raw for t in fact_toks))
+    same_amounts = bool(amounts) and all(q in passage.amounts for q in amounts)
     for n, (op, i1, i2, j1, j2) in enumerate(ops):
         if op != "replace":
             continue
@@ -735,15 +829,19 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
             return f"{' '.join(new)} instead of {' '.join(gone)}"
         framed = 0 < n < len(ops) - 1 and ops[n - 1][0] == "equal" and ops[n + 1][0] == "equal"
         wide = max(i2 - i1, j2 - j1) >= 2
-        if framed and wide and len(inner) == 1 and i2 - i1 <= 3 and j2 - j1 <= 3 and matched / len(a) >= 0.6:
+        # another object in the same frame ("add a circuit breaker" for "add retry with jitter"); not when what the
+        # fact states is its numbers and the passage holds them all ("Tile cache TTL: 90 days" for "The tile cache
+        # keeps entries for 90 days": other words around the same quantity)
+        one_place = len(inner) == 1 and i2 - i1 <= 3 and j2 - j1 <= 3 and matched / len(a) >= 0.6
+        if framed and wide and one_place and not same_amounts:
             return f"{' '.join(new)} instead of {' '.join(gone)}"
     return None
 
 
-def _role_swap(fact_text: str, passage_text: str) -> str | None:
+def _role_swap(fact_text: str, passage_text: str, toks: Toks = _plain_tokens) -> str | None:
     """The same frame and the same role word ("using", "by", "in" …) followed by something else entirely."""
-    fact_words = tokens(fact_text, keep_stop=True)
-    passage_words = tokens(passage_text, keep_stop=True)
+    fact_words = toks(fact_text, True)
+    passage_words = toks(passage_text, True)
     for i, tok in enumerate(fact_words):
         if tok.norm not in _ROLE_MARKERS:
             continue
@@ -762,22 +860,34 @@ def _role_swap(fact_text: str, passage_text: str) -> str | None:
     return None
 
 
-def _flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> str | None:
+def _flip(
+    fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None, toks: Toks = _plain_tokens
+) -> str | None:
     """The same statement with its negation or modality turned around."""
     plain = [t for t in fact_toks if not t.specific]
     if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
         return None
-    # the passage's clause that says it (a quoted error's "Cannot …" elsewhere in the line says nothing)
-    clauses = [c for c in re.split(r"[;,]\s+", passage.text) if c.strip()]
-    clause = max(
-        clauses, key=lambda c: len({t.norm for t in tokens(c)} & {t.norm for t in plain}), default=passage.text
-    )
-    mine, theirs = _polarity(fact_text), _polarity(clause)
-    if mine == theirs:
-        return None
-    if mine == "negative" or theirs == "negative":
-        return f"\u201c{passage.text.strip()}\u201d states the opposite"
+    if _choice(fact_text, toks) is not None and _choice(passage.text, toks) is not None:
+        return None  # "A instead of B" and "A (not B)": the choices are compared, a "not" before B is no flip
+    # clause by clause: each clause of the fact against the passage's clauses that say most of it (a quoted error's
+    # "Cannot …" elsewhere in the line says nothing; "push to origin only, never to upstream" restates "do not push
+    # to upstream; only push to origin" clause for clause); a flip when none of them has the fact clause's polarity
+    words = {t.norm for t in plain}
+    theirs_all = [(c, {t.norm for t in toks(c, False)}) for c in _clauses(passage.text)]
+    for clause in _clauses(fact_text):
+        mine_words = {t.norm for t in toks(clause, False)} & words
+        best = max((len(mine_words & theirs) for _, theirs in theirs_all), default=0)
+        if best == 0:
+            continue
+        mine = _polarity(clause)
+        theirs = {_polarity(c) for c, said in theirs_all if len(mine_words & said) == best}
+        if mine not in theirs and (mine == "negative" or "negative" in theirs):
+            return f"\u201c{passage.text.strip()}\u201d states the opposite"
     return None
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"[;,]\s+|\s+[-\u2013\u2014]+\s+", text) if c.strip()]
 
 
 _EACH = re.compile(r"\b(each|every|per)\b")
@@ -797,9 +907,9 @@ def _quantifier_flip(fact_text: str, fact_toks: Sequence[Token], passage: Passag
     return None
 
 
-def _reversed_choice(fact_text: str, passage: Passage) -> str | None:
-    mine = _choice(fact_text)
-    theirs = _choice(passage.text)
+def _reversed_choice(fact_text: str, passage: Passage, toks: Toks = _plain_tokens) -> str | None:
+    mine = _choice(fact_text, toks)
+    theirs = _choice(passage.text, toks)
     if mine is None or theirs is None:
         return None
     chosen, rejected = mine[0] - mine[1], mine[1] - mine[0]
@@ -826,6 +936,8 @@ class FactView:
     error_state: str | None = None
     # how an error was fixed: kept when a passage says the same thing was fixed, even without the how
     fix: bool = False
+    # its place among the conversation's statements (Passages.know); -1 when unknown
+    order: int = -1
 
 
 def judge(fact: FactView, seen: Passages) -> Judgement:
@@ -842,7 +954,7 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
     if seen.has_identifier(key):
         return Judgement("kept", "identifier", 1.0, seen.line_with(_basename(key)))
     if fact.context:
-        contradiction = _contradiction(FactView(fact.context, "context"), seen)
+        contradiction = _contradiction(FactView(fact.context, "context", order=fact.order), seen)
         if contradiction is not None:
             return contradiction
     if "/" in key:
@@ -866,21 +978,34 @@ def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
     fact_q = quantities(fact.text)
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position)[:1]:
-            wordy = [t for t in fact_toks if not any(c.isdigit() for c in t.norm)]
+            wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
             topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
             if fact.error_state is not None and _telling(fact_toks) & passage.norms:
                 topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
             reason = None
-            if fact_q and topical >= TOPICAL_OVERLAP:
-                reason = _quantity_conflict(fact_q, quantities(passage.text))
-            reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text)
-            reason = reason or _reversed_choice(fact.text, passage) or _flip(fact.text, fact_toks, passage, seen.cwd)
-            reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd)
+            # a passage repeating another statement of the conversation word for word: the agent did or said both
+            # ("I'll read `a.py` first." then "I'll read `b.py` first."), so another name in the same role is no
+            # contradiction; another number, choice or polarity is one only when the repeated statement came first
+            # (a later statement updates the earlier one)
+            restated = seen.restated(passage)
+            if fact_q and topical >= TOPICAL_OVERLAP and not _updated(fact, restated):
+                reason = _quantity_conflict(fact_q, passage.amounts)
+            if restated is None:
+                reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text, seen.toks)
+            if not _updated(fact, restated):
+                reason = reason or _reversed_choice(fact.text, passage, seen.toks)
+                reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd, seen.toks)
+                reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd)
             if reason is None and topical >= TOPICAL_OVERLAP:
                 reason = _state_conflict(fact, passage.text)
             if reason is not None:
                 return Judgement("contradicted", "contradiction", round(topical, 3), passage.text, reason)
     return None
+
+
+def _updated(fact: FactView, restated: int | None) -> bool:
+    """Whether the passage repeats a statement the conversation made after this fact (or this fact itself)."""
+    return restated is not None and restated >= fact.order >= 0
 
 
 def _state_conflict(fact: FactView, passage: str) -> str | None:
@@ -901,7 +1026,7 @@ def _telling(fact_toks: Sequence[Token]) -> set[str]:
 
 
 def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
-    key = _norm_space(fact.text).strip(" \t.,;:!?*_>-\"'")
+    key = normalize_sentence(fact.text)
     if key and key in seen.whole:
         line = seen.line_with(key[:60])
         state = _state_conflict(fact, line.lower().replace(key[:60], " ")) if line else None

@@ -16,18 +16,22 @@ superseded facts 0.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from pydantic import BaseModel
 
 from cutline.core.audit.compare import FactView as View
-from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, tokens
+from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, sentences, tokens
 from cutline.core.facts import Fact, FactKind, IdentifierKind, carried_facts, dedupe, extract_facts
-from cutline.core.models import Entry, ToolCallBlock
+from cutline.core.models import Entry, TextBlock, ThinkingBlock, ToolCallBlock
 
 IMPORTANT_WEIGHT = 2.0
-CREDIT: dict[str, float] = {"kept": 1.0, "reworded": 0.9, "lost": 0.0, "contradicted": -0.5}
+# a correct rewording keeps the fact as fully as a verbatim copy (the truth set's judges credit both 1): crediting it
+# less ranked an extractive summary, which copies sentences, above a model's summary that keeps more in its own words
+CREDIT: dict[str, float] = {"kept": 1.0, "reworded": 1.0, "lost": 0.0, "contradicted": -0.5}
+# a path of which only the file name is visible is partly kept
+PARTLY_KEPT = 0.5
 
 
 class AuditFact(BaseModel):
@@ -59,12 +63,23 @@ class AuditFact(BaseModel):
 
 
 def weighted_retention(facts: Sequence[AuditFact]) -> float:
-    """Retention weighted by importance: kept 1, reworded 0.9, lost 0, contradicted -0.5 (floored at 0); 1 with no fact."""
+    """Retention weighted by importance: kept and reworded 1 (a path by its file name only 0.5), lost 0, contradicted -0.5.
+
+    Floored at 0; 1 with no fact.
+    """
     total = sum(f.weight for f in facts)
     if total <= 0:
         return 1.0
-    got = sum(f.weight * (1.0 if f.superseded else CREDIT[f.verdict]) for f in facts)
+    got = sum(f.weight * _credit(f) for f in facts)
     return max(0.0, got / total)
+
+
+def _credit(fact: AuditFact) -> float:
+    if fact.superseded:
+        return 1.0
+    if fact.verdict == "reworded" and fact.rule == "file-name":
+        return PARTLY_KEPT
+    return CREDIT[fact.verdict]
 
 
 _FIX = re.compile(r"\b(fixed|resolved|passes|passing|green|works now)\b", re.IGNORECASE)
@@ -135,7 +150,7 @@ def _error_states(facts: Sequence[Fact], entries: Sequence[Entry]) -> dict[int, 
     return states
 
 
-def _view(fact: Fact, error_state: str | None) -> View:
+def _view(fact: Fact, error_state: str | None, order: int = -1) -> View:
     return View(
         text=fact.text,
         kind=fact.kind,
@@ -144,6 +159,7 @@ def _view(fact: Fact, error_state: str | None) -> View:
         open_task=fact.kind == "request",
         error_state=error_state,
         fix=fact.kind == "decision" and re.match(r"(fixed|resolved)\b", fact.text, re.IGNORECASE) is not None,
+        order=order,
     )
 
 
@@ -197,6 +213,24 @@ def _revocations(facts: Sequence[Fact]) -> dict[int, int]:
     return revoked
 
 
+def _statements(conversation: Sequence[Entry]) -> Iterator[tuple[str, int]]:
+    """Every sentence the user and the assistant wrote (their text and the assistant's thinking), with its entry's place."""
+    for i, entry in enumerate(conversation):
+        message = entry.message
+        if message is None or message.role not in ("user", "assistant"):
+            continue
+        for block in message.content:
+            text = (
+                block.text
+                if isinstance(block, TextBlock)
+                else block.thinking
+                if isinstance(block, ThinkingBlock)
+                else ""
+            )
+            for sentence in sentences(text):
+                yield sentence, i
+
+
 def judge_all(
     conversation: Sequence[Entry],
     previous_summaries: Sequence[tuple[str, str]],
@@ -213,6 +247,8 @@ def judge_all(
         if (f.kind, f.key) not in known
     )
     states = _error_states(facts, conversation)
+    seen.know(_statements(conversation))
+    position = {entry.id: i for i, entry in enumerate(conversation)}
     judged: list[AuditFact] = []
     for n, fact in enumerate(facts):
         state = states.get(n)
@@ -220,7 +256,7 @@ def judge_all(
             _audit_fact(
                 fact,
                 "conversation",
-                judge(_view(fact, state), seen),
+                judge(_view(fact, state, position.get(fact.source_entry_id or "", -1)), seen),
                 _weight(fact, "conversation", state, latest_request_entry),
             )
         )

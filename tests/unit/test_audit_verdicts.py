@@ -201,3 +201,47 @@ def test_what_the_real_agents_corpus_showed_is_not_a_contradiction_or_a_fact() -
     assert [f.text for f in carried if f.kind != "identifier"] == ["Never push to main."]
     # Qwen Code's shell result names its empty fields
     assert error_text("Command: false\nError: (none)\nExit Code: 1") != "Error: (none)"
+
+
+def test_a_reversed_choice_is_caught_when_the_summary_also_says_over() -> None:
+    decision = "I'll stream the reply with server-sent events instead of WebSockets."
+    assert _verdict(decision, "Replies stream over WebSockets instead of server-sent events.", "decision") == (
+        "contradicted"
+    )
+    assert _verdict(decision, "Replies stream over server-sent events (not WebSockets).", "decision") != "contradicted"
+
+
+def test_a_summary_line_naming_another_file_read_is_not_a_contradiction() -> None:
+    """The accept dialog showed "I'll read `src/ledger/parse.py` first." contradicted by "I'll read `tests/test_parse.py`
+    first.": the agent read both, one after the other; the summary kept one of them, which says nothing false."""
+    report = _audit(
+        [
+            ("user", "The parser drops empty ledgers; find out why."),
+            ("assistant", "I'll read `src/ledger/parse.py` first."),
+            ("assistant", "I'll read `src/ledger/report.py` first."),
+            ("assistant", "I'll read `tests/test_parse.py` first."),
+        ],
+        "## Progress\n- **Assistant:** I'll read `tests/test_parse.py` first.\n- Empty ledgers are dropped by the parser.",
+    )
+    assert [f.text for f in report.facts if f.verdict == "contradicted"] == []
+
+
+def test_rewordings_a_careful_model_writes_are_not_contradictions() -> None:
+    """Found on hand-judged model summaries of the truth set's tune part (bench/truth/hand.py)."""
+    # a negation said as "keep X out of", and a rule restated clause for clause in another order
+    rule = "Never log the Authorization header."
+    assert _verdict(rule, "- Keep the Authorization header out of the logs, always.") == "reworded"
+    assert _verdict(rule, "- Always log the Authorization header.") == "contradicted"
+    push = "Do not push to the upstream remote; only push to origin."
+    assert _verdict(push, "- Git: push to origin only, never to upstream.") == "reworded"
+    assert _verdict(push, "- Git: push to the upstream remote, and to origin.") == "contradicted"
+    # other words around the same quantity; another object in the same frame is still another object
+    assert _verdict("The tile cache keeps entries for 90 days.", "- Tile cache TTL: 90 days.") == "reworded"
+    ask = "Can you add retry with jitter to the OpenAI client?"
+    assert _verdict(ask, "Can you add a circuit breaker to the OpenAI client?", "request") == "contradicted"
+
+
+def test_an_identifier_is_kept_by_itself_not_by_a_longer_name_holding_it() -> None:
+    assert _verdict("notes.txt", "- Read /tmp/w/notes.txt and big.txt.", "identifier") == "kept"
+    assert _verdict("notes.txt", "- Read mynotes.txt and big.txt.", "identifier") != "kept"
+    assert _verdict("compute_backoff_ms", "- Delay: retry.compute_backoff_ms().", "identifier") == "kept"

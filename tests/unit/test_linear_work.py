@@ -105,19 +105,7 @@ def _proposal(capsys: pytest.CaptureFixture[str], db: str, file: Path) -> str:
     return str(json.loads(out)["id"])
 
 
-_AUDIT_MATCHING = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "known super-linear: core/audit/compare.py's matching of an uncompacted session's facts against what "
-        "stays visible (_match_weight ~10x the calls for 4x the entries); verdicts.py's _error_states, also "
-        "quadratic, is fixed"
-    ),
-)
-
-
-@pytest.mark.parametrize(
-    "every", [pytest.param(0, marks=_AUDIT_MATCHING, id="uncompacted"), pytest.param(6, id="compacted")]
-)
+@pytest.mark.parametrize("every", [0, 6], ids=["uncompacted", "compacted"])
 def test_the_audit_of_a_proposal_grows_linearly(every: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     calls = []
     for s in (1, 4):

@@ -1,0 +1,51 @@
+"""The audit's score ranks summaries as the truth does: a good model summary above the offline one, a bad one below.
+
+On the truth set's tune sessions that have a thorough and a deliberately bad hand-judged
+model summary (bench/truth/hand.py, judged by reading), next to the offline extractive
+summary of the same span. The held-out sessions are reported by bench/bench_audit_truth.py,
+not tested here (never tuned on).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+TRUTH = ROOT / "tests" / "fixtures" / "truth"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_audit_truth", ROOT / "bench" / "bench_audit_truth.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_audit_truth", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_good_model_summary_outscores_the_offline_one_which_outscores_a_bad_one() -> None:
+    bench = _bench()
+    key = json.loads((TRUTH / "key.json").read_text(encoding="utf-8"))
+    hand = json.loads((TRUTH / "hand.json").read_text(encoding="utf-8"))
+    sessions = {h["session"] for h in hand if h["split"] == "tune" and h.get("role")}
+    assert len(sessions) >= 2
+    wanted = [
+        j
+        for j in bench.jobs({**key, "sessions": [s for s in key["sessions"] if s["id"] in sessions]}, hand, True)
+        if j["name"].split(":", 1)[1] in sessions and not j["name"].startswith("planted:")
+    ]
+    results = bench.measure(wanted)
+    for result, job in zip(results, wanted, strict=True):
+        result["summary"] = job["summary"]
+    rows = bench.between(key, hand, {r["job"]: r for r in results}, "tune")
+    assert len(rows) == len(sessions)
+    for row in rows:
+        assert row["truth_ordered"], row  # the truth set holds a truly better and a truly worse summary
+        scores = {role: round(row[role]["audit"], 3) for role in ("good", "offline", "bad")}
+        assert row["ordered"], (
+            f"{row['session']}: audit scores {scores}, truth {row['good']['truth']:.2f} > {row['offline']['truth']:.2f} > {row['bad']['truth']:.2f}"
+        )
