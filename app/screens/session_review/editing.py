@@ -101,6 +101,12 @@ class Editing(ReviewState):
             self._autosave.stop()
         self._autosave = self.set_timer(self.desk.autosave_seconds, self._autosave_now)
 
+    @on(TabbedContent.TabActivated, "#side")
+    def _proposal_shown(self, event: TabbedContent.TabActivated) -> None:
+        """The proposal pane shows the text being typed (and the guard's verdict on it), not the last one saved."""
+        if event.pane.id == "tab-proposal" and self.pending_text is not None:
+            self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+
     def _autosave_now(self) -> None:
         self._autosave = None
         if self.pending_text is not None and self.proposal is not None:
