@@ -146,13 +146,25 @@ def shown_guard(p: Proposal, summary: str) -> QualityVerdict | None:
 
 
 def _head(p: Proposal, status: str, guard: QualityVerdict | None) -> list[RenderableType]:
-    """The proposal's id and status, the run's figures, the validity verdict and a failed guard, one line each."""
+    """The proposal's id and status, a failed guard, the run's figures and the validity verdict."""
     parts: list[RenderableType] = []
     head = Text()
     head.append(f"proposal {p.id}", style="bold")
     if status:
         head.append(f"  [{status}]", style="bold")
     parts.append(head)
+    if guard is not None and not guard.ok:
+        # said at the top, above "✓ valid", not only in the quality guard section eight sections below
+        from cutline.core.audit.before_accept import guard_words
+
+        reasons = guard_words(guard)
+        failed = Text()
+        failed.append("✗ quality guard failed: ", style="bold red")
+        failed.append(visible(reasons[0] if reasons else guard.summary()))
+        if len(reasons) > 1:
+            failed.append(f" (+{len(reasons) - 1} more)")
+        failed.append(" · } to its section", style="dim")
+        parts.append(failed)
     facts = Text(style="dim")
     facts.append(visible(f"{p.mode} · {p.summarizer}{' / ' + p.model if p.model else ''} · prompt {p.prompt_name}"))
     facts.append(
@@ -169,16 +181,6 @@ def _head(p: Proposal, status: str, guard: QualityVerdict | None) -> list[Render
     else:
         verdict.append("✗ invalid — cannot be accepted: ", style="bold red")
         verdict.append(visible(p.validation.summary()))
-    if guard is not None and not guard.ok:
-        # said here, next to "valid", not only in the quality guard section eight sections below
-        from cutline.core.audit.before_accept import guard_words
-
-        reasons = guard_words(guard)
-        verdict.append("\n✗ quality guard failed: ", style="bold red")
-        verdict.append(visible(reasons[0] if reasons else guard.summary()))
-        if len(reasons) > 1:
-            verdict.append(f" (+{len(reasons) - 1} more)")
-        verdict.append(" · } to its section", style="dim")
     parts.append(verdict)
     return parts
 
