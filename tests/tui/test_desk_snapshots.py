@@ -206,3 +206,44 @@ def test_sessions_importing(snap_compare, tmp_path: Path, ledger: Path, size: tu
         await pilot.pause()
 
     assert snap_compare(test_app(store), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_list_maximised(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    """`z` on the list: the list alone between the title and the status line (issue 27 item 8)."""
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("z")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_side_pane_focused(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    """`2`: the focus on the side pane, its border marked, the list's not (issue 27 item 6)."""
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_proposal_guard_failed(
+    snap_compare, tmp_path: Path, ledger: Path, cutline_home: Path, size: tuple[int, int]
+) -> None:
+    """An edit that drops OpenClaw's sections: the failed guard said next to '✓ valid' (issue 27 item 5)."""
+    (cutline_home / "config.toml").write_text(
+        '[compaction]\nkeepRecentTokens = 5000\nrules = "openclaw-2026.9"\n', encoding="utf-8"
+    )
+
+    async def before(pilot: Pilot[None]) -> None:
+        await proposed(pilot)
+        await pilot.press("e", "f7", *"## Goal", "enter", *"- Tidy the ledger.", "escape", "o")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
