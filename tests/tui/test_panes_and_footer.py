@@ -174,3 +174,11 @@ async def test_each_pane_is_a_tab_stop(tmp_path: Path, ledger: Path) -> None:
             seen.append("side" if side in focused.ancestors else type(focused).__name__)
         assert seen[:2] == ["side", "side"]  # the tab strip, then the entry pane
         assert seen[2] == "MessageList"  # and round to the list
+
+
+def test_the_pane_keys_are_remappable_and_a_clash_is_named() -> None:
+    """The panes' keys live in a part of the review screen: `[keys]` knows their ids and their clashes."""
+    from cutline.app.tui import keymap_problems
+
+    assert keymap_problems({"review.maximize": "m", "review.pane_list": "f5"}) == []
+    assert keymap_problems({"review.maximize": "r"}) == ["r: both review.run and review.maximize on ReviewScreen"]
