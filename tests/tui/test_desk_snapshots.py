@@ -247,3 +247,32 @@ def test_proposal_guard_failed(
         await settle(pilot)
 
     assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_found_sessions(
+    snap_compare, tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """`m`: the agents' sessions on this machine, the table's focus marked, F1 and q first in the footer."""
+    import os
+    import shutil
+    import time
+
+    from tests.support.paths import TESTS
+
+    home = tmp_path / "home"
+    target = home / ".pi" / "agent" / "sessions" / "--tmp-work--" / "2026-11-24T23-48-46-601Z_b.jsonl"
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(TESTS / "fixtures" / "corpus" / "pi-0.87" / "main" / "session.jsonl", target)
+    two_days_ago = time.time() - 2 * 86400 - 600  # the table says how long ago, by the wall clock: "2d ago"
+    os.utime(target, (two_days_ago, two_days_ago))
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "OPENCLAW_STATE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db"), run_before=before, terminal_size=size)
