@@ -162,8 +162,9 @@ class SettingsPanel(VerticalScroll):
             self.query_one("#setting-mode-note", Static).update(note)
 
     def focus_first(self) -> None:
-        """Put the focus on the first setting (keepRecentTokens), so a person can start tabbing through them."""
-        self.query_one("#setting-keepRecentTokens", Input).focus()
+        """Put the focus on the mode, the first choice (keepRecentTokens above it stays on view and `[`/`]` nudge it:
+        a number field would take those keys as characters), so a person can start tabbing through them."""
+        self.query_one("#setting-mode", Select).focus()
         self.scroll_home(animate=False)
 
     def set_values(self, settings: CompactionSettings, counter: str) -> None:

@@ -86,7 +86,7 @@ async def test_brackets_keep_the_cut_in_view(tmp_path: Path, long_ledger: Path) 
         assert _cut_visible(message_list)
 
 
-# -- 5: `s` focuses the first setting (keepRecentTokens, issue 27 item 8); a mode's overrides show in the settings ------------
+# -- 5: `s` focuses the first choice (the mode; keepRecentTokens above it, issue 27 item 8); a mode's overrides show in the settings ------------
 
 
 async def test_s_focuses_the_first_setting(tmp_path: Path, long_ledger: Path) -> None:
@@ -96,7 +96,7 @@ async def test_s_focuses_the_first_setting(tmp_path: Path, long_ledger: Path) ->
         await type_keys(pilot, "s")
         assert isinstance(app.screen, ReviewScreen)
         assert app.screen.query_one(TabbedContent).active == "tab-settings"
-        assert app.focused is not None and app.focused.id == "setting-keepRecentTokens"
+        assert app.focused is not None and app.focused.id == "setting-mode"
 
 
 async def test_safeguards_reserve_floor_shows_in_the_settings(tmp_path: Path, cutline_home: Path) -> None:
