@@ -21,6 +21,12 @@ never tuned on:
   string, a slash-list, git file modes, a source-line ref) in the goal or the rules;
 - length: the summary's characters against the model-shaped summary the truth set holds for
   the same span (median ratio, target <= 1.5), and against what it replaces (never longer).
+
+Then the split-turn sessions (`tests/fixtures/truth/split/`, bench/truth/split_turns.py),
+summarized as the engine does (pi and OpenClaw: the history before the turn and the turn
+prefix apart, joined as pi joins them; Claude Code and Codex: the whole span, cut mid-turn):
+the latest request must be in what says what is under way (the sections above, or the turn
+prefix's `## Original Request`), and the earlier ask, finished, must not be there.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.truth.judge import KEY, judge, judge_fact, load_key, score_summaries  # noqa: E402
 from bench.truth.slot import span  # noqa: E402
+from cutline.core.engine.pi_current_summary import TURN_CONTEXT_SEPARATOR  # noqa: E402
 from cutline.core.summarizers.base import SummaryRequest  # noqa: E402
 from cutline.core.summarizers.extractive import summarize_extractive  # noqa: E402
 from cutline.core.summarizers.session_state import read_span  # noqa: E402
@@ -65,6 +72,10 @@ GOAL_AND_RULES = {
     "claude-code": ("1. Primary Request and Intent:",),
     "codex": ("## Task", "## Constraints & preferences"),
 }
+# a split turn's prefix summary says what is under way in its original request
+PREFIX_UNDER_WAY = ("## Original Request",)
+PREFIX_PROMPT = {"pi": "pi-current-turn-prefix", "openclaw": "pi-turn-prefix"}
+SPLIT_KEY = KEY.parent / "split" / "key.json"
 _HEADING = re.compile(r"^(#{1,6} .+|\d+\. [A-Z][\w ]+:)$")
 
 
@@ -143,6 +154,71 @@ def run(split: str) -> dict[str, Any]:
     }
 
 
+def summarize_split(session: dict[str, Any]) -> tuple[str, str, int]:
+    """A split-turn session summarized as the engine does: history and turn prefix apart, or the whole span."""
+    s = span(SPLIT_KEY.parent / session["file"])
+    prompt = PROMPT_FOR_FORMAT[session["format"]]
+    kind = "update" if s.previous_summary else "history"
+    replaced = read_span(s.messages).replaced_chars + len(s.previous_summary or "")
+    if not session["turn_prefix"]:
+        request = SummaryRequest(
+            kind=kind, prompt_name=prompt, messages=s.messages, previous_summary=s.previous_summary
+        )
+        return summarize_extractive(request), prompt, replaced
+    # pi and OpenClaw: the turn starts at the last user message; what comes before it is the history
+    start = max(i for i, m in enumerate(s.messages) if m.role == "user")
+    history = SummaryRequest(
+        kind=kind, prompt_name=prompt, messages=s.messages[:start], previous_summary=s.previous_summary
+    )
+    prefix = SummaryRequest(
+        kind="turn_prefix", prompt_name=PREFIX_PROMPT[session["format"]], messages=s.messages[start:]
+    )
+    return summarize_extractive(history) + TURN_CONTEXT_SEPARATOR + summarize_extractive(prefix), prompt, replaced
+
+
+def run_split(split: str) -> dict[str, Any]:
+    """Split turns: the latest request in what says what is under way, the finished ask not there."""
+    key = json.loads(SPLIT_KEY.read_text(encoding="utf-8"))
+    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    misses: dict[str, list[str]] = defaultdict(list)
+    summaries: dict[str, str] = {}
+    for session in key["sessions"]:
+        if split != "all" and session["split"] != split:
+            continue
+        summary, prompt, replaced = summarize_split(session)
+        summaries[session["id"]] = summary
+        under_way = section_text(summary, UNDER_WAY[prompt] + PREFIX_UNDER_WAY)
+        request = session["request"]
+        named = judge(request["present"], request["contra"], under_way) == "kept"
+        finished_there = all(re.search(p, under_way.lower()) for p in session["finished"]["present"])
+        row = rows[session["split"]]
+        row[0] += named
+        row[1] += not finished_there
+        row[2] += 1
+        if not named:
+            misses[session["split"]].append(f"{session['id']}: latest request not under way")
+        if finished_there:
+            misses[session["split"]].append(f"{session['id']}: the finished ask shown as under way")
+        if len(summary) >= replaced:
+            misses[session["split"]].append(f"{session['id']}: {len(summary)} >= {replaced} chars replaced")
+    return {"rows": dict(rows), "misses": dict(misses), "summaries": summaries}
+
+
+def report_split(result: dict[str, Any]) -> bool:
+    ok = True
+    for part in sorted(result["rows"], key=lambda p: p != "tune"):
+        named, not_finished, total = result["rows"][part]
+        label = "held out (never tuned on)" if part == "heldout" else part
+        print(f"\n== split turns, {label}")
+        print(f"In Progress names the task under way: {named}/{total}")
+        print(f"the finished earlier ask not shown as under way: {not_finished}/{total}")
+        misses = result["misses"].get(part, [])
+        for miss in misses:
+            print(f"  {miss}")
+        ok &= not misses
+    return ok
+
+
 def report(result: dict[str, Any]) -> bool:
     """Print the figures; whether every target is met."""
     ok = True
@@ -206,9 +282,12 @@ def main() -> int:
     args = parser.parse_args()
     result = run(args.split)
     ok = report(result)
+    split_result = run_split(args.split)
+    ok &= report_split(split_result)
     against_hand(result["summaries"])
     if args.show:
-        print(f"\n--- {args.show}\n{result['summaries'].get(args.show, 'no such session')}")
+        shown = result["summaries"].get(args.show) or split_result["summaries"].get(args.show, "no such session")
+        print(f"\n--- {args.show}\n{shown}")
     print("\nall targets met" if ok else "\nsome target missed")
     return 0 if ok else 1
 

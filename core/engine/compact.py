@@ -50,6 +50,7 @@ from cutline.core.errors import CutlineError
 from cutline.core.hooks import AfterCompactionEvent, BeforeCompactionEvent, HookOutcome, HooksConfig, run_hooks
 from cutline.core.models import Entry, Message, Session
 from cutline.core.summarizers.base import Summarizer
+from cutline.core.summarizers.prompts import prompt_for_agent
 
 __all__ = [
     "ACKNOWLEDGEMENT",
@@ -161,6 +162,14 @@ def _new_proposal(
     return proposal
 
 
+def in_agent_shape(settings: CompactionSettings, session_format: str | None) -> CompactionSettings:
+    """The settings with the session's own agent's summary shape, unless a prompt was chosen (config, flag, panel)."""
+    if "promptName" in settings.model_fields_set:
+        return settings
+    own = prompt_for_agent(session_format)
+    return settings if own == settings.promptName else settings.with_overrides(promptName=own)
+
+
 def _apply(proposal: Proposal, rebuilt: Rebuilt) -> None:
     """Take the mode's summary, wrapping and context into the proposal."""
     proposal.summary = rebuilt.summary
@@ -216,6 +225,7 @@ async def compact(
     session, whose `session` then has no entries).
     """
     path = path if path is not None else session.active_path()
+    settings = in_agent_shape(settings, session.format)
     mode = checked_mode(plan, path, settings)
     today = today or dt.datetime.now(dt.UTC).date()
     started = time.perf_counter()

@@ -46,7 +46,7 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
 
     inbox = Inbox(store)
     if not hold.sessionFile or not Path(hold.sessionFile).is_file():
-        draft = extractive_draft(hold.preparation)
+        draft = extractive_draft(hold.preparation, hold.agent)
         if draft:
             inbox.set_draft(item.id, draft)
             inbox.note(item.id, "no session file: the summary to edit is cutline's extractive one of the messages sent")
@@ -76,13 +76,17 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
     inbox.link(item.id, None, proposal.id)
 
 
-def extractive_draft(preparation: dict[str, Any]) -> str:
-    """cutline's extractive summary of the messages an agent sent with its compaction ('' when none can be read)."""
+def extractive_draft(preparation: dict[str, Any], agent: str = "pi") -> str:
+    """cutline's extractive summary of the messages an agent sent with its compaction ('' when none can be read).
+
+    In the agent's own shape (`agent` as the hold names it: pi, claude-code, codex, openclaw).
+    """
     from pydantic import ValidationError
 
     from cutline.core.models import Message
     from cutline.core.summarizers import get_summarizer
     from cutline.core.summarizers.base import SummaryRequest
+    from cutline.core.summarizers.prompts import prompt_for_agent
 
     raw = preparation.get("messagesToSummarize")
     messages = []
@@ -94,7 +98,11 @@ def extractive_draft(preparation: dict[str, Any]) -> str:
     if not messages:
         return ""
     previous = preparation.get("previousSummary")
-    request = SummaryRequest(messages=messages, previous_summary=previous if isinstance(previous, str) else None)
+    request = SummaryRequest(
+        messages=messages,
+        previous_summary=previous if isinstance(previous, str) else None,
+        prompt_name="openclaw-safeguard" if agent == "openclaw" else prompt_for_agent(agent.replace("-", "_")),
+    )
     return asyncio.run(get_summarizer("extractive").summarize(request))
 
 

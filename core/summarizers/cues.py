@@ -339,6 +339,9 @@ _STRONG_RULE_PHRASES_RX = _phrases(_STRONG_RULE_PHRASES)
 _DECISION_PHRASES_RX = _phrases(_DECISION_PHRASES)
 _TODO_PHRASES_RX = _phrases(_TODO_PHRASES)
 _REVOKE_PHRASES_RX = _phrases(_REVOKE_PHRASES)
+# any word or phrase of a rule, a decision or a TODO: one lookup rules out all three for most sentences
+_STATED_WORDS = _RULE_WORDS | _DECISION_WORDS | _TODO_WORDS
+_STATED_PHRASES_RX = _phrases(_RULE_PHRASES + _DECISION_PHRASES + _TODO_PHRASES)
 # a first look at an assistant's raw text (lower-cased): only a text with one of these is read sentence by sentence
 _ASSISTANT_GATE = (
     "decid",
@@ -364,6 +367,11 @@ _ASSISTANT_GATE = (
     "will use",
     "let's use",
 )
+
+
+def may_state(normed: str) -> bool:
+    """Whether a sentence may be a rule, a decision or a TODO (False: it is none of them)."""
+    return _any(normed, _STATED_WORDS, _STATED_PHRASES_RX)
 
 
 def is_rule(normed: str) -> bool:

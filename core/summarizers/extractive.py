@@ -20,7 +20,6 @@ from __future__ import annotations
 import heapq
 import re
 
-from cutline.core.facts import find_identifiers, normalize_sentence
 from cutline.core.models import Message
 from cutline.core.summarizers import cues
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
@@ -50,6 +49,7 @@ P_MODIFIED = 66
 P_DONE = 60
 P_EARLIER = 55  # an earlier summary's items that are not rules, goals or decisions
 P_IDENTIFIER = 50
+P_NAMES = 64
 P_READ = 45
 P_ASKS = 35
 P_FIXED = 30
@@ -61,6 +61,7 @@ P_FOCUS = 110
 MAX_DONE_ASKS = 5
 MAX_FILES = 15
 MAX_IDENTIFIERS = 12
+MAX_CODE_NAMES = 6
 IDENTIFIER_MESSAGES = 10
 # the length a model writes for a span, about: a third of the span, between these bounds
 MIN_TARGET_CHARS = 1_200
@@ -87,8 +88,8 @@ class _Items:
 
     def add(self, section: str, text: str, priority: int) -> None:
         text = text.strip()
-        key = normalize_sentence(text)
-        if not text or not key or key == normalize_sentence("(none)"):
+        key = cues.words_of(text).strip()
+        if not text or not key or key == "none":
             return
         seen = self._seen.get((section, key))
         if seen is not None:
@@ -124,16 +125,15 @@ def _earlier(items: _Items, summaries: list[str], *, moved_on: bool, stale_next:
             items.add(section, text, _EARLIER_PRIORITY.get(section, P_EARLIER))
 
 
-def _from_state(
-    items: _Items, state: SpanState, *, turn_prefix: bool, has_goal: bool, always_pending: bool = False
-) -> None:
+def _from_state(items: _Items, state: SpanState, *, turn_prefix: bool, has_goal: bool) -> None:
     if state.first_ask and not has_goal:
-        only_ask = normalize_sentence(state.first_ask) == normalize_sentence(state.latest_ask)
+        only_ask = cues.words_of(state.first_ask) == cues.words_of(state.latest_ask)
         # the one ask of a short span is the latest ask already: its goal line goes first when space is short
         items.add("goal", short_ask(state.first_ask), P_DONE if only_ask else P_GOAL)
     asks = list(state.asks)
-    if state.latest_ask and state.latest_done and not turn_prefix and not always_pending:
-        # its turn ended with "Done …": finished, so not what is under way (on a split turn that is in the prefix)
+    finished = bool(state.latest_ask) and state.latest_done and not turn_prefix
+    if finished:
+        # a final answer ended its turn: finished, not what is under way (on a split turn that is in the prefix)
         items.add("done", latest_ask_text(state.latest_ask), P_LATEST)
     elif state.latest_ask:
         items.add("latest", latest_ask_text(state.latest_ask), P_LATEST)
@@ -143,7 +143,7 @@ def _from_state(
     for ask in asks[-8:]:
         items.add("asks", short_ask(ask, 200), P_ASKS)
     _stated(items, state)
-    _work(items, state, turn_prefix=turn_prefix)
+    _work(items, state, turn_prefix=turn_prefix, finished=finished)
 
 
 def _stated(items: _Items, state: SpanState) -> None:
@@ -151,20 +151,20 @@ def _stated(items: _Items, state: SpanState) -> None:
     for rule in state.rules:
         items.add("constraints", rule.text, P_CONSTRAINT)
     for text in state.decisions.values():
-        items.add("decisions", text, P_DECISION)
+        items.add("decisions", clip(text), P_DECISION)
     for text in state.fixes.values():
-        items.add("done", text, P_FIXES)
+        items.add("done", clip(text), P_FIXES)
     for text in state.statements.values():
         if text not in state.latest_ask:  # the latest ask is there verbatim
-            items.add("context", text, P_STATEMENT)
+            items.add("context", clip(text), P_STATEMENT)
     for text in state.todos.values():
-        items.add("todo", text, P_TODO)
+        items.add("todo", clip(text), P_TODO)
 
 
-def _work(items: _Items, state: SpanState, *, turn_prefix: bool) -> None:
+def _work(items: _Items, state: SpanState, *, turn_prefix: bool, finished: bool) -> None:
     """What was done last, the failures open and fixed, the plan and next steps, the files."""
     activity = list(state.activity)
-    if activity:
+    if activity and not finished:  # once the last ask is finished its actions are history (its files are listed)
         items.add("in_progress", "Last actions: " + "; ".join(activity), P_IN_PROGRESS)
     for failure in state.open_failures:
         line = f"{failure.label} failed: {failure.error}" if failure.error else f"{failure.label} failed"
@@ -177,18 +177,37 @@ def _work(items: _Items, state: SpanState, *, turn_prefix: bool) -> None:
         for failure in state.open_failures[-2:]:
             if failure.turn == state.turn:
                 items.add("next", f"Resolve the failure of {failure.label}", P_RESOLVE)
-        if state.latest_ask and state.answered_turn < state.turn and not state.latest_done:
+        if state.latest_ask and state.at_cut in ("asked", "working"):  # cut before its turn ended
             items.add("next", short_ask(state.latest_ask, 200), P_RESOLVE + 1)
+    names = state.names.top(MAX_CODE_NAMES)
+    if names:
+        items.add("names", "Code names worked on: " + ", ".join(f"`{name}`" for name in names), P_NAMES)
     files = heapq.nsmallest(MAX_FILES, state.files.values(), key=lambda f: (not f.modified, -f.order))
     for record in files:
         items.add("files", record.describe(), P_MODIFIED if record.modified else P_READ)
+
+
+# exact strings an agent must not paraphrase: code quotes, URLs, paths, hashes and ids
+_EXACT = re.compile(
+    r"`([^`\n]{2,80})`|(https?://[^\s)>\]]+)|((?:[\w.-]+/)+[\w.-]+\.\w+)|\b([0-9a-f]{7,40}|[0-9a-f]{8}-[0-9a-f-]{27})\b"
+)
+
+
+def find_identifiers(text: str) -> list[str]:
+    """Exact identifiers in a text, in order: code quotes, URLs, file paths, commit hashes and UUIDs."""
+    found: list[str] = []
+    for match in _EXACT.finditer(text):
+        value = next(group for group in match.groups() if group)
+        if not (value.isalpha() and match.group(4)):  # a hex-looking word ("deadbeef" aside) needs a digit
+            found.append(value.rstrip(".,;:"))
+    return found
 
 
 def _identifiers(items: _Items, messages: list[Message]) -> None:
     """Exact identifiers of the last messages (those OpenClaw's guard protects)."""
     seen: set[str] = set()
     for message in messages[-IDENTIFIER_MESSAGES:]:
-        for _kind, value in find_identifiers(message.text()):
+        for value in find_identifiers(message.text()):
             if value not in seen and len(seen) < MAX_IDENTIFIERS:
                 seen.add(value)
                 items.add("identifiers", f"`{value}`" if "`" not in value else value, P_IDENTIFIER)
@@ -227,7 +246,6 @@ def summarize_extractive(request: SummaryRequest) -> str:
         state,
         turn_prefix=turn_prefix,
         has_goal=any(i.section == "goal" for i in items.items),
-        always_pending=layout is OPENCLAW,
     )
     if layout is OPENCLAW:
         _identifiers(items, request.messages)

@@ -51,7 +51,7 @@ PI_CHECKPOINT = Layout(
         Section(("blocked",), "### Blocked", "- ", parent="## Progress"),
         Section(("decisions",), "## Key Decisions", "- "),
         Section(("next", "todo"), "## Next Steps", "1.", always=True),
-        Section(("files", "context"), "## Critical Context", "- "),
+        Section(("files", "names", "context"), "## Critical Context", "- "),
     ),
 )
 
@@ -60,7 +60,9 @@ PI_TURN_PREFIX = Layout(
     (
         Section(("latest",), "## Original Request", "", always=True),
         Section(("decisions", "done", "in_progress"), "## Early Progress", "- ", always=True),
-        Section(("constraints", "blocked", "files", "next", "context"), "## Context for Suffix", "- ", always=True),
+        Section(
+            ("constraints", "blocked", "files", "names", "next", "context"), "## Context for Suffix", "- ", always=True
+        ),
     ),
 )
 
@@ -70,7 +72,10 @@ PI_CURRENT_TURN_PREFIX = Layout(
         Section(("latest",), "## Original Request", "", always=True),
         Section(("decisions", "done", "in_progress"), "## Progress So Far", "- ", always=True),
         Section(
-            ("constraints", "blocked", "files", "next", "context"), "## Context Needed to Continue", "- ", always=True
+            ("constraints", "blocked", "files", "names", "next", "context"),
+            "## Context Needed to Continue",
+            "- ",
+            always=True,
         ),
     ),
 )
@@ -80,7 +85,7 @@ CLAUDE_CODE = Layout(
     (
         Section(("goal", "constraints"), "1. Primary Request and Intent:", "- ", always=True, indent="   "),
         Section(("decisions",), "2. Key Technical Concepts:", "- ", indent="   "),
-        Section(("files",), "3. Files and Code Sections:", "- ", indent="   "),
+        Section(("files", "names"), "3. Files and Code Sections:", "- ", indent="   "),
         Section(("blocked", "fixed"), "4. Errors and fixes:", "- ", indent="   "),
         Section(("done", "context"), "5. Problem Solving:", "- ", indent="   "),
         Section(("asks",), "6. All user messages:", "- ", indent="   "),
@@ -100,7 +105,7 @@ CODEX_HANDOFF = Layout(
         Section(("in_progress",), "## In progress", "- "),
         Section(("blocked",), "## Blocked / unresolved errors", "- "),
         Section(("decisions",), "## Key decisions", "- "),
-        Section(("files",), "## Files", "- "),
+        Section(("files", "names"), "## Files", "- "),
         Section(("next", "todo"), "## Next steps", "1.", always=True),
         Section(("context",), "## References", "- "),
     ),
@@ -113,7 +118,7 @@ OPENCLAW = Layout(
         Section(("todo", "next", "blocked"), "## Open TODOs", "- ", always=True),
         Section(("constraints",), "## Constraints/Rules", "- ", always=True),
         Section(("latest", "in_progress"), "## Pending user asks", "- ", always=True),
-        Section(("identifiers", "files", "goal", "context"), "## Exact identifiers", "- ", always=True),
+        Section(("identifiers", "names", "files", "goal", "context"), "## Exact identifiers", "- ", always=True),
     ),
     required_headings=True,
 )

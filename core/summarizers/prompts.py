@@ -280,6 +280,18 @@ PROMPTS: dict[str, Prompt] = {
 
 # Prompts a person can choose for the history summary (the others are used by the engine).
 HISTORY_PROMPTS = ("pi-checkpoint", "go-7-section", "narrative", "claude-code", "codex")
+# The summary shape each agent writes, by session format: a session is summarized in its own agent's shape unless
+# a prompt is chosen (pi, and Qwen Code, which has no shape here, get pi's checkpoint; OpenClaw's safeguard writes
+# its own sections through its rule set).
+AGENT_PROMPTS = {"claude_code": "claude-code", "codex": "codex"}
+DEFAULT_PROMPT = "pi-checkpoint"
+
+
+def prompt_for_agent(session_format: str | None) -> str:
+    """The history prompt in the shape the agent of `session_format` writes its own summaries."""
+    return AGENT_PROMPTS.get(session_format or "", DEFAULT_PROMPT)
+
+
 # Prompts the engine uses for one purpose only.
 _ENGINE_ONLY = ("pi-turn-prefix", "pi-current-turn-prefix", "merge", "merge-legacy", "openclaw-identifiers")
 

@@ -14,10 +14,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from cutline.core.facts import error_text, normalize_sentence
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues
-from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, read_user_text
+from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
+from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, is_acknowledgement, read_user_text
 
 # how many of each kind a summary can use; older ones are dropped as newer ones arrive
 MAX_RULES = 40
@@ -28,6 +28,8 @@ MAX_ERRORS = 6
 MAX_ITEM_CHARS = 300
 MAX_LATEST_ASK_CHARS = 800
 MAX_ACTIVITY = 4
+# what a span replaces is counted up to here (the summary's budget stops growing long before)
+REPLACED_CHARS_COUNTED = 1_000_000
 
 # words that say how a rule applies, not what it is about
 _MODAL_WORDS = frozenset(
@@ -83,6 +85,28 @@ _PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "file", "filenam
 _COMMAND_KEYS = ("command", "cmd")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
+
+
+# the line of an error output that says what went wrong, by how telling it is (the summarizer's own reading,
+# not the audit's: the audit judges the summary)
+_ERROR_LINES = (
+    re.compile(r"^(?:\w+\.)*\w*(?:Error|Exception)\b|^(?:error|fatal|panic)\b|^FAILED\b|^E\s{2,}", re.IGNORECASE),
+    re.compile(
+        r"\b(?:error|exception|failed|failure|fatal|not found|no such|denied|refused|cannot|can't|could not|"
+        r"unable to|timed? ?out|invalid)\b",
+        re.IGNORECASE,
+    ),
+)
+
+
+def error_text(output: str) -> str:
+    """The line of an error output that says what went wrong (an error or verdict line first), clipped."""
+    lines = [line.strip() for line in output[:20_000].splitlines() if line.strip()]
+    for pattern in _ERROR_LINES:
+        for line in lines:
+            if pattern.search(line):
+                return clip(line, 240)
+    return clip(lines[0], 240) if lines else ""
 
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
@@ -178,15 +202,33 @@ class SpanState:
     plan: list[str] = field(default_factory=list)
     last_assistant_text: str = ""
     summaries: list[str] = field(default_factory=list)
-    replaced_chars: int = 0
+    replaced_chars: int = 0  # counted up to REPLACED_CHARS_COUNTED: past that the budget is the same
+    typed: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_ASKS))  # the last asks as typed
     turn: int = 0
-    answered_turn: int = 0  # the last turn the assistant wrote text in
-    completed_turn: int = 0  # the last turn whose final assistant text says the work is done
+    # where the span ends in the last ask's turn: "" (no ask), "asked" (nothing after it yet), "working" (tool
+    # activity, or text with calls, after it: the cut is inside the turn) or "answered" (a final answer ends it)
+    at_cut: str = ""
+    final_text: str = ""  # the final answer that ends the last turn, when `at_cut` is "answered"
+    names: CodeNames = field(default_factory=CodeNames)
 
     @property
     def latest_done(self) -> bool:
-        """Whether the last ask's turn ended with the assistant saying the work is done."""
-        return self.completed_turn == self.turn and self.turn > 0
+        """Whether the last ask is finished at the cut, judged from where the span ends in its turn.
+
+        A cut inside the turn (nothing after the ask yet, or tool activity with no final answer
+        after it) leaves it under way, whatever an intermediate text said. A final answer ends
+        the turn: finished, unless it asks the user something, states what it will do next, or
+        a failure of that turn is still open (then the ask is still under way). On a split turn
+        the history part ends with such a finished turn; the ask under way is in the turn prefix.
+        An answer that only takes the ask on ("On it.") finishes nothing.
+        """
+        if self.turn == 0 or self.at_cut != "answered":
+            return False
+        if _COMPLETED.match(self.final_text):
+            return True
+        if self.final_text.rstrip().endswith("?") or self.plan or is_acknowledgement(self.final_text):
+            return False  # it asks the user, says what it will do, or only took the ask on ("On it.")
+        return not any(failure.turn == self.turn for failure in self.open_failures)
 
     @property
     def open_failures(self) -> list[Failure]:
@@ -194,7 +236,10 @@ class SpanState:
 
 
 def _bounded_add(store: dict[str, str], key: str, text: str, limit: int) -> None:
-    """Keep `text` under `key` as the newest entry, dropping the oldest past `limit`."""
+    """Keep `text` under `key` (its words, `cues.words_of`) as the newest entry, dropping the oldest past `limit`.
+
+    The text is kept as said; it is clipped when the summary is written (only the few kept are).
+    """
     store.pop(key, None)
     store[key] = text
     while len(store) > limit:
@@ -299,18 +344,20 @@ def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
     """A rule in force from now on: the same rule once, and a later rule on the same subject replaces the earlier."""
     normed = normed if normed is not None else cues.words_of(text)
     text = clip(text)
-    key = normalize_sentence(text)
+    key = normed.strip()
     if not key:
         return
     subject = _subject(text)
     revokes = cues.revokes(normed)
+    threshold = 0.34 if revokes else 0.75
     kept: list[Rule] = []
     for rule in state.rules:
         if rule.key == key:
             continue
-        shared = len(subject & rule.subject)
-        smaller = min(len(subject), len(rule.subject)) or 1
-        if shared / smaller >= (0.34 if revokes else 0.75) and shared >= 1:
+        if subject.isdisjoint(rule.subject):  # nothing shared: a rule on another subject stays
+            kept.append(rule)
+            continue
+        if len(subject & rule.subject) >= threshold * (min(len(subject), len(rule.subject)) or 1):
             continue
         kept.append(rule)
     kept.append(Rule(text, key, subject))
@@ -477,32 +524,37 @@ class SpanReader:
         state.ask_count += 1
         typed = read.typed
         state.latest_ask = typed
+        state.at_cut = "asked"
+        state.names.quoted(typed, USER_WEIGHT)
+        state.typed.append(typed)
         state.activity.clear()
         requests: list[str] = []
         said_rule_or_plan = False
-        statements: list[str] = []
-        for sentence in sentences(typed):
+        statements: list[tuple[str, str]] = []
+        said = sentences(typed)
+        for sentence in said:
             normed = cues.words_of(sentence)
-            if cues.is_rule(normed) or cues.revokes_at_start(normed):
+            stated = cues.may_state(normed)  # one lookup rules out a rule, a decision and a TODO for most
+            if (stated and cues.is_rule(normed)) or cues.revokes_at_start(normed):
                 add_rule(state, sentence, normed)
                 said_rule_or_plan = True
-            elif cues.is_decision(normed):
-                _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+            elif stated and cues.is_decision(normed):
+                _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                 said_rule_or_plan = True
-            elif cues.is_todo(normed):
-                _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+            elif stated and cues.is_todo(normed):
+                _bounded_add(state.todos, normed, sentence, MAX_TODOS)
                 said_rule_or_plan = True
             elif cues.is_request(sentence, normed):
                 requests.append(sentence)
             elif len(sentence) > 15:
-                statements.append(sentence)
+                statements.append((sentence, normed))
         if requests or said_rule_or_plan:
-            for sentence in statements:
-                _bounded_add(state.statements, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+            for sentence, normed in statements:
+                _bounded_add(state.statements, normed, sentence, MAX_TODOS)
             statements = []
         if not requests and not said_rule_or_plan:
             # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
-            requests = statements[:2] or sentences(typed)[:2]
+            requests = [sentence for sentence, _ in statements[:2]] or said[:2]
         if requests:
             ask = " ".join(requests)
             if not state.first_ask:
@@ -515,20 +567,22 @@ class SpanReader:
         state = self.state
         text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock)).strip()
         if text:
+            state.names.quoted(text)
             state.last_assistant_text = text
-            state.answered_turn = state.turn
-            final = not message.tool_calls() and message.stopReason in (None, "stop", "end_turn")
-            if final and _COMPLETED.match(text):
-                state.completed_turn = state.turn
+            if state.turn and not message.tool_calls() and message.stopReason in (None, "stop", "end_turn"):
+                state.at_cut = "answered"
+                state.final_text = text
             if cues.worth_reading(text):
                 for sentence in sentences(text):
                     normed = cues.words_of(sentence)
                     if cues.is_fix(normed):
-                        _bounded_add(state.fixes, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                        _bounded_add(state.fixes, normed, sentence, MAX_DECISIONS)
                     if cues.is_decision(normed):
-                        _bounded_add(state.decisions, normalize_sentence(sentence), clip(sentence), MAX_DECISIONS)
+                        _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                     if "TODO" in sentence:
-                        _bounded_add(state.todos, normalize_sentence(sentence), clip(sentence), MAX_TODOS)
+                        _bounded_add(state.todos, normed, sentence, MAX_TODOS)
+        if message.tool_calls() and state.turn:
+            state.at_cut = "working"
         for call in message.tool_calls():
             args = _arguments(call)
             paths = call_paths(call, args)
@@ -536,6 +590,8 @@ class SpanReader:
             if command and not paths:
                 paths = _command_read(command)
             self._calls[call.id] = _Call(call, paths, command, state.turn)
+            if paths and paths[0][0] == "edit":
+                state.names.edited(*_changed_texts(call, args))
         if message.stopReason == "error" and message.errorMessage and not _ABORTED.search(message.errorMessage):
             state.failures[f"assistant\x00{state.turn}"] = Failure(
                 "the model call", error_text(message.errorMessage), "assistant", state.turn
@@ -606,7 +662,8 @@ class SpanReader:
         """Read one message of the span."""
         state = self.state
         role = message.role
-        state.replaced_chars += _size(message)
+        if state.replaced_chars < REPLACED_CHARS_COUNTED:
+            state.replaced_chars += _size(message)
         if role in ("compactionSummary", "branchSummary"):
             if message.summary:
                 state.summaries.append(message.summary)
@@ -628,6 +685,23 @@ class SpanReader:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
         if text.strip():
             self.user_text(text)
+
+
+_CHANGED_KEYS = ("newText", "new_string", "new_str", "oldText", "old_string", "old_str", "new_source")
+
+
+def _changed_texts(call: ToolCallBlock, args: dict[str, Any]) -> list[str]:
+    """The code an edit changes: its old and new text (Claude Code's and pi's keys, a patch's +/- lines)."""
+    texts = [v for k in _CHANGED_KEYS if isinstance(v := args.get(k), str)]
+    for edit in args.get("edits") or []:  # MultiEdit
+        if isinstance(edit, dict):
+            texts += [v for k in _CHANGED_KEYS if isinstance(v := edit.get(k), str)]
+    if call.name.lower() in PATCH_TOOLS or "*** Begin Patch" in str(args.get("input", "")):
+        patch = str(args.get("input") or args.get("patch") or args.get("command") or "")
+        texts.append(
+            "\n".join(line[1:] for line in patch.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---"))
+        )
+    return texts
 
 
 def _exec_output(failed: bool, output: str) -> tuple[bool, str]:
@@ -672,9 +746,13 @@ def _size(message: Message) -> int:
             if isinstance(args, str):
                 size += len(args)
             elif isinstance(args, dict):
-                size += sum(len(v) if isinstance(v, str) else 8 for v in args.values()) + 16 * len(args)
+                size += 16 * len(args)
+                for value in args.values():
+                    size += len(value) if type(value) is str else 8
         elif isinstance(block, ToolResultBlock):
-            size += sum(len(b.text) for b in block.content if isinstance(b, TextBlock))
+            for inner in block.content:
+                if isinstance(inner, TextBlock):
+                    size += len(inner.text)
         else:
             size += len(str(getattr(block, "thinking", "") or ""))
     return size
@@ -687,6 +765,8 @@ def read_span(messages: list[Message]) -> SpanState:
         reader.message(message)
     state = reader.state
     state.plan = last_plan(state.last_assistant_text)
+    for typed in state.typed:  # bare code names in the last asks (the user's quoted ones counted as they came)
+        state.names.bare(typed)
     return state
 
 

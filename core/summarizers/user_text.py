@@ -176,6 +176,8 @@ def without_pasted(text: str) -> str:
 
 def is_acknowledgement(text: str) -> bool:
     """A reply that sets no task: "ok", "continue", "thanks, go on", "👍"."""
+    if len(text) > 80:  # six short words at most, however spaced
+        return False
     words = [w.lower().strip("'") for w in _WORD.findall(text)]
     if not words:
         return len(text.strip()) <= 8

@@ -448,3 +448,50 @@ def test_codex_agents_md_turn_is_no_goal() -> None:
     summary = summarize_extractive(SummaryRequest(messages=messages, prompt_name="codex"))
     assert section(summary, "## Task") == ["- Make cursors opaque and signed, reject integer cursors."]
     assert "AGENTS.md" not in summary and "pytest -q" not in summary
+
+
+def test_the_code_names_the_work_touched_are_carried_not_every_identifier_seen() -> None:
+    """Functions, classes, config keys and flags the user named, the assistant named, or an edit changed."""
+    source = "\n".join(f"def helper_{n}(x):\n    return other_name_{n}(x)" for n in range(30))
+    messages = [
+        user("Add a --dry-run flag to the exporter; the row limit comes from the `export.max_rows` key."),
+        assistant("", call("r", "read", path="export/cli.py")),
+        result("r", source, name="read"),  # read, not worked on: none of its 60 names is carried
+        assistant(
+            "The rows are written by `RowWriter.flush()`; the status template is `Saving ${count}` and I ran "
+            "`make check`.",
+            call(
+                "e",
+                "edit",
+                path="export/cli.py",
+                oldText="def parse_args(argv):",
+                newText="def parse_args(argv, dry_run):",
+            ),
+        ),
+        result("e", "ok", name="edit"),
+        *filler(1),
+        user("Keep going with writeBatch too."),
+    ]
+    summary = summarize_extractive(SummaryRequest(messages=messages))
+    names = next(line for line in summary.splitlines() if line.startswith("- Code names worked on: "))
+    carried = re.findall(r"`([^`]+)`", names)
+    assert set(carried) == {"--dry-run", "export.max_rows", "RowWriter.flush()", "parse_args", "writeBatch"}
+    assert "helper_" not in summary and "other_name_" not in summary
+    # the same names in Claude Code's files-and-code section and Codex's files
+    cc = summarize_extractive(SummaryRequest(messages=messages, prompt_name="claude-code"))
+    assert any("`RowWriter.flush()`" in line for line in section(cc, "3. Files and Code Sections:"))
+    codex = summarize_extractive(SummaryRequest(messages=messages, prompt_name="codex"))
+    assert any("`parse_args`" in line for line in section(codex, "## Files"))
+
+
+def test_the_offline_summarizer_is_not_built_from_the_audits_rules() -> None:
+    """The audit (core/facts.py, core/audit/) judges the summary: the summarizer must not share its extraction."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "core" / "summarizers"
+    for module in sorted(folder.glob("*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        imported = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not {name for name in imported if ".core.facts" in name or ".core.audit" in name}, module.name

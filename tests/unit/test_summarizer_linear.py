@@ -20,21 +20,27 @@ def _turn(i: int) -> list[Message]:
             content=[
                 TextBlock(
                     text=f"Fix the retry loop in `{path}` for ticket T-{1000 + i}. Never touch the vendored copy {i}. "
-                    f"Batches of up to {i + 10} rows are allowed."
+                    f"Batches of up to {i + 10} rows are allowed; keep `RetryPolicy.max_{i}` and --limit-{i}."
                 )
             ],
         ),
         Message(
             role="assistant",
             content=[
-                TextBlock(text=f"I'll read {path} first, then decided to use backoff_{i} instead of a sleep."),
+                TextBlock(text=f"I'll read {path} first, then decided to use `backoff_{i}()` instead of a sleep."),
                 ToolCallBlock(id=f"r{i}", name="read", arguments={"path": path}),
             ],
         ),
         Message(role="toolResult", toolCallId=f"r{i}", toolName="read", content=[TextBlock(text="def retry(): ...")]),
         Message(
             role="assistant",
-            content=[ToolCallBlock(id=f"e{i}", name="edit", arguments={"path": path, "oldText": "a", "newText": "b"})],
+            content=[
+                ToolCallBlock(
+                    id=f"e{i}",
+                    name="edit",
+                    arguments={"path": path, "oldText": f"def retry_{i}(x):", "newText": f"def retry_{i}(x, policy):"},
+                )
+            ],
         ),
         Message(role="toolResult", toolCallId=f"e{i}", toolName="edit", content=[TextBlock(text="edited")]),
         Message(
