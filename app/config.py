@@ -21,6 +21,7 @@ class TuiConfig(BaseModel):
 
     keys: dict[str, str] = Field(default_factory=dict)
     theme: str = "cutline-dark"
+    inbox_scan_seconds: float = 60.0  # the desk's scan of the agents' session folders (0: never)
 
 
 def load_tui_config(path: Path | None = None) -> TuiConfig:
@@ -28,4 +29,8 @@ def load_tui_config(path: Path | None = None) -> TuiConfig:
     config = load_config(path)
     if config.tui.theme not in THEMES:
         raise SettingsError(f"tui.theme: must be one of {', '.join(THEMES)}, not {config.tui.theme!r}")
-    return TuiConfig(keys={k: v.replace(" ", "") for k, v in config.keys.items()}, theme=config.tui.theme)
+    return TuiConfig(
+        keys={k: v.replace(" ", "") for k, v in config.keys.items()},
+        theme=config.tui.theme,
+        inbox_scan_seconds=config.tui.inbox_scan_seconds,
+    )

@@ -1,7 +1,9 @@
 """The desk's part in the inbox: it listens for agents (as `cutline inbox --watch` does) and counts what waits.
 
 The listener runs on its own threads (core.inbox.channel); when another cutline already
-listens, the desk only counts. A thread worker looks at the store every POLL_SECONDS, so
+listens, the desk only counts. A scan of the agents' session folders (core.inbox.scan) runs in
+a thread worker at start and every `tui.inbox_scan_seconds`; what it finds after the fact is
+counted apart in the header ("inbox: 1 waiting · 2 found after the fact"). A thread worker looks at the store every POLL_SECONDS, so
 compactions held by any listener (or blocked by Claude Code's hook) show up: the count goes
 to the sessions screen's header and each new one to a notification. Nothing here runs on
 the event loop but the posting of the result.
@@ -25,11 +27,12 @@ if TYPE_CHECKING:
 POLL_SECONDS = 2.0
 
 
-def waiting_line(count: int) -> str:
-    """The header's words for the inbox: nothing when nothing waits."""
-    if not count:
-        return ""
-    return f"inbox: {count} waiting"
+def waiting_line(count: int, found: int = 0) -> str:
+    """The header's words for the inbox: what agents hold, and apart, what was found after the fact; nothing if none."""
+    parts = [f"{count} waiting"] if count else []
+    if found:
+        parts.append(f"{found} found after the fact")
+    return f"inbox: {' · '.join(parts)}" if parts else ""
 
 
 class InboxWatch:
@@ -39,11 +42,40 @@ class InboxWatch:
         self.desk = desk
         self.listener: InboxListener | None = None
         self.count = 0
+        self.found = 0  # compactions found after the fact, still open (counted apart: no agent waits on them)
         self._seen: set[str] | None = None  # ids already reported (None: not yet looked)
 
     def start(self) -> None:
         self.desk.run_worker(self._listen, thread=True, group="inbox-listen", exit_on_error=False)
         self.desk.set_interval(POLL_SECONDS, self.poll)
+        self.poll()
+        every = self.desk.config.inbox_scan_seconds
+        if every > 0:
+            self.scan()
+            self.desk.set_interval(every, self.scan)
+
+    def scan(self) -> None:
+        """Look for compactions the agents made on their own (core.inbox.scan), in a thread worker."""
+        self.desk.run_worker(self._scan, thread=True, group="inbox-scan", exclusive=True, exit_on_error=False)
+
+    def _scan(self) -> None:
+        from cutline.core.inbox.scan import scan
+        from cutline.core.store import Store
+
+        try:
+            with Store(self.desk.store_path) as store:
+                report = scan(store)
+        except (CutlineError, OSError, sqlite3.Error):
+            return  # a scan that cannot run now runs again at the next interval
+        if report.items and not get_current_worker().is_cancelled:
+            with contextlib.suppress(RuntimeError):  # the desk is closing
+                self.desk.call_from_thread(self._scanned, len(report.items))
+
+    def _scanned(self, new: int) -> None:
+        what = "compaction" if new == 1 else "compactions"
+        self.desk.notify(
+            f"{new} {what} found after the fact: `cutline inbox` lists them", title="Inbox", timeout=8, markup=False
+        )
         self.poll()
 
     def stop(self) -> None:
@@ -70,19 +102,23 @@ class InboxWatch:
         now = utc_now()
         try:
             rows = database.rows(
-                "SELECT id, agent FROM inbox WHERE status = 'waiting' AND (deadline IS NULL OR deadline > ?)"
-                " ORDER BY created_at",
+                "SELECT id, agent FROM inbox WHERE status = 'waiting' AND found = 0"
+                " AND (deadline IS NULL OR deadline > ?) ORDER BY created_at",
                 (now,),
             )
-        except sqlite3.OperationalError:  # no inbox table yet: nothing was ever held
-            rows = []
+            found = database.one("SELECT count(*) AS n FROM inbox WHERE status = 'waiting' AND found = 1")
+        except sqlite3.OperationalError:  # no inbox table yet (or one from before the scan): nothing to count yet
+            rows, found = [], None
         if get_current_worker().is_cancelled:
             return
         with contextlib.suppress(RuntimeError):  # the desk is closing
-            self.desk.call_from_thread(self._counted, [(str(r["id"]), str(r["agent"])) for r in rows])
+            self.desk.call_from_thread(
+                self._counted, [(str(r["id"]), str(r["agent"])) for r in rows], int(found["n"]) if found else 0
+            )
 
-    def _counted(self, waiting: list[tuple[str, str]]) -> None:
+    def _counted(self, waiting: list[tuple[str, str]], found: int = 0) -> None:
         self.count = len(waiting)
+        self.found = found
         if self._seen is not None:
             for item_id, agent in waiting:
                 if item_id not in self._seen:
@@ -95,4 +131,4 @@ class InboxWatch:
         self._seen = {item_id for item_id, _ in waiting}
         show = getattr(self.desk.screen, "show_inbox", None)
         if show is not None:
-            show(self.count)
+            show(self.count, self.found)

@@ -279,10 +279,14 @@ def child_desk(session_id: str, changes: int, ops: bool = True) -> dict:
                 t = time.perf_counter()
                 probe.start()
                 screen.action_run()
-                while screen.running or screen.proposal is None:
+                await until("the run started", lambda: screen.running)
+                while screen.running:  # ends with a proposal, or stopped (its deadline: the status says why)
                     await asyncio.sleep(0.02)
                 result["compact"] = await probe.stop()
                 result["compact"]["op_s"] = time.perf_counter() - t
+                result["compact_outcome"] = (
+                    "proposal" if screen.proposal is not None else str(screen.query_one("#status-text").render())
+                )
             result["rss_mb"] = _rss_mb()
 
     asyncio.run(run())
@@ -410,6 +414,8 @@ def main() -> None:
     for name in ("load", "counter", "compact"):
         if name in desk:
             _print_probe(name, desk[name])
+    if "compact_outcome" in desk:
+        print(f"desk      the run ended with: {desk['compact_outcome']}")
     if cold is not None:
         print(
             f"cold      rows on screen {cold['rows_on_screen_s']:.3f} s · plan drawn {cold['first_paint_s']:.3f} s · RSS {cold['rss_mb']:.0f} MB"

@@ -16,7 +16,7 @@ from __future__ import annotations
 MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
 # planner rule sets, one per agent release (core.engine.rules): current pi (0.87.1 = 1.5.2), pi 0.73.1, OpenClaw 2026.9,
 # Qwen Code 0.24
-RULE_SETS: tuple[str, ...] = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24")
+RULE_SETS: tuple[str, ...] = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24", "opencode-1.18")
 # token counters (core.tokens); the last ones count through a provider's API (a key, the network)
 COUNTERS: tuple[str, ...] = ("chars4", "tiktoken", "calibrated", "anthropic")
 NETWORK_COUNTERS: tuple[str, ...] = ("anthropic",)
@@ -27,7 +27,7 @@ PROPOSAL_COUNTERS: tuple[str, ...] = ("chars4", "tiktoken")
 # summarizers (core.summarizers): offline first
 SUMMARIZERS: tuple[str, ...] = ("extractive", "anthropic", "openai")
 # session formats of the agents cutline reads (core.agents.registry)
-AGENTS: tuple[str, ...] = ("codex", "qwen_code", "claude_code", "openclaw", "pi")
+AGENTS: tuple[str, ...] = ("codex", "qwen_code", "claude_code", "openclaw", "pi", "opencode")
 
 
 def listed(names: tuple[str, ...]) -> str:

@@ -250,7 +250,7 @@ class Entry(BaseModel):
         return self.message.role if self.message is not None else None
 
 
-SessionFormat = Literal["pi", "claude_code", "codex", "openclaw", "qwen_code"]
+SessionFormat = Literal["pi", "claude_code", "codex", "openclaw", "qwen_code", "opencode"]
 
 
 class Problem(BaseModel):

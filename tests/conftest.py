@@ -1,4 +1,11 @@
-"""Shared fixtures: every test gets its own CUTLINE_HOME and no API key, so nothing touches the user's home or the network."""
+"""Shared fixtures: every test gets its own CUTLINE_HOME and no API key, so nothing touches the user's home or the network.
+
+The suite runs in parallel (`pytest -n auto --dist loadgroup`, the README's test command): every
+test has its own temp dirs, CUTLINE_HOME, free ports and tmux socket, so any two can run side by
+side, except the groups in tests/support/serial_groups.py (live tests with real programs, tmux,
+browser), each kept on one worker, one test at a time: an `xdist_group` mark set here by file name,
+so a new file of that kind joins its group by its name.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,23 @@ import pytest
 
 from tests.support.fake_anthropic import FakeAnthropic
 from tests.support.paths import SAMPLES
+from tests.support.serial_groups import serial_group
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        group = serial_group(item.path)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    # a test that declares more time than the default runs first (its group with it): started last, it alone
+    # would keep one worker busy after the other has run out of tests
+    default = float(config.getini("timeout") or 0)
+    items.sort(key=lambda item: not declares_more_time(item, default))
+
+
+def declares_more_time(item: pytest.Item, default: float) -> bool:
+    mark = item.get_closest_marker("timeout")
+    return mark is not None and bool(mark.args) and float(mark.args[0]) > default
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import click
 
 from cutline.app.output import say
 
-AGENTS = ("pi", "claude-code", "openclaw")
+AGENTS = ("pi", "claude-code", "openclaw", "codex")
 
 
 @click.group("hook")
@@ -36,6 +36,7 @@ def hook_cmd() -> None:
 @click.option(
     "--state-dir", default=None, help="openclaw: its state directory (default: $OPENCLAW_STATE_DIR, else ~/.openclaw)."
 )
+@click.option("--codex-home", default=None, help="codex: its home (default: $CODEX_HOME, else ~/.codex).")
 def install_cmd(
     agent: str,
     agent_dir: str | None,
@@ -43,12 +44,15 @@ def install_cmd(
     settings_path: str | None,
     manual: bool,
     state_dir: str | None,
+    codex_home: str | None,
 ) -> None:
-    """Install AGENT's hook; says what it changed."""
+    """Install AGENT's hook; says what it changed (codex: a PostCompact hook, reviewed after the fact)."""
     from cutline.core.inbox.channel import socket_path
-    from cutline.core.inbox.install import install_claude_code, install_openclaw, install_pi
+    from cutline.core.inbox.install import install_claude_code, install_codex, install_openclaw, install_pi
 
-    if agent == "pi":
+    if agent == "codex":
+        lines = install_codex(codex_home)
+    elif agent == "pi":
         lines = install_pi(socket_path(), agent_dir, timeout_seconds)
     elif agent == "openclaw":
         lines = install_openclaw(socket_path(), state_dir, timeout_seconds)
@@ -63,11 +67,16 @@ def install_cmd(
 @click.option("--agent-dir", default=None, help="pi: its agent directory (default: ~/.pi/agent).")
 @click.option("--settings", "settings_path", default=None, help="claude-code: its settings file.")
 @click.option("--state-dir", default=None, help="openclaw: its state directory (default: ~/.openclaw).")
-def uninstall_cmd(agent: str, agent_dir: str | None, settings_path: str | None, state_dir: str | None) -> None:
+@click.option("--codex-home", default=None, help="codex: its home (default: $CODEX_HOME, else ~/.codex).")
+def uninstall_cmd(
+    agent: str, agent_dir: str | None, settings_path: str | None, state_dir: str | None, codex_home: str | None
+) -> None:
     """Remove AGENT's hook (only cutline's); says what it changed."""
-    from cutline.core.inbox.install import uninstall_claude_code, uninstall_openclaw, uninstall_pi
+    from cutline.core.inbox.install import uninstall_claude_code, uninstall_codex, uninstall_openclaw, uninstall_pi
 
-    if agent == "pi":
+    if agent == "codex":
+        lines = uninstall_codex(codex_home)
+    elif agent == "pi":
         lines = uninstall_pi(agent_dir)
     elif agent == "openclaw":
         lines = uninstall_openclaw(state_dir)
@@ -78,11 +87,16 @@ def uninstall_cmd(agent: str, agent_dir: str | None, settings_path: str | None, 
 
 
 @hook_cmd.command("run", hidden=True)
-@click.argument("agent", type=click.Choice(("claude-code",)))
+@click.argument("agent", type=click.Choice(("claude-code", "codex")))
 def run_cmd(agent: str) -> None:
-    """What an agent's hook runs (Claude Code's PreCompact): reads the event on stdin, answers on stdout."""
+    """What an agent's hook runs (Claude Code's PreCompact, Codex's PostCompact): the event on stdin, the answer on stdout."""
     import sys
 
+    if agent == "codex":
+        from cutline.core.inbox.codex import post_compact
+
+        sys.stdout.write(post_compact(sys.stdin.read()))
+        return
     from cutline.core.inbox.claude_code import pre_compact
 
     sys.stdout.write(pre_compact(sys.stdin.read()))

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 def _line(item: InboxItem) -> str:
     where = item.session_file or item.agent_session_id or "-"
+    if item.found:
+        where = f"{where}  (after the fact: no agent waits)"
     tokens = f"{item.tokens_before:,} tokens" if item.tokens_before is not None else "? tokens"
     proposal = f"proposal {item.proposal_id}" if item.proposal_id else "no proposal"
     return (
@@ -47,6 +49,9 @@ def _as_json(item: InboxItem) -> dict[str, Any]:
 @click.pass_context
 def inbox_cmd(ctx: click.Context, as_json: bool, everything: bool, watch: bool, db_path: str | None) -> None:
     """Compactions waiting for your word (pi holds them while a desk or `inbox --watch` listens).
+
+    Also those found after the fact (`cutline inbox scan`, or Codex's PostCompact hook):
+    listed as `found`; no agent waits on them.
 
     Answer one with `cutline accept ID` (the latest summary version: edit it first with
     `cutline inbox edit ID FILE` or in the desk) or `cutline reject ID`.
@@ -150,6 +155,69 @@ def edit_cmd(item: str, summary_file: Any, db_path: str | None) -> None:
     say(f"inbox {edited.id}: summary saved ({where}); `cutline accept {edited.id}` sends it")
 
 
+@inbox_cmd.command("scan")
+@click.option(
+    "--history",
+    is_flag=True,
+    help="On the first scan, list the compactions already on disk too (by default they are remembered, not listed).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print what the scan found as JSON.")
+@DB
+def scan_cmd(history: bool, as_json: bool, db_path: str | None) -> None:
+    """Find compactions the agents made on their own since the last scan and list them (after the fact).
+
+    Looks at every agent's session folders (as `cutline ls --all` does); reads only the files
+    that changed, from where the last scan stopped. The desk scans at start and every minute.
+    """
+    from cutline.core.inbox.scan import scan
+
+    with open_store(db_path) as store:
+        report = scan(store, include_existing=history)
+    if as_json:
+        say_json(
+            indented_json(
+                {
+                    "files": report.files,
+                    "files_read": report.files_read,
+                    "bytes_read": report.bytes_read,
+                    "baseline": report.baseline,
+                    "known": report.known,
+                    "items": [_as_json(i) for i in report.items],
+                    "problems": report.problems,
+                }
+            )
+        )
+        return
+    for problem in report.problems:
+        say(f"cutline: {problem}", err=True)
+    say(
+        f"inbox scan: {report.files:,} session files, {report.files_read:,} read ({report.bytes_read:,} bytes); "
+        f"{len(report.items):,} new compactions found after the fact"
+    )
+    if report.baseline and report.known:
+        say(
+            f"first scan: {report.known:,} compactions already on disk are remembered, not listed "
+            "(`cutline inbox scan --history` on a new store lists them)"
+        )
+    for item in report.items:
+        say(_line(item))
+
+
+@inbox_cmd.command("dismiss")
+@click.argument("item")
+@DB
+def dismiss_cmd(item: str, db_path: str | None) -> None:
+    """Dismiss ITEM: a compaction found after the fact you have looked at (nothing is written)."""
+    from cutline.core.errors import CutlineError
+    from cutline.core.inbox.answers import reject_item
+
+    with open_store(db_path) as store:
+        found = reject_item(store, item, "dismissed")
+    if found is None:
+        raise CutlineError(f"no inbox item {item}")
+    say(f"dismissed {found.id}: nothing written")
+
+
 def answer_inbox(ref: str, decision: str, note: str | None, db_path: str | None) -> bool:
     """Answer the inbox item `ref` names (its id or its proposal's), saying so; False when it names none."""
     from cutline.core.inbox.answers import accept_item, reject_item
@@ -158,6 +226,13 @@ def answer_inbox(ref: str, decision: str, note: str | None, db_path: str | None)
         item = (accept_item if decision == "accept" else reject_item)(store, ref, note)
     if item is None:
         return False
+    if item.found:
+        if item.status == "accepted":
+            written = (item.answer or {}).get("writtenTo")
+            say(f"accepted {item.id}: the summary is written back to {written}; resume {item.agent} from it")
+        else:
+            say(f"dismissed {item.id}: nothing written")
+        return True
     if item.status == "accepted":
         say(f"accepted {item.id}: {item.agent} gets the summary ({len((item.answer or {}).get('summary', ''))} chars)")
     else:

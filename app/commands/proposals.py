@@ -8,6 +8,7 @@ import click
 
 from cutline.app.commands._refs import session_id_for
 from cutline.app.commands._store import DB, open_store
+from cutline.app.deadline import whole_deadline
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
 from cutline.core.choices import MODES, PROPOSAL_COUNTERS, RULE_SETS, SUMMARIZERS, listed
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     "timeout_seconds",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="Give up on the whole compaction after this many seconds (default: settings, else 300).",
+    help="Give up after this many seconds, reading and planning the session included (default: settings, else 300).",
 )
 @click.option(
     "--request-timeout",
@@ -123,7 +124,11 @@ def compact_cmd(
     db_path: str | None,
 ) -> None:
     """Make a compaction proposal for SESSION (a stored session or a session file), store it and print it."""
+    import time
+
     from cutline.core import workbench
+
+    started = time.monotonic()  # --timeout covers everything from here to the proposal
     from cutline.core.config.file import load_settings
 
     overrides = {
@@ -157,9 +162,10 @@ def compact_cmd(
     if isinstance(refused, workbench.Refusal):
         raise refused.error()
     with open_store(db_path, recover=True) as store:
-        target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit)
-        the_plan = target.plan(settings)
-        outcome = workbench.propose(store, target, the_plan, settings)
+        with whole_deadline(settings.timeoutSeconds):  # everything up to the proposal, the import and plan included
+            target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit)
+            the_plan = target.plan(settings)
+            outcome = workbench.propose(store, target, the_plan, settings, started=started)
         if outcome is None or isinstance(outcome, workbench.Refusal):
             raise (outcome or workbench.Refusal("the compaction was cancelled; no proposal stored")).error()
         proposal = workbench.store_proposal(store, outcome, the_plan, target.session)

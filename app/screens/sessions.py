@@ -139,7 +139,7 @@ class SessionsScreen(OnDesk, Screen[None]):
         yield DeskFooter()
 
     def on_mount(self) -> None:
-        self.show_inbox(self.desk.inbox.count)
+        self.show_inbox(self.desk.inbox.count, self.desk.inbox.found)
         table = self.query_one(DataTable)
         table.add_column("Session", key="name")
         table.add_column("Format", key="format")
@@ -155,14 +155,14 @@ class SessionsScreen(OnDesk, Screen[None]):
         self.load()
 
     def on_screen_resume(self) -> None:
-        self.show_inbox(self.desk.inbox.count)
+        self.show_inbox(self.desk.inbox.count, self.desk.inbox.found)
         self.load()
 
-    def show_inbox(self, count: int) -> None:
-        """The header tells how many compactions wait for review (the desk's inbox watch calls this)."""
+    def show_inbox(self, count: int, found: int = 0) -> None:
+        """The header tells how many compactions wait for review, and apart how many were found after the fact."""
         from cutline.app.inbox_watch import waiting_line
 
-        line = waiting_line(count)
+        line = waiting_line(count, found)
         self.sub_title = f"sessions · {line}" if line else "sessions"
 
     @work(thread=True, exclusive=True, group="sessions-list", exit_on_error=False, description="Loading sessions")

@@ -68,10 +68,17 @@ class BudgetGauge(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self.budget: Budget | None = None
+        self.waiting = ""  # what the plan waits for, shown until it comes ("plan pending · …")
 
     def show(self, budget: Budget | None) -> None:
         self.budget = budget
         self.update(self._content(), layout=False)  # fixed height: no layout pass needed
+
+    def pending(self, text: str) -> None:
+        """Say what the plan waits for (a long session's loading step) until `show` draws one."""
+        self.waiting = text
+        if self.budget is None:
+            self.update(self._content(), layout=False)
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", lambda: self.show(self.budget), init=False)
@@ -103,7 +110,7 @@ class BudgetGauge(Static):
     def _content(self) -> Text:
         budget = self.budget
         if budget is None:
-            return Text("no plan yet", style="dim")
+            return Text(self.waiting or "no plan yet", style="dim")
         width = max(10, self.size.width - 2 if self.size.width else 60)
         colour = self._colours()
         line = _bar(budget, width, colour)

@@ -57,6 +57,11 @@ class PlanWhy(VerticalScroll, can_focus=True):
         if all(node.display for node in self.ancestors_with_self if isinstance(node, Widget)):
             self._draw()
 
+    def pending(self, text: str) -> None:
+        """Say what the plan waits for (a long session's loading step) while there is none."""
+        if not self.lines:
+            self.query_one("#why-text", Static).update(Text(text, style="dim"))
+
     def on_show(self) -> None:
         if not self._drawn:
             self._draw()

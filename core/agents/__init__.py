@@ -9,6 +9,8 @@ from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
 from cutline.core.agents.jsonl import decode_text, read_file_text, split_lines
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, read_store
+from cutline.core.agents.opencode import read_store as read_opencode_store
+from cutline.core.agents.opencode.store import is_opencode_store
 from cutline.core.agents.pi.append import append_compaction
 from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.agents.pi.writer import export_pi
@@ -40,14 +42,16 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     Bad lines never raise: each becomes a `Problem` (file, line, what is wrong) and
     everything valid is still read. Raises FormatError only when nothing at all is
     readable (unreadable, empty, binary, not JSON Lines, or no record of a known agent).
-    An OpenClaw SQLite store is read too: `STORE#SESSION_ID` names one of its sessions,
-    the store's path alone its most recently updated one.
+    An OpenClaw or opencode SQLite store is read too: `STORE#SESSION_ID` names one of its
+    sessions, the store's path alone its most recently updated one.
     `sink` receives every entry as it is read, with whether `entry_from_line` rebuilds it
     from its line alone (pi's message lines); `keep=False` leaves `entries` empty, so
     a pi file streams through in little more memory than its text (other formats are
     read whole first).
     """
     if is_store_ref(path):
+        if is_opencode_store(path):
+            return handed_over(read_opencode_store(path), sink, keep)
         return handed_over(read_store(path), sink, keep)
     path = Path(path)
     file = str(path)

@@ -9,13 +9,13 @@ nothing is ever dropped.
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
+from cutline.core.agents import deep_json
 from cutline.core.models import Entry, Problem
 
 # block types the neutral model knows (pi's names)
@@ -146,7 +146,7 @@ def entry_json(entry: Entry, exclude: set[str]) -> str:
         return _ENTRY_SERIALIZER.to_json(entry, exclude=exclude, warnings=False).decode()
     except PydanticSerializationError:
         value = _ENTRY_SERIALIZER.to_python(entry, exclude=exclude, warnings=False)
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return deep_json.dumps(value)
 
 
 def entry_from_json(text: str) -> Entry:
@@ -156,5 +156,5 @@ def entry_from_json(text: str) -> Entry:
     except ValidationError as exc:
         if not any(error["type"] == "json_invalid" for error in exc.errors()):
             raise
-        entry = _ENTRY_VALIDATOR.validate_python(json.loads(text))
+        entry = _ENTRY_VALIDATOR.validate_python(deep_json.loads(text))
     return entry

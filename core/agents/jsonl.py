@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cutline.core.agents import deep_json
 from cutline.core.models import Problem
 
 
@@ -235,7 +236,7 @@ def parse_line(number: int, text: str, lines: Lines, file: str, *, bom: bool = F
     if bom and text.startswith("\ufeff"):
         text = text[1:]
     try:
-        value = _decode(text)
+        value = deep_json.loads(text, _decode)  # nesting past json's recursion is read as the agents' readers read it
     except (ValueError, RecursionError) as exc:
         if number == lines.last and not lines.trailing_newline:
             message = "truncated last line (no newline at end and not valid JSON); line skipped"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cutline.core.agents import claude_code, codex, openclaw, pi, qwen_code
+from cutline.core.agents import claude_code, codex, openclaw, opencode, pi, qwen_code
 from cutline.core.agents.adapter import AgentAdapter
 from cutline.core.errors import FormatError
 
@@ -16,6 +16,7 @@ ADAPTERS: tuple[AgentAdapter, ...] = (
     claude_code.ADAPTER,
     openclaw.ADAPTER,
     pi.ADAPTER,
+    opencode.ADAPTER,  # a SQLite store only: it claims no JSONL record
 )
 
 

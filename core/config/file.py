@@ -68,6 +68,8 @@ class TuiSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     theme: str = "cutline-dark"
+    # how often the desk looks for compactions the agents made on their own (seconds; 0: never)
+    inbox_scan_seconds: float = Field(default=60.0, ge=0)
 
 
 KeySpec = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]

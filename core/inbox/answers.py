@@ -80,9 +80,13 @@ def extractive_draft(preparation: dict[str, Any], agent: str = "pi") -> str:
     """cutline's extractive summary of the messages an agent sent with its compaction ('' when none can be read).
 
     In the agent's own shape (`agent` as the hold names it: pi, claude-code, codex, openclaw).
+    The messages come as the agent holds them: OpenClaw's user turns carry their text as a bare
+    string, as pi's do on disk, so each is shaped as the readers shape a session's messages
+    before it is read.
     """
     from pydantic import ValidationError
 
+    from cutline.core.agents.entries import shape_content
     from cutline.core.models import Message
     from cutline.core.summarizers import get_summarizer
     from cutline.core.summarizers.base import SummaryRequest
@@ -91,8 +95,12 @@ def extractive_draft(preparation: dict[str, Any], agent: str = "pi") -> str:
     raw = preparation.get("messagesToSummarize")
     messages = []
     for value in raw if isinstance(raw, list) else []:
+        if not isinstance(value, dict):
+            continue
+        shaped = dict(value)
+        shape_content(shaped)
         try:
-            messages.append(Message.model_validate(value))
+            messages.append(Message.model_validate(shaped))
         except ValidationError:
             continue
     if not messages:
@@ -159,9 +167,21 @@ def summary_of(store: Store, item: InboxItem) -> tuple[str, int | None]:
         return version.text, version.n
     if item.draft is not None:
         return item.draft, None
+    if item.found:
+        return found_summary(store, item), None
     raise CutlineError(
         f"inbox item {item.id} has no summary yet: write one with `cutline inbox edit {item.id} FILE` first"
     )
+
+
+def found_summary(store: Store, item: InboxItem) -> str:
+    """The agent's own summary of a compaction found after the fact (CutlineError when it cannot be read)."""
+    found = Inbox(store).request(item.id).get("found")
+    found = found if isinstance(found, dict) else {}
+    if isinstance(found.get("summary"), str) and found["summary"]:
+        return str(found["summary"])
+    why = found.get("unreadable") or "the scan found no summary text in it"
+    raise CutlineError(f"inbox item {item.id}: the agent's summary cannot be shown ({why})")
 
 
 def edit_item(store: Store, ref: str, text: str) -> InboxItem:
@@ -245,6 +265,8 @@ def _accept_written_back(store: Store, inbox: Inbox, item: InboxItem, text: str,
     from cutline.core.review import accept, add_version
     from cutline.core.store import file_sha256
 
+    if item.found and item.proposal_id is None:
+        item = _propose_found(store, inbox, item, text)
     if item.proposal_id is None or item.session_file is None:
         raise CutlineError(f"inbox item {item.id} has no proposal to write back; see `cutline inbox show {item.id}`")
     old = item.proposal_id
@@ -267,6 +289,33 @@ def _accept_written_back(store: Store, inbox: Inbox, item: InboxItem, text: str,
     for line in decision.notes:
         inbox.note(item.id, line)
     return answered
+
+
+def _propose_found(store: Store, inbox: Inbox, item: InboxItem, text: str) -> InboxItem:
+    """A compaction found after the fact gets its proposal when the person writes a better summary back.
+
+    Not at scan time: a scan stays cheap. The person's summary (their draft) becomes the
+    proposal's latest version; the agent's own summary unchanged is refused (nothing to write).
+    """
+    from cutline.core.review import add_version
+
+    if item.draft is None:
+        raise CutlineError(
+            f"inbox item {item.id} holds {item.agent}'s own summary: write a better one first "
+            f"(`cutline inbox edit {item.id} FILE`), or dismiss it (`cutline inbox dismiss {item.id}`)"
+        )
+    if item.session_file is None or not Path(item.session_file).is_file():
+        raise CutlineError(f"inbox item {item.id}: {item.agent}'s session {item.session_file} cannot be written back")
+    hold = Hold(type="hold", agent=item.agent, sessionFile=item.session_file, sessionId=item.agent_session_id)
+    make_proposal(store, item, hold)
+    item = inbox.get(item.id)
+    if item.proposal_id is None:
+        raise CutlineError(
+            f"inbox item {item.id}: cutline finds nothing to compact in {item.session_file} since {item.agent}'s "
+            f"compaction; your summary is kept: `cutline accept {item.id}` again once the agent has gone on"
+        )
+    add_version(store, item.proposal_id, text)
+    return item
 
 
 def reject_item(store: Store, ref: str, note: str | None = None) -> InboxItem | None:

@@ -1,7 +1,8 @@
 """Installing and removing cutline's hooks in the agents' own configuration; each step says what it changed.
 
-- pi: the extension `cutline-review.js` in `<agent dir>/extensions/` (pi loads every `*.js` there at
-  start), with the socket path and the timeout written into it;
+- pi: the extension `cutline-review/` in `<agent dir>/extensions/` (pi loads every `*.js` there and
+  each directory's `index.js` at start), with the socket path and the timeout written into its
+  index.js, and the socket conversation it shares with the OpenClaw plugin (`review-client.js`);
 - Claude Code: one `PreCompact` hook (matcher `auto`, or every trigger) in `~/.claude/settings.json`
   that runs `cutline hook run claude-code`; uninstall removes exactly that hook and nothing else.
 
@@ -22,7 +23,9 @@ from typing import Any
 
 from cutline.core.errors import CutlineError
 
-PI_EXTENSION_NAME = "cutline-review.js"
+PI_EXTENSION_NAME = "cutline-review"  # a directory: index.js and the shared review-client.js
+PI_OLD_EXTENSION = "cutline-review.js"  # the single file earlier cutline releases installed
+REVIEW_CLIENT = "review-client.js"
 MARKER = "cutline-review: pi holds each compaction"
 DEFAULT_TIMEOUT_SECONDS = 900.0
 CLAUDE_HOOK_TAG = "cutline.app.cli hook run claude-code"
@@ -66,34 +69,64 @@ def _write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
         raise
 
 
+def _review_client() -> str:
+    return files("cutline.core.inbox").joinpath("review_client.js").read_text(encoding="utf-8")
+
+
+def _holds(path: Path, text: str) -> bool:
+    return path.is_file() and path.read_text(encoding="utf-8", errors="replace") == text
+
+
 def install_pi(socket: Path, agent_dir: str | Path | None = None, timeout_seconds: float | None = None) -> list[str]:
-    """Put the extension where pi loads extensions; the lines say what changed."""
-    target = pi_agent_dir(agent_dir) / "extensions" / PI_EXTENSION_NAME
+    """Put the extension where pi loads extensions (a directory with index.js); the lines say what changed."""
+    extensions = pi_agent_dir(agent_dir) / "extensions"
+    target = extensions / PI_EXTENSION_NAME
+    index = target / "index.js"
     timeout = timeout_seconds if timeout_seconds is not None else DEFAULT_TIMEOUT_SECONDS
     source = pi_extension_source(socket, timeout)
-    if target.exists():
-        current = target.read_text(encoding="utf-8", errors="replace")
-        if MARKER not in current:
-            raise CutlineError(f"{target} exists and is not cutline's extension; nothing changed")
-        if current == source:
-            return [f"pi: {target} is already installed (socket {socket}, timeout {timeout:g} s); nothing changed"]
-        _write_atomic(target, source)
-        return [f"pi: updated {target} (socket {socket}, timeout {timeout:g} s)"]
-    _write_atomic(target, source)
-    return [
-        f"pi: wrote {target} (socket {socket}, timeout {timeout:g} s)",
-        "pi: compactions wait for review while a cutline desk or `cutline inbox --watch` runs; restart pi to load it",
-    ]
+    client = _review_client()
+    old = extensions / PI_OLD_EXTENSION
+    if old.exists() and MARKER not in old.read_text(encoding="utf-8", errors="replace"):
+        old = Path()  # someone else's file of that name: left alone
+    if target.exists() and not (index.is_file() and MARKER in index.read_text(encoding="utf-8", errors="replace")):
+        raise CutlineError(f"{target} exists and is not cutline's extension; nothing changed")
+    lines: list[str] = []
+    if _holds(index, source) and _holds(target / REVIEW_CLIENT, client):
+        lines.append(f"pi: {target} is already installed (socket {socket}, timeout {timeout:g} s); nothing changed")
+    if not lines:
+        fresh = not index.is_file()
+        _write_atomic(target / REVIEW_CLIENT, client)
+        _write_atomic(index, source)
+        lines.append(f"pi: {'wrote' if fresh else 'updated'} {target} (socket {socket}, timeout {timeout:g} s)")
+        if fresh:
+            lines.append(
+                "pi: compactions wait for review while a cutline desk or `cutline inbox --watch` runs; "
+                "restart pi to load it"
+            )
+    if old != Path() and old.exists():
+        old.unlink()  # else pi would load both and hold each compaction twice
+        lines.append(f"pi: removed the earlier single-file extension {old}")
+    return lines
 
 
 def uninstall_pi(agent_dir: str | Path | None = None) -> list[str]:
-    target = pi_agent_dir(agent_dir) / "extensions" / PI_EXTENSION_NAME
+    extensions = pi_agent_dir(agent_dir) / "extensions"
+    target = extensions / PI_EXTENSION_NAME
+    old = extensions / PI_OLD_EXTENSION
+    lines: list[str] = []
+    if old.exists() and MARKER in old.read_text(encoding="utf-8", errors="replace"):
+        old.unlink()
+        lines.append(f"pi: removed {old}")
     if not target.exists():
-        return [f"pi: {target} is not there; nothing changed"]
-    if MARKER not in target.read_text(encoding="utf-8", errors="replace"):
+        return lines or [f"pi: {target} is not there; nothing changed"]
+    index = target / "index.js"
+    if not (index.is_file() and MARKER in index.read_text(encoding="utf-8", errors="replace")):
         raise CutlineError(f"{target} is not cutline's extension; nothing changed")
-    target.unlink()
-    return [f"pi: removed {target}"]
+    for name in ("index.js", REVIEW_CLIENT):
+        (target / name).unlink(missing_ok=True)
+    target.rmdir()
+    lines.append(f"pi: removed {target}")
+    return lines
 
 
 # -- Claude Code -------------------------------------------------------------------
@@ -261,6 +294,7 @@ def install_openclaw(
     for name in ("openclaw.plugin.json", "package.json"):
         _write_atomic(target / name, source.joinpath(name).read_text(encoding="utf-8"), 0o644)
     template = source.joinpath("index.js").read_text(encoding="utf-8")
+    _write_atomic(target / REVIEW_CLIENT, _review_client(), 0o644)
     _write_atomic(target / "index.js", _with_config(template, socket, timeout), 0o644)
     return [
         f"openclaw: wrote the plugin {target} (socket {socket}, timeout {timeout:g} s)",
@@ -277,9 +311,95 @@ def uninstall_openclaw(state_dir: str | Path | None = None) -> list[str]:
     elif OPENCLAW_MARKER not in (target / "index.js").read_text(encoding="utf-8", errors="replace"):
         raise CutlineError(f"{target} is not cutline's plugin; nothing changed")
     else:
-        for name in ("index.js", "openclaw.plugin.json", "package.json"):
+        for name in ("index.js", REVIEW_CLIENT, "openclaw.plugin.json", "package.json"):
             (target / name).unlink(missing_ok=True)
         target.rmdir()
         lines.append(f"openclaw: removed the plugin {target}")
     lines.append(f"openclaw: {_set_provider(_openclaw_config(state), None)}")
     return lines
+
+
+# -- Codex -------------------------------------------------------------------------
+
+CODEX_HOOK_TAG = "cutline.app.cli hook run codex"
+
+
+def codex_home(home: str | Path | None = None) -> Path:
+    """Codex's home: the one given, else $CODEX_HOME, else ~/.codex (its hooks.json is there)."""
+    if home is not None:
+        return Path(home).expanduser()
+    env = os.environ.get("CODEX_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".codex"
+
+
+def codex_hook_command() -> str:
+    return f"{shlex.quote(sys.executable)} -m {CODEX_HOOK_TAG}"
+
+
+def _codex_ours(hook: Any) -> bool:
+    return isinstance(hook, dict) and CODEX_HOOK_TAG in str(hook.get("command", ""))
+
+
+TRUST_STEP = (
+    "codex: Codex runs only hooks you have trusted: start `codex`, type /hooks and trust cutline's PostCompact hook "
+    "(until then it does not run; the folder scan of `cutline inbox scan` and the desk still finds Codex's compactions)"
+)
+
+
+def install_codex(home: str | Path | None = None) -> list[str]:
+    """Add cutline's PostCompact hook to Codex's hooks.json; what changed, and the trust step left to the person."""
+    path = codex_home(home) / "hooks.json"
+    data = _read_settings(path)
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise CutlineError(f"{path}: `hooks` is not an object; nothing changed")
+    groups = hooks.get("PostCompact", [])
+    if not isinstance(groups, list):
+        raise CutlineError(f"{path}: `hooks.PostCompact` is not a list; nothing changed")
+    kept: list[Any] = []
+    replaced = 0
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            mine = [h for h in group["hooks"] if _codex_ours(h)]
+            replaced += len(mine)
+            rest = [h for h in group["hooks"] if not _codex_ours(h)]
+            if rest or not mine:
+                kept.append({**group, "hooks": rest})
+        else:
+            kept.append(group)
+    kept.append({"hooks": [{"type": "command", "command": codex_hook_command(), "timeout": 60}]})
+    hooks["PostCompact"] = kept
+    if path.exists():
+        path.with_name(path.name + ".cutline-backup").write_bytes(path.read_bytes())
+    _write_atomic(path, json.dumps(data, indent=2) + "\n")
+    verb = "replaced" if replaced else "added"
+    return [f"codex: {verb} a PostCompact hook in {path}: {codex_hook_command()}", TRUST_STEP]
+
+
+def uninstall_codex(home: str | Path | None = None) -> list[str]:
+    path = codex_home(home) / "hooks.json"
+    data = _read_settings(path)
+    hooks = data.get("hooks")
+    groups = hooks.get("PostCompact") if isinstance(hooks, dict) else None
+    if not isinstance(hooks, dict) or not isinstance(groups, list):
+        return [f"codex: no cutline hook in {path}; nothing changed"]
+    kept: list[Any] = []
+    removed = 0
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            rest = [h for h in group["hooks"] if not _codex_ours(h)]
+            removed += len(group["hooks"]) - len(rest)
+            if rest or not group["hooks"]:
+                kept.append({**group, "hooks": rest})
+        else:
+            kept.append(group)
+    if not removed:
+        return [f"codex: no cutline hook in {path}; nothing changed"]
+    if kept:
+        hooks["PostCompact"] = kept
+    else:
+        del hooks["PostCompact"]
+    if not hooks:
+        del data["hooks"]
+    _write_atomic(path, json.dumps(data, indent=2) + "\n")
+    return [f"codex: removed cutline's PostCompact hook from {path}"]

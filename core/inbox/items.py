@@ -50,7 +50,8 @@ CREATE TABLE IF NOT EXISTS inbox (
     answered_at TEXT,
     delivered_at TEXT,
     notes_json TEXT NOT NULL DEFAULT '[]',
-    draft TEXT
+    draft TEXT,
+    found INTEGER NOT NULL DEFAULT 0
 )
 """
 _INDEX = "CREATE INDEX IF NOT EXISTS idx_inbox_status ON inbox (status, created_at)"
@@ -63,6 +64,7 @@ class InboxItem(BaseModel):
     agent: str
     agent_version: str | None = None
     live: bool = True  # an agent waits on it (pi); False: it was blocked or found after the fact (Claude Code, Codex)
+    found: bool = False  # found after the fact by the scan of the agents' session folders (core.inbox.scan)
     session_file: str | None = None
     agent_session_id: str | None = None
     session_id: str | None = None  # the session as cutline stores it, once imported
@@ -82,6 +84,10 @@ class InboxItem(BaseModel):
 
     def shown_status(self, now: str | None = None) -> str:
         """The status as a person should read it: a waiting item past its deadline has timed out."""
+        if self.found and self.status == "waiting":
+            return "found"  # after the fact: nothing waits but the person's look
+        if self.found and self.status == "rejected":
+            return "dismissed"
         if self.status == "waiting" and self.deadline is not None and (now or utc_now()) > self.deadline:
             return "timed-out"
         if self.status in ("accepted", "rejected") and self.live and self.delivered_at is None:
@@ -95,6 +101,7 @@ class NewItem(BaseModel):
     agent: str
     agent_version: str | None = None
     live: bool = True
+    found: bool = False
     session_file: str | None = None
     agent_session_id: str | None = None
     cwd: str | None = None
@@ -138,13 +145,14 @@ def _item(row: dict[str, Any]) -> InboxItem:
         delivered_at=row["delivered_at"],
         notes=json.loads(row["notes_json"] or "[]"),
         draft=row["draft"],
+        found=bool(row["found"]),
     )
 
 
 _COLUMNS = (
     "id, agent, agent_version, live, session_file, agent_session_id, session_id, proposal_id, cwd, reason,"
     " created_at, deadline, status, first_kept_entry_id, tokens_before, answer_json, answered_at, delivered_at,"
-    " notes_json, draft"
+    " notes_json, draft, found"
 )
 
 
@@ -157,20 +165,24 @@ class Inbox:
         with self._db.transaction() as conn:
             conn.execute(_SCHEMA)
             conn.execute(_INDEX)
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(inbox)")}
+            if "found" not in columns:  # a table made before the scan of the session folders
+                conn.execute("ALTER TABLE inbox ADD COLUMN found INTEGER NOT NULL DEFAULT 0")
 
     def add(self, new: NewItem) -> InboxItem:
         """Store a new waiting compaction; its id is short and random."""
         item_id = secrets.token_hex(4)
         with self._db.transaction() as conn:
             conn.execute(
-                "INSERT INTO inbox (id, agent, agent_version, live, session_file, agent_session_id, cwd, reason,"
+                "INSERT INTO inbox (id, agent, agent_version, live, found, session_file, agent_session_id, cwd, reason,"
                 " created_at, deadline, first_kept_entry_id, tokens_before, request_json)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     item_id,
                     new.agent,
                     new.agent_version,
                     int(new.live),
+                    int(new.found),
                     new.session_file,
                     new.agent_session_id,
                     new.cwd,
@@ -213,11 +225,17 @@ class Inbox:
         return [_item(row) for row in rows]
 
     def waiting_count(self) -> int:
-        """How many items wait for an answer and have not timed out (the desk's header count)."""
+        """How many items wait for an answer and have not timed out (the desk's header count; found ones apart)."""
         row = self._db.one(
-            "SELECT count(*) AS n FROM inbox WHERE status = 'waiting' AND (deadline IS NULL OR deadline > ?)",
+            "SELECT count(*) AS n FROM inbox WHERE status = 'waiting' AND found = 0"
+            " AND (deadline IS NULL OR deadline > ?)",
             (utc_now(),),
         )
+        return int(row["n"]) if row else 0
+
+    def found_count(self) -> int:
+        """How many compactions found after the fact are still open (neither written back nor dismissed)."""
+        row = self._db.one("SELECT count(*) AS n FROM inbox WHERE status = 'waiting' AND found = 1")
         return int(row["n"]) if row else 0
 
     def link(self, item_id: str, session_id: str | None, proposal_id: str | None) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from cutline.core.agents import deep_json
 from cutline.core.models import Entry, Problem
 from cutline.core.store.sessions import SessionInfo
 from cutline.core.store.token_counts import count_entries
@@ -131,5 +132,7 @@ def entry_preview(entry: Entry, width: int = 72) -> str:
 def _compact_json(value: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except RecursionError:  # nested past json's recursion: every value read from a line is JSON's own kind
+        return deep_json.dumps(value)
     except (TypeError, ValueError):
         return str(value)

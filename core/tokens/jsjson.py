@@ -143,7 +143,43 @@ def js_stringify(value: Any) -> str:
 
 
 def js_stringify_exact(value: Any) -> str:
-    """The slow, always-exact path of `js_stringify` (the fast path defers to it when unsure)."""
+    """The slow, always-exact path of `js_stringify` (the fast path defers to it when unsure).
+
+    Walked with a stack (punctuation as `_Written` beside the values still to write), so a
+    value nested deeper than Python recurses (a line 1,000+ levels deep) is written too.
+    """
+    out: list[str] = []
+    todo: list[Any] = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, _Written):
+            out.append(item.text)
+        elif isinstance(item, (list, tuple)):
+            parts: list[Any] = [_Written("[")]
+            for i, child in enumerate(item):
+                parts += [_Written(","), child] if i else [child]
+            todo += reversed([*parts, _Written("]")])
+        elif isinstance(item, dict):
+            by_key = {str(k): v for k, v in item.items()}
+            parts = [_Written("{")]
+            for i, key in enumerate(js_key_order(by_key)):
+                parts += [_Written(("," if i else "") + js_string(key) + ":"), by_key[key]]
+            todo += reversed([*parts, _Written("}")])
+        else:
+            out.append(_js_scalar(item))
+    return "".join(out)
+
+
+class _Written:
+    """Text already in JavaScript's form, on `js_stringify_exact`'s stack."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _js_scalar(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -152,9 +188,4 @@ def js_stringify_exact(value: Any) -> str:
         return js_number(value)
     if isinstance(value, str):
         return js_string(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(js_stringify_exact(v) for v in value) + "]"
-    if isinstance(value, dict):
-        by_key = {str(k): v for k, v in value.items()}
-        return "{" + ",".join(f"{js_string(k)}:{js_stringify_exact(by_key[k])}" for k in js_key_order(by_key)) + "}"
     return js_string(str(value))

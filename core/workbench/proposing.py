@@ -123,17 +123,20 @@ def propose(
     today: dt.date | None = None,
     cancel: threading.Event | None = None,
     environ: Mapping[str, str] | None = None,
+    started: float | None = None,
 ) -> Proposal | Refusal | None:
     """Summarize what `plan` cuts away (blocking: call it in a worker): a proposal to store, a refusal, or None if cancelled.
 
     The path is read as `opened` holds it (`run_path`): a window or the whole session; a
     session held without its entries is read as a window of its stored path when the
     compaction may read one (as `cutline compact` does), else rebuilt for the run and let go after.
-    The `[hooks]` of config.toml run around it; the settings' deadline bounds it.
+    The `[hooks]` of config.toml run around it; the settings' deadline bounds it, counted
+    from `started` (`time.monotonic()`, the moment the person asked) when given: what was
+    spent reading the path is taken from it, and DeadlineExceeded comes when none is left.
     """
     from cutline.core.config.file import load_config
     from cutline.core.engine.compact import checked_mode, compact
-    from cutline.core.engine.deadline import within_deadline
+    from cutline.core.engine.deadline import time_left, within_deadline
     from cutline.core.summarizers import summarizer_for
     from cutline.core.workbench.planning import compaction_window
 
@@ -164,7 +167,12 @@ def propose(
             today=today,
             path=path,
         )
-        proposal = _run(within_deadline(work, checked.timeoutSeconds), cancel)
+        try:
+            left = time_left(checked.timeoutSeconds, started)
+        except CutlineError:
+            work.close()  # never started: no "never awaited" warning
+            raise
+        proposal = _run(within_deadline(work, left, checked.timeoutSeconds), cancel)
     finally:
         if rebuilt is not None:
             rebuilt.let_go()  # a session rebuilt for one run: let go of a slice of entries at a time

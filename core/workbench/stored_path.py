@@ -9,10 +9,12 @@ compaction's context starts and the calibration, all of which the stored index f
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cutline.core.agents.index_facts import CONTEXT_EDIT, PI_CURRENT_SIGN
+from cutline.core.agents.path_window import PathWindow
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.models import Entry, Session
 from cutline.core.tokens import Calibration, StoredCalls, fit_calibration, stored_calls, stored_usage_samples
@@ -20,6 +22,11 @@ from cutline.core.workbench.entries import StoredEntries, pair_rows
 
 if TYPE_CHECKING:
     from cutline.core.store import Store
+
+
+# the facts' keys current pi's projection reads from a plain entry (flags, file ops, usage, results)
+# and the index from a compaction (its first kept entry)
+_PLANNED = ("f", "o", "u", "r", "k")
 
 
 @dataclass
@@ -30,6 +37,7 @@ class StoredPath:
     ids: list[str]
     kinds: list[str]
     facts: list[dict[str, Any]]
+    plain: bytes = b""  # per entry: 1 where a planner may take it from its facts and count alone (`PathWindow.plain`)
     _first_index: PathIndex | None = None
     _calibration_input: StoredCalls = field(default_factory=lambda: StoredCalls(b"", {}, {}))
     _context_edits: bool = False
@@ -38,8 +46,24 @@ class StoredPath:
         """The plan's index over these counts (the same as `index_path` of the rebuilt path); the first one kept for the others."""
         if self._first_index is not None:
             return self._first_index.retokened(tokens, counter)
-        self._first_index = PathIndex.from_facts(self.entries, tokens, counter, self.ids, self.kinds, self.facts)
+        self._first_index = PathIndex.from_facts(self.window(tokens), tokens, counter, self.ids, self.kinds, self.facts)
         return self._first_index
+
+    def window(self, tokens: list[int]) -> Sequence[Entry]:
+        """The path as the planner reads it: a `PathWindow` over the stored rows, its plain entries marked.
+
+        Why: current pi's projection otherwise reads every entry of a path with no
+        compaction (100,000 rebuilt from the store, ~20 s CPU at 100k, on the desk's
+        loading worker); with the marks it reads the few the facts do not tell (as the
+        CLI's cold plan does, `Sessions.path_window(lazy=True)`).
+        """
+        if len(self.plain) != len(self.ids):
+            return self.entries
+
+        def before_start(lo: int, hi: int) -> list[Entry]:
+            raise IndexError(lo)  # the window starts at 0: nothing is before it
+
+        return PathWindow(self.ids, self.kinds, self.facts, tokens, 0, self.entries, before_start, self.plain)
 
     def keep_less(self) -> None:
         """Let the parsed facts go once the index, pairs and call paths are made; keep what calibrating needs.
@@ -51,6 +75,12 @@ class StoredPath:
         self._calibration_input = stored_calls(self.facts)
         self._context_edits = self.has_context_edits()
         facts, self.facts = self.facts, []
+        if self.plain:
+            # the planner's window reads them again for another counter's index: slimmed in place to what it reads
+            for at in range(len(facts)):
+                fact = facts[at]
+                facts[at] = {key: fact[key] for key in _PLANNED if key in fact}
+            return
         while facts:  # a slice at a time: 100,000 dicts freed at once hold the interpreter (and the screen) ~50 ms
             del facts[-4_096:]
 
@@ -95,7 +125,8 @@ def stored_path(
     store: Store, session_id: str, entries: StoredEntries | None = None
 ) -> tuple[StoredPath, list[int]] | None:
     """The stored path of a session and its cached chars4 counts; None when some entry has no stored facts or count."""
-    ids, kinds, texts, counts = store.sessions.path_facts(session_id, "chars4")
+    plain = bytearray()
+    ids, kinds, texts, counts = store.sessions.path_facts(session_id, "chars4", plain=plain)
     if any(text is None for text in texts) or any(count is None for count in counts):
         return None
     if entries is None:
@@ -104,7 +135,8 @@ def stored_path(
             return list(store.sessions.path_entries(session_id, start, stop))
 
         entries = StoredEntries(len(ids), fetch)
-    return StoredPath(entries, ids, kinds, parse_all(texts)), [count for count in counts if count is not None]
+    found = StoredPath(entries, ids, kinds, parse_all(texts), bytes(plain))
+    return found, [count for count in counts if count is not None]
 
 
 def parse_all(texts: list[str | None], chunk: int = 4_096) -> list[dict[str, Any]]:

@@ -191,6 +191,14 @@ def qwen_reminders(request: list[WireMessage], context: list[WireMessage]) -> Pa
     return out, context
 
 
+def opencode_system_prompt(request: list[WireMessage], context: list[WireMessage]) -> Pair:
+    """opencode sends its system prompt (agent prompt, environment, instructions) as the first message of every Chat
+    Completions request; its store does not hold it."""
+    first = request[0]
+    assert first.role == "system" and first.text().startswith("You are opencode"), "the system prompt first"
+    return request[1:], context
+
+
 # Applied in order; the names are what a failing test reports. The system prompt and tool list
 # are request fields of their own on every wire here (Anthropic `system`/`tools`, Responses
 # `tools`), so they need no normalization of the message list; Chat Completions carries it as a message (Qwen Code).
@@ -202,6 +210,7 @@ NORMALIZATIONS: dict[str, dict[str, Normalization]] = {
         "turn_context": codex_turn_context,
     },
     "pi-0.73": {"new_prompt": new_prompt},
+    "opencode": {"system_prompt": opencode_system_prompt, "new_prompt": new_prompt},
     "qwen-code": {"system_prompt": qwen_system_prompt, "reminders": qwen_reminders, "new_prompt": new_prompt},
     "pi-0.87": {"new_prompt": new_prompt},
     "openclaw": {

@@ -1,12 +1,13 @@
 """Which release of each program the conformance corpus covers: the manifest's versions, checked against the files.
 
 Every entry's `version` must be what the session file itself records (Claude Code and Qwen Code on
-each record, Codex in `session_meta.cli_version`), so a list here cannot drift from the corpus.
+each record, Codex in `session_meta.cli_version`, opencode in its store's `session.version`), so a list here cannot drift from the corpus.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import defaultdict
 
 from tests.conformance.requests import CORPUS, load_manifest
@@ -19,11 +20,19 @@ COVERED = {
     "pi-0.87": {"0.87.1"},
     "openclaw": {"2026.9.6"},
     "qwen-code": {"0.24.4"},
+    "opencode": {"1.18.33"},
 }
 
 
 def _recorded_version(agent: str, session_file: str) -> str | None:
     """The program version the session file records, where its format records one."""
+    if agent == "opencode":  # its store's `session.version`
+        conn = sqlite3.connect(f"file:{CORPUS / session_file}?immutable=1", uri=True)
+        try:
+            row = conn.execute("SELECT version FROM session").fetchone()
+        finally:
+            conn.close()
+        return str(row[0]) if row is not None else None
     if not session_file.endswith(".jsonl"):
         return None
     for line in (CORPUS / session_file).read_text(encoding="utf-8").splitlines():

@@ -12,33 +12,17 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support import live_cc_turns
-from tests.support.live_clients import REPO, missing
+from tests.support.live_clients import missing
+from tests.support.live_review import review_place
 
 EDITED = "## Goal\nThe person's summary of the Claude Code session. MARK-CC-EDITED"
 RESUMED = "Resumed after the review. MARK-CC-RESUMED"
-
-
-def _cutline(env: dict[str, str], *args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "cutline.app.cli", *args],
-        env=env,
-        cwd=REPO,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, f"cutline {' '.join(args)}: {done.stderr}"
-    return done.stdout
 
 
 def _requests(logdir: Path) -> list[dict[str, Any]]:
@@ -57,39 +41,37 @@ def test_an_automatic_compaction_is_blocked_reviewed_and_resumed_from_the_writte
         if os.environ.get("CI") == "true":
             pytest.fail(f"the live review test needs the real Claude Code in CI: {why}")
         pytest.skip(why)
-    home, work, logdir = tmp_path / "home", tmp_path / "work", tmp_path / "log"
-    for path in (home, work, logdir):
-        path.mkdir()
-    env = {**os.environ, "HOME": str(home), "CUTLINE_HOME": str(tmp_path / "cutline")}
-    out = _cutline(env, "hook", "install", "claude-code", "--settings", str(home / ".claude" / "settings.json"))
-    assert "added a PreCompact hook" in out
-    spec = {"home": str(home), "cwd": str(work), "logdir": str(logdir), "session": ""}
-    prompts = [
-        "First turn: hello. " + " ".join(f"word{i}" for i in range(60)),
-        "Second turn: more. " + " ".join(f"more{i}" for i in range(60)),
-        "Big context turn @@usage 972000@@",
-        "Turn after big usage: the compaction is held.",
-    ]
-    done = live_cc_turns.run({**spec, "prompts": prompts}, env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    session = (logdir / "session_id").read_text()
-    transcript = next((home / ".claude" / "projects").glob(f"*/{session}.jsonl"))
-    assert '"compact_boundary"' not in transcript.read_text(), "Claude Code compacted despite the hook"
-    items = json.loads(_cutline(env, "inbox", "--json"))
-    assert len(items) == 1, items
-    item = items[0]
-    assert (item["agent"], item["reason"], item["live"]) == ("claude-code", "auto", False)
-    assert item["session_file"] == str(transcript) and item["proposal_id"], item["notes"]
-    # the person edits and accepts: written back into the transcript
-    _cutline(env, "inbox", "edit", item["id"], "-", stdin=EDITED)
-    assert f"accepted {item['id']}" in _cutline(env, "accept", item["id"])
-    assert '"compact_boundary"' in transcript.read_text()
-    before = len(_requests(logdir))
-    done = live_cc_turns.run({**spec, "session": session, "prompts": [RESUMED]}, env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    request = next(r for r in _requests(logdir)[before:] if RESUMED in json.dumps(r["messages"]))
-    assert json.dumps(EDITED)[1:-1] in json.dumps(request["messages"][0]), json.dumps(request["messages"][0])[:800]
-    users = [json.dumps(m) for m in request["messages"] if m["role"] == "user"]
-    assert not any("First turn: hello" in u for u in users), "the summarized prompt is gone from the context"
-    assert sum("Big context turn" in u for u in users) == 1, "the kept turns are there once"
-    assert json.loads(_cutline(env, "inbox", "--json")) == []
+    with review_place(tmp_path) as place:  # nothing listens on its socket: Claude Code's hook does not wait
+        home, work, logdir, env = place.home, place.work, place.logdir, place.env
+        out = place.cutline("hook", "install", "claude-code", "--settings", str(home / ".claude" / "settings.json"))
+        assert "added a PreCompact hook" in out
+        spec = {"home": str(home), "cwd": str(work), "logdir": str(logdir), "session": ""}
+        prompts = [
+            "First turn: hello. " + " ".join(f"word{i}" for i in range(60)),
+            "Second turn: more. " + " ".join(f"more{i}" for i in range(60)),
+            "Big context turn @@usage 972000@@",
+            "Turn after big usage: the compaction is held.",
+        ]
+        done = live_cc_turns.run({**spec, "prompts": prompts}, env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        session = (logdir / "session_id").read_text()
+        transcript = next((home / ".claude" / "projects").glob(f"*/{session}.jsonl"))
+        assert '"compact_boundary"' not in transcript.read_text(), "Claude Code compacted despite the hook"
+        items = json.loads(place.cutline("inbox", "--json"))
+        assert len(items) == 1, items
+        item = items[0]
+        assert (item["agent"], item["reason"], item["live"]) == ("claude-code", "auto", False)
+        assert item["session_file"] == str(transcript) and item["proposal_id"], item["notes"]
+        # the person edits and accepts: written back into the transcript
+        place.cutline("inbox", "edit", item["id"], "-", stdin=EDITED)
+        assert f"accepted {item['id']}" in place.cutline("accept", item["id"])
+        assert '"compact_boundary"' in transcript.read_text()
+        before = len(_requests(logdir))
+        done = live_cc_turns.run({**spec, "session": session, "prompts": [RESUMED]}, env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        request = next(r for r in _requests(logdir)[before:] if RESUMED in json.dumps(r["messages"]))
+        assert json.dumps(EDITED)[1:-1] in json.dumps(request["messages"][0]), json.dumps(request["messages"][0])[:800]
+        users = [json.dumps(m) for m in request["messages"] if m["role"] == "user"]
+        assert not any("First turn: hello" in u for u in users), "the summarized prompt is gone from the context"
+        assert sum("Big context turn" in u for u in users) == 1, "the kept turns are there once"
+        assert json.loads(place.cutline("inbox", "--json")) == []

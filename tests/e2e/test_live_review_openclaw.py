@@ -14,10 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -26,25 +22,11 @@ from typing import Any
 import pytest
 
 from tests.support import live_cc_turns
-from tests.support.live_clients import REPO, missing, openclaw_store
+from tests.support.live_clients import missing, openclaw_store
+from tests.support.live_review import review_place
 
 EDITED = "## Goal\nThe person's summary of the OpenClaw session. MARK-OPENCLAW-EDITED"
 AFTER = "Turn after big usage: compaction first. MARK-OC-AFTER"
-
-
-def _cutline(env: dict[str, str], *args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "cutline.app.cli", *args],
-        env=env,
-        cwd=REPO,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, f"cutline {' '.join(args)}: {done.stderr}"
-    return done.stdout
 
 
 def _compaction_summaries(store: Path) -> list[str]:
@@ -78,31 +60,11 @@ def test_openclaw_asks_cutline_and_compacts_with_the_accepted_summary(tmp_path: 
         if os.environ.get("CI") == "true":
             pytest.fail(f"the live review test needs the real OpenClaw in CI: {why}")
         pytest.skip(why)
-    home, work, logdir = tmp_path / "home", tmp_path / "work", tmp_path / "log"
-    for path in (home, work, logdir):
-        path.mkdir()
-    socket_dir = Path(tempfile.mkdtemp(prefix="cl-", dir="/tmp"))
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "CUTLINE_HOME": str(tmp_path / "cutline"),
-        "CUTLINE_SOCKET": str(socket_dir / "inbox.sock"),
-    }
-    watch = None
-    try:
-        out = _cutline(env, "hook", "install", "openclaw", "--state-dir", str(home / ".openclaw"), "--timeout", "240")
+    with review_place(tmp_path) as place:
+        home, work, logdir, env = place.home, place.work, place.logdir, place.env
+        out = place.cutline("hook", "install", "openclaw", "--state-dir", str(home / ".openclaw"), "--timeout", "240")
         assert f"wrote the plugin {home / '.openclaw' / 'extensions' / 'cutline-review'}" in out
-        watch = subprocess.Popen(
-            [sys.executable, "-m", "cutline.app.cli", "inbox", "--watch", "--json"],
-            env=env,
-            cwd=REPO,
-            stdout=(tmp_path / "watch.out").open("wb"),
-            stderr=(tmp_path / "watch.err").open("wb"),
-        )
-        deadline = time.monotonic() + 30
-        while not (socket_dir / "inbox.sock").exists():
-            assert time.monotonic() < deadline and watch.poll() is None, (tmp_path / "watch.err").read_text()
-            time.sleep(0.05)
+        place.watch()
         spec = {
             "agent": "openclaw",
             "home": str(home),
@@ -122,11 +84,12 @@ def test_openclaw_asks_cutline_and_compacts_with_the_accepted_summary(tmp_path: 
         def answer() -> None:  # as a person at the command line, while OpenClaw waits
             deadline = time.monotonic() + 1400
             while time.monotonic() < deadline:
-                items = json.loads(_cutline(env, "inbox", "--json"))
+                items = json.loads(place.cutline("inbox", "--json"))
                 if items:
                     answered["item"] = items[0]
-                    _cutline(env, "inbox", "edit", items[0]["id"], "-", stdin=EDITED)
-                    answered["accept"] = _cutline(env, "accept", items[0]["id"])
+                    answered["start"] = json.loads(place.cutline("inbox", "show", items[0]["id"], "--json"))["summary"]
+                    place.cutline("inbox", "edit", items[0]["id"], "-", stdin=EDITED)
+                    answered["accept"] = place.cutline("accept", items[0]["id"])
                     return
                 time.sleep(0.5)
 
@@ -139,6 +102,10 @@ def test_openclaw_asks_cutline_and_compacts_with_the_accepted_summary(tmp_path: 
         assert item is not None, "no compaction reached the inbox"
         assert item["agent"] == "openclaw" and item["live"] is True
         assert f"accepted {item['id']}" in answered["accept"]
+        # the person starts from cutline's summary of the messages OpenClaw handed its provider, in OpenClaw's sections
+        start = answered["start"]
+        assert start and "## Pending user asks" in start and "Big usage turn" in start, start
+        assert "First turn: hello" in start, start
         summaries = _compaction_summaries(openclaw_store(home))
         assert len(summaries) == 1, summaries
         assert summaries[0].startswith(EDITED), summaries[0][:300]
@@ -147,10 +114,5 @@ def test_openclaw_asks_cutline_and_compacts_with_the_accepted_summary(tmp_path: 
         assert after, "no request after the compaction"
         first = json.dumps(after[-1]["messages"][0])
         assert json.dumps(EDITED)[1:-1] in first, f"the next request starts from the summary: {first[:400]}"
-        shown = json.loads(_cutline(env, "inbox", "--json", "--all"))
+        shown = json.loads(place.cutline("inbox", "--json", "--all"))
         assert [(i["id"], i["status"], bool(i["delivered_at"])) for i in shown] == [(item["id"], "accepted", True)]
-    finally:
-        if watch is not None and watch.poll() is None:
-            watch.terminate()
-            watch.wait(timeout=10)
-        shutil.rmtree(socket_dir, ignore_errors=True)

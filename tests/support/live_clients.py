@@ -38,6 +38,7 @@ PROGRAMS = {
     "pi-0.73": "pi/node_modules/.bin/pi",
     "pi-0.87": "pi-current/node_modules/.bin/pi",
     "qwen_code": "qwen/node_modules/.bin/qwen",
+    "opencode": "opencode/node_modules/.bin/opencode",
     # today's releases, beside the ones the corpus was first made with
     "claude_code@2.1.332": "cc-next/node_modules/.bin/claude",
     "codex@0.171.0": "codex-next/node_modules/.bin/codex",
@@ -104,6 +105,7 @@ class LiveRun:
     prompt: str
     logdir: Path
     program: str = ""  # a key of PROGRAMS when not the agent's own (another release of it)
+    extra: str = "[]"  # Codex: more arguments for `codex exec` (a JSON list), before `resume`
 
 
 def resume(run: LiveRun, timeout: float = 240) -> dict[str, Any]:
@@ -238,9 +240,59 @@ def _qwen_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[s
     return [str(launcher), "--auth-type", "openai", "--yolo", "--resume", run["session"], "-p", run["prompt"]]
 
 
+# the corpus' opencode configuration (tests/fixtures/corpus/tools/drive_opencode.sh): a provider through
+# @ai-sdk/openai-compatible at the fake server, a 64,000-token window
+OPENCODE_CONFIG = {
+    "autoupdate": False,
+    "share": "disabled",
+    "model": "fake/fake-model",
+    "provider": {
+        "fake": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Fake",
+            "options": {"baseURL": "http://127.0.0.1:{port}/v1", "apiKey": "sk-fake-000"},
+            "models": {"fake-model": {"name": "Fake", "limit": {"context": 64000, "output": 4000}}},
+        }
+    },
+}
+
+
+def opencode_dirs(home: Path) -> dict[str, Path]:
+    """The XDG folders an opencode run uses under a run's home (its store: `data/opencode/opencode.db`)."""
+    return {name: home / name for name in ("data", "config", "cache", "state")}
+
+
+def opencode_store(home: Path) -> Path:
+    """Where opencode keeps its store under a run's home."""
+    return opencode_dirs(home)["data"] / "opencode" / "opencode.db"
+
+
+def _opencode_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
+    """opencode through a config provider against the fake server's Chat Completions, continuing the folder's session."""
+    dirs = opencode_dirs(Path(run["home"]))
+    config = dirs["config"] / "opencode" / "opencode.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps(OPENCODE_CONFIG).replace("{port}", str(port)), encoding="utf-8")
+    # opencode installs its plugin package into each config folder unless a lock file already lists it: offline,
+    # that install fails only after minutes, and opencode waits for it before it exits
+    (config.parent / "node_modules").mkdir(exist_ok=True)
+    lock = {"packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}
+    (config.parent / "package-lock.json").write_text(json.dumps(lock), encoding="utf-8")
+    env.update({f"XDG_{name.upper()}_HOME": str(path) for name, path in dirs.items()})
+    env.update(OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_SHARE="1")
+    # opencode takes its folder from $PWD (inherited from the test, it would be the checkout): the run's folder. With
+    # `--session <id>` of a session whose folder is not its own, opencode 1.18.33 answers, then never exits; the
+    # run's folder holds this one session, the one `--continue` takes
+    env["PWD"] = run["cwd"]
+    launcher = str(program(run.get("program") or "opencode"))
+    return [launcher, "run", "--print-logs", "--auto", "--continue", run["prompt"]]
+
+
 def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list[str]:
     home = Path(run["home"])
     env["HOME"] = str(home)
+    if run["agent"] == "opencode":
+        return _opencode_command(run, port, env)
     if run["agent"] == "openclaw":
         return _openclaw_command(run, port, env)
     if run["agent"] == "qwen_code":
@@ -277,6 +329,7 @@ def _client_command(run: dict[str, str], port: int, env: dict[str, str]) -> list
     return [
         str(program(run.get("program") or "codex")),
         "exec",
+        *json.loads(run.get("extra") or "[]"),
         "--skip-git-repo-check",
         "--json",
         "resume",
@@ -302,16 +355,23 @@ def _inside(spec: Path) -> int:
         _wait_for(port)
         client_env = dict(os.environ)
         command = _client_command(run, port, client_env)
-        done = subprocess.run(
-            command,
-            cwd=run["cwd"],
-            env=client_env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=200,
-            check=False,
-        )
+        try:
+            done = subprocess.run(
+                command,
+                cwd=run["cwd"],
+                env=client_env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=200,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as exc:  # what it said before it hung, for the failure message
+            for said, stream in ((exc.stdout, sys.stdout), (exc.stderr, sys.stderr)):
+                text = said.decode("utf-8", "replace") if isinstance(said, bytes) else said or ""
+                print(text[-3000:], file=stream)
+            print(f"timed out after {exc.timeout} s", file=sys.stderr)
+            return 124
         print(done.stdout[-3000:])
         print(done.stderr[-3000:], file=sys.stderr)
         return done.returncode

@@ -49,7 +49,7 @@ def test_app(
         ref,
         clock=fixed_clock,
         cursor_blink=False,
-        config=TuiConfig(keys=keys or {}),
+        config=TuiConfig(keys=keys or {}, inbox_scan_seconds=0),  # the desk never scans the user's folders in tests
         autosave_seconds=autosave_seconds,
     )
 

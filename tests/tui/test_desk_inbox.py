@@ -101,3 +101,49 @@ async def test_w_opens_the_session_of_the_oldest_waiting_compaction(store: Path,
             assert type(app.screen).__name__ == "ReviewScreen"
         finally:
             client.close()
+
+
+async def test_the_desk_scans_the_agents_folders_and_counts_what_it_found_apart(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from cutline.app.config import TuiConfig
+    from cutline.app.tui import create_app
+    from cutline.core.inbox.scan import scan
+    from tests.support.paths import SAMPLES
+    from tests.support.tui_app import fixed_clock
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "PI_CODING_AGENT_DIR", "OPENCLAW_STATE_DIR", "QWEN_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    folder = home / ".pi" / "agent" / "sessions" / "--work--"
+    folder.mkdir(parents=True)
+    session = folder / "2026-12-01_a.jsonl"
+    shutil.copy(SAMPLES / "pi-one-compaction.jsonl", session)
+    with Store(store) as s:
+        assert scan(s).baseline  # the compaction already there is remembered, not listed
+    last = json.loads(session.read_text().splitlines()[-1])["id"]
+    compaction = {"type": "compaction", "id": "f0f0f0f0", "parentId": last, "timestamp": "2026-12-01T10:00:00Z"}
+    with session.open("a") as handle:
+        handle.write(json.dumps({**compaction, "summary": "pi's own", "firstKeptEntryId": last, "tokensBefore": 9}))
+        handle.write("\n")
+    app = create_app(store, clock=fixed_clock, cursor_blink=False, config=TuiConfig(inbox_scan_seconds=60))
+    async with app.run_test(size=(120, 30)) as pilot:
+        deadline = time.monotonic() + 15
+        while "found" not in app.screen.sub_title:
+            assert time.monotonic() < deadline, f"the header never counted the found compaction: {app.screen.sub_title}"
+            await pilot.pause(0.1)
+        assert app.screen.sub_title == "sessions · inbox: 1 found after the fact"  # apart from what agents hold
+        told = [n.message for n in app._notifications]
+        assert "1 compaction found after the fact: `cutline inbox` lists them" in told
+
+
+def test_the_header_counts_what_agents_hold_and_what_was_found_apart() -> None:
+    from cutline.app.inbox_watch import waiting_line
+
+    assert waiting_line(0, 0) == ""
+    assert waiting_line(2, 0) == "inbox: 2 waiting"
+    assert waiting_line(0, 3) == "inbox: 3 found after the fact"
+    assert waiting_line(1, 3) == "inbox: 1 waiting · 3 found after the fact"

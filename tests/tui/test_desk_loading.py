@@ -181,3 +181,41 @@ async def test_a_run_on_a_very_long_session_reads_a_window_of_it_not_the_whole_s
         )
     fields = {"id", "createdAt", "created_at", "timings", "entryId"}  # made anew for each proposal
     assert made.model_dump(exclude=fields) == expected.model_dump(exclude=fields)
+
+
+async def test_while_a_very_long_sessions_plan_is_pending_gauge_and_why_say_so_with_the_step(
+    tmp_path: Path, ledger: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 10: the rows come first; until the plan is made the gauge and Why say "plan pending" and where the loading is."""
+    from cutline.app.widgets.gauge import BudgetGauge
+    from cutline.app.widgets.plan_why import PlanWhy
+    from cutline.core.store.sessions import Sessions
+
+    gate = threading.Event()
+    facts = Sessions.path_facts
+
+    def held_facts(self: Sessions, *args: Any, **kwargs: Any) -> Any:
+        assert gate.wait(30), "the test never let the plan go"
+        return facts(self, *args, **kwargs)
+
+    monkeypatch.setattr(Sessions, "path_facts", held_facts)
+    monkeypatch.setattr(ReviewScreen, "LAZY_ENTRIES", 10)  # the 49-entry session counts as very long
+    app = test_app(tmp_path / "store.db", str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await review_screen(pilot)
+        message_list = screen.query_one(MessageList)
+        for _ in range(50):
+            if message_list.row_count:
+                break
+            await pilot.pause()
+        await type_keys(pilot, "w")  # the Why tab, while the plan is pending
+        gauge = str(screen.query_one(BudgetGauge).render())
+        why = str(screen.query_one("#why-text", Static).render())
+        assert screen.plan is None and message_list.row_count == 49  # the stored rows, shown first
+        assert "plan pending · indexing the path (step 3 of 5)" in gauge, gauge
+        assert "plan pending · indexing the path (step 3 of 5)" in why, why
+        gate.set()
+        await settle(pilot)
+        assert screen.plan is not None
+        assert "pending" not in str(screen.query_one(BudgetGauge).render())
+        assert "why:" in str(screen.query_one(PlanWhy).lines)

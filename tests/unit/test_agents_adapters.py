@@ -18,7 +18,7 @@ FIXTURES = TESTS / "fixtures" / "formats"
 
 def test_every_adapter_has_its_own_format_and_is_found_by_it() -> None:
     formats = [adapter.format for adapter in ADAPTERS]
-    assert sorted(formats) == ["claude_code", "codex", "openclaw", "pi", "qwen_code"]
+    assert sorted(formats) == ["claude_code", "codex", "openclaw", "opencode", "pi", "qwen_code"]
     for adapter in ADAPTERS:
         assert adapter_for(adapter.format) is adapter
     with pytest.raises(FormatError, match="no reader for session format 'gemini'"):

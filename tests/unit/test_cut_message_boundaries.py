@@ -24,7 +24,7 @@ from cutline.core.engine.compact import compact
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.plan import index_path, plan
 from cutline.core.engine.rules import RULES
-from cutline.core.engine.rules.choice import QWEN_CODE
+from cutline.core.engine.rules.choice import OPENCODE, QWEN_CODE
 from cutline.core.models import Session
 from cutline.core.summarizers.extractive import ExtractiveSummarizer
 from tests.support.paths import TESTS
@@ -53,6 +53,13 @@ def _distinct_plans(session: Session, rules: str) -> dict[tuple[str | None, tupl
 
     whole = cut()
     seen: dict[tuple[str | None, tuple[int, ...]], int] = {}
+    if rules == OPENCODE:
+        # opencode keeps nothing both when nothing fits and when everything does: sweep past the whole session
+        limit = 4 * sum(index.tokens) + 10
+        for keep in range(1, limit, max(1, limit // 500)):
+            settings.keepRecentTokens = keep
+            seen.setdefault(cut(), keep)
+        return seen
     for keep in count(1):
         settings.keepRecentTokens = keep
         found = cut()

@@ -25,8 +25,9 @@ def test_pi_install_writes_the_extension_with_this_socket_and_uninstall_removes_
     code, out, _ = run(capsys, "hook", "install", "pi", "--agent-dir", str(agent), "--timeout", "30")
     assert code == 0
     assert f"pi: wrote {target} (socket {cutline_home / 'run' / 'inbox.sock'}, timeout 30 s)" in out
-    text = target.read_text()
+    text = (target / "index.js").read_text()
     assert MARKER in text
+    assert 'from "./review-client.js"' in text and (target / "review-client.js").is_file()
     config = f'/* cutline:config */ {{"socket": "{cutline_home / "run" / "inbox.sock"}", "timeoutSeconds": 30.0}}'
     assert config in text
     assert 'pi.on("session_before_compact"' in text
@@ -45,22 +46,34 @@ def test_pi_install_defaults_to_pis_own_agent_dir(
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("PI_CODING_AGENT_DIR", raising=False)
     run(capsys, "hook", "install", "pi")
-    assert (tmp_path / ".pi" / "agent" / "extensions" / PI_EXTENSION_NAME).is_file()
+    assert (tmp_path / ".pi" / "agent" / "extensions" / PI_EXTENSION_NAME / "index.js").is_file()
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "elsewhere"))
     run(capsys, "hook", "install", "pi")
-    assert (tmp_path / "elsewhere" / "extensions" / PI_EXTENSION_NAME).is_file()
+    assert (tmp_path / "elsewhere" / "extensions" / PI_EXTENSION_NAME / "index.js").is_file()
 
 
 def test_someone_elses_extension_of_the_same_name_is_never_overwritten(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = tmp_path / "extensions" / PI_EXTENSION_NAME
-    target.parent.mkdir()
+    target = tmp_path / "extensions" / PI_EXTENSION_NAME / "index.js"
+    target.parent.mkdir(parents=True)
     target.write_text("export default function () {}\n")
     for command in ("install", "uninstall"):
         code, _, err = run(capsys, "hook", command, "pi", "--agent-dir", str(tmp_path))
         assert code == 1 and "is not cutline's extension; nothing changed" in err
     assert target.read_text() == "export default function () {}\n"
+    assert not (target.parent / "review-client.js").exists()
+
+
+def test_pi_install_replaces_the_earlier_single_file_extension(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "extensions" / "cutline-review.js"
+    old.parent.mkdir()
+    old.write_text(f"// {MARKER} until a person answers\n")
+    code, out, _ = run(capsys, "hook", "install", "pi", "--agent-dir", str(tmp_path))
+    assert code == 0 and f"pi: removed the earlier single-file extension {old}" in out  # pi would hold twice
+    assert not old.exists() and (tmp_path / "extensions" / PI_EXTENSION_NAME / "index.js").is_file()
 
 
 def test_claude_code_install_adds_one_precompact_hook_and_uninstall_removes_exactly_it(
@@ -171,7 +184,12 @@ def test_openclaw_install_puts_the_provider_plugin_in_place_and_selects_it(
     code, out, _ = run(capsys, "hook", "install", "openclaw", "--state-dir", str(state))
     plugin = state / "extensions" / "cutline-review"
     assert code == 0 and f"openclaw: wrote the plugin {plugin}" in out
-    assert sorted(p.name for p in plugin.iterdir()) == ["index.js", "openclaw.plugin.json", "package.json"]
+    assert sorted(p.name for p in plugin.iterdir()) == [
+        "index.js",
+        "openclaw.plugin.json",
+        "package.json",
+        "review-client.js",
+    ]
     assert f'"socket": "{cutline_home / "run" / "inbox.sock"}"' in (plugin / "index.js").read_text()
     assert json.loads((plugin / "openclaw.plugin.json").read_text())["id"] == "cutline-review"
     data = json.loads(config.read_text())
@@ -192,3 +210,31 @@ def test_openclaw_install_leaves_a_json5_config_alone_and_says_what_to_set(
     code, out, _ = run(capsys, "hook", "install", "openclaw", "--state-dir", str(tmp_path))
     assert code == 0 and 'is JSON5, left as it is: set agents.defaults.compaction.provider = "cutline"' in out
     assert (tmp_path / "openclaw.json").read_text() == "{ // mine\n  agents: {},\n}\n"
+
+
+def test_codex_install_adds_one_post_compact_hook_says_how_to_trust_it_and_uninstall_removes_exactly_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codex = tmp_path / ".codex"
+    codex.mkdir()
+    theirs = {"hooks": {"PostCompact": [{"hooks": [{"type": "command", "command": "/their/tool"}]}]}}
+    (codex / "hooks.json").write_text(json.dumps(theirs))
+    code, out, _ = run(capsys, "hook", "install", "codex", "--codex-home", str(codex))
+    assert code == 0 and out.startswith(f"codex: added a PostCompact hook in {codex / 'hooks.json'}: ")
+    assert "type /hooks and trust cutline's PostCompact hook" in out
+    written = json.loads((codex / "hooks.json").read_text())
+    commands = [h["command"] for g in written["hooks"]["PostCompact"] for h in g["hooks"]]
+    assert commands[0] == "/their/tool" and commands[1].endswith("-m cutline.app.cli hook run codex")
+    run(capsys, "hook", "install", "codex", "--codex-home", str(codex))  # again: replaced, not doubled
+    assert len(json.loads((codex / "hooks.json").read_text())["hooks"]["PostCompact"]) == 2
+    code, out, _ = run(capsys, "hook", "uninstall", "codex", "--codex-home", str(codex))
+    assert out == f"codex: removed cutline's PostCompact hook from {codex / 'hooks.json'}\n"
+    assert json.loads((codex / "hooks.json").read_text()) == theirs
+
+
+@pytest.mark.parametrize("text", ["", "not json", "[]", '{"transcript_path": 3}', '{"transcript_path": "/no/such"}'])
+def test_a_broken_codex_event_lets_codex_go_on(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from cutline.core.inbox.codex import post_compact
+
+    assert post_compact(text) == ""
+    assert capsys.readouterr().err.startswith("cutline: the compaction was not put in the inbox (")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from cutline.core.session_writes import write_back_plan
 from cutline.core.store import Store
 from cutline.core.store.token_counts import count_entries
 from cutline.core.tokens import calibrate
-from cutline.core.workbench.entries import call_paths, outside_end, pair_numbers
+from cutline.core.workbench.entries import StoredEntries, call_paths, outside_end, pair_numbers
 from cutline.core.workbench.stored_path import stored_path, telling_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,3 +139,90 @@ def test_a_session_let_go_drops_its_entries_and_remembered_path(cutline_home: Pa
     gc.collect()
     assert session.entries == [] and session.active_path() == []
     assert first() is None, "no remembered path keeps the entries alive"
+
+
+@pytest.mark.parametrize("current_pi", [False, True], ids=["pi-0.73", "current-pi"])
+def test_a_long_uncompacted_path_is_planned_reading_a_few_entries_not_every_one(
+    tmp_path: Path, cutline_home: Path, current_pi: bool
+) -> None:
+    """The desk's plan of a path with no compaction (its whole length in the context) takes plain entries from
+    their facts, as the CLI's cold plan does: reading all of them cost ~20 s CPU at 100,000 entries (issue 24)."""
+    from tests.support.pi_compactions import write_pi_session
+
+    file = write_pi_session(tmp_path / "long.jsonl", turns=200, every=0, current_pi=current_pi)
+    with Store() as store:
+        report = store.import_file(file)
+        session = store.load_session(report.session_id)
+        path = session.active_path()
+        counts = count_entries(store, session, "chars4")
+        tokens = [counts[e.id] for e in path]
+        reads: list[int] = []
+
+        def fetch(start: int, stop: int) -> list[Any]:
+            reads.append(stop - start)
+            return list(store.sessions.path_entries(report.session_id, start, stop))
+
+        found = stored_path(store, report.session_id, StoredEntries(len(path), fetch, windows=64))
+        assert found is not None
+        stored, _ = found
+        index = stored.index(tokens, "chars4")
+        whole = index_path(path, tokens, "chars4")
+        rules = "pi" if current_pi else None
+        for keep in (0, 2_000, 20_000):
+            settings = CompactionSettings(keepRecentTokens=keep, contextWindow=4_000)
+            assert (
+                plan(index, settings, entry_tokens=False, rules=rules).model_dump()
+                == plan(whole, settings, entry_tokens=False, rules=rules).model_dump()
+            )
+        assert len(path) > 1_000
+        assert sum(reads) <= 3 * StoredEntries.WINDOW, f"{sum(reads)} of {len(path)} entries read to plan"
+        stored.keep_less()  # another counter's plan after the facts are slimmed: still from the facts
+        other = [t * 2 for t in tokens]
+        settings = CompactionSettings(keepRecentTokens=2_000, contextWindow=4_000)
+        assert (
+            plan(stored.index(other, "tiktoken"), settings, "tiktoken", entry_tokens=False, rules=rules).model_dump()
+            == plan(
+                index_path(path, other, "tiktoken"), settings, "tiktoken", entry_tokens=False, rules=rules
+            ).model_dump()
+        )
+        assert sum(reads) <= 3 * StoredEntries.WINDOW
+
+
+def test_a_long_read_of_the_path_lets_other_readers_in_while_it_rebuilds_entries(
+    tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 3: a run's read of a 100,000-entry path held the store's lock while it rebuilt every entry,
+    and the desk's list, reading the rows coming into view, waited for all of it (PageUp 19.7 s)."""
+    import threading
+
+    import cutline.core.store.sessions as sessions_module
+    from tests.support.pi_compactions import write_pi_session
+
+    file = write_pi_session(tmp_path / "long.jsonl", turns=200, every=0)
+    with Store() as store:
+        report = store.import_file(file)
+        length = store.sessions.path_length(report.session_id)
+        rebuilt = [0]
+        started, other_done = threading.Event(), threading.Event()
+        rebuild = sessions_module.entry_from_row
+
+        def slow_rebuild(*row: Any) -> Any:
+            rebuilt[0] += 1
+            started.set()
+            if rebuilt[0] == length // 2:
+                other_done.wait(10)  # half-way through the read: the other reader must get in meanwhile
+            return rebuild(*row)
+
+        monkeypatch.setattr(sessions_module, "entry_from_row", slow_rebuild)
+        result: list[int] = []
+        reader = threading.Thread(
+            target=lambda: result.append(len(store.sessions.path_entries(report.session_id, 0, length)))
+        )
+        reader.start()
+        assert started.wait(10)
+        assert store.sessions.path_length(report.session_id) == length  # blocked until the read ends before
+        seen = rebuilt[0]
+        other_done.set()
+        reader.join(30)
+        assert result == [length]
+        assert seen < length, "the other read waited for every entry to be rebuilt"

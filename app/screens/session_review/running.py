@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -71,18 +72,44 @@ class Running(ReviewState):
         self._run_id += 1
         self._cancel_run = threading.Event()
         if self._opened is not None:
-            self.run_compaction(self._run_id, self._cancel_run, self.plan, self._opened, self.settings)
+            started = time.monotonic()  # the deadline counts from here: reading the path for the run included
+            self.run_compaction(self._run_id, self._cancel_run, self.plan, self._opened, self.settings, started)
 
     def _show_run_status(self) -> None:
-        """The running stage and the time left before the run's deadline stops it."""
+        """The running stage and the time left before the run's deadline stops it; at the deadline, stop it.
+
+        Why here too: the run's own deadline reaches its thread only between two awaits, and
+        the synchronous work of a big session (rebuilding its path) can run for minutes
+        past it; the countdown sat at "0:00 left" while the run went on.
+        """
         if not self.running or self._run_deadline is None:
             return
-        left = max(0, math.ceil((self._run_deadline - self.desk.clock()).total_seconds()))
+        left = math.ceil((self._run_deadline - self.desk.clock()).total_seconds())
+        if left <= 0:
+            self._give_up_at_deadline()
+            return
         self.set_status(f"running{self._run_stage} · {left // 60}:{left % 60:02d} left (ctrl+x cancels)")
+
+    def _give_up_at_deadline(self) -> None:
+        """Stop the run as ctrl+x does, and say it was the deadline (its thread drops whatever it still makes)."""
+        from cutline.core.engine.deadline import deadline_message
+
+        self._cancel_run.set()
+        self._run_id += 1
+        self.workers.cancel_group(self, "compact")
+        self._run_finished("compaction stopped at its deadline · nothing stored")
+        self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
+        self.desk.show_error("Compaction stopped", deadline_message(self.settings.timeoutSeconds))
 
     @work(thread=True, exclusive=True, group="compact", exit_on_error=False, description="Compaction")
     def run_compaction(
-        self, run: int, cancel: threading.Event, plan: CompactionPlan, opened: Opened, settings: CompactionSettings
+        self,
+        run: int,
+        cancel: threading.Event,
+        plan: CompactionPlan,
+        opened: Opened,
+        settings: CompactionSettings,
+        started: float | None = None,
     ) -> None:
         """Summarize off the event loop (a big session is seconds of CPU), so keys and ctrl+x stay live."""
 
@@ -92,7 +119,7 @@ class Running(ReviewState):
 
         today = self.desk.clock().date()
         outcome = workbench.propose(
-            self.desk.store, opened, plan, settings, progress=progress, today=today, cancel=cancel
+            self.desk.store, opened, plan, settings, progress=progress, today=today, cancel=cancel, started=started
         )
         if isinstance(outcome, workbench.Refusal):
             self.post_message(RunRefused(run, outcome.reason))

@@ -255,6 +255,7 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward, Panes):
             return
         self._previewed = True
         self.query_one(MessageList).set_entries(message.entries, message.tokens)
+        self._plan_pending("reading the path's facts")
 
     @on(LoadProgress)
     def _load_progress(self, message: LoadProgress) -> None:
@@ -265,7 +266,17 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Outward, Panes):
             bar = self.query_one("#run-progress", ProgressBar)
             bar.add_class("-running")
             bar.update(total=LOAD_STEPS, progress=message.step)
+        self._plan_pending(message.text, message.step)
         self._show_load_status()
+
+    def _plan_pending(self, text: str, step: int | None = None) -> None:
+        """Gauge and Why say the plan is pending, and at which loading step (a long session's rows come first)."""
+        if self.plan is not None:
+            return  # a reload: the last plan stays drawn until the new one
+        progress = f" (step {step + 1} of {LOAD_STEPS})" if step is not None else ""
+        pending = f"plan pending · {text}{progress}"
+        self.query_one(BudgetGauge).pending(pending)
+        self.query_one(PlanWhy).pending(pending)
 
     def _hold_list_key(self, action: str) -> bool:
         """A list key with nothing to act on yet (no rows, or no cut drawn): kept in order with the screen's keys."""

@@ -9,10 +9,10 @@ keeps nothing before it (Codex replaces the whole history).
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
+from cutline.core.agents import deep_json
 from cutline.core.agents.boundaries import mark_continuations
 from cutline.core.agents.codex.detect import CODEX_TYPES
 from cutline.core.agents.codex.usage import usage_from_last
@@ -394,7 +394,7 @@ def _arguments(raw: Any) -> Any:
     if not isinstance(raw, str):
         return raw if raw is not None else {}
     try:
-        return json.loads(raw)
+        return deep_json.loads(raw)
     except ValueError:
         return raw
 

@@ -75,14 +75,17 @@ def session_ref(path: Path, session_id: str) -> str:
 
 
 @contextmanager
-def open_store(path: Path) -> Iterator[sqlite3.Connection]:
-    """A read-only connection that never writes beside the store; one-line FormatError when it cannot be read."""
+def open_store(path: Path, label: str = "OpenClaw", writer: str = "a gateway") -> Iterator[sqlite3.Connection]:
+    """A read-only connection that never writes beside the store; one-line FormatError when it cannot be read.
+
+    `label` names the agent whose store it is and `writer` what may be writing it (in the messages).
+    """
     live = any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal"))
     uri = f"{path.resolve().as_uri()}?{'mode=ro' if live else 'immutable=1'}"
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
     except sqlite3.Error as exc:
-        raise FormatError(f"{path}: cannot open the OpenClaw store read-only ({exc})") from None
+        raise FormatError(f"{path}: cannot open the {label} store read-only ({exc})") from None
     with closing(conn):
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -92,11 +95,11 @@ def open_store(path: Path) -> Iterator[sqlite3.Connection]:
             text = str(exc)
             if "locked" in text or "busy" in text:
                 raise FormatError(
-                    f"{path}: the OpenClaw store is locked by another process (a gateway writing it?); try again"
+                    f"{path}: the {label} store is locked by another process ({writer} writing it?); try again"
                 ) from None
-            raise FormatError(f"{path}: cannot read the OpenClaw store ({text})") from None
+            raise FormatError(f"{path}: cannot read the {label} store ({text})") from None
         except sqlite3.DatabaseError as exc:
-            raise FormatError(f"{path}: not a readable OpenClaw store ({exc})") from None
+            raise FormatError(f"{path}: not a readable {label} store ({exc})") from None
 
 
 def _tables(conn: sqlite3.Connection) -> set[str]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from cutline.core.agents import deep_json
 from cutline.core.agents.entries import StableIds
 from cutline.core.models import (
     CompactionRecord,
@@ -26,7 +26,7 @@ _PI_MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution
 
 def _dumps(value: Any) -> str:
     """JSON the way JavaScript's JSON.stringify writes it (no spaces, non-ASCII kept)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return deep_json.dumps(value)
 
 
 def export_pi(session: Session) -> str:
@@ -95,7 +95,10 @@ def compaction_fields(record: CompactionRecord) -> dict[str, Any]:
 
 
 def _block_dict(block: Any) -> dict[str, Any]:
-    dumped: dict[str, Any] = block.model_dump(mode="json", exclude_none=True)
+    try:
+        dumped: dict[str, Any] = block.model_dump(mode="json", exclude_none=True)
+    except ValueError:  # nested deeper than pydantic serializes: its values were read from JSON, kept as they are
+        dumped = block.model_dump(exclude_none=True)
     return dumped
 
 

@@ -18,7 +18,10 @@ PI_073 = "pi-0.73"
 PI_CURRENT = "pi"
 OPENCLAW = "openclaw-2026.9"
 QWEN_CODE = "qwen-code-0.24"
+OPENCODE = "opencode-1.18"
 ALIASES = {
+    "opencode": OPENCODE,
+    "opencode-1.18.33": OPENCODE,
     "qwen-code": QWEN_CODE,
     "qwen-code-0.24.4": QWEN_CODE,
     "pi-0.73.1": PI_073,
@@ -45,6 +48,8 @@ def evidence(path: list[Entry], session_format: str | None = None, version: int 
     """The rule set a session's own records call for, or None when they do not tell."""
     if session_format == "qwen_code":
         return QWEN_CODE
+    if session_format == "opencode":
+        return OPENCODE
     if session_format == "openclaw" or version == 4:
         return OPENCLAW
     if any(entry.type == "other" and entry.sourceType == "reset" for entry in path):
@@ -144,6 +149,8 @@ def written_by(
         return Writer(OPENCLAW, "an OpenClaw store: OpenClaw 2026.9 wrote it", True)
     if session_format == "qwen_code":
         return Writer(QWEN_CODE, "a Qwen Code chat: Qwen Code 0.24 wrote it", True)
+    if session_format == "opencode":
+        return Writer(OPENCODE, "an opencode store: opencode 1.18 wrote it", True)
     if version == 4:
         return Writer(OPENCLAW, "a version-4 header: OpenClaw 2026.9 wrote it", True)
     if any(entry.type == "other" and entry.sourceType == "reset" for entry in path):
