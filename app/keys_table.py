@@ -32,8 +32,10 @@ def key_table() -> str:
     from cutline.app.widgets.message_list import MessageList
 
     rows: dict[str, list[str]] = {}
-    for holder in (ReviewScreen, MessageList, CutlineApp):
-        for binding in holder.BINDINGS:
+    # a screen's own keys, then those of the parts it is made of (its mixins' BINDINGS: Textual merges them)
+    holders = [cls for top in (ReviewScreen, MessageList, CutlineApp) for cls in top.__mro__ if "BINDINGS" in vars(cls)]
+    for holder in dict.fromkeys(h for h in holders if h.__module__.startswith("cutline.")):
+        for binding in vars(holder)["BINDINGS"]:
             if not isinstance(binding, Binding):
                 continue
             what = (binding.tooltip or binding.description or binding.action).replace("|", "\\|")

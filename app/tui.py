@@ -106,7 +106,10 @@ def _binding_scopes() -> list[tuple[str, list[Binding]]]:
         holders += [v for v in vars(module).values() if isinstance(v, type) and "BINDINGS" in vars(v)]
     scopes = []
     for holder in holders:
-        bindings = getattr(holder, "BINDINGS", [])
+        # the holder's own keys and its mixins' (the review screen's panes keys live in a part of it)
+        bindings = [
+            b for cls in holder.__mro__ if cls.__module__.startswith("cutline.") for b in vars(cls).get("BINDINGS", [])
+        ]
         scopes.append((holder.__name__, [b for b in bindings if isinstance(b, Binding)]))
     return scopes
 

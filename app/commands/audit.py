@@ -61,16 +61,27 @@ def findings_for(store: Any, ref: str) -> Any:
     The guard runs again on the latest version (an edit may have fixed it or broken it).
     """
     from cutline.core.audit.before_accept import findings
+    from cutline.core.review import load_proposal
+
+    proposal = load_proposal(store, ref)
+    report = _proposal_audit(store, proposal.id)
+    return findings(report.facts, guard_for(store, proposal.id), report.weighted_retention)
+
+
+def guard_for(store: Any, ref: str) -> Any:
+    """The quality guard's verdict on proposal `ref`'s latest version (None when the proposal has no guard).
+
+    Cheap (no audit): said before accepting even where the audit cannot be made, or is still being made.
+    """
     from cutline.core.engine.quality_guard import verdict_for
     from cutline.core.review import latest_version, load_proposal
 
     proposal = load_proposal(store, ref)
-    report = _proposal_audit(store, proposal.id)
     guard = proposal.quality
-    if guard is not None:
-        text = latest_version(store, proposal.id).text
-        guard = verdict_for(text, guard.inputs, enforced=guard.enforced, strict=guard.strict)
-    return findings(report.facts, guard, report.weighted_retention)
+    if guard is None:
+        return None
+    text = latest_version(store, proposal.id).text
+    return verdict_for(text, guard.inputs, attempts=guard.attempts, enforced=guard.enforced, strict=guard.strict)
 
 
 def _proposal_window(store: Any, proposal: Any) -> Any:

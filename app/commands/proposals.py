@@ -241,7 +241,8 @@ def _before_accept(store: Store, ref: str, write_back: bool, anyway: bool) -> No
     """Show what the summary contradicts or loses and a failed guard; ask (or refuse) before a write-back they block."""
     import sys
 
-    from cutline.app.commands.audit import findings_for
+    from cutline.app.commands.audit import findings_for, guard_for
+    from cutline.core.audit.before_accept import Findings
     from cutline.core.review import load_proposal
 
     proposal = load_proposal(store, ref)
@@ -249,7 +250,7 @@ def _before_accept(store: Store, ref: str, write_back: bool, anyway: bool) -> No
         found = findings_for(store, proposal.id)
     except CutlineError as exc:
         say(f"before accepting {proposal.id}: no audit ({exc})", err=True)
-        return
+        found = Findings(guard=guard_for(store, proposal.id))  # the guard needs no audit: still said
     lines = found.lines(proposal.id)
     if not lines:
         return

@@ -19,10 +19,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from cutline.app.widgets.desk_footer import DeskFooter
 from cutline.app.widgets.labels import plural
 from cutline.app.widgets.safe_text import one_line, visible
 
@@ -239,6 +240,10 @@ class AuditScreen(Screen[None]):
     AuditScreen #audit-lost { height: 1fr; border: round $error; }
     AuditScreen #audit-source-box { height: 10; border: round $primary; }
     AuditScreen #audit-plot { height: 12; border: round $secondary; }
+    /* the pane with the focus: a heavy accent border and a bold title (the others keep their colour, rounded) */
+    AuditScreen #audit-main VerticalScroll:focus, AuditScreen #audit-lost:focus {
+        border: heavy $accent; border-title-style: bold; border-title-color: $accent;
+    }
     AuditScreen Static { width: 1fr; }
     /* a short or narrow terminal: fixed pane heights, the screen scrolls (tab moves through the panes) */
     AuditScreen.-short, AuditScreen.-narrow { overflow-y: auto; }
@@ -326,7 +331,7 @@ class AuditScreen(Screen[None]):
                 with VerticalScroll(id="audit-source-box"):
                     yield Static(Text("select a lost fact to see where it came from", style="dim"), id="audit-source")
         yield TimelinePlot(id="audit-plot")
-        yield Footer()
+        yield DeskFooter()
 
     def on_mount(self) -> None:
         self.query_one("#audit-retention").border_title = "Retention (kept/total)"

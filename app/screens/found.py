@@ -12,11 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.sessions import ago
+from cutline.app.widgets.desk_footer import DeskFooter
 from cutline.app.widgets.safe_text import one_line, short_path
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class FoundSessionsScreen(OnDesk, Screen[None]):
         yield Static("Sessions on this machine", id="found-title")
         yield DataTable(id="found-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="found-note")
-        yield Footer()
+        yield DeskFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "on this machine"

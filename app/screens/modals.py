@@ -178,7 +178,8 @@ class AcceptScreen(ConfirmScreen):
     @work(thread=True, exclusive=True, group="accept-findings")
     def _load_findings(self) -> None:
         """What the summary contradicts or loses and a failed guard, for the proposal of the screen underneath."""
-        from cutline.app.commands.audit import findings_for
+        from cutline.app.commands.audit import findings_for, guard_for
+        from cutline.core.audit.before_accept import Findings
         from cutline.core.errors import CutlineError
 
         stack = self.app.screen_stack
@@ -188,6 +189,10 @@ class AcceptScreen(ConfirmScreen):
         if proposal is None or store is None:
             return
         try:
+            # the guard first, at once (the audit can take seconds on a long session, or fail)
+            lines = Findings(guard=guard_for(store, proposal.id)).lines(proposal.id)
+            if lines:
+                self.app.call_from_thread(self._show_findings, lines)
             lines = findings_for(store, proposal.id).lines(proposal.id)
         except CutlineError:
             return

@@ -14,10 +14,11 @@ from textual.containers import Horizontal
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, ProgressBar, Static
+from textual.widgets import DataTable, Header, Input, ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
 from cutline.app.desk import OnDesk
+from cutline.app.widgets.desk_footer import DeskFooter
 from cutline.app.widgets.labels import format_label
 from cutline.app.widgets.safe_text import one_line, short_path
 
@@ -135,7 +136,7 @@ class SessionsScreen(OnDesk, Screen[None]):
             yield Static("", id="sessions-import-text")
             yield ProgressBar(id="sessions-import-bar", show_eta=False)
         yield Static("", id="sessions-empty")
-        yield Footer()
+        yield DeskFooter()
 
     def on_mount(self) -> None:
         self.show_inbox(self.desk.inbox.count, self.desk.inbox.found)

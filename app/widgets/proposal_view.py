@@ -18,6 +18,7 @@ from cutline.app.widgets.safe_text import one_line, visible
 
 if TYPE_CHECKING:
     from cutline.core.engine.compact import Proposal
+    from cutline.core.engine.quality_guard import QualityVerdict
     from cutline.core.models import Message
 
 CONTEXT_ROWS_SHOWN = 300
@@ -70,8 +71,10 @@ class ProposalView(VerticalScroll):
             self._hide_sections()
             self._body.update(Text(NO_PROPOSAL, style="dim"))
             return
-        self._body.update(Group(*_head(proposal, status)))
-        parts = _sections(proposal, summary if summary is not None else proposal.summary)
+        text = summary if summary is not None else proposal.summary
+        guard = shown_guard(proposal, text)
+        self._body.update(Group(*_head(proposal, status, guard)))
+        parts = _sections(proposal, text, guard)
         for key, title in SECTIONS:
             section = self._sections[key]
             body = parts.get(key)
@@ -130,14 +133,38 @@ def _titles(p: Proposal) -> dict[str, str]:
     return {"context": f"rebuilt context ({len(p.context)} messages, as the agent will see it)"}
 
 
-def _head(p: Proposal, status: str) -> list[RenderableType]:
-    """The proposal's id and status, the run's figures and the validity verdict in one line."""
+def shown_guard(p: Proposal, summary: str) -> QualityVerdict | None:
+    """The quality guard's verdict on the summary shown (an edit may fix or break what the run's summary did)."""
+    verdict = p.quality
+    if verdict is None or summary == p.summary:
+        return verdict
+    from cutline.core.engine.quality_guard import verdict_for
+
+    return verdict_for(
+        summary, verdict.inputs, attempts=verdict.attempts, enforced=verdict.enforced, strict=verdict.strict
+    )
+
+
+def _head(p: Proposal, status: str, guard: QualityVerdict | None) -> list[RenderableType]:
+    """The proposal's id and status, a failed guard, the run's figures and the validity verdict."""
     parts: list[RenderableType] = []
     head = Text()
     head.append(f"proposal {p.id}", style="bold")
     if status:
         head.append(f"  [{status}]", style="bold")
     parts.append(head)
+    if guard is not None and not guard.ok:
+        # said at the top, above "✓ valid", not only in the quality guard section eight sections below
+        from cutline.core.audit.before_accept import guard_words
+
+        reasons = guard_words(guard)
+        failed = Text()
+        failed.append("✗ quality guard failed: ", style="bold red")
+        failed.append(visible(reasons[0] if reasons else guard.summary()))
+        if len(reasons) > 1:
+            failed.append(f" (+{len(reasons) - 1} more)")
+        failed.append(" · } to its section", style="dim")
+        parts.append(failed)
     facts = Text(style="dim")
     facts.append(visible(f"{p.mode} · {p.summarizer}{' / ' + p.model if p.model else ''} · prompt {p.prompt_name}"))
     facts.append(
@@ -158,7 +185,7 @@ def _head(p: Proposal, status: str) -> list[RenderableType]:
     return parts
 
 
-def _sections(p: Proposal, summary: str) -> dict[str, RenderableType]:
+def _sections(p: Proposal, summary: str, guard: QualityVerdict | None) -> dict[str, RenderableType]:
     """Each section's body by key; a section the proposal does not have is left out."""
     parts: dict[str, RenderableType] = {"summary": plain_markdown(visible(summary) or "(empty)")}
     if p.injected.last_turn:
@@ -187,9 +214,9 @@ def _sections(p: Proposal, summary: str) -> dict[str, RenderableType]:
     if len(p.context) > CONTEXT_ROWS_SHOWN:
         context.append(Text(f"… {len(p.context) - CONTEXT_ROWS_SHOWN:,} more messages", style="dim"))
     parts["context"] = Group(*context)
-    parts["validation"] = _validation(p)
-    if p.quality is not None:
-        parts["quality"] = _quality(p)
+    parts["validation"] = _validation(p, guard)
+    if guard is not None:
+        parts["quality"] = _quality(guard)
     if p.notes:
         parts["notes"] = Text("\n".join(visible(n) for n in p.notes))
     return parts
@@ -205,11 +232,13 @@ def _memory_flush(prompt: str, system_prompt: str) -> Text:
     return text
 
 
-def _validation(p: Proposal) -> Text:
+def _validation(p: Proposal, guard: QualityVerdict | None) -> Text:
     text = Text()
     if p.validation.ok:
         text.append("✓ valid", style="bold green")
         text.append(": the rebuilt context is one the API accepts")
+        if guard is not None and not guard.ok:
+            text.append(" — but the summary fails the quality guard (next section)", style="bold red")
         return text
     text.append(f"✗ {plural(len(p.validation.problems), 'problem', 'problems')}", style="bold red")
     for problem in p.validation.problems:
@@ -217,9 +246,7 @@ def _validation(p: Proposal) -> Text:
     return text
 
 
-def _quality(p: Proposal) -> Text:
-    verdict = p.quality
-    assert verdict is not None
+def _quality(verdict: QualityVerdict) -> Text:
     text = Text()
     text.append("✓ " if verdict.ok else "✗ ", style="bold green" if verdict.ok else "bold red")
     text.append(visible(verdict.summary()))

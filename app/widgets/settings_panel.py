@@ -67,6 +67,8 @@ class SettingsPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         s = self.settings
         yield Static("A change re-plans at once; nothing is summarized until you run (r).", classes="setting-note")
+        # the setting turned most (the one [ and ] nudge) first: on view in the smallest terminal (80x24)
+        yield self._row("keepRecentTokens", self._int_input("keepRecentTokens"))
         yield self._row(
             "mode", Select([(m, m) for m in MODES], value=s.mode, allow_blank=False, id="setting-mode", compact=True)
         )
@@ -82,7 +84,6 @@ class SettingsPanel(VerticalScroll):
             "rules",
             Select([(r, r) for r in RULES], value="session", allow_blank=False, id="setting-rules", compact=True),
         )
-        yield self._row("keepRecentTokens", self._int_input("keepRecentTokens"))
         yield self._row("reserveTokens", self._int_input("reserveTokens"))
         yield self._row("contextWindow", self._int_input("contextWindow"))
         yield self._row("lastTurnInjection", Switch(value=s.lastTurnInjection, id="setting-lastTurnInjection"))
@@ -161,8 +162,10 @@ class SettingsPanel(VerticalScroll):
             self.query_one("#setting-mode-note", Static).update(note)
 
     def focus_first(self) -> None:
-        """Put the focus on the first setting (the mode), so a person can start tabbing through them."""
+        """Put the focus on the mode, the first choice (keepRecentTokens above it stays on view and `[`/`]` nudge it:
+        a number field would take those keys as characters), so a person can start tabbing through them."""
         self.query_one("#setting-mode", Select).focus()
+        self.scroll_home(animate=False)
 
     def set_values(self, settings: CompactionSettings, counter: str) -> None:
         """Show these values without emitting Changed (e.g. after a key nudged keepRecentTokens)."""

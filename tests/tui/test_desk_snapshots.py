@@ -206,3 +206,73 @@ def test_sessions_importing(snap_compare, tmp_path: Path, ledger: Path, size: tu
         await pilot.pause()
 
     assert snap_compare(test_app(store), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_list_maximised(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    """`z` on the list: the list alone between the title and the status line (issue 27 item 8)."""
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("z")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_side_pane_focused(snap_compare, tmp_path: Path, ledger: Path, size: tuple[int, int]) -> None:
+    """`2`: the focus on the side pane, its border marked, the list's not (issue 27 item 6)."""
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_proposal_guard_failed(
+    snap_compare, tmp_path: Path, ledger: Path, cutline_home: Path, size: tuple[int, int]
+) -> None:
+    """An edit that drops OpenClaw's sections: the failed guard said next to '✓ valid' (issue 27 item 5)."""
+    (cutline_home / "config.toml").write_text(
+        '[compaction]\nkeepRecentTokens = 5000\nrules = "openclaw-2026.9"\n', encoding="utf-8"
+    )
+
+    async def before(pilot: Pilot[None]) -> None:
+        await proposed(pilot)
+        await pilot.press("e", "f7", *"## Goal", "enter", *"- Tidy the ledger.", "escape", "o")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db", str(ledger)), run_before=before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_found_sessions(
+    snap_compare, tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """`m`: the agents' sessions on this machine, the table's focus marked, F1 and q first in the footer."""
+    import os
+    import shutil
+    import time
+
+    from tests.support.paths import TESTS
+
+    home = tmp_path / "home"
+    target = home / ".pi" / "agent" / "sessions" / "--tmp-work--" / "2026-11-24T23-48-46-601Z_b.jsonl"
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(TESTS / "fixtures" / "corpus" / "pi-0.87" / "main" / "session.jsonl", target)
+    two_days_ago = time.time() - 2 * 86400 - 600  # the table says how long ago, by the wall clock: "2d ago"
+    os.utime(target, (two_days_ago, two_days_ago))
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "OPENCLAW_STATE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+
+    async def before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+
+    assert snap_compare(test_app(tmp_path / "store.db"), run_before=before, terminal_size=size)

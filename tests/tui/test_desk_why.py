@@ -86,7 +86,7 @@ async def test_brackets_keep_the_cut_in_view(tmp_path: Path, long_ledger: Path) 
         assert _cut_visible(message_list)
 
 
-# -- 5: `s` focuses the first setting; a mode's overrides show in the settings ------------
+# -- 5: `s` focuses the first choice (the mode; keepRecentTokens above it, issue 27 item 8); a mode's overrides show in the settings ------------
 
 
 async def test_s_focuses_the_first_setting(tmp_path: Path, long_ledger: Path) -> None:

@@ -68,3 +68,24 @@ def test_guard_reasons_in_words_with_noise_named() -> None:
     minor = lost.model_copy(update={"text": "a name", "weight": 0.75})
     shown = findings([lost, recovered, minor], None)
     assert [f.text for f in shown.lost] == ["Never push to main."] and not shown.blocking
+
+
+def test_accept_says_a_failed_quality_guard_before_anything_is_written(tmp_path: Path) -> None:
+    """Issue 27 item 5: an edit that drops the latest request fails the guard, and `cutline accept` says so."""
+    from cutline.app.cli import cli
+
+    path, db, _ = _proposal(tmp_path)
+    made = CliRunner().invoke(
+        cli, ["compact", str(path), "--rules", "openclaw-2026.9", "--keep-recent-tokens", "10", "--json", "--db", db]
+    )
+    assert made.exit_code == 0, made.output
+    proposal = json.loads(made.output)["id"]
+    with Store(db) as store:
+        guard = review.load_proposal(store, proposal).quality
+        assert guard is not None and "## Decisions" in guard.inputs.requiredSections
+        review.add_version(store, proposal, "## Goal\n- Tidy the chatbot.")
+    accepted = CliRunner().invoke(cli, ["accept", proposal, "--db", db])
+    assert accepted.exit_code == 0, accepted.stderr
+    lines = [line.strip() for line in accepted.stderr.splitlines()]
+    assert "the quality guard failed:" in lines, accepted.stderr
+    assert "- no \u201c## Decisions\u201d section (OpenClaw's summaries must have it)" in lines

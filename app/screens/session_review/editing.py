@@ -32,15 +32,25 @@ class Editing(ReviewState):
             self.query_one("#editor-tokens", Static).update(Text("no proposal to edit yet", style="dim"))
             self._update_gauge()
             return
-        editor.disabled = self.proposal_status != "open"
+        editable = self.proposal_status == "open"
+        # the editor being typed in stays focused when the proposal stops being editable under it (a decision
+        # made elsewhere): read-only, it swallows the letters, which never run as the screen's commands
+        editor.read_only = not editable
+        editor.disabled = not editable and not editor.has_focus
         if load_editor:
-            self._loading_editor = True
-            editor.load_text(self._current_text() or "")
-            self.call_after_refresh(self._editor_loaded)
+            self._load_editor(editor, self._current_text() or "")
         self._update_editor_tokens(self._current_text() or "")
         self._update_saved_label()
         self._update_gauge()
         self.refresh_bindings()
+
+    def _load_editor(self, editor: TextArea, text: str) -> None:
+        """Put `text` in the editor; the same text (a reload under the person typing) leaves the cursor where it is."""
+        if editor.text == text:
+            return
+        self._loading_editor = True
+        editor.load_text(text)
+        self.call_after_refresh(self._editor_loaded)
 
     def _editor_loaded(self) -> None:
         self._loading_editor = False
@@ -91,6 +101,12 @@ class Editing(ReviewState):
         if self._autosave is not None:
             self._autosave.stop()
         self._autosave = self.set_timer(self.desk.autosave_seconds, self._autosave_now)
+
+    @on(TabbedContent.TabActivated, "#side")
+    def _proposal_shown(self, event: TabbedContent.TabActivated) -> None:
+        """The proposal pane shows the text being typed (and the guard's verdict on it), not the last one saved."""
+        if event.pane.id == "tab-proposal" and self.pending_text is not None:
+            self.query_one(ProposalView).show(self.proposal, self._current_text(), self.proposal_status)
 
     def _autosave_now(self) -> None:
         self._autosave = None

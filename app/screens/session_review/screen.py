@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.clock import Clock
 from textual.containers import Horizontal, Vertical
 from textual.widget import AwaitMount
-from textual.widgets import Footer, Header, ProgressBar, Static, TabbedContent, TabPane
+from textual.widgets import Header, ProgressBar, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from cutline.app.screens.session_review.afterwards import Afterwards
@@ -30,9 +30,11 @@ from cutline.app.screens.session_review.messages import (
     SourceChanged,
 )
 from cutline.app.screens.session_review.outward import Outward
+from cutline.app.screens.session_review.panes import Panes
 from cutline.app.screens.session_review.running import Running
 from cutline.app.screens.session_review.state import QUEUED_WHILE_LOADING, chars4_tokens
 from cutline.app.widgets.context_view import ContextView
+from cutline.app.widgets.desk_footer import DeskFooter
 from cutline.app.widgets.detail import DetailPane
 from cutline.app.widgets.gauge import BudgetGauge
 from cutline.app.widgets.labels import format_label
@@ -63,8 +65,11 @@ class _Posted:
         self.screen.post_message(Preview(entries, tokens))
 
 
-class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward):
+class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Panes):
     """One session under review."""
+
+    # a maximised pane (z) keeps the title, the status line and the footer
+    ALLOW_IN_MAXIMIZED_VIEW = ".-textual-system,Header,#status-bar,DeskFooter"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -204,13 +209,14 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward):
             yield ProgressBar(
                 id="run-progress", show_eta=False, clock=Clock(get_time=lambda: self.desk.clock().timestamp())
             )
-        yield Footer()
+        yield DeskFooter()
 
     def on_mount(self) -> None:
         self.sub_title = self.ref
         message_list = self.query_one(MessageList)
         message_list.hold = self._hold_list_key
         message_list.focus()
+        self.mark_panes()
         self.load()
 
     def shows(self, ref: str) -> bool:
