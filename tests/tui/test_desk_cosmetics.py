@@ -36,7 +36,7 @@ def test_the_memory_flush_reads_as_its_two_prompts_not_a_python_dict(tmp_path: P
         proposal = propose(store, path)
     turn = build_memory_flush_turn(MemoryFlushSettings(), dt.date(2026, 1, 1))
     proposal.injected.memory_flush = turn
-    text = rendered_text(_sections(proposal, proposal.summary)["memory-flush"], width=200)
+    text = rendered_text(_sections(proposal, proposal.summary, None)["memory-flush"], width=200)
     assert "{'prompt'" not in text and "'system_prompt'" not in text and "\\n" not in text
     assert "prompt (the user turn)" in text and "added to the system prompt" in text
     first_line = turn.prompt.strip().splitlines()[0]
