@@ -255,7 +255,7 @@ def report_text(report: Any) -> str:
 
 
 @click.command("audit")
-@click.argument("session")
+@click.argument("session", required=False)
 @click.option(
     "--compaction", "compaction_id", default=None, help="Compaction entry id (default: the latest compaction)."
 )
@@ -267,9 +267,16 @@ def report_text(report: Any) -> str:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print lost facts, retention, warnings and the explanation as JSON."
 )
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="With --proposal: ask the configured model questions on the important facts, from the context after "
+    "the compaction only, and grade its answers against the facts (the cost is shown first).",
+)
+@click.option("--yes", "assume_yes", is_flag=True, help="With --probe: run it without asking.")
 @DB
 def audit_cmd(
-    session: str,
+    session: str | None,
     compaction_id: str | None,
     proposal_id: str | None,
     keep_recent_tokens: int | None,
@@ -277,25 +284,42 @@ def audit_cmd(
     context_window: int | None,
     rules: str | None,
     as_json: bool,
+    probe: bool,
+    assume_yes: bool,
     db_path: str | None,
 ) -> None:
-    """What a compaction in SESSION (a stored session or a session file) lost, and why the cut fell there."""
+    """What a compaction in SESSION (a stored session or a session file) lost, and why the cut fell there.
+
+    With --proposal, SESSION may be left out; --probe adds the model check (optional: it needs a key or an endpoint).
+    """
     from cutline.core.audit.report import audit_compaction
 
     if compaction_id and proposal_id:
         raise click.UsageError("give --compaction or --proposal, not both")
+    if session is None and not proposal_id:
+        raise click.UsageError("give a SESSION, or --proposal PROPOSAL")
+    if probe and not proposal_id:
+        raise click.UsageError("--probe checks a proposal: give --proposal PROPOSAL")
     settings = _settings(keep_recent_tokens, reserve_tokens, context_window)
+    probed: Any = None
     with open_store(db_path) as store:
-        session_id = session_id_for(store, session)
+        session_id = session_id_for(store, session) if session is not None else None
         if proposal_id:
             report = _proposal_audit(store, proposal_id)
-            if report.session_id != session_id:
+            if probe:
+                probed = _probe(store, report, settings, assume_yes, as_json)
+            else:
+                from cutline.core.workbench.probing import stored_run
+
+                probed = stored_run(store, report.target_id)
+            if session_id is not None and report.session_id != session_id:
                 raise CutlineError(
                     f"proposal {report.target_id} belongs to session {report.session_id}, not {session_id}"
                 )
         else:
             from cutline.core.store.token_counts import count_entries
 
+            assert session_id is not None  # a SESSION is required without --proposal
             window = _compaction_window(store, session_id, compaction_id, settings, rules)
             if window is not None:
                 header = store.sessions.header(session_id)
@@ -308,9 +332,32 @@ def audit_cmd(
                     loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules
                 )
     if as_json:
-        say_json(indented_json(report.to_json(), ensure_ascii=False))
+        data = report.to_json()
+        if proposal_id:
+            data["probe"] = probed.model_dump() if probed is not None else None
+        say_json(indented_json(data, ensure_ascii=False))
     else:
-        say(report_text(report))
+        text = report_text(report)
+        if probed is not None:
+            text += "\n\n" + probed.text()
+        say(text)
+
+
+def _probe(store: Any, report: Any, settings: Any, assume_yes: bool, as_json: bool) -> Any:
+    """The model check of the audited proposal: the cost said first, asked, run and stored (None when declined)."""
+    import os
+
+    from cutline.core.workbench.probing import plan_probe, run_probe
+
+    plan = plan_probe(store, report.target_id, report.facts, settings, os.environ)
+    if not plan.questions:
+        say("probe: no important fact in the summarized part to ask about", err=True)
+        return None
+    say(plan.cost.line(plan.model_name) + f"; {len(plan.questions)} questions", err=True)
+    if not assume_yes and not click.confirm("run the probe?", default=False, err=True):
+        say("probe not run", err=True)
+        return None
+    return run_probe(store, plan)
 
 
 @click.command("timeline")

@@ -121,6 +121,9 @@ class CompactionSettings(BaseModel):
     # the openai summarizer: an OpenAI-compatible endpoint (else OPENAI_BASE_URL) and its API flavour
     baseUrl: str | None = None
     api: Literal["responses", "chat"] = "responses"
+    # the model check's prices per million tokens (`audit --probe` shows tokens only without them)
+    inputPricePerMTok: float | None = Field(default=None, ge=0)
+    outputPricePerMTok: float | None = Field(default=None, ge=0)
     # giving up in time: the whole compaction, one model request, retries of a failed request (inside the former)
     timeoutSeconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0)
     requestTimeoutSeconds: float = Field(default=DEFAULT_REQUEST_TIMEOUT_SECONDS, gt=0)

@@ -26,6 +26,7 @@ from cutline.core.paths import existing_backups_dir
 from cutline.core.store.db import StoreDatabase, damaged_message, is_damage, utc_now
 from cutline.core.store.importer import ImportedFile, Importer, ImportProgress, ImportReport, file_sha256
 from cutline.core.store.overview import CompactionInfo, PathLine, SessionOverview, entry_preview, overview
+from cutline.core.store.probes import ProbeRuns
 from cutline.core.store.proposals import Proposals
 from cutline.core.store.rows import entry_keys
 from cutline.core.store.sessions import AmbiguousSessionError, SessionInfo, Sessions, display_name, unique_prefixes
@@ -69,6 +70,7 @@ class Store:
         self.counts = TokenCounts(self.database)
         self.proposals = Proposals(self.database)
         self.write_backs = WriteBacks(self.database)
+        self.probes = ProbeRuns(self.database)
         self.importer = Importer(self.database, self.sessions, self.counts)
         clean_backup_leftovers()
 

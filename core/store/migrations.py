@@ -223,3 +223,19 @@ def m007_compaction_entries_index(db: Database) -> None:
     """
     db.execute("DROP INDEX IF EXISTS idx_entries_session_type")
     db.execute("CREATE INDEX idx_entries_compactions ON entries (session_id, path_index) WHERE type = 'compaction'")
+
+
+@migrations(name="m008_probe_runs")
+def m008_probe_runs(db: Database) -> None:
+    """The model check's results (`audit --probe`), kept with their proposal: each run's questions, answers and grades."""
+    db.execute(
+        """
+        CREATE TABLE probe_runs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            proposal_id TEXT NOT NULL REFERENCES proposals(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            run_json TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_probe_runs_proposal ON probe_runs (proposal_id, id)")

@@ -127,11 +127,11 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
 
     with Store(db_path) as store:
         assert [m.name for m in migrations.applied(store.db)][-5:] == [
-            "m003_write_backs",
             "m004_session_path_tokens",
             "m005_entry_index_facts",
             "m006_token_counts_without_rowid",
             "m007_compaction_entries_index",
+            "m008_probe_runs",
         ]
         assert migrations.pending(store.db) == []  # upgraded to the latest schema
         assert store.db["sessions"].get("old-1")["header_json"] == "{}"
