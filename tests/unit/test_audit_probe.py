@@ -161,3 +161,18 @@ def test_without_a_key_the_probe_says_how_to_configure_one_in_one_line(
     ]
     # the rest works without one
     assert audit("--proposal", proposal_id).exit_code == 0
+
+
+def test_a_failing_model_is_one_line_and_nothing_is_stored(
+    proposal_id: str, fake: FakeOpenAI, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.fake_openai import server_error
+
+    fake.script(server_error(3))
+    monkeypatch.setenv("CUTLINE_COMPACTION__MAXRETRIES", "0")
+    code, out, err = run(capsys, "audit", "--proposal", proposal_id, "--probe", "--yes")
+    assert code != 0 and out == ""
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith("cutline: OpenAI API") and "500" in lines[-1], err
+    with Store() as store:
+        assert stored_run(store, proposal_id) is None
