@@ -23,6 +23,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from cutline.app.screens.modals import ConfirmScreen
 from cutline.app.widgets.desk_footer import DeskFooter
 from cutline.app.widgets.labels import plural
 from cutline.app.widgets.safe_text import one_line, visible
@@ -208,6 +209,26 @@ class AuditData:
     compaction_ids: list[str]
     # facts kept only through their words or identifiers, with the summary's passage nearest to each
     unverbatim: list[tuple[Any, Any]] = field(default_factory=list)
+    # a proposal's last model check (core.audit.probe.ProbeRun), None when never run
+    probe: Any = None
+
+
+class ProbePlanned(Message):
+    """The model check is ready to ask (the cost known), or cannot be made (`error`, one line)."""
+
+    def __init__(self, plan: Any = None, error: str = "") -> None:
+        super().__init__()
+        self.plan = plan
+        self.error = error
+
+
+class ProbeDone(Message):
+    """The model check ran and was stored (`run`), or failed (`error`, one line)."""
+
+    def __init__(self, run: Any = None, error: str = "") -> None:
+        super().__init__()
+        self.run = run
+        self.error = error
 
 
 class AuditLoaded(Message):
@@ -290,6 +311,15 @@ class AuditScreen(Screen[None]):
             "Show in list",
             id="audit.show_in_list",
             tooltip="Back to the review screen, the list's cursor on the selected fact's source entry",
+        ),
+        Binding(
+            "p",
+            "probe",
+            "Model check",
+            show=False,
+            id="audit.probe",
+            tooltip="A proposal's model check: the configured model answers questions on the important facts "
+            "from the context after the compaction (the cost is asked first)",
         ),
     ]
 
@@ -376,6 +406,11 @@ class AuditScreen(Screen[None]):
                 report = audit_proposal(session, proposal, latest.text if latest.text != proposal.summary else None)
             else:
                 report = audit_compaction(session, self.compaction_entry_id, settings)
+            probe = None
+            if self.proposal_id:
+                from cutline.core.workbench.probing import stored_run
+
+                probe = stored_run(store, proposal.id)
             timeline = build_timeline(session, settings, ["chars4", "calibrated"])
             ids = [e.id for e in session.active_path() if e.type == "compaction"]
             ids += [c.id for c in session.compactions() if c.id not in ids]
@@ -387,7 +422,9 @@ class AuditScreen(Screen[None]):
             for fact in report.facts
             if verbatim_label(fact.retained, fact.rule) == "not found verbatim"
         ]
-        data = AuditData(report=report, timeline=timeline, session=session, compaction_ids=ids, unverbatim=unverbatim)
+        data = AuditData(
+            report=report, timeline=timeline, session=session, compaction_ids=ids, unverbatim=unverbatim, probe=probe
+        )
         self.post_message(AuditLoaded(data))
 
     @on(Worker.StateChanged)
@@ -446,10 +483,13 @@ class AuditScreen(Screen[None]):
         self.query_one("#audit-retention", Static).update(text)
 
     def _show_warnings(self, report: Any) -> None:
-        if not report.warnings:
+        probe = self.data.probe if self.data is not None else None
+        if not report.warnings and probe is None:
             self.query_one("#audit-warnings", Static).update(Text("no warnings", style="green"))
             return
         text = Text()
+        if probe is not None:
+            text.append(visible(probe.text()) + "\n\n")
         for w in report.warnings:
             if w.recovered:
                 text.append("✓ ", style="bold green")
@@ -581,6 +621,84 @@ class AuditScreen(Screen[None]):
         self.call_after_refresh(scroll)
 
     # -- actions ------------------------------------------------------------
+
+    # -- the model check ------------------------------------------------------
+
+    def action_probe(self) -> None:
+        if not self.proposal_id or self.data is None:
+            self.notify("The model check is made on a proposal's audit.", severity="warning")
+            return
+        self.plan_probe(self.proposal_id, self.data.report.facts)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="audit-probe")
+    def plan_probe(self, proposal_id: str, facts: list[Any]) -> None:
+        import os
+
+        from cutline.core.config.file import load_settings
+        from cutline.core.errors import CutlineError
+        from cutline.core.workbench.probing import plan_probe
+
+        store, owned = self._open_store()
+        try:
+            plan = plan_probe(store, proposal_id, facts, load_settings(), os.environ)
+        except CutlineError as problem:
+            self.post_message(ProbePlanned(error=str(problem)))
+            return
+        finally:
+            if owned:
+                store.close()
+        self.post_message(ProbePlanned(plan))
+
+    @on(ProbePlanned)
+    def _probe_planned(self, message: ProbePlanned) -> None:
+        plan = message.plan
+        if plan is None:
+            self.notify(visible(message.error), title="Model check", severity="warning")
+            return
+        if not plan.questions:
+            self.notify("No important fact in the summarized part to ask about.", title="Model check")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.notify(f"Asking {plan.model_name}…", title="Model check")
+                self.run_probe(plan)
+
+        questions = "\n".join(f"{q.number}. {q.question}" for q in plan.questions)
+        self.app.push_screen(
+            ConfirmScreen("Model check", plan.cost.line(plan.model_name), questions, confirm_label="Ask"), answered
+        )
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="audit-probe")
+    def run_probe(self, plan: Any) -> None:
+        from cutline.core.errors import CutlineError
+        from cutline.core.workbench.probing import run_probe
+
+        store, owned = self._open_store()
+        try:
+            run = run_probe(store, plan)
+        except CutlineError as problem:
+            self.post_message(ProbeDone(error=str(problem)))
+            return
+        finally:
+            if owned:
+                store.close()
+        self.post_message(ProbeDone(run))
+
+    @on(ProbeDone)
+    def _probe_done(self, message: ProbeDone) -> None:
+        if message.run is None:
+            self.notify(visible(message.error), title="Model check failed", severity="error")
+            return
+        if self.data is not None:
+            self.data.probe = message.run
+            self._show_warnings(self.data.report)
+        counts = message.run.counts()
+        self.notify(
+            f"{counts['right']} right, {counts['wrong']} wrong, {counts['missed']} missed (in Warnings)",
+            title="Model check",
+            severity="warning" if counts["wrong"] else "information",
+        )
 
     def action_back(self) -> None:
         self.app.pop_screen()
