@@ -28,6 +28,7 @@ from cutline.core.summarizers.base import Summarizer
 
 Grade = Literal["right", "wrong", "missed"]
 MAX_QUESTIONS = 10
+OPEN_ERROR_WEIGHT = 2.5  # the weight core.audit.verdicts gives an error still unresolved at the cut
 ANSWER_TOKENS = 80  # the most one answer may take
 NO_MODEL = (
     "--probe needs a model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or baseUrl (or OPENAI_BASE_URL) "
@@ -58,6 +59,8 @@ class ProbeQuestion(BaseModel):
     fact: str
     weight: float
     source_entry_id: str | None = None
+    # an error the audit holds unresolved at the cut (weighed 2.5, core.audit.verdicts): an answer calling it fixed is wrong
+    open_error: bool = False
     question: str
 
 
@@ -158,6 +161,7 @@ def probe_questions(facts: Sequence[AuditFact], limit: int = MAX_QUESTIONS) -> l
                 fact=fact.text,
                 weight=fact.weight,
                 source_entry_id=fact.source_entry_id,
+                open_error=fact.kind == "error" and fact.origin == "conversation" and fact.weight >= OPEN_ERROR_WEIGHT,
                 # an error is asked about by its own text: its state (fixed or not) is what the answer must carry
                 question=_ASK.get(fact.kind, _ASK["instruction"]).format(
                     fact.text[:160] if fact.kind == "error" else topic(fact.text)
@@ -205,7 +209,12 @@ def grade(question: ProbeQuestion, answer: str) -> tuple[Grade, str]:
     """The answer judged against the fact with the audit's comparison: kept or reworded is right, contradicted wrong."""
     if not answer.strip() or answer.strip().upper().startswith("UNKNOWN"):
         return "missed", "not answered"
-    view = FactView(text=question.fact, kind=question.kind, open_task=question.kind == "request")
+    view = FactView(
+        text=question.fact,
+        kind=question.kind,
+        open_task=question.kind == "request",
+        error_state="open" if question.open_error else None,
+    )
     judgement = judge(view, passages([answer]))
     if judgement.verdict in ("kept", "reworded"):
         return "right", ""

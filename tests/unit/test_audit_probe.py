@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 from cutline.app.cli import cli
 from cutline.app.commands.audit import _proposal_audit
 from cutline.core.audit.probe import grade, probe_questions, topic
+from cutline.core.audit.verdicts import AuditFact
 from cutline.core.store import Store
 from cutline.core.workbench.probing import stored_run
 from tests.support.cli import run
@@ -80,18 +81,23 @@ def test_the_questions_of_a_known_proposal_are_on_its_important_facts(proposal_i
 
 
 def test_answers_are_graded_against_the_fact_not_by_the_model() -> None:
-    [question] = probe_questions(
-        [_fact("instruction", "Bind the server to port 8443, never to 8080.")]  # weight 3: a constraint
-    )
+    [question] = probe_questions([_fact("instruction", "Bind the server to port 8443, never to 8080.")])
     assert grade(question, "Bind the server to port 8443, never to 8080.")[0] == "right"
     assert grade(question, "Bind the server to port 8080.")[0] == "wrong"
     assert grade(question, "UNKNOWN") == ("missed", "not answered")
 
 
-def _fact(kind: str, text: str) -> object:
-    from cutline.core.audit.verdicts import AuditFact
+def _fact(kind: str, text: str, weight: float = 3.0) -> AuditFact:
+    return AuditFact(kind=kind, text=text, retained=False, verdict="lost", weight=weight)  # type: ignore[arg-type]
 
-    return AuditFact(kind=kind, text=text, retained=False, verdict="lost", weight=3.0)  # type: ignore[arg-type]
+
+def test_an_unresolved_error_answered_as_fixed_is_wrong() -> None:
+    error = "FAILED tests/test_api.py::test_create_requires_key - assert 401 == 403"
+    [question] = probe_questions([_fact("error", error, weight=2.5)])  # the audit's weight of an open error
+    assert question.open_error
+    assert grade(question, f"{error}; still failing.")[0] == "right"
+    verdict, reason = grade(question, "test_create_requires_key failed (assert 401 == 403); it is fixed now.")
+    assert verdict == "wrong" and reason == "an unresolved error is stated as fixed"
 
 
 def test_a_right_and_a_wrong_answer_from_the_fake_server_are_graded_and_stored(
