@@ -297,3 +297,38 @@ def test_an_openclaw_stores_new_compaction_is_listed_unless_cutline_wrote_it(tmp
             [item] = report.items
             assert (item.agent, item.session_file) == ("openclaw", f"{store_file}#{sid}")
             assert Inbox(store).request(item.id)["found"]["compaction"] == compaction_id
+
+
+def test_an_opencode_stores_compaction_is_found_once_and_a_quiet_store_is_not_opened(tmp_path: Path) -> None:
+    """The store the real opencode wrote (the corpus): before its automatic compaction, after it, and after it went on."""
+    from cutline.core.agents.opencode import read_store
+
+    corpus = REPO / "tests" / "fixtures" / "corpus" / "opencode" / "main"
+    home = tmp_path / "home"
+    store_file = home / ".local" / "share" / "opencode" / "opencode.db"
+    store_file.parent.mkdir(parents=True)
+    shutil.copy(corpus / "before-compact.sqlite", store_file)
+    env = {"HOME": str(home)}
+    compacted = read_store(corpus / "after-auto-compact.sqlite")
+    [entry] = [e for e in compacted.active_path() if e.type == "compaction"]
+    assert entry.compaction is not None
+    with Store(tmp_path / "store.db") as store:
+        first = scan(store, env=env)
+        assert first.baseline and (first.files, first.known, first.items) == (1, 0, [])
+        shutil.copy(corpus / "after-auto-compact.sqlite", store_file)  # opencode compacted on its own
+        report = scan(store, env=env)
+        [item] = report.items
+        sid = compacted.source_path.split("#")[-1] if compacted.source_path else ""
+        assert (item.agent, item.session_file, item.agent_session_id) == ("opencode", f"{store_file}#{sid}", sid)
+        found = Inbox(store).request(item.id)["found"]
+        assert found["compaction"] == entry.id  # the compaction's user message, as cutline's reader names it
+        assert found["summary"] == entry.compaction.summary and len(found["summary"]) > 20
+        quiet = scan(store, env=env)
+        assert (quiet.files, quiet.files_read, quiet.bytes_read, quiet.items) == (1, 0, 0, [])
+        shutil.copy(corpus / "session.sqlite", store_file)  # opencode went on after it: nothing new
+        later = scan(store, env=env)
+        assert later.files_read == 1 and later.items == []
+        assert [i.id for i in Inbox(store).listing()] == [item.id]
+        with store.database.transaction() as conn:
+            remembered = conn.execute("SELECT path, compaction, item_id FROM inbox_found").fetchall()
+        assert [tuple(r) for r in remembered] == [(f"{store_file}#{sid}", entry.id, item.id)]
