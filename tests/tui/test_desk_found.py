@@ -159,3 +159,20 @@ def test_a_found_compaction_opened_for_audit(
 ) -> None:
     store, _, _ = _found(tmp_path, monkeypatch)
     assert snap_compare(test_app(store), run_before=_open_first, terminal_size=size)
+
+
+async def test_the_palette_lists_the_found_compactions_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, _, _ = _found(tmp_path, monkeypatch)
+    app = test_app(store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await type_keys(pilot, "\x10")  # ctrl+p
+        await settle(pilot)
+        await type_keys(pilot, "made on their own")
+        await pilot.pause(0.3)
+        await type_keys(pilot, "\r")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "FoundItemsScreen"
+        await pilot.pause(0.1)
+        await settle(pilot)
+        assert app.screen.query_one(DataTable).row_count == 1

@@ -332,3 +332,32 @@ def test_an_opencode_stores_compaction_is_found_once_and_a_quiet_store_is_not_op
         with store.database.transaction() as conn:
             remembered = conn.execute("SELECT path, compaction, item_id FROM inbox_found").fetchall()
         assert [tuple(r) for r in remembered] == [(f"{store_file}#{sid}", entry.id, item.id)]
+
+
+def test_a_better_summary_of_an_opencode_compaction_is_written_into_its_store_and_not_found_again(
+    tmp_path: Path,
+) -> None:
+    """A found item names `STORE#SESSION`: accepting writes the person's summary into the real store, once."""
+    import sqlite3
+
+    from cutline.core.inbox.answers import accept_item, edit_item
+
+    corpus = REPO / "tests" / "fixtures" / "corpus" / "opencode" / "main"
+    home = tmp_path / "home"
+    store_file = home / ".local" / "share" / "opencode" / "opencode.db"
+    store_file.parent.mkdir(parents=True)
+    shutil.copy(corpus / "before-compact.sqlite", store_file)
+    env = {"HOME": str(home)}
+    with Store(tmp_path / "store.db") as store:
+        scan(store, env=env)
+        shutil.copy(corpus / "session.sqlite", store_file)  # compacted, then went on
+        [item] = scan(store, env=env).items
+        edit_item(store, item.id, "The person's better summary. MARK-OPENCODE")
+        accepted = accept_item(store, item.id)
+        assert accepted is not None and accepted.status == "accepted"
+        assert (accepted.answer or {})["writtenTo"] == item.session_file
+        conn = sqlite3.connect(store_file)
+        [(count,)] = conn.execute("SELECT count(*) FROM part WHERE data LIKE '%MARK-OPENCODE%'").fetchall()
+        conn.close()
+        assert count == 1
+        assert scan(store, env=env).items == []  # cutline's own write-back is not found after the fact
