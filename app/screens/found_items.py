@@ -167,6 +167,9 @@ class FoundItemScreen(OnDesk, Screen[None]):
         Binding(
             "a", "accept", "Accept", id="found_item.accept", tooltip="Write the edited summary back to the session"
         ),
+        Binding(
+            "c", "compare", "Compare", id="found_item.compare", tooltip="Diff the agent's summary and the edited one"
+        ),
         Binding("d", "dismiss_item", "Dismiss", id="found_item.dismiss", tooltip="Dismiss it: nothing is written"),
         Binding("escape", "back", "Back", id="found_item.back", tooltip="Leave the editor, or go back to the list"),
     ]
@@ -224,6 +227,25 @@ class FoundItemScreen(OnDesk, Screen[None]):
 
     def action_edit(self) -> None:
         self.query_one(SummaryEditor).focus()
+
+    def action_compare(self) -> None:
+        """The agent's summary beside the one in the editor; reverting to the left puts the agent's back."""
+        from cutline.app.screens.versions import DiffScreen, Version
+
+        if self.view is None:
+            return
+        editor = self.query_one(SummaryEditor)
+        own = self.view.agent_summary or ""
+        versions = [
+            Version(n=1, origin=f"{self.view.item.agent}'s own", created_at="", text=own),
+            Version(n=2, origin="edited", created_at="", text=editor.text),
+        ]
+
+        def chosen(n: int | None) -> None:
+            if n == 1:
+                editor.load_text(own)
+
+        self.app.push_screen(DiffScreen(versions), chosen)
 
     def action_back(self) -> None:
         editor = self.query_one(SummaryEditor)

@@ -106,6 +106,14 @@ async def test_f_lists_the_found_compaction_and_enter_opens_pis_own_cut_to_rewri
         await type_keys(pilot, "MARK-BETTER ")
         await pilot.press("escape")  # leaves the editor, not the screen
         assert type(app.screen).__name__ == "FoundItemScreen"
+        await type_keys(pilot, "c")  # compare pi's summary and the edited one
+        await settle(pilot)
+        assert type(app.screen).__name__ == "DiffScreen"
+        diff = str(app.screen.query_one("#diff-body").render())
+        assert "-pi's own summary 0" in diff and "+MARK-BETTER pi's own summary 0" in diff
+        await type_keys(pilot, "q")  # closes the diff
+        await settle(pilot)
+        assert type(app.screen).__name__ == "FoundItemScreen"
         await type_keys(pilot, "a")
         await settle(pilot)
         told = [n.message for n in app._notifications][-1]
