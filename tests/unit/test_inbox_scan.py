@@ -9,6 +9,7 @@ what was appended.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -361,3 +362,68 @@ def test_a_better_summary_of_an_opencode_compaction_is_written_into_its_store_an
         conn.close()
         assert count == 1
         assert scan(store, env=env).items == []  # cutline's own write-back is not found after the fact
+
+
+def _opencode_store(target: Path, copies: int) -> None:
+    """The corpus's real opencode store after its automatic compaction, its session's rows copied `copies` times.
+
+    Each copy is its own session (ids suffixed alike), later in time, so each holds one finished compaction.
+    """
+    import sqlite3
+
+    shutil.copy(REPO / "tests" / "fixtures" / "corpus" / "opencode" / "main" / "after-auto-compact.sqlite", target)
+    conn = sqlite3.connect(target)
+    messages = conn.execute("SELECT id, session_id, time_created, time_updated, data FROM message").fetchall()
+    parts = conn.execute("SELECT id, message_id, session_id, time_created, time_updated, data FROM part").fetchall()
+    for k in range(1, copies + 1):
+        shift = k * 10_000_000
+
+        def new(value: str, k: int = k) -> str:
+            return f"{value}_{k:03d}"  # the same length for every copy
+
+        for mid, sid, created, updated, data in messages:
+            data = re.sub(r'"parentID":"([^"]+)"', lambda m: f'"parentID":"{new(m.group(1))}"', data)
+            conn.execute(
+                "INSERT INTO message VALUES (?, ?, ?, ?, ?)",
+                (new(mid), new(sid), created + shift, updated + shift, data),
+            )
+        for pid, mid, sid, created, updated, data in parts:
+            conn.execute(
+                "INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
+                (new(pid), new(mid), new(sid), created + shift, updated + shift, data),
+            )
+    conn.executemany("DELETE FROM part WHERE id = ?", [(row[0],) for row in parts])  # only the copies stay
+    conn.executemany("DELETE FROM message WHERE id = ?", [(row[0],) for row in messages])
+    conn.commit()
+    conn.close()
+
+
+def test_an_opencode_store_costs_its_rows_once_and_then_only_what_changed(tmp_path: Path) -> None:
+    """Work at n and 4n sessions in one store: the first scan reads each row once; a new row costs itself only."""
+    import sqlite3
+
+    costs, grown_costs = {}, {}
+    for n in (3, 12):
+        home = tmp_path / f"home{n}"
+        store_file = home / ".local" / "share" / "opencode" / "opencode.db"
+        store_file.parent.mkdir(parents=True)
+        _opencode_store(store_file, n)
+        with Store(tmp_path / f"store{n}.db") as store:
+            first = scan(store, env={"HOME": str(home)}, include_existing=True)
+            assert (first.files_read, len(first.items)) == (1, n)
+            quiet = scan(store, env={"HOME": str(home)})
+            assert (quiet.files_read, quiet.bytes_read) == (0, 0)
+            conn = sqlite3.connect(store_file)
+            [(latest,)] = conn.execute("SELECT max(time_updated) FROM message").fetchall()
+            row = '{"role":"user","time":{"created":1}}'
+            conn.execute("INSERT INTO message VALUES ('msg_new', 'ses_new', ?, ?, ?)", (latest + 5, latest + 5, row))
+            conn.commit()
+            conn.close()
+            grown = scan(store, env={"HOME": str(home)})
+            assert (grown.files_read, grown.items) == (1, [])
+            # the new row, and the row(s) of the last millisecond seen before (read again: an update may share it)
+            assert len(row) <= grown.bytes_read < first.bytes_read / n
+            costs[n] = first.bytes_read
+            grown_costs[n] = grown.bytes_read
+    assert costs[12] == 4 * costs[3]
+    assert grown_costs[12] == grown_costs[3]  # what changed costs the same whatever the store holds
