@@ -74,7 +74,10 @@ class InboxWatch:
     def _scanned(self, new: int) -> None:
         what = "compaction" if new == 1 else "compactions"
         self.desk.notify(
-            f"{new} {what} found after the fact: `cutline inbox` lists them", title="Inbox", timeout=8, markup=False
+            f"{new} {what} found after the fact: f on the sessions screen lists them (or `cutline inbox`)",
+            title="Inbox",
+            timeout=8,
+            markup=False,
         )
         self.poll()
 

@@ -98,11 +98,11 @@ DOWNLOAD_NAME = "cutline-download"
 
 def _binding_scopes() -> list[tuple[str, list[Binding]]]:
     """Every screen's and widget's bindings, by scope (keys collide only within one scope, or with the app's)."""
-    from cutline.app.screens import audit, modals, session_review, sessions, versions
+    from cutline.app.screens import audit, found_items, modals, session_review, sessions, versions
     from cutline.app.widgets.message_list import MessageList
 
     holders: list[type] = [MessageList, session_review.ReviewScreen, sessions.SessionsScreen, audit.AuditScreen]
-    for module in (modals, versions):
+    for module in (modals, versions, found_items):
         holders += [v for v in vars(module).values() if isinstance(v, type) and "BINDINGS" in vars(v)]
     scopes = []
     for holder in holders:
@@ -232,6 +232,18 @@ class CutlineApp(App[None]):
         from cutline.app.screens.found import FoundSessionsScreen
 
         self.push_screen(FoundSessionsScreen())
+
+    def show_found_items(self) -> None:
+        """Open the list of compactions found after the fact in the agents' session folders."""
+        from cutline.app.screens.found_items import FoundItemsScreen
+
+        self.push_screen(FoundItemsScreen())
+
+    def open_found_item(self, item_id: str) -> None:
+        """Open one compaction found after the fact for the person's audit."""
+        from cutline.app.screens.found_items import FoundItemScreen
+
+        self.push_screen(FoundItemScreen(item_id))
 
     def show_sessions(self) -> None:
         """Replace the current screen with the sessions list."""

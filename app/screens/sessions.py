@@ -117,6 +117,14 @@ class SessionsScreen(OnDesk, Screen[None]):
             id="sessions.waiting",
             tooltip="Open the session of the oldest compaction an agent holds for review",
         ),
+        Binding(
+            "f",
+            "found_items",
+            "Found after the fact",
+            show=False,
+            id="sessions.found_items",
+            tooltip="List the compactions the agents made on their own, to audit, rewrite or dismiss",
+        ),
     ]
 
     def __init__(self) -> None:
@@ -250,6 +258,9 @@ class SessionsScreen(OnDesk, Screen[None]):
 
     def action_machine(self) -> None:
         self.desk.show_found_sessions()
+
+    def action_found_items(self) -> None:
+        self.desk.show_found_items()
 
     def action_waiting(self) -> None:
         self.find_waiting()

@@ -24,6 +24,13 @@ from cutline.core.store.proposals import Decision, ProposalDecided
 __all__ = ["InboxClosed", "accept_item", "edit_item", "make_proposal", "pi_details", "reject_item", "summary_of"]
 
 
+def _on_disk(ref: str) -> bool:
+    """Whether a session file, or the store of a `STORE#SESSION` ref (OpenClaw, opencode), is there."""
+    from cutline.core.agents.openclaw.store import split_ref
+
+    return split_ref(ref)[0].is_file()
+
+
 def pi_details(preparation: dict[str, Any]) -> dict[str, list[str]]:
     """pi's own compaction details from the preparation's file operations (its computeFileLists)."""
     ops = preparation.get("fileOps")
@@ -45,7 +52,7 @@ def make_proposal(store: Store, item: InboxItem, hold: Hold) -> None:
     from cutline.core.summarizers import get_summarizer
 
     inbox = Inbox(store)
-    if not hold.sessionFile or not Path(hold.sessionFile).is_file():
+    if not hold.sessionFile or not _on_disk(hold.sessionFile):
         draft = extractive_draft(hold.preparation, hold.agent)
         if draft:
             inbox.set_draft(item.id, draft)
@@ -304,7 +311,7 @@ def _propose_found(store: Store, inbox: Inbox, item: InboxItem, text: str) -> In
             f"inbox item {item.id} holds {item.agent}'s own summary: write a better one first "
             f"(`cutline inbox edit {item.id} FILE`), or dismiss it (`cutline inbox dismiss {item.id}`)"
         )
-    if item.session_file is None or not Path(item.session_file).is_file():
+    if item.session_file is None or not _on_disk(item.session_file):
         raise CutlineError(f"inbox item {item.id}: {item.agent}'s session {item.session_file} cannot be written back")
     hold = Hold(type="hold", agent=item.agent, sessionFile=item.session_file, sessionId=item.agent_session_id)
     make_proposal(store, item, hold)

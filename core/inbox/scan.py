@@ -1,14 +1,16 @@
 """Compactions found after the fact: a scan of every agent's session folders puts the new ones in the inbox.
 
-No agent waits on these: pi, Claude Code, Codex, Qwen Code or OpenClaw compacted on its own and
+No agent waits on these: pi, Claude Code, Codex, Qwen Code, OpenClaw or opencode compacted on its own and
 went on. The person can read the agent's summary, write a better one back (`cutline inbox edit`,
 then `cutline accept`) or dismiss it (`cutline inbox dismiss`).
 
 Cheap by construction: every session file the discovery lists is stat'ed; only a file whose
 (device, inode, size, mtime) changed is read, and only from where the last scan stopped (the
-byte offset after its last whole line; an OpenClaw store from its last event's rowid). A file
+byte offset after its last whole line; an OpenClaw store from its last event's rowid, an opencode
+store from the latest message update it saw). A file
 that shrank or was replaced (another inode) is read again from its start. A compaction is
-known by its file and its entry id (Codex: its line number), so a file read again lists
+known by its file and its entry id (Codex: its line number; opencode: its store, session and
+compaction message id), so a file read again lists
 nothing twice; compactions cutline wrote back itself are not listed.
 
 The first scan of a store is a baseline: the compactions already on disk are remembered, not
@@ -222,6 +224,58 @@ def read_jsonl(
     return reader.found, position, number, reader.session_id, read
 
 
+def read_opencode(path: Path, since_ms: int) -> tuple[list[tuple[str, Found]], int, int]:
+    """The finished compactions of an opencode store whose summary message changed at or after `since_ms`.
+
+    A compaction is known by its user message (the one with a `compaction` part: the reader's
+    compaction entry id); it counts once its summary message (assistant, `summary: true`) has
+    finished without error, which opencode records by updating that row, so the scan goes on
+    from the latest `time_updated` it saw (rows of that same millisecond are read again; the
+    inbox_found table lists each compaction once). Returns (ref, found) pairs, the position, bytes read.
+    """
+    from cutline.core.agents.openclaw.store import session_ref
+    from cutline.core.agents.opencode.reader import summary_text
+
+    found: list[tuple[str, Found]] = []
+    last = since_ms
+    read = 0
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+    try:
+        rows = conn.execute(
+            "SELECT id, session_id, time_updated, data FROM message WHERE time_updated >= ? ORDER BY time_updated, id",
+            (since_ms,),
+        ).fetchall()
+        for message_id, session, updated, data in rows:
+            last = max(last, int(updated))
+            read += len(data) if isinstance(data, str) else 0
+            if not isinstance(data, str) or ('"summary":true' not in data and '"summary": true' not in data):
+                continue
+            try:
+                info = json.loads(data)
+            except ValueError:
+                continue
+            if not isinstance(info, dict) or info.get("role") != "assistant" or info.get("summary") is not True:
+                continue
+            parent = info.get("parentID")
+            if not info.get("finish") or info.get("error") or not isinstance(parent, str):
+                continue
+            parts = []
+            for (text,) in conn.execute("SELECT data FROM part WHERE message_id = ? ORDER BY id", (message_id,)):
+                read += len(text) if isinstance(text, str) else 0
+                try:
+                    value = json.loads(text)
+                except (TypeError, ValueError):
+                    continue
+                if isinstance(value, dict):
+                    parts.append(value)
+            found.append(
+                (session_ref(path, str(session)), Found(parent, str(session), summary_text(parts) or None, None))
+            )
+    finally:
+        conn.close()
+    return found, last, read
+
+
 def read_openclaw(path: Path, after_rowid: int) -> tuple[list[tuple[str, Found]], int, int]:
     """The compaction events of an OpenClaw store after `after_rowid`: (ref, found) pairs, the last rowid, bytes read."""
     from cutline.core.agents.openclaw.store import _decompress
@@ -270,6 +324,9 @@ def read_openclaw(path: Path, after_rowid: int) -> tuple[list[tuple[str, Found]]
     return found, last, read
 
 
+# the agents whose sessions live in a SQLite store (a position is a rowid / a time, not a byte offset)
+_STORES = ("openclaw", "opencode")
+
 # -- the scan ----------------------------------------------------------------------------------------------------
 
 
@@ -295,7 +352,7 @@ def session_files(env: Mapping[str, str] | None = None, home: Path | None = None
 def _agent(fmt: str) -> str | None:
     """The agent's name as the inbox writes it (its hooks' names) for a reader's format."""
     name = fmt.replace("_", "-")
-    return name if name in ("openclaw", "claude-code", "codex", "qwen-code", "pi") else None
+    return name if name in ("openclaw", "opencode", "claude-code", "codex", "qwen-code", "pi") else None
 
 
 def _signature(path: Path, agent: str) -> tuple[int, int, int, int] | None:
@@ -304,7 +361,7 @@ def _signature(path: Path, agent: str) -> tuple[int, int, int, int] | None:
     except OSError:
         return None
     size, mtime = info.st_size, info.st_mtime_ns
-    if agent == "openclaw":  # its writes land in the -wal first
+    if agent in _STORES:  # their writes land in the -wal first
         try:
             wal = os.stat(f"{path}-wal")
             size, mtime = size + wal.st_size, max(mtime, wal.st_mtime_ns)
@@ -385,12 +442,14 @@ class Scanner:
         start, line, session_id = 0, 0, None
         same_file = row is not None and (row["device"], row["inode"]) == (device, inode)
         # a store's -wal shrinks at a checkpoint; its rowids go on: only a JSONL that shrank is read again
-        if row is not None and same_file and (agent == "openclaw" or size >= row["size"]):
+        if row is not None and same_file and (agent in _STORES or size >= row["size"]):
             start, line, session_id = int(row["position"]), int(row["line"]), row["session_id"]
         report.files_read += 1
         pairs: list[tuple[str, Found]]
         if agent == "openclaw":
             pairs, position, read = read_openclaw(path, start)
+        elif agent == "opencode":
+            pairs, position, read = read_opencode(path, start)
         else:
             found, position, line, session_id, read = read_jsonl(path, agent, start, line, session_id)
             pairs = [(key, f) for f in found]
@@ -399,9 +458,11 @@ class Scanner:
         for ref, one in pairs:
             if one.key in written:
                 continue
+            known_as = ref if agent == "opencode" else key  # opencode: by store and session, then message id
             with self._db.transaction() as conn:
                 taken = conn.execute(
-                    "INSERT OR IGNORE INTO inbox_found (path, compaction, item_id) VALUES (?, ?, NULL)", (key, one.key)
+                    "INSERT OR IGNORE INTO inbox_found (path, compaction, item_id) VALUES (?, ?, NULL)",
+                    (known_as, one.key),
                 ).rowcount
             if not taken:
                 continue
@@ -411,7 +472,7 @@ class Scanner:
             item = self._add(agent, ref, one)
             with self._db.transaction() as conn:
                 conn.execute(
-                    "UPDATE inbox_found SET item_id = ? WHERE path = ? AND compaction = ?", (item.id, key, one.key)
+                    "UPDATE inbox_found SET item_id = ? WHERE path = ? AND compaction = ?", (item.id, known_as, one.key)
                 )
             report.items.append(item)
             if on_item is not None:

@@ -137,7 +137,7 @@ async def test_the_desk_scans_the_agents_folders_and_counts_what_it_found_apart(
             await pilot.pause(0.1)
         assert app.screen.sub_title == "sessions · inbox: 1 found after the fact"  # apart from what agents hold
         told = [n.message for n in app._notifications]
-        assert "1 compaction found after the fact: `cutline inbox` lists them" in told
+        assert "1 compaction found after the fact: f on the sessions screen lists them (or `cutline inbox`)" in told
 
 
 def test_the_header_counts_what_agents_hold_and_what_was_found_apart() -> None:

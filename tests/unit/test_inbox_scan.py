@@ -9,6 +9,7 @@ what was appended.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -297,3 +298,132 @@ def test_an_openclaw_stores_new_compaction_is_listed_unless_cutline_wrote_it(tmp
             [item] = report.items
             assert (item.agent, item.session_file) == ("openclaw", f"{store_file}#{sid}")
             assert Inbox(store).request(item.id)["found"]["compaction"] == compaction_id
+
+
+def test_an_opencode_stores_compaction_is_found_once_and_a_quiet_store_is_not_opened(tmp_path: Path) -> None:
+    """The store the real opencode wrote (the corpus): before its automatic compaction, after it, and after it went on."""
+    from cutline.core.agents.opencode import read_store
+
+    corpus = REPO / "tests" / "fixtures" / "corpus" / "opencode" / "main"
+    home = tmp_path / "home"
+    store_file = home / ".local" / "share" / "opencode" / "opencode.db"
+    store_file.parent.mkdir(parents=True)
+    shutil.copy(corpus / "before-compact.sqlite", store_file)
+    env = {"HOME": str(home)}
+    compacted = read_store(corpus / "after-auto-compact.sqlite")
+    [entry] = [e for e in compacted.active_path() if e.type == "compaction"]
+    assert entry.compaction is not None
+    with Store(tmp_path / "store.db") as store:
+        first = scan(store, env=env)
+        assert first.baseline and (first.files, first.known, first.items) == (1, 0, [])
+        shutil.copy(corpus / "after-auto-compact.sqlite", store_file)  # opencode compacted on its own
+        report = scan(store, env=env)
+        [item] = report.items
+        sid = compacted.source_path.split("#")[-1] if compacted.source_path else ""
+        assert (item.agent, item.session_file, item.agent_session_id) == ("opencode", f"{store_file}#{sid}", sid)
+        found = Inbox(store).request(item.id)["found"]
+        assert found["compaction"] == entry.id  # the compaction's user message, as cutline's reader names it
+        assert found["summary"] == entry.compaction.summary and len(found["summary"]) > 20
+        quiet = scan(store, env=env)
+        assert (quiet.files, quiet.files_read, quiet.bytes_read, quiet.items) == (1, 0, 0, [])
+        shutil.copy(corpus / "session.sqlite", store_file)  # opencode went on after it: nothing new
+        later = scan(store, env=env)
+        assert later.files_read == 1 and later.items == []
+        assert [i.id for i in Inbox(store).listing()] == [item.id]
+        with store.database.transaction() as conn:
+            remembered = conn.execute("SELECT path, compaction, item_id FROM inbox_found").fetchall()
+        assert [tuple(r) for r in remembered] == [(f"{store_file}#{sid}", entry.id, item.id)]
+
+
+def test_a_better_summary_of_an_opencode_compaction_is_written_into_its_store_and_not_found_again(
+    tmp_path: Path,
+) -> None:
+    """A found item names `STORE#SESSION`: accepting writes the person's summary into the real store, once."""
+    import sqlite3
+
+    from cutline.core.inbox.answers import accept_item, edit_item
+
+    corpus = REPO / "tests" / "fixtures" / "corpus" / "opencode" / "main"
+    home = tmp_path / "home"
+    store_file = home / ".local" / "share" / "opencode" / "opencode.db"
+    store_file.parent.mkdir(parents=True)
+    shutil.copy(corpus / "before-compact.sqlite", store_file)
+    env = {"HOME": str(home)}
+    with Store(tmp_path / "store.db") as store:
+        scan(store, env=env)
+        shutil.copy(corpus / "session.sqlite", store_file)  # compacted, then went on
+        [item] = scan(store, env=env).items
+        edit_item(store, item.id, "The person's better summary. MARK-OPENCODE")
+        accepted = accept_item(store, item.id)
+        assert accepted is not None and accepted.status == "accepted"
+        assert (accepted.answer or {})["writtenTo"] == item.session_file
+        conn = sqlite3.connect(store_file)
+        [(count,)] = conn.execute("SELECT count(*) FROM part WHERE data LIKE '%MARK-OPENCODE%'").fetchall()
+        conn.close()
+        assert count == 1
+        assert scan(store, env=env).items == []  # cutline's own write-back is not found after the fact
+
+
+def _opencode_store(target: Path, copies: int) -> None:
+    """The corpus's real opencode store after its automatic compaction, its session's rows copied `copies` times.
+
+    Each copy is its own session (ids suffixed alike), later in time, so each holds one finished compaction.
+    """
+    import sqlite3
+
+    shutil.copy(REPO / "tests" / "fixtures" / "corpus" / "opencode" / "main" / "after-auto-compact.sqlite", target)
+    conn = sqlite3.connect(target)
+    messages = conn.execute("SELECT id, session_id, time_created, time_updated, data FROM message").fetchall()
+    parts = conn.execute("SELECT id, message_id, session_id, time_created, time_updated, data FROM part").fetchall()
+    for k in range(1, copies + 1):
+        shift = k * 10_000_000
+
+        def new(value: str, k: int = k) -> str:
+            return f"{value}_{k:03d}"  # the same length for every copy
+
+        for mid, sid, created, updated, data in messages:
+            data = re.sub(r'"parentID":"([^"]+)"', lambda m: f'"parentID":"{new(m.group(1))}"', data)
+            conn.execute(
+                "INSERT INTO message VALUES (?, ?, ?, ?, ?)",
+                (new(mid), new(sid), created + shift, updated + shift, data),
+            )
+        for pid, mid, sid, created, updated, data in parts:
+            conn.execute(
+                "INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
+                (new(pid), new(mid), new(sid), created + shift, updated + shift, data),
+            )
+    conn.executemany("DELETE FROM part WHERE id = ?", [(row[0],) for row in parts])  # only the copies stay
+    conn.executemany("DELETE FROM message WHERE id = ?", [(row[0],) for row in messages])
+    conn.commit()
+    conn.close()
+
+
+def test_an_opencode_store_costs_its_rows_once_and_then_only_what_changed(tmp_path: Path) -> None:
+    """Work at n and 4n sessions in one store: the first scan reads each row once; a new row costs itself only."""
+    import sqlite3
+
+    costs, grown_costs = {}, {}
+    for n in (3, 12):
+        home = tmp_path / f"home{n}"
+        store_file = home / ".local" / "share" / "opencode" / "opencode.db"
+        store_file.parent.mkdir(parents=True)
+        _opencode_store(store_file, n)
+        with Store(tmp_path / f"store{n}.db") as store:
+            first = scan(store, env={"HOME": str(home)}, include_existing=True)
+            assert (first.files_read, len(first.items)) == (1, n)
+            quiet = scan(store, env={"HOME": str(home)})
+            assert (quiet.files_read, quiet.bytes_read) == (0, 0)
+            conn = sqlite3.connect(store_file)
+            [(latest,)] = conn.execute("SELECT max(time_updated) FROM message").fetchall()
+            row = '{"role":"user","time":{"created":1}}'
+            conn.execute("INSERT INTO message VALUES ('msg_new', 'ses_new', ?, ?, ?)", (latest + 5, latest + 5, row))
+            conn.commit()
+            conn.close()
+            grown = scan(store, env={"HOME": str(home)})
+            assert (grown.files_read, grown.items) == (1, [])
+            # the new row, and the row(s) of the last millisecond seen before (read again: an update may share it)
+            assert len(row) <= grown.bytes_read < first.bytes_read / n
+            costs[n] = first.bytes_read
+            grown_costs[n] = grown.bytes_read
+    assert costs[12] == 4 * costs[3]
+    assert grown_costs[12] == grown_costs[3]  # what changed costs the same whatever the store holds
