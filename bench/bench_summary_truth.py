@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.truth.judge import KEY, judge, judge_fact, load_key, score_summaries  # noqa: E402
 from bench.truth.slot import span  # noqa: E402
-from cutline.core.engine.pi_current_summary import TURN_CONTEXT_SEPARATOR  # noqa: E402
+from cutline.core.releases.pi_0_87.summary import TURN_CONTEXT_SEPARATOR  # noqa: E402
 from cutline.core.summarizers.base import SummaryRequest  # noqa: E402
 from cutline.core.summarizers.extractive import summarize_extractive  # noqa: E402
 from cutline.core.summarizers.session_state import read_span  # noqa: E402

@@ -16,7 +16,6 @@ from cutline.core.engine.path_index import PathIndex, index_path, js_sorted
 from cutline.core.engine.plan_figures import n
 from cutline.core.engine.rules import get_rules
 from cutline.core.engine.rules.choice import choose_for_index
-from cutline.core.engine.rules.pi_073_decide import CutPoint, find_cut_point
 from cutline.core.engine.triggers import (
     CONTEXT_WINDOW_HARD_MIN_TOKENS,
     CONTEXT_WINDOW_WARN_BELOW_TOKENS,
@@ -24,6 +23,7 @@ from cutline.core.engine.triggers import (
     guard_context_window,
 )
 from cutline.core.models import Entry
+from cutline.core.releases.pi_0_73.decide import CutPoint, find_cut_point
 
 __all__ = [
     "CompactionPlan",

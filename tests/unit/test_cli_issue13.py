@@ -332,7 +332,7 @@ def test_tiktoken_writes_no_cache_outside_cutline_home(tmp_path: Path, monkeypat
 def test_an_assistant_message_is_described_with_an(tmp_path: Path) -> None:
     from cutline.core.agents import read_session
     from cutline.core.engine.path_index import index_path
-    from cutline.core.engine.rules.pi_073_explain import _describe_entry
+    from cutline.core.releases.pi_0_73.explain import _describe_entry
 
     session = read_session(_pi_session(tmp_path / "s.jsonl", [("user", "hi"), ("assistant", "ok")]))
     index = index_path(session.active_path())

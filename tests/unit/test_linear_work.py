@@ -143,7 +143,7 @@ def quadratic(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, str], 
 
 
 def test_a_quadratic_planner_step_is_caught(tmp_path: Path, quadratic: Callable[[str, str], None]) -> None:
-    quadratic("cutline.core.engine.rules.pi_current", "context_messages_of")
+    quadratic("cutline.core.releases.pi_0_87.planner", "context_messages_of")
     with pytest.raises(AssertionError, match="super-linear"):
         test_planners_grow_linearly("pi", 0, tmp_path)
 
@@ -151,7 +151,7 @@ def test_a_quadratic_planner_step_is_caught(tmp_path: Path, quadratic: Callable[
 def test_a_quadratic_planner_from_stored_facts_is_caught(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], quadratic: Callable[[str, str], None]
 ) -> None:
-    quadratic("cutline.core.engine.rules.pi_current", "Item")
+    quadratic("cutline.core.releases.pi_0_87.planner", "Item")
     with pytest.raises(AssertionError, match="super-linear"):
         test_a_cold_plan_of_a_stored_pi_file_grows_linearly(0, tmp_path, capsys)
 

@@ -15,7 +15,7 @@ from cutline.core.agents import read_session
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import plan
 from cutline.core.engine.rules.choice import evidence, written_by
-from cutline.core.engine.rules.opencode_118 import preserve_budget, usable
+from cutline.core.releases.opencode_1_18.planner import preserve_budget, usable
 from tests.support.paths import TESTS
 
 CORPUS = TESTS / "fixtures" / "corpus" / "opencode" / "main"

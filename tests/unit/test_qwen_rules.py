@@ -15,7 +15,7 @@ from cutline.core.agents import read_session
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import plan
 from cutline.core.engine.rules.choice import evidence, written_by
-from cutline.core.engine.rules.qwen_code_024 import auto_threshold
+from cutline.core.releases.qwen_code_0_24.planner import auto_threshold
 from tests.support.paths import TESTS
 
 CORPUS = TESTS / "fixtures" / "corpus" / "qwen-code"

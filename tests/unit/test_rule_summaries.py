@@ -11,7 +11,10 @@ import pytest
 from cutline.core.agents import read_session
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import compact
-from cutline.core.engine.openclaw_safeguard import (
+from cutline.core.engine.plan import plan
+from cutline.core.engine.quality_guard import REQUIRED_SUMMARY_SECTIONS, latest_ask_line
+from cutline.core.models import CompactionRecord, Message, TextBlock, ThinkingBlock
+from cutline.core.releases.openclaw_2026_9.safeguard import (
     SUMMARY_MAX_CHARS,
     cap_summary,
     preserved_turns_section,
@@ -21,9 +24,6 @@ from cutline.core.engine.openclaw_safeguard import (
     structured_fallback,
     workspace_critical_rules,
 )
-from cutline.core.engine.plan import plan
-from cutline.core.engine.quality_guard import REQUIRED_SUMMARY_SECTIONS, latest_ask_line
-from cutline.core.models import CompactionRecord, Message, TextBlock, ThinkingBlock
 from cutline.core.summarizers.agent_prompts import (
     CLAUDE_CODE_COMPACT_PROMPT,
     CLAUDE_CODE_REMINDER,

@@ -17,10 +17,10 @@ import pytest
 from cutline.core.agents import read_session
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import index_path, plan
-from cutline.core.engine.rules import pi_current
 from cutline.core.engine.rules.choice import choose, evidence
 from cutline.core.engine.rules.estimates import openclaw_chars, openclaw_tokens, pi_current_tokens
 from cutline.core.models import Message
+from cutline.core.releases.pi_0_87 import planner as pi_current
 from tests.support.parity import check_plans, load_golden
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,9 +19,9 @@ import pytest
 from cutline.core.agents import read_session
 from cutline.core.engine.context import build_context
 from cutline.core.engine.plan import index_path
-from cutline.core.engine.rules import pi_current
 from cutline.core.engine.rules.estimates import openclaw_tokens, pi_current_tokens
 from cutline.core.models import Entry
+from cutline.core.releases.pi_0_87 import planner as pi_current
 from cutline.core.tokens import path_tokens
 from tests.support.parity import check_plans, load_golden
 from tests.support.paths import ROOT, TESTS

@@ -18,20 +18,20 @@ from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.context import build_context, context_indices, entry_message
 from cutline.core.engine.last_turn import last_turn_section
 from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, Rebuilt
-from cutline.core.engine.openclaw_safeguard import (
-    SAFEGUARD_PROMPT,
-    agents_md_rules,
-    latest_unresolved_request,
-    openclaw_summary,
-)
 from cutline.core.engine.path_index import PathIndex
-from cutline.core.engine.pi_current_summary import current_pi_body
 from cutline.core.engine.rule_summaries import RULES_OPENCLAW, RULES_PI, model_max_output_tokens, summary_rules
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
 from cutline.core.engine.sections import collect_tool_failures, format_file_operations, format_tool_failures
 from cutline.core.engine.summary_run import NO_PRIOR_HISTORY, SummaryRun, SummaryStyle, settings_style
 from cutline.core.errors import SummarizerError
 from cutline.core.models import CompactionRecord, Entry, Message
+from cutline.core.releases.openclaw_2026_9.safeguard import (
+    SAFEGUARD_PROMPT,
+    agents_md_rules,
+    latest_unresolved_request,
+    openclaw_summary,
+)
+from cutline.core.releases.pi_0_87.summary import current_pi_body
 
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 

@@ -16,12 +16,12 @@ points, message tokens, context estimate); a rule set that counts or cuts otherw
 from __future__ import annotations
 
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
-from cutline.core.engine.rules.openclaw_2026_9 import OPENCLAW_2026_9
-from cutline.core.engine.rules.opencode_118 import OPENCODE_1_18
-from cutline.core.engine.rules.pi_073 import PI_0_73
-from cutline.core.engine.rules.pi_current import PI_CURRENT
-from cutline.core.engine.rules.qwen_code_024 import QWEN_CODE_0_24
 from cutline.core.errors import CutlineError
+from cutline.core.releases.openclaw_2026_9.planner import OPENCLAW_2026_9
+from cutline.core.releases.opencode_1_18.planner import OPENCODE_1_18
+from cutline.core.releases.pi_0_73.planner import PI_0_73
+from cutline.core.releases.pi_0_87.planner import PI_CURRENT
+from cutline.core.releases.qwen_code_0_24.planner import QWEN_CODE_0_24
 
 RULES: dict[str, PlannerRules] = {
     r.name: r for r in (PI_CURRENT, PI_0_73, OPENCLAW_2026_9, QWEN_CODE_0_24, OPENCODE_1_18)

@@ -7,9 +7,9 @@ from typing import TypedDict
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep, Span
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.plan_figures import Budget, budget
-from cutline.core.engine.rules import pi_073_explain as pi_explain
 from cutline.core.engine.rules.base import PlanRequest
-from cutline.core.engine.rules.pi_073_decide import PiDecision, decide
+from cutline.core.releases.pi_0_73 import explain as pi_explain
+from cutline.core.releases.pi_0_73.decide import PiDecision, decide
 
 NAME = "pi-0.73"
 

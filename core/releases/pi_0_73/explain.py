@@ -6,7 +6,7 @@ from cutline.core.engine.compaction_plan import ExplanationStep
 from cutline.core.engine.context import ContextEstimate
 from cutline.core.engine.path_index import PathIndex, role_label
 from cutline.core.engine.plan_figures import Budget, n, range_text
-from cutline.core.engine.rules.pi_073_decide import Boundary, PiDecision
+from cutline.core.releases.pi_0_73.decide import Boundary, PiDecision
 
 
 def empty_step() -> ExplanationStep:

@@ -35,6 +35,7 @@ from cutline.core.engine.quality_guard import (
 from cutline.core.engine.rule_summaries import RULES_OPENCLAW, SummaryCalls, guard_inputs, judge, output_limit
 from cutline.core.errors import SummarizerError
 from cutline.core.models import ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock
+from cutline.core.releases.openclaw_2026_9.serialize import serialize_openclaw
 from cutline.core.summarizers.agent_prompts import (
     OPENCLAW_IDENTIFIERS_OFF,
     OPENCLAW_IDENTIFIERS_STRICT,
@@ -46,7 +47,6 @@ from cutline.core.summarizers.agent_prompts import (
 )
 from cutline.core.summarizers.base import SummaryRequest
 from cutline.core.summarizers.prompts import IDENTIFIER_PRESERVATION_INSTRUCTIONS, TURN_PREFIX_SUMMARIZATION_PROMPT
-from cutline.core.summarizers.serialize_openclaw import serialize_openclaw
 
 SUMMARY_MAX_CHARS = 16_000
 MAX_REQUEST_CHARS = 800
