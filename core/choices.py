@@ -2,21 +2,24 @@
 
 The CLI's `click.Choice`s, the desk's settings panel, the help texts and the settings'
 validation all read these tuples; the registries that implement the names (the mode
-registry `core.engine.modes.MODES`, the rule sets `core.engine.rules.RULES`, the counters
+registry `core.engine.modes.MODES`, the rule sets of `core.agent_releases.RELEASES`, the counters
 of `core.tokens.get_counter`, `core.summarizers.get_summarizer`, the agent adapters of
 `core.agents.registry.ADAPTERS`) are held to them by tests/unit/test_choices.py.
 
-Only the standard library here: the CLI imports it at start-up (no pydantic, no registry).
-Adding a name: implement it in its registry, add it here, and every front end offers it.
+Only the standard library here: the CLI imports it at start-up (no pydantic; the release
+registry is a plain list). Adding a name: implement it in its registry, add it here (a rule
+set: a line in `core.agent_releases.RELEASES`), and every front end offers it.
 """
 
 from __future__ import annotations
 
+from cutline.core import agent_releases
+
 # compaction modes (core.engine.modes)
 MODES: tuple[str, ...] = ("pi", "safeguard", "first-and-tail", "system-and-summary")
-# planner rule sets, one per agent release (core.engine.rules): current pi (0.87.1 = 1.5.2), pi 0.73.1, OpenClaw 2026.9,
-# Qwen Code 0.24
-RULE_SETS: tuple[str, ...] = ("pi", "pi-0.73", "openclaw-2026.9", "qwen-code-0.24", "opencode-1.18")
+# planner rule sets, one per agent release, from the release registry (core.agent_releases): current pi
+# (0.87.1 = 1.5.2), pi 0.73.1, OpenClaw 2026.9, Qwen Code 0.24, opencode 1.18
+RULE_SETS: tuple[str, ...] = agent_releases.names()
 # token counters (core.tokens); the last ones count through a provider's API (a key, the network)
 COUNTERS: tuple[str, ...] = ("chars4", "tiktoken", "calibrated", "anthropic")
 NETWORK_COUNTERS: tuple[str, ...] = ("anthropic",)

@@ -174,7 +174,7 @@ def compact_cmd(
             return
         back = target.write_back(store, hold=hold_until_exit)
     say(
-        f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  rules {the_plan.rules}  "
+        f"proposal {proposal.id}  session {proposal.session_id}  mode {proposal.mode}  rules {the_plan.rules or 'none'}  "
         f"summarizer {proposal.summarizer}"
     )
     say(

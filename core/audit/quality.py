@@ -12,7 +12,6 @@ from typing import Any
 
 from cutline.core.engine.context import entry_message
 from cutline.core.engine.quality_guard import (
-    REQUIRED_SUMMARY_SECTIONS,
     QualityInputs,
     QualityVerdict,
     identifiers_of,
@@ -20,6 +19,7 @@ from cutline.core.engine.quality_guard import (
     verdict_for,
 )
 from cutline.core.models import Entry, Message, Session
+from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
 
 FIRST_OPENCLAW_VERSION = 4
 

@@ -28,7 +28,7 @@ from cutline.core.engine.compact import Proposal
 from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
 from cutline.core.engine.last_turn import SECTION_HEADING, message_text
 from cutline.core.engine.modes import PI_FAMILY, get_mode
-from cutline.core.engine.plan import CompactionPlan, PathIndex, find_cut_point, index_path, plan
+from cutline.core.engine.plan import CompactionPlan, PathIndex, index_path, plan
 from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.rules.choice import OPENCLAW, PI_073, PI_CURRENT, Writer, canonical, written_by
 from cutline.core.engine.validation import ContextProblem, validate_context
@@ -41,6 +41,7 @@ from cutline.core.facts import (
     normalize_text,
 )
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from cutline.core.releases.pi_0_73.decide import find_cut_point
 from cutline.core.tokens import least_squares, path_tokens, stored_calls, stored_usage_samples, usage_samples
 
 USAGE_RATIO_WARNING = 1.2

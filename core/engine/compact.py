@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.context import entry_message, sum_context_tokens
-from cutline.core.engine.modes import CompactionJob, CompactionMode, Rebuilt, get_mode, same_plans
+from cutline.core.engine.modes import PI_FAMILY, CompactionJob, CompactionMode, Rebuilt, get_mode, same_plans
 from cutline.core.engine.modes.first_and_tail import ACKNOWLEDGEMENT, SUMMARY_CLOSE, SUMMARY_OPEN
 from cutline.core.engine.modes.pi import TURN_CONTEXT_SEPARATOR
 from cutline.core.engine.modes.safeguard import TURN_PREFIX_INSTRUCTIONS
@@ -191,10 +191,16 @@ def _apply(proposal: Proposal, rebuilt: Rebuilt) -> None:
 
 
 def _judge(proposal: Proposal, job: CompactionJob) -> None:
-    """The rule set the summary followed and the quality guard's verdict on it (every proposal gets one)."""
-    proposal.rules = summary_rules(job.plan, job.settings)
+    """The rule set the plan and summary followed (none for a mode that uses none) and the quality guard's verdict.
+
+    A mode outside pi's family (first-and-tail, system-and-summary) plans without a rule
+    set: the proposal says none, as its plan does, though its summary is written the
+    engine's own way (pi 0.73.1's flow).
+    """
+    rules = summary_rules(job.plan, job.settings)
+    proposal.rules = rules if get_mode(job.plan.mode).plan_family == PI_FAMILY else None
     if proposal.quality is None:
-        inputs = guard_inputs(proposal.rules, job.summarized + job.prefix, job.settings)
+        inputs = guard_inputs(rules, job.summarized + job.prefix, job.settings)
         proposal.quality = judge(proposal.summary, inputs, job.settings)
 
 

@@ -23,16 +23,13 @@ from cutline.core.engine.triggers import (
     guard_context_window,
 )
 from cutline.core.models import Entry
-from cutline.core.releases.pi_0_73.decide import CutPoint, find_cut_point
 
 __all__ = [
     "CompactionPlan",
-    "CutPoint",
     "ExplanationStep",
     "PathIndex",
     "Span",
     "clean_history",
-    "find_cut_point",
     "index_path",
     "js_sorted",
     "plan",

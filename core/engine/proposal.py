@@ -70,8 +70,9 @@ class Proposal(BaseModel):
     notes: list[str] = Field(default_factory=list)
     degraded: Literal["none", "partial", "annotation"] = "none"
     validation: Validation = Field(default_factory=Validation)
-    # the rule set whose summarization wrote it, and OpenClaw's quality guard's verdict on it
-    rules: str = ""
+    # the rule set that planned the cut and whose summarization wrote it (None: the mode uses no rule set), and
+    # the quality guard's verdict on it
+    rules: str | None = None
     quality: QualityVerdict | None = None
     # where the summary sits in `context` and how it is wrapped there and in the written entry
     summary_index: int = 0

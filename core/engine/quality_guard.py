@@ -20,13 +20,6 @@ from cutline.core.models import Message, TextBlock, ToolResultBlock
 
 IdentifierPolicy = Literal["strict", "off"]
 
-REQUIRED_SUMMARY_SECTIONS: tuple[str, ...] = (
-    "## Decisions",
-    "## Open TODOs",
-    "## Constraints/Rules",
-    "## Pending user asks",
-    "## Exact identifiers",
-)
 MAX_IDENTIFIERS = 12
 IDENTIFIER_SOURCE_MESSAGES = 10
 MIN_IDENTIFIER_CHARS = 4

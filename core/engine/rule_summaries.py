@@ -1,9 +1,9 @@
 """Which agent version's summarization a compaction follows, and what every version's flow shares.
 
-The planner rule set (`pi-0.73`, current `pi`, `openclaw-2026.9`) decides the cut;
-the same name decides how the summary is written: pi 0.73.1's two concurrent calls
-(the engine's own code path), current pi's two calls in sequence, or OpenClaw
-2026.9's safeguard. A flow talks to the summarizer through `SummaryCalls`, which the
+The planner rule set (`pi-0.73`, current `pi`, `openclaw-2026.9`, …) decides the cut;
+the same name decides how the summary is written, by its release folder's `SUMMARY`
+flow (core/releases/<release>/): pi 0.73.1's two concurrent calls (the engine's own
+code path), current pi's two calls in sequence, or OpenClaw 2026.9's safeguard. A flow talks to the summarizer through `SummaryCalls`, which the
 engine's run object satisfies.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any, Literal, Protocol
 
+from cutline.core import agent_releases
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.quality_guard import (
-    REQUIRED_SUMMARY_SECTIONS,
     QualityInputs,
     QualityVerdict,
     identifiers_of,
@@ -24,10 +24,8 @@ from cutline.core.engine.quality_guard import (
 from cutline.core.models import Message
 from cutline.core.summarizers.base import SummaryRequest
 
+# the flow a plan made without a rule set (first-and-tail, system-and-summary) summarizes with: the engine's own
 RULES_PI_073 = "pi-0.73"
-RULES_PI = "pi"
-RULES_OPENCLAW = "openclaw-2026.9"
-SUMMARY_RULES = (RULES_PI_073, RULES_PI, RULES_OPENCLAW)
 
 # Largest output the summarizer model may write, by model-id prefix (longest wins); pi and OpenClaw
 # clamp the summary's max_tokens to the model's own limit.
@@ -101,12 +99,13 @@ def guard_inputs(
 ) -> QualityInputs:
     """What the quality guard checks a summary of `cut_away` against under `rules`.
 
-    OpenClaw's five sections are required only of OpenClaw 2026.9 summaries (the
-    other agents' prompts ask for other headings); identifiers and the latest ask are
-    checked for every proposal.
+    The sections required are the release's own (its folder's `GUARD_SECTIONS`: OpenClaw
+    2026.9's five; the other agents' prompts ask for other headings, so none); identifiers
+    and the latest ask are checked for every proposal.
     """
+    sections: tuple[str, ...] = agent_releases.load(rules).GUARD_SECTIONS
     return QualityInputs(
-        requiredSections=list(REQUIRED_SUMMARY_SECTIONS) if rules == RULES_OPENCLAW else [],
+        requiredSections=list(sections),
         identifiers=identifiers_of(cut_away),
         identifierPolicy=settings.identifierPolicy,
         latestUnresolvedRequest=latest_unresolved_request,

@@ -9,9 +9,9 @@ from typing import Any
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import compact
 from cutline.core.engine.plan import plan
-from cutline.core.engine.quality_guard import REQUIRED_SUMMARY_SECTIONS
 from cutline.core.errors import SummarizerError
 from cutline.core.models import CompactionRecord, Entry, Message, Session, TextBlock, ToolCallBlock
+from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 
 DAY = dt.date(2026, 1, 28)

@@ -14,7 +14,7 @@ from cutline.core import review
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import compact
 from cutline.core.engine.plan import plan
-from cutline.core.engine.quality_guard import REQUIRED_SUMMARY_SECTIONS
+from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
 from cutline.core.releases.openclaw_2026_9.safeguard import retain_protected_facts
 from cutline.core.store import Store
 from tests.golden_writeback.make_session import write_session

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from cutline.core.engine.quality_guard import (
-    REQUIRED_SUMMARY_SECTIONS,
     QualityInputs,
     ask_reflected,
     audit_summary,
@@ -16,6 +15,7 @@ from cutline.core.engine.quality_guard import (
     verdict_for,
 )
 from cutline.core.models import Message, TextBlock, ToolCallBlock
+from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
 
 GOOD = """## Decisions
 - Use the v2 endpoint.

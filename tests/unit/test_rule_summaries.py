@@ -12,8 +12,9 @@ from cutline.core.agents import read_session
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import compact
 from cutline.core.engine.plan import plan
-from cutline.core.engine.quality_guard import REQUIRED_SUMMARY_SECTIONS, latest_ask_line
+from cutline.core.engine.quality_guard import latest_ask_line
 from cutline.core.models import CompactionRecord, Message, TextBlock, ThinkingBlock
+from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
 from cutline.core.releases.openclaw_2026_9.safeguard import (
     SUMMARY_MAX_CHARS,
     cap_summary,

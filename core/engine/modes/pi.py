@@ -9,29 +9,23 @@ context is rebuilt as pi's buildSessionContext would with the new compaction ent
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Sequence
+from typing import Any, Protocol, cast
 
+from cutline.core import agent_releases
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
-from cutline.core.engine.context import build_context, context_indices, entry_message
+from cutline.core.engine.context import build_context, context_indices
 from cutline.core.engine.last_turn import last_turn_section
 from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, Rebuilt
 from cutline.core.engine.path_index import PathIndex
-from cutline.core.engine.rule_summaries import RULES_OPENCLAW, RULES_PI, model_max_output_tokens, summary_rules
+from cutline.core.engine.rule_summaries import summary_rules
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
 from cutline.core.engine.sections import collect_tool_failures, format_file_operations, format_tool_failures
 from cutline.core.engine.summary_run import NO_PRIOR_HISTORY, SummaryRun, SummaryStyle, settings_style
 from cutline.core.errors import SummarizerError
 from cutline.core.models import CompactionRecord, Entry, Message
-from cutline.core.releases.openclaw_2026_9.safeguard import (
-    SAFEGUARD_PROMPT,
-    agents_md_rules,
-    latest_unresolved_request,
-    openclaw_summary,
-)
-from cutline.core.releases.pi_0_87.summary import current_pi_body
 
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 
@@ -109,33 +103,15 @@ class PiMode:
         return settings_style(settings)
 
     async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
-        """Summarize the history and the turn prefix, append pi's sections, rebuild the context.
+        """Summarize as the rule set's agent release does (its folder's `SUMMARY` flow), rebuild the context.
 
-        The summarization follows the rule set's agent version (core.engine.rule_summaries):
-        pi 0.73.1 here, current pi's sequential calls, or OpenClaw 2026.9's safeguard.
+        pi 0.73.1's flow is the engine's own (`engine_summary`); current pi calls in
+        sequence, OpenClaw 2026.9 writes its safeguard summary (core/releases/<release>/).
         """
-        rules = summary_rules(job.plan, job.settings)
-        if rules == RULES_OPENCLAW:
-            return await rebuild_openclaw(job, run)
-        history, previous = await self.prepare_history(job, run)
-        if rules == RULES_PI:
-            body = await current_pi_body(
-                run,
-                job.settings,
-                summarized=history,
-                prefix=job.prefix,
-                previous=previous,
-                split_turn=job.plan.isSplitTurn,
-                model_max=model_max_output_tokens(run.summarizer.model),
-            )
-        elif job.plan.isSplitTurn and job.prefix:
-            history_text, prefix_text = await asyncio.gather(
-                self.summarize_history(job, run, history, previous) if job.summarized else _constant(NO_PRIOR_HISTORY),
-                self.summarize_prefix(run, job.prefix),
-            )
-            body = f"{history_text}{TURN_CONTEXT_SEPARATOR}{prefix_text}"
-        else:
-            body = await self.summarize_history(job, run, history, previous)
+        return await summary_flow(summary_rules(job.plan, job.settings))(self, job, run)
+
+    def finish(self, job: CompactionJob, body: str) -> Rebuilt:
+        """pi's sections after a summary body (last turn, tool failures, file operations) and the context rebuilt."""
         cut_away = job.summarized + job.prefix
         last_turn = (
             last_turn_section(cut_away, job.settings.lastTurnMaxTokens) if job.settings.lastTurnInjection else ""
@@ -183,44 +159,29 @@ class PiMode:
             return f"Context contained {len(prefix)} messages (0 oversized). Summary unavailable due to size limits."
 
 
-async def rebuild_openclaw(job: CompactionJob, run: SummaryRun) -> Rebuilt:
-    """OpenClaw 2026.9's safeguard summary (core.engine.openclaw_safeguard), the context rebuilt as pi's."""
-    settings = job.settings
-    kept = [m for m in (entry_message(job.path[i]) for i in job.plan.kept_indices()) if m is not None]
-    latest = getattr(job.plan, "latestUnresolvedUserRequest", None) or latest_unresolved_request(
-        job.summarized + job.prefix + kept
-    )
-    cut_away = job.summarized + job.prefix
-    failures = collect_tool_failures(cut_away)
-    appendix = (
-        format_tool_failures(failures)
-        + format_file_operations(job.read_files, job.modified_files)
-        + agents_md_rules(job.cwd, settings.postCompactionSections)
-    )
-    result = await openclaw_summary(
-        run,
-        settings,
-        summarized=job.summarized,
-        prefix=job.prefix,
-        previous=job.plan.previousSummary,
-        split_turn=job.plan.isSplitTurn,
-        latest_request=latest,
-        appendix=appendix,
-        model_max=model_max_output_tokens(run.summarizer.model),
-    )
-    context, ids = rebuilt_context(job, result.summary, latest)
-    return Rebuilt(
-        summary=result.summary,
-        context=context,
-        context_entry_ids=ids,
-        first_kept_entry_id=job.plan.firstKeptEntryId,
-        summarized_count=len(cut_away),
-        kept_count=job.plan.keptMessages,
-        tool_failures=failures,
-        quality=result.verdict,
-        latest_request=result.latest_request,
-        prompt_name=SAFEGUARD_PROMPT,
-    )
+async def engine_summary(mode: PiMode, job: CompactionJob, run: SummaryRun) -> Rebuilt:
+    """The engine's own summary flow, pi 0.73.1's: history and a split turn's prefix summarized concurrently."""
+    history, previous = await mode.prepare_history(job, run)
+    if job.plan.isSplitTurn and job.prefix:
+        history_text, prefix_text = await asyncio.gather(
+            mode.summarize_history(job, run, history, previous) if job.summarized else _constant(NO_PRIOR_HISTORY),
+            mode.summarize_prefix(run, job.prefix),
+        )
+        body = f"{history_text}{TURN_CONTEXT_SEPARATOR}{prefix_text}"
+    else:
+        body = await mode.summarize_history(job, run, history, previous)
+    return mode.finish(job, body)
+
+
+class SummaryFlow(Protocol):
+    """An agent release's summary flow: the summary a mode of pi's family writes, and the context rebuilt."""
+
+    def __call__(self, mode: PiMode, job: CompactionJob, run: SummaryRun) -> Awaitable[Rebuilt]: ...
+
+
+def summary_flow(rules: str) -> SummaryFlow:
+    """The summary flow of the release whose rule set is `rules` (its folder's `SUMMARY`)."""
+    return cast(SummaryFlow, agent_releases.load(rules).SUMMARY)
 
 
 PI = PiMode()

@@ -1,32 +1,45 @@
-"""Planner rule sets by name: each agent version's way of deciding where a compaction cuts.
+"""Planner rule sets by name: each agent release's way of deciding where a compaction cuts.
 
 A rule set is an object with a `name` and `plan(PlanRequest) -> CompactionPlan`
 (the `PlannerRules` protocol in `base`). Modes that cut the way pi does (`pi`,
 `safeguard`) hand the planning to the rule set they are given; the seed modes
-plan on their own. Four rule sets: `pi-0.73` (pi 0.73.1, exact), `pi` (current pi,
-0.87.1 = 1.5.2, the default), `openclaw-2026.9`, `qwen-code-0.24` (Qwen Code 0.24.4) and `opencode-1.18` (opencode 1.18.33); `choice` picks one for a session.
-Adding one — another pi or OpenClaw release — is adding a module here that
-decides first and describes after (as `pi_073_decide`, `pi_073_explain` and `pi_073` do) and a line
-in `RULES`. The `PathIndex` in a request holds pi 0.73's view of the path (its cut
-points, message tokens, context estimate); a rule set that counts or cuts otherwise
-(docs/rules/pi-current.md, docs/rules/openclaw-2026.9.md) indexes
-`request.index.path` and `request.index.tokens` its own way.
+plan on their own. The rule sets are the agent releases of `core.agent_releases`
+(current pi, the default; pi 0.73.1; OpenClaw 2026.9; Qwen Code 0.24; opencode 1.18):
+each one's planner is its folder's `PLANNER` (`core/releases/<release>/`), looked
+up here by name. This package holds what the planners share: the request and protocol
+(`base`), pi's walk (`walk`), the plan assembly (`assemble`), the estimates and the
+choice of a session's rule set (`choice`). Adding one — another pi or OpenClaw
+release — is a folder under `core/releases/` that decides first and describes after
+(as `pi_0_73`'s `decide` and `explain` do) and a line in `core.agent_releases.RELEASES`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from typing import cast
+
+from cutline.core import agent_releases
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
 from cutline.core.errors import CutlineError
-from cutline.core.releases.openclaw_2026_9.planner import OPENCLAW_2026_9
-from cutline.core.releases.opencode_1_18.planner import OPENCODE_1_18
-from cutline.core.releases.pi_0_73.planner import PI_0_73
-from cutline.core.releases.pi_0_87.planner import PI_CURRENT
-from cutline.core.releases.qwen_code_0_24.planner import QWEN_CODE_0_24
 
-RULES: dict[str, PlannerRules] = {
-    r.name: r for r in (PI_CURRENT, PI_0_73, OPENCLAW_2026_9, QWEN_CODE_0_24, OPENCODE_1_18)
-}
-DEFAULT_RULES = PI_CURRENT.name
+
+class _Rules(Mapping[str, PlannerRules]):
+    """The registry's planners by rule-set name, read from `core.agent_releases` at each look-up."""
+
+    def __getitem__(self, name: str) -> PlannerRules:
+        if name not in agent_releases.names():
+            raise KeyError(name)
+        return cast(PlannerRules, agent_releases.load(name).PLANNER)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(agent_releases.names())
+
+    def __len__(self) -> int:
+        return len(agent_releases.RELEASES)
+
+
+RULES: Mapping[str, PlannerRules] = _Rules()
+DEFAULT_RULES = agent_releases.RELEASES[0].name
 
 __all__ = ["DEFAULT_RULES", "RULES", "PlanRequest", "PlannerRules", "get_rules"]
 

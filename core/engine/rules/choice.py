@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from cutline.core import agent_releases
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -19,29 +20,14 @@ PI_CURRENT = "pi"
 OPENCLAW = "openclaw-2026.9"
 QWEN_CODE = "qwen-code-0.24"
 OPENCODE = "opencode-1.18"
-ALIASES = {
-    "opencode": OPENCODE,
-    "opencode-1.18.33": OPENCODE,
-    "qwen-code": QWEN_CODE,
-    "qwen-code-0.24.4": QWEN_CODE,
-    "pi-0.73.1": PI_073,
-    "pi-current": PI_CURRENT,
-    "pi-0.87": PI_CURRENT,
-    "pi-0.87.1": PI_CURRENT,
-    "pi-1.5.2": PI_CURRENT,
-    "openclaw": OPENCLAW,
-    "openclaw-2026.9.6": OPENCLAW,
-}
 
 
 def canonical(name: str) -> str:
     """A rule set's name with aliases (`pi-0.87`, `openclaw`, …) resolved; an unknown name is one clear error."""
-    from cutline.core.engine.rules import RULES
-
-    resolved = ALIASES.get(name, name)
-    if resolved not in RULES:
-        raise CutlineError(f"unknown planner rules {name!r} (known: {', '.join(sorted(RULES))})")
-    return resolved
+    release = agent_releases.find(name)
+    if release is None:
+        raise CutlineError(f"unknown planner rules {name!r} (known: {', '.join(sorted(agent_releases.names()))})")
+    return release.name
 
 
 def evidence(path: list[Entry], session_format: str | None = None, version: int | None = None) -> str | None:
@@ -169,12 +155,10 @@ def written_by(
     return Writer(assumed, f"assumed ({source}): a {session_format or 'session'} file does not tell", False)
 
 
-_LABELS = {PI_073: "pi 0.73", PI_CURRENT: "current pi", OPENCLAW: "OpenClaw 2026.9"}
-
-
 def label(rules: str) -> str:
-    """A rule set as a person names the agent: `pi` is "current pi", `pi-0.73` "pi 0.73"."""
-    return _LABELS.get(rules, rules)
+    """A rule set as a person names the agent (the registry's label): `pi` is "current pi", `pi-0.73` "pi 0.73"."""
+    release = agent_releases.find(rules)
+    return release.label if release is not None and release.name == rules else rules
 
 
 def resume_rules(writer: Writer, setting: str | None = None) -> str:

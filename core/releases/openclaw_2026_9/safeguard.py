@@ -24,7 +24,6 @@ from pathlib import Path
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.quality_guard import (
-    REQUIRED_SUMMARY_SECTIONS,
     QualityInputs,
     QualityVerdict,
     corrective_instructions,
@@ -32,9 +31,11 @@ from cutline.core.engine.quality_guard import (
     message_text,
     untrusted_block,
 )
-from cutline.core.engine.rule_summaries import RULES_OPENCLAW, SummaryCalls, guard_inputs, judge, output_limit
+from cutline.core.engine.rule_summaries import SummaryCalls, guard_inputs, judge, output_limit
 from cutline.core.errors import SummarizerError
 from cutline.core.models import ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock
+from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
+from cutline.core.releases.openclaw_2026_9.planner import NAME
 from cutline.core.releases.openclaw_2026_9.serialize import serialize_openclaw
 from cutline.core.summarizers.agent_prompts import (
     OPENCLAW_IDENTIFIERS_OFF,
@@ -374,7 +375,7 @@ async def openclaw_summary(
 ) -> SafeguardSummary:
     """The safeguard's summary of what the plan cuts away; `appendix` = tool failures, file ops, workspace rules."""
     history, preserved = split_recent_turns(summarized, settings.recentTurnsPreserve)
-    inputs: QualityInputs = guard_inputs(RULES_OPENCLAW, summarized + prefix, settings, latest_request)
+    inputs: QualityInputs = guard_inputs(NAME, summarized + prefix, settings, latest_request)
     prefix_part = ""
     if split_turn and prefix:
         prefix_part = SPLIT_TURN_HEADING + await _prefix_text(calls, prefix, settings, model_max)

@@ -12,7 +12,10 @@ output limit. Custom instructions reach the history call only, as in pi's code. 
 from __future__ import annotations
 
 from cutline.core.config.settings import CompactionSettings
-from cutline.core.engine.rule_summaries import SummaryCalls, output_limit
+from cutline.core.engine.modes.base import CompactionJob, Rebuilt
+from cutline.core.engine.modes.pi import PiMode
+from cutline.core.engine.rule_summaries import SummaryCalls, model_max_output_tokens, output_limit
+from cutline.core.engine.summary_run import SummaryRun
 from cutline.core.errors import SummarizerError
 from cutline.core.models import Message
 from cutline.core.summarizers.agent_prompts import PI_CURRENT_SYSTEM_PROMPT, PI_CURRENT_TURN_PREFIX_PROMPT
@@ -104,3 +107,18 @@ async def current_pi_body(
         return previous or NO_PRIOR_HISTORY
     calls.emit("history")
     return await _ask(calls, "history", history_request(summarized, previous, settings, model_max), len(summarized))
+
+
+async def summarize(mode: PiMode, job: CompactionJob, run: SummaryRun) -> Rebuilt:
+    """Current pi's flow: the mode's history, then current pi's calls in sequence, then pi's sections."""
+    history, previous = await mode.prepare_history(job, run)
+    body = await current_pi_body(
+        run,
+        job.settings,
+        summarized=history,
+        prefix=job.prefix,
+        previous=previous,
+        split_turn=job.plan.isSplitTurn,
+        model_max=model_max_output_tokens(run.summarizer.model),
+    )
+    return mode.finish(job, body)
