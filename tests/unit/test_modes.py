@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+import types
+
 import pytest
 
+from cutline.core import agent_releases
 from cutline.core.config.settings import MODES as SETTING_MODES
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine import modes
@@ -57,7 +61,12 @@ def test_the_engine_plans_through_the_registry_and_the_named_rules(monkeypatch: 
             return RULES[DEFAULT_RULES].plan(request)  # type: ignore[arg-type]
 
     recording: PlannerRules = Recording()
-    monkeypatch.setitem(RULES, "recording", recording)
+    folder = types.ModuleType("throwaway.recording")
+    folder.PLANNER = recording  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, folder.__name__, folder)
+    monkeypatch.setattr(
+        agent_releases, "RELEASES", [*agent_releases.RELEASES, agent_releases.Release("recording", folder.__name__, "")]
+    )
     settings = CompactionSettings(keepRecentTokens=10)
     assert plan(_path(), settings, rules="recording") == plan(_path(), settings)
     assert plan(_path(), settings.with_overrides(mode="safeguard"), rules="recording").mode == "safeguard"
