@@ -17,16 +17,10 @@ from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.screens.sessions import SessionsScreen
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.core.store import Store
+from tests.support.desk_accept import accept_proposal
 from tests.support.keys import SIZE, type_keys
-from tests.support.tui_app import rendered_text, test_app, write_session
+from tests.support.tui_app import rendered_text, test_app
 from tests.support.tui_app import settle_pilot as settle
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, cutline_home: Path) -> Path:
-    """The fixed session and a config that keeps 5000 recent tokens, so the cut is mid-session."""
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    return write_session(tmp_path / "ledger.jsonl")
 
 
 def status_text(screen: ReviewScreen) -> str:
@@ -39,17 +33,6 @@ def last_decision(store_path: Path) -> str | None:
         return info.last_decision
 
 
-async def accept_and_write(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
-    await type_keys(pilot, "r")
-    await settle(pilot)
-    assert screen.proposal is not None
-    await type_keys(pilot, "a")
-    await settle(pilot)
-    await type_keys(pilot, "y")
-    await settle(pilot)
-    assert screen.proposal_status == "accepted"
-
-
 async def test_u_asks_with_what_is_restored_then_gives_the_file_back_and_reopens_the_proposal(
     tmp_path: Path, ledger: Path
 ) -> None:
@@ -59,7 +42,7 @@ async def test_u_asks_with_what_is_restored_then_gives_the_file_back_and_reopens
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await accept_and_write(pilot, screen)
+        await accept_proposal(pilot, screen)
         written = ledger.read_bytes()
         assert written.startswith(original) and len(written) > len(original)
         assert last_decision(tmp_path / "store.db") == "accepted"
@@ -99,7 +82,7 @@ async def test_after_the_agent_wrote_undo_offers_branch_and_backup_and_f_restore
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await accept_and_write(pilot, screen)
+        await accept_proposal(pilot, screen)
         compaction = json.loads(ledger.read_text(encoding="utf-8").splitlines()[-1])
         later = {
             "type": "message",
@@ -135,13 +118,8 @@ async def test_k_accepts_into_the_store_only_and_w_writes_it_back_later(tmp_path
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await type_keys(pilot, "r")
-        await settle(pilot)
-        await type_keys(pilot, "K")
-        await settle(pilot)
-        await type_keys(pilot, "y")
-        await settle(pilot)
-        assert screen.proposal_status == "accepted" and ledger.read_bytes() == original
+        await accept_proposal(pilot, screen, "K")
+        assert ledger.read_bytes() == original
         assert screen.proposal is not None
         summary = screen.proposal.summary
 
