@@ -9,15 +9,17 @@ keeps nothing before it (Codex replaces the whole history).
 
 from __future__ import annotations
 
+import itertools
 import os
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, cast
 
 from cutline.core.agents import deep_json
 from cutline.core.agents.boundaries import mark_continuations
 from cutline.core.agents.codex.detect import CODEX_TYPES
 from cutline.core.agents.codex.usage import usage_from_last
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
-from cutline.core.agents.jsonl import Lines, Record, parse_records
+from cutline.core.agents.jsonl import Lines, Record, iter_records
 from cutline.core.models import Entry, Problem, Session
 
 # response_item payload types with no conversational counterpart: kept as "other", not reported
@@ -40,26 +42,28 @@ _INJECTED_PREFIXES = (
 def read_codex(lines: Lines, file: str, stem: str) -> Session:
     """A Session from the parsed lines of a Codex rollout (problems collected, never raised)."""
     problems = lines.problems
-    records = parse_records(lines, file)
+    # each line is parsed when its entry is built, its dict then dropped: the file is never held
+    # whole as dicts; the problems keep the order of a parse first (every line's, then the
+    # ordinals', then the reader's own)
+    records, head = _until_header(iter_records(lines, file))
     header: dict[str, Any] = {}
     header_line = ""
     header_at = 0
-    for record in records:
-        kind, payload = _unwrap(record.value)
-        if kind == "session_meta" and type(payload) is dict:
-            header = payload
-            header_line = record.text
-            header_at = record.line
-            break
+    if head is not None:
+        header = cast(dict[str, Any], _unwrap(head.value)[1])
+        header_line = head.text
+        header_at = head.line
     raw_id = header.get("id")
     session_id = raw_id if isinstance(raw_id, str) else path_hash(os.path.abspath(file))
     ids = StableIds(session_id)
     state = _State()
     entries: list[Entry] = []
     previous: str | None = None
-    check_ordinals(records, file, problems)
+    ordinals = _Ordinals(file)
+    found: list[Problem] = []
     for record in records:
         value = record.value
+        ordinals.check(record)
         if record.line == header_at:
             continue
         entry_id = ids.make(record.line)
@@ -77,7 +81,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         }
         previous = entry_id
         if type(payload) is not dict:
-            problems.append(
+            found.append(
                 Problem(
                     file=file,
                     line=record.line,
@@ -85,10 +89,10 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
                     severity="warning",
                 )
             )
-            entries.append(build_entry(shaped, file, problems))
+            entries.append(build_entry(shaped, file, found))
             continue
         if kind == "response_item":
-            _response_item(payload, shaped, state, where=(file, record.line), problems=problems)
+            _response_item(payload, shaped, state, where=(file, record.line), problems=found)
         elif kind == "compacted":
             shaped["type"] = "compaction"
             shaped["compaction"] = compaction_fields(payload, state.last_total)
@@ -97,7 +101,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
             if kind == "turn_context" and isinstance(payload.get("model"), str):
                 state.model = payload["model"]
             if kind == "session_meta":
-                problems.append(
+                found.append(
                     Problem(
                         file=file,
                         line=record.line,
@@ -108,7 +112,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         else:
             shaped["data"] = payload
             shown = repr(kind) if isinstance(kind, str) else "missing"
-            problems.append(
+            found.append(
                 Problem(
                     file=file,
                     line=record.line,
@@ -116,7 +120,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
                     severity="warning",
                 )
             )
-        entry = build_entry(shaped, file, problems)
+        entry = build_entry(shaped, file, found)
         entries.append(entry)
         if entry.message is not None and entry.message.role == "assistant":
             state.last_assistant = entry
@@ -125,6 +129,8 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         elif kind == "event_msg" and payload.get("type") == "token_count":
             info = payload.get("info")
             _attach_usage(info.get("last_token_usage") if isinstance(info, dict) else None, state)
+    problems.extend(ordinals.problems)
+    problems.extend(found)
     # one response's items (reasoning, text, parallel function calls) come together: a cut between them splits it
     mark_continuations(entries, lambda previous, current: True)
     return Session(
@@ -143,31 +149,52 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
     )
 
 
-def check_ordinals(records: list[Record], file: str, problems: list[Problem]) -> None:
-    """Report where the rollout's `ordinal`s (0, 1, 2, ... on every line since Codex 0.16x) skip or go back.
+def _until_header(records: Iterator[Record]) -> tuple[Iterator[Record], Record | None]:
+    """All records again from the start, and the first `session_meta` with a payload object (None: no such record).
+
+    The records before it are parsed and held until the reader comes to them (all of
+    them when there is none: then the file is held parsed, as it always was).
+    """
+    head: list[Record] = []
+    for record in records:
+        head.append(record)
+        kind, payload = _unwrap(record.value)
+        if kind == "session_meta" and type(payload) is dict:
+            return itertools.chain(head, records), record
+    return iter(head), None
+
+
+class _Ordinals:
+    """Where the rollout's `ordinal`s (0, 1, 2, ... on every line since Codex 0.16x) skip or go back, one record at a time.
 
     A gap means records were lost (a crash, a cut copy); what is left is still read.
     """
-    expected: int | None = None
-    for record in records:
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+        self.expected: int | None = None
+
+    def check(self, record: Record) -> None:
         ordinal = record.value.get("ordinal")
         if not isinstance(ordinal, int) or isinstance(ordinal, bool):
-            continue
+            return
+        expected = self.expected
         if expected is not None and ordinal != expected:
             if ordinal > expected:
                 missing = ordinal - expected
                 what = f"{missing} record{'s' if missing > 1 else ''} missing before it"
             else:
                 what = "out of order or repeated"
-            problems.append(
+            self.problems.append(
                 Problem(
-                    file=file,
+                    file=self.file,
                     line=record.line,
                     message=f"ordinal {ordinal} where {expected} was next ({what}); read on",
                     severity="warning",
                 )
             )
-        expected = ordinal + 1
+        self.expected = ordinal + 1
 
 
 def is_encrypted_item(item: Any) -> bool:
