@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, cast
 
 from cutline.core.agents import deep_json
-from cutline.core.agents.boundaries import mark_continuations
+from cutline.core.agents.adapter import EntrySink
+from cutline.core.agents.boundaries import ContinuationMarks
 from cutline.core.agents.codex.detect import CODEX_TYPES
 from cutline.core.agents.codex.usage import usage_from_last
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
@@ -39,8 +41,14 @@ _INJECTED_PREFIXES = (
 )
 
 
-def read_codex(lines: Lines, file: str, stem: str) -> Session:
-    """A Session from the parsed lines of a Codex rollout (problems collected, never raised)."""
+def read_codex(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, keep: bool = True) -> Session:
+    """A Session from the parsed lines of a Codex rollout (problems collected, never raised).
+
+    `sink` receives each entry once it is final (the usage a later record gives the
+    latest assistant message, the continuation marks of a run of tool results, both
+    set); with `keep` False the session's entries stay empty, so an import never holds
+    the whole rollout as entries (~4 KB each).
+    """
     problems = lines.problems
     # each line is parsed when its entry is built, its dict then dropped: the file is never held
     # whole as dicts; the problems keep the order of a parse first (every line's, then the
@@ -58,6 +66,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
     ids = StableIds(session_id)
     state = _State()
     entries: list[Entry] = []
+    out = _HandOn(state, sink, entries if keep else None)
     previous: str | None = None
     ordinals = _Ordinals(file)
     found: list[Problem] = []
@@ -89,7 +98,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
                     severity="warning",
                 )
             )
-            entries.append(build_entry(shaped, file, found))
+            out.add(build_entry(shaped, file, found))
             continue
         if kind == "response_item":
             _response_item(payload, shaped, state, where=(file, record.line), problems=found)
@@ -121,7 +130,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
                 )
             )
         entry = build_entry(shaped, file, found)
-        entries.append(entry)
+        out.marks.add(entry)
         if entry.message is not None and entry.message.role == "assistant":
             state.last_assistant = entry
         if kind == "token_usage_record":
@@ -129,10 +138,10 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         elif kind == "event_msg" and payload.get("type") == "token_count":
             info = payload.get("info")
             _attach_usage(info.get("last_token_usage") if isinstance(info, dict) else None, state)
+        out.settle(entry)
     problems.extend(ordinals.problems)
     problems.extend(found)
-    # one response's items (reasoning, text, parallel function calls) come together: a cut between them splits it
-    mark_continuations(entries, lambda previous, current: True)
+    out.finish()
     return Session(
         id=session_id,
         format="codex",
@@ -142,7 +151,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         header=header,
         header_line=header_line,
         entries=entries,
-        leaf_id=entries[-1].id if entries else None,
+        leaf_id=out.last_id,
         problems=problems,
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
@@ -245,6 +254,53 @@ def _unwrap(value: dict[str, Any]) -> tuple[str | None, Any]:
     if isinstance(value.get("id"), str) and "timestamp" in value:
         return "session_meta", value
     return None, value
+
+
+class _HandOn:
+    """Hands each entry on (to the kept list, to the sink) once no later record can change it, in file order.
+
+    A later record changes an entry in two ways: a `token_count` or `token_usage_record`
+    gives the latest assistant message its usage, and the next assistant message (or
+    the end) decides which tool-side messages of the run before it continue a message.
+    """
+
+    def __init__(self, state: _State, sink: EntrySink | None, kept: list[Entry] | None) -> None:
+        self.state = state
+        self.sink = sink
+        self.kept = kept
+        # one response's items (reasoning, text, parallel function calls) come together: a cut between them splits it
+        self.marks = ContinuationMarks(lambda previous, current: True)
+        self.held: deque[Entry] = deque()
+        self.last_id: str | None = None
+
+    def add(self, entry: Entry) -> None:
+        """An entry that changes nothing else: marked, then settled."""
+        self.marks.add(entry)
+        self.settle(entry)
+
+    def settle(self, entry: Entry) -> None:
+        """`entry` was marked and has given its usage: hand on what is final from the oldest held."""
+        held = self.held
+        held.append(entry)
+        while held and self._final(held[0]):
+            self._hand_on(held.popleft())
+
+    def finish(self) -> None:
+        self.marks.close_run()
+        while self.held:
+            self._hand_on(self.held.popleft())
+
+    def _final(self, entry: Entry) -> bool:
+        message = entry.message
+        waiting = self.state.last_assistant is entry and message is not None and message.usage is None
+        return not waiting and not self.marks.open(message)
+
+    def _hand_on(self, entry: Entry) -> None:
+        self.last_id = entry.id
+        if self.kept is not None:
+            self.kept.append(entry)
+        if self.sink is not None:
+            self.sink(entry, False)
 
 
 class _State:
