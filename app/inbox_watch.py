@@ -44,6 +44,7 @@ class InboxWatch:
         self.count = 0
         self.found = 0  # compactions found after the fact, still open (counted apart: no agent waits on them)
         self._seen: set[str] | None = None  # ids already reported (None: not yet looked)
+        self._stopped = False
 
     def start(self) -> None:
         self.desk.run_worker(self._listen, thread=True, group="inbox-listen", exit_on_error=False)
@@ -82,6 +83,7 @@ class InboxWatch:
         self.poll()
 
     def stop(self) -> None:
+        self._stopped = True
         listener, self.listener = self.listener, None
         if listener is not None:
             listener.stop()
@@ -91,9 +93,13 @@ class InboxWatch:
         from cutline.core.inbox.channel import InboxListener
 
         try:
-            self.listener = InboxListener(self.desk.store_path, make_proposal=make_proposal).start()
+            listener = InboxListener(self.desk.store_path, make_proposal=make_proposal).start()
         except (CutlineError, OSError):
-            self.listener = None  # another cutline listens, or the socket cannot be made: count only
+            return  # another cutline listens, or the socket cannot be made: count only
+        if self._stopped:  # the desk closed while the socket was being made: nobody would stop it later
+            listener.stop()
+            return
+        self.listener = listener
 
     def poll(self) -> None:
         self.desk.run_worker(self._count, thread=True, group="inbox-count", exclusive=True, exit_on_error=False)

@@ -1,4 +1,4 @@
-"""Shared fixtures: every test gets its own CUTLINE_HOME and no API key, so nothing touches the user's home or the network.
+"""Shared fixtures: every test gets its own CUTLINE_HOME and HOME and no API key, so nothing touches the user's home or the network.
 
 The suite runs in parallel (`pytest -n auto --dist loadgroup`, the README's test command): every
 test has its own temp dirs, CUTLINE_HOME, free ports and tmux socket, so any two can run side by
@@ -35,13 +35,35 @@ def declares_more_time(item: pytest.Item, default: float) -> bool:
     return mark is not None and bool(mark.args) and float(mark.args[0]) > default
 
 
+# where the agents keep their sessions and settings when set: the user's own folders, never a test's
+AGENT_FOLDERS = (
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "PI_CODING_AGENT_DIR",
+    "OPENCLAW_STATE_DIR",
+    "OPENCLAW_CONFIG_PATH",
+    "QWEN_HOME",
+    "CUTLINE_SOCKET",
+)
+XDG_FOLDERS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """CUTLINE_HOME and HOME in temp dirs of this test; the XDG folders unset, so they fall under that HOME (a test
+    that moves HOME moves them with it); no agent folder, API key or base URL from the user's environment."""
     home = tmp_path_factory.mktemp("cutline-home")
     monkeypatch.setenv("CUTLINE_HOME", str(home))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+    for name in (
+        *XDG_FOLDERS,
+        *AGENT_FOLDERS,
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+    ):
+        monkeypatch.delenv(name, raising=False)
     return home
 
 

@@ -7,17 +7,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-from textual.worker import Worker
+from textual.widgets import DataTable
 
-from cutline.app.desk import OnDesk
 from cutline.app.screens.sessions import ago
-from cutline.app.widgets.desk_footer import DeskFooter
+from cutline.app.screens.table_list import TableListScreen
 from cutline.app.widgets.safe_text import one_line, short_path
 
 if TYPE_CHECKING:
@@ -38,7 +33,7 @@ def size_text(size: int) -> str:
     return f"{size}B"
 
 
-class FoundSessionsScreen(OnDesk, Screen[None]):
+class FoundSessionsScreen(TableListScreen):
     """The sessions Claude Code, Codex, pi and OpenClaw keep on this machine, stored or not."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -47,28 +42,18 @@ class FoundSessionsScreen(OnDesk, Screen[None]):
         Binding("escape", "back", "Back", id="found.back", tooltip="Back to the stored sessions"),
     ]
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="✂")
-        yield Static("Sessions on this machine", id="found-title")
-        yield DataTable(id="found-table", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="found-note")
-        yield DeskFooter()
-
-    def on_mount(self) -> None:
-        self.sub_title = "on this machine"
-        table: DataTable[Text] = self.query_one(DataTable)
-        for label, key in (
-            ("Modified", "modified"),
-            ("Agent", "agent"),
-            ("Version", "version"),
-            ("Size", "size"),
-            ("Stored", "stored"),
-            ("Project", "cwd"),
-            ("Session", "ref"),
-        ):
-            table.add_column(label, key=key)
-        table.focus()
-        self.load()
+    TITLE_TEXT = "Sessions on this machine"
+    SUB_TITLE_TEXT = "on this machine"
+    IDS = ("found-title", "found-table", "found-note")
+    COLUMNS = (
+        ("Modified", "modified"),
+        ("Agent", "agent"),
+        ("Version", "version"),
+        ("Size", "size"),
+        ("Stored", "stored"),
+        ("Project", "cwd"),
+        ("Session", "ref"),
+    )
 
     @work(thread=True, exclusive=True, group="found-list", exit_on_error=False, description="Looking for sessions")
     def load(self) -> None:
@@ -78,9 +63,6 @@ class FoundSessionsScreen(OnDesk, Screen[None]):
         for session in found.sessions:
             session.stored = bool(self.desk.store.sessions.rows_for_path(session.ref))
         self.post_message(FoundLoaded(found))
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.desk.report_worker(event)
 
     @on(FoundLoaded)
     def _loaded(self, message: FoundLoaded) -> None:
@@ -100,22 +82,7 @@ class FoundSessionsScreen(OnDesk, Screen[None]):
             )
         count = len(message.found.sessions)
         notes = [f"{count} session{'s' if count != 1 else ''}", *message.found.problems[:3]]
-        self.query_one("#found-note", Static).update(Text(" · ".join(notes)))
+        self.note(" · ".join(notes))
 
-    def action_open(self) -> None:
-        table: DataTable[Text] = self.query_one(DataTable)
-        if not table.row_count:
-            return
-        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
-        if key is not None:
-            self.desk.open_review(str(key))
-
-    @on(DataTable.RowSelected)
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
-        self.action_open()
-
-    def action_refresh(self) -> None:
-        self.load()
-
-    def action_back(self) -> None:
-        self.dismiss()
+    def open_row(self, key: str) -> None:
+        self.desk.open_review(key)

@@ -15,7 +15,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
@@ -23,6 +22,7 @@ from textual.worker import Worker
 
 from cutline.app.desk import OnDesk
 from cutline.app.screens.sessions import ago
+from cutline.app.screens.table_list import TableListScreen
 from cutline.app.widgets.desk_footer import DeskFooter
 from cutline.app.widgets.safe_text import one_line, short_path
 from cutline.app.widgets.summary_editor import SummaryEditor
@@ -38,7 +38,7 @@ class FoundItemsLoaded(Message):
         super().__init__()
 
 
-class FoundItemsScreen(OnDesk, Screen[None]):
+class FoundItemsScreen(TableListScreen):
     """The compactions the agents made on their own, found in their session folders and not yet answered."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -47,26 +47,16 @@ class FoundItemsScreen(OnDesk, Screen[None]):
         Binding("escape", "back", "Back", id="found_items.back", tooltip="Back to the sessions"),
     ]
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="✂")
-        yield Static("Compactions found after the fact (no agent waits)", id="found-items-title")
-        yield DataTable(id="found-items-table", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="found-items-note")
-        yield DeskFooter()
-
-    def on_mount(self) -> None:
-        self.sub_title = "found after the fact"
-        table: DataTable[Text] = self.query_one(DataTable)
-        for label, key in (
-            ("Found", "found"),
-            ("Agent", "agent"),
-            ("Tokens before", "tokens"),
-            ("The agent's summary", "summary"),
-            ("Session", "session"),
-        ):
-            table.add_column(label, key=key)
-        table.focus()
-        self.load()
+    TITLE_TEXT = "Compactions found after the fact (no agent waits)"
+    SUB_TITLE_TEXT = "found after the fact"
+    IDS = ("found-items-title", "found-items-table", "found-items-note")
+    COLUMNS = (
+        ("Found", "found"),
+        ("Agent", "agent"),
+        ("Tokens before", "tokens"),
+        ("The agent's summary", "summary"),
+        ("Session", "session"),
+    )
 
     def on_screen_resume(self) -> None:
         self.load()
@@ -87,9 +77,6 @@ class FoundItemsScreen(OnDesk, Screen[None]):
                 summary = "(unreadable)"
             rows.append((item, summary))
         self.post_message(FoundItemsLoaded(rows))
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.desk.report_worker(event)
 
     @on(FoundItemsLoaded)
     def _loaded(self, message: FoundItemsLoaded) -> None:
@@ -112,25 +99,10 @@ class FoundItemsScreen(OnDesk, Screen[None]):
             if count
             else "Nothing found after the fact. `cutline inbox scan` looks again; the desk scans every minute."
         )
-        self.query_one("#found-items-note", Static).update(Text(note))
+        self.note(note)
 
-    def action_open(self) -> None:
-        table: DataTable[Text] = self.query_one(DataTable)
-        if not table.row_count:
-            return
-        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
-        if key is not None:
-            self.desk.open_found_item(str(key))
-
-    @on(DataTable.RowSelected)
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
-        self.action_open()
-
-    def action_refresh(self) -> None:
-        self.load()
-
-    def action_back(self) -> None:
-        self.dismiss()
+    def open_row(self, key: str) -> None:
+        self.desk.open_found_item(key)
 
 
 class FoundViewLoaded(Message):

@@ -281,18 +281,19 @@ def write_claude(path: Path, theme: Theme, seed: int, summary: str, reread: str 
     s = cc.ClaudeCodeSession(seed=seed, start="2026-11-20T09:00:00.000Z")
     s.user(OPENING_USER.format(project=theme.project))
     s.assistant([{"type": "text", "text": OPENING_SAY}])
-    _claude_compact(s, previous_summary("claude_code", theme))
+    claude_compact(s, previous_summary("claude_code", theme))
     for event in script(theme):
         _claude_event(s, event, theme)
     s.assistant([{"type": "text", "text": KEPT_SAY}])
-    _claude_compact(s, summary)
+    claude_compact(s, summary)
     if reread:
         _claude_event(s, ("tool", "read", reread, "(file contents)", False), theme)
         s.assistant([{"type": "text", "text": "Re-read it."}])
     s.write(str(path))
 
 
-def _claude_compact(s: cc.ClaudeCodeSession, summary: str) -> None:
+def claude_compact(s: cc.ClaudeCodeSession, summary: str, trigger: str = "manual") -> None:
+    """Claude Code's compaction records: the boundary (a new root naming the leaf before it) and the summary turn."""
     before = s.leaf
     s.add(
         "system",
@@ -301,7 +302,7 @@ def _claude_compact(s: cc.ClaudeCodeSession, summary: str) -> None:
             "content": "Conversation compacted",
             "isMeta": False,
             "level": "info",
-            "compactMetadata": {"trigger": "manual", "preTokens": 9100},
+            "compactMetadata": {"trigger": trigger, "preTokens": 9100},
         },
         parent=None,
         extra_front={"logicalParentUuid": before},

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench.truth.catalogue import HELD_OUT_THEMES, THEMES, TUNE_THEMES, Theme  # noqa: E402
-from bench.truth.generate import FORMATS, filler  # noqa: E402
+from bench.truth.generate import FORMATS, claude_compact, filler  # noqa: E402
 from sample_sessions._gen import claude_code as cc  # noqa: E402
 from sample_sessions._gen import codex as cx  # noqa: E402
 from sample_sessions._gen.pi import PiSession  # noqa: E402
@@ -108,27 +108,7 @@ def write_claude(path: Path, theme: Theme, seed: int) -> None:
     s.tool("Read", {"file_path": f"{theme.cwd}/{work_path(theme)}"}, listing)
     s.assistant([{"type": "text", "text": MIDWAY_SAY}])
     s.tool("Bash", {"command": "git log --oneline -n 40", "description": "run it"}, log)
-    before = s.leaf
-    s.add(
-        "system",
-        {
-            "subtype": "compact_boundary",
-            "content": "Conversation compacted",
-            "isMeta": False,
-            "level": "info",
-            "compactMetadata": {"trigger": "auto", "preTokens": 9100},
-        },
-        parent=None,
-        extra_front={"logicalParentUuid": before},
-    )
-    s.add(
-        "user",
-        {
-            "message": {"role": "user", "content": recorded_summary(theme)},
-            "isVisibleInTranscriptOnly": True,
-            "isCompactSummary": True,
-        },
-    )
+    claude_compact(s, recorded_summary(theme), trigger="auto")
     s.tool("Bash", {"command": "ls -la", "description": "run it"}, listing)
     s.assistant([{"type": "text", "text": "Done."}])
     s.write(str(path))

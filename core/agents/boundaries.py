@@ -50,30 +50,53 @@ def mark_continuations(path: Sequence[Entry], same_message: Callable[[Message, M
     compact-summary records) and entries without a message are skipped; a compaction
     ends the run.
     """
-    previous: Message | None = None
-    run: list[Message] = []  # user-side messages since the last assistant message
+    marks = ContinuationMarks(same_message)
+    for entry in path:
+        marks.add(entry)
+    marks.close_run()
 
-    def close_run() -> None:
+
+class ContinuationMarks:
+    """`mark_continuations` one entry at a time, for a reader that hands entries on as soon as they are final.
+
+    An entry added is final (never marked later) unless its message is `open`: a
+    user-side message of the run since the last assistant message, which the next
+    assistant message, compaction or `close_run` decides.
+    """
+
+    def __init__(self, same_message: Callable[[Message, Message], bool]) -> None:
+        self.same_message = same_message
+        self.previous: Message | None = None
+        self.run: list[Message] = []  # user-side messages since the last assistant message
+        self._open: set[int] = set()  # id() of the run's messages
+
+    def open(self, message: Message | None) -> bool:
+        return message is not None and id(message) in self._open
+
+    def close_run(self) -> None:
+        run = self.run
         last_result = max((k for k, m in enumerate(run) if _carries_results(m)), default=-1)
         for message in run[:last_result]:
             if not _carries_results(message):
                 _mark(message)
         run.clear()
+        self._open.clear()
 
-    for entry in path:
+    def add(self, entry: Entry) -> None:
         if entry.type == "compaction":
-            close_run()
-            previous = None
-            continue
+            self.close_run()
+            self.previous = None
+            return
         message = entry.message
         if entry.type != "message" or message is None or entry.isSidechain or entry.isCompactSummary:
-            continue
+            return
         if message.role == "assistant":
-            close_run()
-            if previous is not None and previous.role == "assistant" and same_message(previous, message):
+            self.close_run()
+            previous = self.previous
+            if previous is not None and previous.role == "assistant" and self.same_message(previous, message):
                 _mark(message)
-            previous = message
+            self.previous = message
         elif message.role != "system":
-            run.append(message)
-            previous = message
-    close_run()
+            self.run.append(message)
+            self._open.add(id(message))
+            self.previous = message

@@ -504,17 +504,25 @@ def _plain_tokens(text: str, keep_stop: bool) -> list[Token]:
     return tokens(text, keep_stop)
 
 
+_INSTEAD = re.compile(r"(.{3,80}?)\b(?:instead of|rather than)\b(.{3,80})")
+_OVER = re.compile(r"(.{3,80}?)\bover\b(.{3,80})")
+_COMMA_NOT = re.compile(r"(.{3,80}?)(?:,|\(|\s-+)\s*not\s+(.{3,80})")
+_NOT_ONLY = re.compile(r"\b(?:do not|don't|never)\b(.{3,80}?)[;,]\s*only\b(.{3,80})")
+
+
 def _choice(text: str, toks: Toks = _plain_tokens) -> tuple[set[str], set[str]] | None:
     """(chosen, rejected) content words of "A instead of B", "A rather than B", "A over B", "A, not B", "not B; only A"."""
     lower = text.lower()
-    # "instead of" and "rather than" say a choice; "over" only when neither does ("stream over WebSockets instead of …")
+    # "instead of" and "rather than" say a choice; "over" only when neither does ("stream over WebSockets instead of …");
+    # each pattern is tried only when its literal words are in the text: a pattern with a lazy lead tries up to 80
+    # lengths at every position, which on a long passage without the words costs far more than the look-up
     m = (
-        re.search(r"(.{3,80}?)\b(?:instead of|rather than)\b(.{3,80})", lower)
-        or re.search(r"(.{3,80}?)\bover\b(.{3,80})", lower)
-        or re.search(r"(.{3,80}?)(?:,|\(|\s-+)\s*not\s+(.{3,80})", lower)
+        (_INSTEAD.search(lower) if "instead of" in lower or "rather than" in lower else None)
+        or (_OVER.search(lower) if "over" in lower else None)
+        or (_COMMA_NOT.search(lower) if "not" in lower else None)
     )
     if m is None:
-        flipped = re.search(r"\b(?:do not|don't|never)\b(.{3,80}?)[;,]\s*only\b(.{3,80})", lower)
+        flipped = _NOT_ONLY.search(lower) if "only" in lower else None
         if flipped is None:
             return None
         before = [t.norm for t in toks(flipped.group(2), False)][:4]
@@ -546,6 +554,13 @@ class Passage:
     def __post_init__(self) -> None:
         if not self.amounts:
             self.amounts = quantities(self.text)
+
+    def choice(self, toks: Toks) -> tuple[set[str], set[str]] | None:
+        """`_choice` of the passage's text, made once (a passage is compared with every fact; do not change the sets)."""
+        if "_choice" not in self.__dict__:
+            self.__dict__["_choice"] = _choice(self.text, toks)
+        found: tuple[set[str], set[str]] | None = self.__dict__["_choice"]
+        return found
 
     def path_tails(self) -> frozenset[str]:
         """What follows a "/" in the passage's paths ("b/c.py" and "c.py" of "a/b/c.py"), made once."""
@@ -867,7 +882,7 @@ def _flip(
     plain = [t for t in fact_toks if not t.specific]
     if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
         return None
-    if _choice(fact_text, toks) is not None and _choice(passage.text, toks) is not None:
+    if _choice(fact_text, toks) is not None and passage.choice(toks) is not None:
         return None  # "A instead of B" and "A (not B)": the choices are compared, a "not" before B is no flip
     # clause by clause: each clause of the fact against the passage's clauses that say most of it (a quoted error's
     # "Cannot …" elsewhere in the line says nothing; "push to origin only, never to upstream" restates "do not push
@@ -909,7 +924,7 @@ def _quantifier_flip(fact_text: str, fact_toks: Sequence[Token], passage: Passag
 
 def _reversed_choice(fact_text: str, passage: Passage, toks: Toks = _plain_tokens) -> str | None:
     mine = _choice(fact_text, toks)
-    theirs = _choice(passage.text, toks)
+    theirs = passage.choice(toks)
     if mine is None or theirs is None:
         return None
     chosen, rejected = mine[0] - mine[1], mine[1] - mine[0]

@@ -156,6 +156,11 @@ _COLUMNS = (
 )
 
 
+def new_item_id() -> str:
+    """A new inbox item's id: short and random. The one source of the inbox's ids (a test fixes them here)."""
+    return secrets.token_hex(4)
+
+
 class Inbox:
     """The inbox table of one store."""
 
@@ -171,7 +176,7 @@ class Inbox:
 
     def add(self, new: NewItem) -> InboxItem:
         """Store a new waiting compaction; its id is short and random."""
-        item_id = secrets.token_hex(4)
+        item_id = new_item_id()
         with self._db.transaction() as conn:
             conn.execute(
                 "INSERT INTO inbox (id, agent, agent_version, live, found, session_file, agent_session_id, cwd, reason,"

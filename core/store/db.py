@@ -6,6 +6,7 @@ UI's worker threads and the CLI share one connection under one lock.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import stat
@@ -40,19 +41,56 @@ def utc_now() -> str:
 def _make_private(path: Path) -> None:
     """The database file readable by its owner only: created 0600, an existing one narrowed (its WAL files follow it).
 
-    Sessions hold whatever the user and the agent typed; the store copies them.
+    Sessions hold whatever the user and the agent typed; the store copies them. An existing file is
+    narrowed by its name, never opened: closing any descriptor of a database drops every POSIX lock
+    this process holds on it, the locks another connection (a worker thread's) relies on.
     """
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        info = path.stat()
+    except FileNotFoundError:
+        try:
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            _make_private(path)  # made this very moment by another cutline
+        except OSError:
+            pass  # sqlite reports the problem with its own words
+        return
     except OSError:
-        return  # sqlite reports the problem with its own words
+        return
+    if stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077:
+        with suppress(OSError):
+            os.chmod(path, 0o600)
+
+
+@contextmanager
+def _setting_up(path: Path) -> Iterator[None]:
+    """Held while a database is made or migrated: two cutlines opening a new store at once take turns.
+
+    Why: SQLite's busy wait does not cover two connections that both switch a new file to WAL
+    and create the same tables (one of them failed with "database is locked" or a duplicate
+    migration row; the desk's inbox listener and its first load open the store together). The
+    lock is an flock on a file beside the database, never the database itself (see _make_private).
+    """
+    lock_path = path.with_name(path.name + ".setup-lock")
     try:
-        if stat.S_IMODE(os.fstat(fd).st_mode) & 0o077:
-            os.fchmod(fd, 0o600)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError:
-        pass
+        yield  # a read-only directory: no one else can make the store there either
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
     finally:
-        os.close(fd)
+        os.close(fd)  # releases the flock
+
+
+def _ready(conn: sqlite3.Connection) -> bool:
+    """Whether the database is already in WAL mode and migrated: the usual open, which takes no lock."""
+    try:
+        mode = conn.execute("PRAGMA journal_mode").fetchone()
+        return mode is not None and str(mode[0]).lower() == "wal" and up_to_date(conn)
+    except sqlite3.OperationalError:  # being made by another cutline right now
+        return False
 
 
 # an empty database file older than this was not just created by another cutline process
@@ -114,13 +152,15 @@ class StoreDatabase:
             # one connection shared by the UI's worker threads; the lock serializes them
             conn = sqlite3.connect(str(self.path), check_same_thread=False)
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
-            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             self.conn = conn
             self._db: Database | None = None
-            self._migrate()
+            if not _ready(conn):
+                with _setting_up(self.path):
+                    conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
+                    conn.execute("PRAGMA journal_mode=WAL")
+                    self._migrate()
         except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()

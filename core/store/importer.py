@@ -35,6 +35,8 @@ from cutline.core.store.token_counts import TokenCounts
 from cutline.core.tokens import chars4_tokens, entry_tokens, get_counter
 
 _ENTRY_BATCH = 2000
+# what `_insert_entries` leaves in a row's place once it is written
+_HANDED_OVER: EntryRow = ("", None, "", None, None, 0, "", "", "")
 _BULK_ROWS = 10_000
 _BULK_CACHE_KIB = -16384  # negative: KiB, as SQLite's cache_size takes it
 _HASH_CHUNK = 1 << 20
@@ -571,12 +573,19 @@ class Importer:
         start: int,
         path_index: dict[str, int],
     ) -> int:
-        """Insert `entry_rows[start:]` in batches; returns how many were inserted."""
+        """Insert `entry_rows[start:]` in batches, letting each go once handed over; returns how many were inserted.
+
+        Why let go: sqlite3 binds a `str` through its UTF-8 form, which CPython then
+        keeps on the string; a session's raw lines and models held to the end of the
+        insert grew by their UTF-8 size (every non-ASCII line), ~140 MB more at the peak
+        of a 50,000-record Claude Code import. The list keeps its length.
+        """
 
         def rows() -> Iterator[StoredRow]:
             index_of = path_index.get
             for seq in range(start, len(entry_rows)):
                 _, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_rows[seq]
+                entry_rows[seq] = _HANDED_OVER
                 key = keys[seq]
                 stored = payload if isinstance(payload, str) else model_json(payload)
                 yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, stored, facts)

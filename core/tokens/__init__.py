@@ -46,7 +46,7 @@ from cutline.core.models import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from cutline.core.tokens.jsjson import js_length, js_stringify
+from cutline.core.tokens.jsjson import js_length, js_stringify, js_stringify_length
 
 COUNTER_NAMES = COUNTERS  # listed once, in core.choices
 
@@ -114,7 +114,7 @@ def chars4_tokens(message: Message | LightMessage) -> int:
             chars += len(text) if text.isascii() else js_length(text)
         elif block.type == "toolCall":
             if assistant:
-                chars += js_length(block.name) + js_length(js_stringify(block.arguments))
+                chars += js_length(block.name) + js_stringify_length(block.arguments)
         elif block.type == "thinking":
             if assistant:
                 chars += js_length(block.thinking)

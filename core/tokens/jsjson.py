@@ -12,6 +12,8 @@ import re
 from decimal import Decimal
 from typing import Any
 
+import msgspec
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
@@ -140,6 +142,28 @@ def js_stringify(value: Any) -> str:
         except RecursionError:
             pass
     return js_stringify_exact(value)
+
+
+_msgspec_encode = msgspec.json.Encoder().encode
+
+
+def js_stringify_length(value: Any) -> int:
+    """`js_length(js_stringify(value))`, without building the string where msgspec writes the same JSON.
+
+    Why: chars4 counts every tool call's arguments this way on import (~45,000 calls per
+    100,000 pi entries); the general encoder's string was ~8% of the import's CPU.
+    Where `_differs` finds nothing, msgspec writes what `json`'s compact encoder writes
+    (the same escapes: a test compares them over every code point), as UTF-8 bytes: for
+    ASCII their count is the length, else the UTF-16 length of their decoding.
+    """
+    if type(value) in (dict, list):
+        try:
+            if not _differs(value):
+                encoded = _msgspec_encode(value)
+                return len(encoded) if encoded.isascii() else js_length(encoded.decode("utf-8"))
+        except (RecursionError, TypeError, ValueError, OverflowError, UnicodeError):
+            pass
+    return js_length(js_stringify(value))
 
 
 def js_stringify_exact(value: Any) -> str:

@@ -38,6 +38,7 @@ from cutline.core.store import Store
 from tests.conformance.normalizations import NORMALIZATIONS
 from tests.conformance.requests import CORPUS, from_anthropic_messages, from_openai_responses
 from tests.support import live_clients
+from tests.support.live_resume import cutline_context, program_or_fail
 from tests.support.paths import TESTS
 
 GOLDEN = TESTS / "fixtures" / "writeback"
@@ -106,7 +107,7 @@ def _propose(case: Case, file: Path) -> tuple[str, list[WireMessage]]:
     )
     assert result.exit_code == 0, result.output
     proposal_id = str(json.loads(result.output)["id"])
-    return proposal_id, _cutline_context(["--proposal", proposal_id])
+    return proposal_id, cutline_context(["--proposal", proposal_id])
 
 
 def _compact_and_accept(case: Case, file: Path) -> tuple[review.Proposal, list[WireMessage]]:
@@ -120,12 +121,6 @@ def _compact_and_accept(case: Case, file: Path) -> tuple[review.Proposal, list[W
 def _undo(proposal_id: str, *, from_backup: bool = False) -> str:
     with Store() as store:
         return undo(store, proposal_id, from_backup=from_backup).message
-
-
-def _cutline_context(args: list[str]) -> list[WireMessage]:
-    result = CliRunner().invoke(cli, ["context", "--json", *args], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return [WireMessage.model_validate(m) for m in json.loads(result.output)["messages"]]
 
 
 def _request_messages(case: Case, body: dict[str, Any]) -> list[WireMessage]:
@@ -203,7 +198,7 @@ def check_resumed(
 
     That is cutline's summary, the kept messages as the preview showed them, the new prompt.
     """
-    request, context = _normalized(case, body, _cutline_context([str(written)]))
+    request, context = _normalized(case, body, cutline_context([str(written)]))
     _assert_same(request, context, f"{case.agent} resumed from cutline's compaction vs cutline context")
     request, prediction = _normalized(case, body, predicted)
     _assert_same(request, prediction, f"{case.agent} resumed from cutline's compaction vs cutline context --proposal")
@@ -218,7 +213,7 @@ def check_resumed(
 
 def check_original(case: Case, body: dict[str, Any], original: Path) -> None:
     """The request after undo: the original session's context."""
-    request, context = _normalized(case, body, _cutline_context([str(original)]))
+    request, context = _normalized(case, body, cutline_context([str(original)]))
     _assert_same(request, context, f"{case.agent} resumed after undo vs cutline context of the original")
 
 
@@ -245,7 +240,7 @@ def _predicted_offline(case: Case, folder: Path, root: Path) -> list[WireMessage
 
 
 @pytest.mark.parametrize("agent", sorted(CASES))
-def test_golden_requests_match_cutline_context(agent: str, tmp_path: Path) -> None:
+def test_golden_requests_matchcutline_context(agent: str, tmp_path: Path) -> None:
     case = CASES[agent]
     folder = _golden_case(case)
     assert (folder / "written.jsonl").is_file(), f"no goldens in {folder}: run this module with the programs installed"
@@ -266,18 +261,9 @@ def test_golden_requests_match_cutline_context(agent: str, tmp_path: Path) -> No
 # ---------------------------------------------------------------------------
 
 
-def _program_or_skip(agent: str) -> None:
-    why = live_clients.missing(agent)
-    if why is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"the live {agent} test cannot run in CI: {why}")
-    pytest.skip(why)
-
-
 @pytest.mark.parametrize("agent", sorted(RELEASES))
 def test_live_resume_after_write_back_and_undo(agent: str, tmp_path: Path) -> None:
-    _program_or_skip(agent)
+    program_or_fail(agent, agent)
     case = RELEASES[agent]
     root = tmp_path / "live"
     original = _original(case)

@@ -17,26 +17,19 @@ program fails the test instead of skipping it.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from cutline.app.cli import cli
-from cutline.core import review
 from cutline.core.agents.opencode.reader import COMPACTION_PROMPT
-from cutline.core.agents.wire import WireMessage
 from cutline.core.agents.writeback import UndoNeedsChoice
-from cutline.core.engine.compact import Proposal
 from cutline.core.session_writes import undo
 from cutline.core.store import Store
-from tests.conformance.normalizations import NORMALIZATIONS
 from tests.conformance.requests import CORPUS, from_openai_chat
 from tests.support import live_clients
+from tests.support.live_resume import assert_same, compact_and_accept, cutline_context, program_or_fail, resume
 
 SOURCE = CORPUS / "opencode" / "main" / "before-compact.sqlite"
 STAMP = "2026-12-02T04:30:00.000Z"
@@ -69,58 +62,18 @@ def _place(root: Path) -> tuple[Path, str]:
     return db, str(sid)
 
 
-def _cutline_context(args: list[str]) -> list[WireMessage]:
-    result = CliRunner().invoke(cli, ["context", "--json", *args], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return [WireMessage.model_validate(m) for m in json.loads(result.output)["messages"]]
-
-
-def _compact_and_accept(ref: str, options: list[str]) -> tuple[Proposal, list[WireMessage]]:
-    result = CliRunner().invoke(cli, ["compact", *options, "--json", ref])
-    assert result.exit_code == 0, result.output
-    proposal_id = str(json.loads(result.output)["id"])
-    predicted = _cutline_context(["--proposal", proposal_id])
-    with Store() as store:
-        review.accept(store, proposal_id, write_back=True, timestamp=STAMP)
-        return review.load_proposal(store, proposal_id), predicted
-
-
-def _assert_same(body: dict[str, Any], context: list[WireMessage], what: str) -> None:
-    request = from_openai_chat(body)
-    for normalize in NORMALIZATIONS["opencode"].values():
-        request, context = normalize(request, context)
-    for i in range(max(len(request), len(context))):
-        sent = request[i] if i < len(request) else None
-        mine = context[i] if i < len(context) else None
-        assert mine == sent, f"{what}: message {i} differs\n  request: {sent}\n  cutline: {mine}"
-
-
-def _program_or_fail() -> None:
-    why = live_clients.missing("opencode")
-    if why is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"the live opencode test cannot run in CI: {why}")
-    pytest.skip(why)
-
-
-def _resume(root: Path, sid: str, name: str) -> dict[str, Any]:
-    run = live_clients.LiveRun("opencode", root / "home", root / "work", sid, PROMPT, root.parent / f"{name}-requests")
-    return live_clients.resume(run)
-
-
 def test_live_opencode_resumes_from_cutline_compaction_and_undo(tmp_path: Path) -> None:
-    _program_or_fail()
+    program_or_fail("opencode", "opencode")
     root = tmp_path / "kept"
     db, sid = _place(root)
     original = _rows(db)
     ref = f"{db}#{sid}"
-    proposal, predicted = _compact_and_accept(ref, ["--keep-recent-tokens", "100"])
+    proposal, predicted = compact_and_accept(ref, ["--keep-recent-tokens", "100"], STAMP)
     assert proposal.rules == "opencode-1.18" and proposal.firstKeptEntryId is not None
-    written = _cutline_context([ref])
-    body = _resume(root, sid, "kept")
-    _assert_same(body, written, "resumed vs cutline context of the written store")
-    _assert_same(body, predicted, "resumed vs cutline context --proposal")
+    written = cutline_context([ref])
+    body = resume("opencode", root, sid, PROMPT, "kept")
+    assert_same("opencode", body, written, "resumed vs cutline context of the written store")
+    assert_same("opencode", body, predicted, "resumed vs cutline context --proposal")
     sent = from_openai_chat(body)
     assert [sent[1].text(), sent[2].text()] == [COMPACTION_PROMPT, proposal.summary]
     assert PROMPT in json.dumps(body["messages"][-1])
@@ -136,11 +89,11 @@ def test_live_opencode_resumes_from_cutline_compaction_and_undo(tmp_path: Path) 
     db, sid = _place(root)
     original = _rows(db)
     ref = f"{db}#{sid}"
-    before = _cutline_context([ref])
-    proposal, _ = _compact_and_accept(ref, [])
+    before = cutline_context([ref])
+    proposal, _ = compact_and_accept(ref, [], STAMP)
     assert _rows(db) != original
     with Store() as store:
         undo(store, proposal.id)
     assert _rows(db) == original
-    body = _resume(root, sid, "at-once")
-    _assert_same(body, before, "resumed after undo vs cutline context of the original")
+    body = resume("opencode", root, sid, PROMPT, "at-once")
+    assert_same("opencode", body, before, "resumed after undo vs cutline context of the original")

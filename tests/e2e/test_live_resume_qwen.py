@@ -16,24 +16,19 @@ missing program fails the test instead of skipping it.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from cutline.app.cli import cli
 from cutline.core import review
 from cutline.core.agents.qwen_code.writeback import ACKNOWLEDGEMENT, RESUME_LINE
 from cutline.core.agents.wire import WireMessage, WireText
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.session_writes import undo
 from cutline.core.store import Store
-from tests.conformance.normalizations import NORMALIZATIONS
 from tests.conformance.requests import CORPUS, from_openai_chat
-from tests.support import live_clients
+from tests.support.live_resume import assert_same, compact_and_accept, cutline_context, program_or_fail, resume
 
 SOURCE = "qwen-code/thirdparty/session.jsonl"  # its last line is the third-party compression
 STAMP = "2026-12-02T02:00:00.000Z"
@@ -63,57 +58,17 @@ def _place(root: Path, data: bytes) -> tuple[Path, str]:
     return folder / f"{sid}.jsonl", sid
 
 
-def _cutline_context(args: list[str]) -> list[WireMessage]:
-    result = CliRunner().invoke(cli, ["context", "--json", *args], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return [WireMessage.model_validate(m) for m in json.loads(result.output)["messages"]]
-
-
-def _compact_and_accept(file: Path, options: list[str]) -> tuple[review.Proposal, list[WireMessage]]:
-    result = CliRunner().invoke(cli, ["compact", *options, "--json", str(file)])
-    assert result.exit_code == 0, result.output
-    proposal_id = str(json.loads(result.output)["id"])
-    predicted = _cutline_context(["--proposal", proposal_id])
-    with Store() as store:
-        review.accept(store, proposal_id, write_back=True, timestamp=STAMP)
-        return review.load_proposal(store, proposal_id), predicted
-
-
-def _assert_same(body: dict[str, Any], context: list[WireMessage], what: str) -> None:
-    request = from_openai_chat(body)
-    for normalize in NORMALIZATIONS["qwen-code"].values():
-        request, context = normalize(request, context)
-    for i in range(max(len(request), len(context))):
-        sent = request[i] if i < len(request) else None
-        mine = context[i] if i < len(context) else None
-        assert mine == sent, f"{what}: message {i} differs\n  request: {sent}\n  cutline: {mine}"
-
-
-def _program_or_fail() -> None:
-    why = live_clients.missing("qwen_code")
-    if why is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"the live Qwen Code test cannot run in CI: {why}")
-    pytest.skip(why)
-
-
-def _resume(root: Path, sid: str, name: str) -> dict[str, Any]:
-    run = live_clients.LiveRun("qwen_code", root / "home", root / "work", sid, PROMPT, root.parent / f"{name}-requests")
-    return live_clients.resume(run)
-
-
 def _resumed_and_undone(root: Path, options: list[str]) -> tuple[review.Proposal, list[WireMessage]]:
     """Write back, resume: the request is what cutline predicted; then undo (the program wrote: from the backup)."""
     original = _moved(_original(), root / "work")
     file, sid = _place(root, _original())
-    proposal, predicted = _compact_and_accept(file, options)
+    proposal, predicted = compact_and_accept(str(file), options, STAMP)
     written = root / "written.jsonl"
     written.write_bytes(file.read_bytes())
     assert written.read_bytes().startswith(original) and b'"chat_compression"' in written.read_bytes()[len(original) :]
-    body = _resume(root, sid, root.name)
-    _assert_same(body, _cutline_context([str(written)]), "resumed vs cutline context of the written file")
-    _assert_same(body, predicted, "resumed vs cutline context --proposal")
+    body = resume("qwen_code", root, sid, PROMPT, root.name)
+    assert_same("qwen-code", body, cutline_context([str(written)]), "resumed vs cutline context of the written file")
+    assert_same("qwen-code", body, predicted, "resumed vs cutline context --proposal")
     sent = from_openai_chat(body)
     summary = [
         b.text for b in sent[1].content if isinstance(b, WireText) and not b.text.startswith("<system-reminder>")
@@ -130,7 +85,7 @@ def _resumed_and_undone(root: Path, options: list[str]) -> tuple[review.Proposal
 
 
 def test_live_qwen_resumes_from_cutline_compressions_and_undo(tmp_path: Path) -> None:
-    _program_or_fail()
+    program_or_fail("qwen_code", "Qwen Code")
     # Qwen Code's own rule (the default for its sessions): everything summarized, nothing kept
     own, sent = _resumed_and_undone(tmp_path / "own", [])
     assert own.rules == "qwen-code-0.24" and own.firstKeptEntryId is None
@@ -143,7 +98,7 @@ def test_live_qwen_resumes_from_cutline_compressions_and_undo(tmp_path: Path) ->
     root = tmp_path / "at-once"
     file, _ = _place(root, _original())
     original = file.read_bytes()
-    proposal, _ = _compact_and_accept(file, [])
+    proposal, _ = compact_and_accept(str(file), [], STAMP)
     assert file.read_bytes() != original
     with Store() as store:
         undo(store, proposal.id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import pytest
 from textual.widgets import Static
 
 from cutline.app.screens.session_review import ReviewScreen
@@ -17,15 +16,9 @@ from cutline.core.engine.recovery import build_memory_flush_turn
 from cutline.core.store import Store
 from tests.support.keys import SIZE, SMALL, type_keys
 from tests.support.paths import TESTS
-from tests.support.tui_app import rendered_text, test_app, write_session
+from tests.support.tui_app import rendered_text, test_app
 from tests.support.tui_app import settle_pilot as settle
 from tests.support.writeback import propose
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, cutline_home: Path) -> Path:
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    return write_session(tmp_path / "ledger.jsonl")
 
 
 def test_the_memory_flush_reads_as_its_two_prompts_not_a_python_dict(tmp_path: Path) -> None:

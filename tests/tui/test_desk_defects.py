@@ -25,13 +25,6 @@ from tests.support.tui_app import settle_pilot as settle
 from tests.support.tui_app import test_app, write_session
 
 
-@pytest.fixture
-def ledger(tmp_path: Path, cutline_home: Path) -> Path:
-    """The fixed session and a config that keeps 5000 recent tokens, so the cut is mid-session."""
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    return write_session(tmp_path / "ledger.jsonl")
-
-
 def test_typed_characters_become_the_key_names_textual_uses() -> None:
     """The key names the desk binds are the ones the parser produces for the typed characters."""
     parser = XTermParser()

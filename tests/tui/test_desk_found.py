@@ -29,8 +29,8 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45"
 
 def _found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sessions: int = 1) -> tuple[Path, list[Path], str]:
     """A store whose inbox holds `sessions` pi compactions found after the fact; the files, and pi's cut."""
-    ids = iter(f"f0{n:06d}" for n in range(100))  # the inbox's ids, fixed for the pictures
-    monkeypatch.setattr(cutline.core.inbox.items.secrets, "token_hex", lambda n=4: next(ids))
+    ids = iter(f"f0{n:06d}" for n in range(100))  # the inbox's ids, fixed for the pictures: only the inbox's draw
+    monkeypatch.setattr(cutline.core.inbox.items, "new_item_id", lambda: next(ids))
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
     for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "PI_CODING_AGENT_DIR", "OPENCLAW_STATE_DIR", "QWEN_HOME"):
@@ -59,7 +59,9 @@ def _found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sessions: int = 1) -
                 handle.write(json.dumps({**line, "message": message}) + "\n")
                 parent = line["id"]
     with Store(store) as s:
-        assert len(scan(s).items) == sessions
+        found = scan(s).items
+    # the first items the inbox made, whatever else drew random ids (proposal ids, entry ids) on the way
+    assert sorted(item.id for item in found) == [f"f0{n:06d}" for n in range(sessions)]
     return store, files, middle
 
 

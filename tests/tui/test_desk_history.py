@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from cutline.app.screens.audit import AuditScreen
 from cutline.app.screens.modals import ConfirmScreen
 from cutline.app.screens.session_review import ReviewScreen
@@ -17,15 +15,10 @@ from cutline.app.screens.versions import DiffScreen, HistoryScreen
 from cutline.app.widgets.message_list import MessageList
 from cutline.core.store import Store
 from tests.support.audit_builders import audit_demo_session
+from tests.support.desk_accept import accept_proposal
 from tests.support.keys import SIZE, type_keys
-from tests.support.tui_app import rendered_text, test_app, write_session
+from tests.support.tui_app import rendered_text, test_app
 from tests.support.tui_app import settle_pilot as settle
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, cutline_home: Path) -> Path:
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    return write_session(tmp_path / "ledger.jsonl")
 
 
 async def test_g_shows_the_compaction_in_the_list_and_enter_opens_its_audit(tmp_path: Path) -> None:
@@ -65,13 +58,8 @@ async def test_space_and_c_compare_two_rows_and_u_undoes_a_write_back(tmp_path: 
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await type_keys(pilot, "r")
-        await settle(pilot)
-        await type_keys(pilot, "a")
-        await settle(pilot)
-        await type_keys(pilot, "y")
-        await settle(pilot)
-        assert screen.proposal is not None and screen.proposal_status == "accepted"
+        await accept_proposal(pilot, screen)
+        assert screen.proposal is not None
         proposal_id = screen.proposal.id
 
         await type_keys(pilot, "H")

@@ -21,15 +21,9 @@ from cutline.core.workbench.entries import StoredEntries
 from tests.support.keys import type_keys
 from tests.support.pi_compactions import write_pi_session
 from tests.support.tui_app import settle_pilot as settle
-from tests.support.tui_app import test_app, write_session
+from tests.support.tui_app import test_app
 
 SIZE = (160, 45)
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, cutline_home: Path) -> Path:
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    return write_session(tmp_path / "ledger.jsonl")
 
 
 @pytest.fixture

@@ -114,13 +114,6 @@ async def test_g_on_a_fact_shows_its_source_entry_in_the_review_list(evidence_st
 # -- a proposal you can read --------------------------------------------------------------
 
 
-@pytest.fixture
-def ledger(tmp_path: Path, cutline_home: Path) -> Path:
-    """The fixed session and a config that keeps 5000 recent tokens, so the cut is mid-session."""
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    return write_session(tmp_path / "ledger.jsonl")
-
-
 async def _proposed(pilot: Pilot[None]) -> ReviewScreen:
     await settle(pilot)
     screen = pilot.app.screen

@@ -21,16 +21,10 @@ from tests.support.audit_builders import audit_demo_session
 from tests.support.drawn_screen import rendered_now
 from tests.support.keys import SIZE, SMALL, type_keys
 from tests.support.tui_app import settle_pilot as settle
-from tests.support.tui_app import test_app, write_session
+from tests.support.tui_app import test_app
 
 F1 = "\x1bOP"  # what a terminal sends for F1
 F2 = "\x1bOQ"
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, cutline_home: Path) -> Path:
-    (cutline_home / "config.toml").write_text("[compaction]\nkeepRecentTokens = 5000\n", encoding="utf-8")
-    return write_session(tmp_path / "ledger.jsonl")
 
 
 def _footer(app) -> str:  # type: ignore[no-untyped-def]

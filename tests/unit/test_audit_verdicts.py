@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+import cutline.core.audit.compare as compare
 from cutline.core.audit.compare import FactView, judge, passages, quantities
 from cutline.core.audit.report import audit_compaction
 from cutline.core.facts import message_facts
@@ -245,3 +248,27 @@ def test_an_identifier_is_kept_by_itself_not_by_a_longer_name_holding_it() -> No
     assert _verdict("notes.txt", "- Read /tmp/w/notes.txt and big.txt.", "identifier") == "kept"
     assert _verdict("notes.txt", "- Read mynotes.txt and big.txt.", "identifier") != "kept"
     assert _verdict("compute_backoff_ms", "- Delay: retry.compute_backoff_ms().", "identifier") == "kept"
+
+
+def test_a_passages_choice_is_read_once_however_many_facts_are_judged_against_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long passage (a tool's output) is compared with every fact: its "A instead of B" reading is made once, at n
+    and at 4n facts, not once per fact (each reading tries a lazy 3-80 character lead at every position of the text)."""
+    long_line = " ".join(f"the build step {n} reads config{n}.yaml and writes report{n}.txt" for n in range(300))
+    read: list[str] = []
+    choice = compare._choice
+
+    def counting(text: str, *args: object) -> object:
+        read.append(text)
+        return choice(text, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compare, "_choice", counting)
+    for facts in (10, 40):
+        seen = passages([long_line, "Replies stream over WebSockets instead of server-sent events."])
+        read.clear()
+        for n in range(facts):
+            judge(FactView(f"The build step {n} reads config{n}.yaml before the tests.", "decision"), seen)
+        assert read.count(long_line) == 1, (facts, read.count(long_line))
+    decision = "I'll stream the reply with server-sent events instead of WebSockets."
+    assert judge(FactView(decision, "decision"), seen).verdict == "contradicted"  # the kept reading still judges

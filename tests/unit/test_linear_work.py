@@ -18,6 +18,7 @@ import pytest
 from cutline.core.agents import read_session
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import plan
+from cutline.core.store.rows import row_sink
 from cutline.core.tokens import chars4_tokens
 from tests.support.cli import run
 from tests.support.grown_sessions import grow
@@ -54,6 +55,17 @@ def test_planners_grow_linearly(rules: str, every: int, tmp_path: Path) -> None:
 def test_readers_grow_linearly(agent: str, tmp_path: Path) -> None:
     files = [_pi(tmp_path, s, 0) if agent == "pi" else _grown(tmp_path, agent, s) for s in (1, 4)]
     assert_linear(lambda: read_session(files[0]), lambda: read_session(files[1]), f"read ({agent})")
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_an_import_s_reading_grows_linearly(agent: str, tmp_path: Path) -> None:
+    """Read as an import reads (rows made as entries are handed on, none kept): Codex holds entries until final."""
+    files = [_grown(tmp_path, agent, s) for s in (1, 4)]
+
+    def rows_of(file: Path) -> Callable[[], Any]:
+        return lambda: read_session(file, sink=row_sink([]), keep=False)
+
+    assert_linear(rows_of(files[0]), rows_of(files[1]), f"import read ({agent})")
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> Callable[[], Any]:

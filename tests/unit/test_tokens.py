@@ -365,3 +365,51 @@ def test_js_stringify_orders_integer_like_keys_first_like_javascript() -> None:
     value = {"b": 1, "2": 2, "a": 3, "10": 4}
     assert js_stringify(value) == '{"2":2,"10":4,"b":1,"a":3}'
     assert js_stringify({"x": [{"01": 1, "7": 2}]}) == '{"x":[{"7":2,"01":1}]}'
+
+
+def test_stringify_length_is_the_exact_strings_length_for_every_code_point() -> None:
+    """msgspec's JSON (counted, not built as a string) escapes what JavaScript escapes: the same length for each character."""
+    from cutline.core.tokens.jsjson import js_stringify_exact, js_stringify_length
+
+    for start in range(0, 0x110000, 0x1000):
+        chars = [chr(c) for c in range(start, start + 0x1000) if not 0xD800 <= c <= 0xDFFF]
+        for value in ({"k": "".join(chars)}, chars[:64], {"".join(chars[:50]): [chars[-1], 3, None, True]}):
+            assert js_stringify_length(value) == js_length(js_stringify_exact(value)), hex(start)
+
+
+def test_stringify_length_agrees_with_the_exact_path_on_odd_values() -> None:
+    import random
+
+    from cutline.core.tokens.jsjson import js_stringify_exact, js_stringify_length
+
+    rng = random.Random(11)
+    atoms: list[object] = [
+        0,
+        -7,
+        2**53 + 1,
+        10**15,
+        1.0,
+        1e21,
+        "😀é",
+        "\u0001\u2028\x7f",
+        "\ud800",
+        None,
+        False,
+        "x" * 99,
+    ]
+    keys = ["k", "0", "12", "01", "ü", "\ud801", "a\nb"]
+
+    def value(depth: int) -> object:
+        if depth > 3 or rng.random() < 0.4:
+            return rng.choice(atoms)
+        if rng.random() < 0.5:
+            return [value(depth + 1) for _ in range(rng.randint(0, 3))]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 3))}
+
+    for _ in range(3000):
+        v = value(0)
+        assert js_stringify_length(v) == js_length(js_stringify_exact(v)), repr(v)
+    deep: object = "x"
+    for _ in range(5000):  # deeper than either encoder recurses: the exact path counts it
+        deep = [deep]
+    assert js_stringify_length(deep) == js_length(js_stringify_exact(deep))

@@ -38,7 +38,7 @@ class Afterwards(AsksUndo, ReviewState):
         self.set_status(said)
         self.said_before_reload = said
         self.refresh_bindings()
-        self.load(preview=False)
+        self.reload()
 
     # -- write back later ---------------------------------------------------------
 

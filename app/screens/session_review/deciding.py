@@ -192,6 +192,6 @@ class Deciding(ReviewState):
         self.said_before_reload = said
         self._show_proposal()
         if message.decision == "accepted":
-            self.load(preview=False)
+            self.reload()
         else:
             self.refresh_context()

@@ -51,6 +51,9 @@ from cutline.core.agents.follow import source_signature
 from cutline.core.workbench.entries import StoredEntries
 from cutline.core.workbench.opening import LAZY_ENTRIES, LOAD_STEPS, PREVIEW_ENTRIES
 
+# the workers that write the session file or read it: while one runs, the follower does not look
+FILE_WORKERS = frozenset({"decide", "undo", "review-load"})
+
 
 class _Posted:
     """The screen as the workbench's `Watcher`: an opening's steps and preview posted as messages (from its worker)."""
@@ -239,17 +242,38 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
 
     def _look_at_source(self) -> None:
         source, last = self._followed
+        if self.running or self._source_change_posted or self._writing_or_loading():
+            return  # the desk's own write reloads by itself, and a load under way is looked at again after it
         now = source_signature(source)
-        if now is None or now == last or self.running:
-            return
-        self._followed = (source, now)
-        self.post_message(SourceChanged())
+        if now is not None and now != last:
+            self._source_change_posted = True
+            self.post_message(SourceChanged())
+
+    def _writing_or_loading(self) -> bool:
+        """Whether this screen writes the session file (a decision, an undo) or reads it (a load) right now."""
+        return any(
+            worker.node is self and worker.group in FILE_WORKERS and not worker.is_finished for worker in self.workers
+        )
 
     @on(SourceChanged)
     def _source_changed(self) -> None:
-        if self.session is not None and self.session.source_path:
-            self.ref = self.session.source_path
-            self.load(preview=False)
+        self._source_change_posted = False
+        source, last = self._followed
+        if self.session is None or not self.session.source_path or source_signature(source) in (None, last):
+            return  # a reload begun since the change was seen has taken it in
+        self.ref = self.session.source_path
+        self.reload()
+
+    def reload(self) -> None:
+        """Load the session again after its file changed (the agent's line, or the desk's own write).
+
+        The file is noted as it is now, before the load reads it: the follower does not reload what this load
+        reads, and does reload what the agent appends while it runs.
+        """
+        source = self._followed[0]
+        if source:
+            self._followed = (source, source_signature(source))
+        self.load(preview=False)
 
     # -- loading (thread) ---------------------------------------------------
 

@@ -72,6 +72,7 @@ class ReviewState(OnDesk, Screen[None]):
         self._load_text = ""
         self._indexes: dict[str, PathIndex] = {}
         self._followed: tuple[str, object] = ("", None)
+        self._source_change_posted = False  # the follower's SourceChanged waits to be handled
         self.session: Session | None = None
         self.path: Sequence[Entry] = []
         self._stored: StoredPath | None = None
@@ -159,6 +160,10 @@ class ReviewState(OnDesk, Screen[None]):
 
     def load(self, preview: bool = True) -> object:
         """Open the session (again) in a worker: the screen's."""
+        raise NotImplementedError
+
+    def reload(self) -> None:
+        """Load the session again after its file changed, noting the file as it is first: the screen's."""
         raise NotImplementedError
 
     def replan(self) -> None:

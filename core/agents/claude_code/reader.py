@@ -19,13 +19,15 @@ bookkeeping records are kept as "other".
 
 from __future__ import annotations
 
+import itertools
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from cutline.core.agents.boundaries import mark_continuations
 from cutline.core.agents.claude_code.usage import usage_fields
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
-from cutline.core.agents.jsonl import Lines, Record, parse_records
+from cutline.core.agents.jsonl import Lines, Record, iter_records, parse_records
 from cutline.core.models import Entry, Message, Problem, Session
 
 # record types Claude Code writes that carry no conversation: kept as "other" with their fields, not reported.
@@ -81,22 +83,83 @@ _STOP_REASONS = {
 
 
 def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
-    """A Session from the parsed lines of a Claude Code transcript (problems collected, never raised)."""
+    """A Session from the parsed lines of a Claude Code transcript (problems collected, never raised).
+
+    Each line is parsed when its entry is built and its parsed record dropped, so the
+    whole file is never held as dicts (~3x its size). The ids made for records without
+    a uuid must not be any record's uuid; while reading only the uuids met so far are
+    known, so when a made id turns out to be a later record's uuid (never in a file
+    Claude Code wrote) the file is read again the whole-file way, which knows them all
+    first.
+    """
+    known = len(lines.problems)
+    session = _read(lines, file, stem, lazy=True)
+    if session is None:
+        del lines.problems[known:]  # the second reading reports them again
+        session = _read(lines, file, stem, lazy=False)
+    assert session is not None
+    return session
+
+
+class _Ids:
+    """The session id and each record's entry id: its uuid, or one made that no uuid of the file has.
+
+    Read line by line (`lazy`), only the uuids met so far are known when an id is made;
+    `clashed` tells afterwards whether a made id is a later record's uuid.
+    """
+
+    def __init__(self, lines: Lines, file: str, *, lazy: bool) -> None:
+        self.lazy = lazy
+        self.uuids: set[str] = set()
+        self.made: list[str] = []
+        # Claude Code skips a byte-order mark at a line's start
+        if lazy:
+            self.records, head = _session_head(iter_records(lines, file, bom=True))
+            self.session_id = _first_string(head, "sessionId") or path_hash(os.path.abspath(file))
+        else:
+            parsed = parse_records(lines, file, bom=True)
+            self.records = iter(parsed)
+            self.session_id = _first_string(parsed, "sessionId") or path_hash(os.path.abspath(file))
+            self.uuids = {r.value["uuid"] for r in parsed if isinstance(r.value.get("uuid"), str)}
+        self.stable = StableIds(self.session_id, set(self.uuids))
+
+    def met(self, uuid: Any) -> None:
+        """A record's `uuid` field, seen before its entry id is decided."""
+        if self.lazy and isinstance(uuid, str):
+            self.uuids.add(uuid)
+            self.stable.taken.add(uuid)
+
+    def make(self, line: int) -> str:
+        made = self.stable.make(line)
+        self.made.append(made)
+        return made
+
+    def clashed(self) -> bool:
+        return self.lazy and any(made in self.uuids for made in self.made)
+
+
+def _read(lines: Lines, file: str, stem: str, *, lazy: bool) -> Session | None:
+    """`read_claude_code`'s reading: `lazy` parses line by line (None when a made id is a later uuid)."""
     problems = lines.problems
-    records = parse_records(lines, file, bom=True)  # Claude Code skips a byte-order mark at a line's start
-    session_id = _first_string(records, "sessionId") or path_hash(os.path.abspath(file))
-    ids = StableIds(session_id, {r.value["uuid"] for r in records if isinstance(r.value.get("uuid"), str)})
+    found: list[Problem] = []  # the reader's own problems: after every line's parse problems, as when parsed first
+    ids = _Ids(lines, file, lazy=lazy)
+    session_id = ids.session_id
+    cwd: str | None = None
     tool_names: dict[str, str] = {}
     entries: list[Entry] = []
     boundaries: dict[str, Entry] = {}
     pending: Entry | None = None
     leaf_id: str | None = None
     first_line: dict[str, int] = {}
-    for record in records:
+    for record in ids.records:
         value = record.value
         kind = value.get("type")
         uuid = value.get("uuid")
-        has_uuid = _check_identity(value, record.line, session_id, first_line, (file, problems))
+        ids.met(uuid)
+        if cwd is None:
+            where = value.get("cwd")
+            cwd = where if isinstance(where, str) and where else None
+        has_uuid = _check_identity(value, record.line, session_id, first_line, (file, found))
         foreign = _other_session(value, session_id)
         entry_id = uuid if has_uuid else ids.make(record.line)
         parent = value.get("parentUuid")
@@ -112,44 +175,8 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
             "line": record.line,
             "raw_line": record.text,
         }
-        message = value.get("message")
-        if kind in ("user", "assistant") and type(message) is dict:
-            shaped["type"] = "message"
-            shaped["message"] = _message(value, message, kind, tool_names)
-            if value.get("isCompactSummary") is True:
-                shaped["isCompactSummary"] = True
-        elif kind == "system" and value.get("subtype") == "compact_boundary":
-            logical = value.get("logicalParentUuid")
-            if isinstance(logical, str):
-                shaped["parentId"] = logical
-            shaped["type"] = "compaction"
-            shaped["compaction"] = _compaction(value)
-        elif kind == "attachment" and _rendered(value) is not None:
-            shaped["type"] = "message"
-            shaped["isMeta"] = True
-            shaped["message"] = _attachment_message(value)
-        else:
-            shaped["data"] = {k: v for k, v in value.items() if k not in _OTHER_DROP}
-            if kind in ("user", "assistant"):
-                problems.append(
-                    Problem(
-                        file=file,
-                        line=record.line,
-                        message=f"{kind} record has no message object (kept as 'other')",
-                        severity="warning",
-                    )
-                )
-            elif kind not in _HARMLESS_TYPES:
-                shown = repr(kind) if isinstance(kind, str) else "missing"
-                problems.append(
-                    Problem(
-                        file=file,
-                        line=record.line,
-                        message=f"unknown record type {shown} (kept as 'other')",
-                        severity="warning",
-                    )
-                )
-        entry = build_entry(shaped, file, problems)
+        _shape(shaped, value, tool_names, (file, record.line, found))
+        entry = build_entry(shaped, file, found)
         entries.append(entry)
         if entry.type == "compaction" and entry.compaction is not None:
             boundaries[entry.id] = entry
@@ -161,6 +188,9 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
             pending = None
         if has_uuid and kind in _TREE_TYPES and not entry.isSidechain and not foreign:
             leaf_id = entry_id  # never a record set aside: a repeated uuid's copy, another session's record
+    if ids.clashed():
+        return None
+    problems.extend(found)
     leaf_id = linearize(entries, leaf_id, file, problems)
     mark_continuations(_linear_path(entries, leaf_id), _same_response)
     usage_once_per_call(entries)
@@ -169,7 +199,7 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
         format="claude_code",
         version=None,
         name=stem,
-        cwd=_first_string(records, "cwd"),
+        cwd=cwd,
         header={},
         header_line="",
         entries=entries,
@@ -178,6 +208,51 @@ def read_claude_code(lines: Lines, file: str, stem: str) -> Session:
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
     )
+
+
+def _shape(
+    shaped: dict[str, Any], value: dict[str, Any], tool_names: dict[str, str], where: tuple[str, int, list[Problem]]
+) -> None:
+    """The record's own part of its entry: a message, a compaction, a rendered attachment, or its fields as "other"."""
+    file, line, found = where
+    kind = value.get("type")
+    message = value.get("message")
+    if kind in ("user", "assistant") and type(message) is dict:
+        shaped["type"] = "message"
+        shaped["message"] = _message(value, message, kind, tool_names)
+        if value.get("isCompactSummary") is True:
+            shaped["isCompactSummary"] = True
+    elif kind == "system" and value.get("subtype") == "compact_boundary":
+        logical = value.get("logicalParentUuid")
+        if isinstance(logical, str):
+            shaped["parentId"] = logical
+        shaped["type"] = "compaction"
+        shaped["compaction"] = _compaction(value)
+    elif kind == "attachment" and _rendered(value) is not None:
+        shaped["type"] = "message"
+        shaped["isMeta"] = True
+        shaped["message"] = _attachment_message(value)
+    else:
+        shaped["data"] = {k: v for k, v in value.items() if k not in _OTHER_DROP}
+        if kind in ("user", "assistant"):
+            found.append(
+                Problem(
+                    file=file,
+                    line=line,
+                    message=f"{kind} record has no message object (kept as 'other')",
+                    severity="warning",
+                )
+            )
+        elif kind not in _HARMLESS_TYPES:
+            shown = repr(kind) if isinstance(kind, str) else "missing"
+            found.append(
+                Problem(
+                    file=file,
+                    line=line,
+                    message=f"unknown record type {shown} (kept as 'other')",
+                    severity="warning",
+                )
+            )
 
 
 def _check_identity(
@@ -400,6 +475,17 @@ def linearize(entries: list[Entry], leaf_id: str | None, file: str, problems: li
             entry.parentId = previous
         previous = entry.id
     return chain[-1].id if chain else leaf_id
+
+
+def _session_head(records: Iterator[Record]) -> tuple[Iterator[Record], list[Record]]:
+    """The records up to the first naming a session (all of them when none does), and all records again from the start."""
+    head: list[Record] = []
+    for record in records:
+        head.append(record)
+        value = record.value.get("sessionId")
+        if isinstance(value, str) and value:
+            break
+    return itertools.chain(head, records), head
 
 
 def _first_string(records: list[Record], key: str) -> str | None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cutline.core.agents.adapter import EntrySink, handed_over
+from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.appending_adapter import AppendingAdapter
 from cutline.core.agents.codex import writeback
 from cutline.core.agents.codex.context import codex_context, codex_wire, encrypted_note
@@ -36,7 +36,7 @@ class CodexAdapter(AppendingAdapter):
         return is_codex_record(record)
 
     def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
-        return handed_over(read_codex(lines, file, stem), sink, keep)
+        return read_codex(lines, file, stem, sink, keep)
 
     def context(self, path: list[Entry]) -> list[Message]:
         return codex_context(path)

@@ -9,15 +9,19 @@ keeps nothing before it (Codex replaces the whole history).
 
 from __future__ import annotations
 
+import itertools
 import os
-from typing import Any
+from collections import deque
+from collections.abc import Iterator
+from typing import Any, cast
 
 from cutline.core.agents import deep_json
-from cutline.core.agents.boundaries import mark_continuations
+from cutline.core.agents.adapter import EntrySink
+from cutline.core.agents.boundaries import ContinuationMarks
 from cutline.core.agents.codex.detect import CODEX_TYPES
 from cutline.core.agents.codex.usage import usage_from_last
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
-from cutline.core.agents.jsonl import Lines, Record, parse_records
+from cutline.core.agents.jsonl import Lines, Record, iter_records
 from cutline.core.models import Entry, Problem, Session
 
 # response_item payload types with no conversational counterpart: kept as "other", not reported
@@ -37,29 +41,38 @@ _INJECTED_PREFIXES = (
 )
 
 
-def read_codex(lines: Lines, file: str, stem: str) -> Session:
-    """A Session from the parsed lines of a Codex rollout (problems collected, never raised)."""
+def read_codex(lines: Lines, file: str, stem: str, sink: EntrySink | None = None, keep: bool = True) -> Session:
+    """A Session from the parsed lines of a Codex rollout (problems collected, never raised).
+
+    `sink` receives each entry once it is final (the usage a later record gives the
+    latest assistant message, the continuation marks of a run of tool results, both
+    set); with `keep` False the session's entries stay empty, so an import never holds
+    the whole rollout as entries (~4 KB each).
+    """
     problems = lines.problems
-    records = parse_records(lines, file)
+    # each line is parsed when its entry is built, its dict then dropped: the file is never held
+    # whole as dicts; the problems keep the order of a parse first (every line's, then the
+    # ordinals', then the reader's own)
+    records, head = _until_header(iter_records(lines, file))
     header: dict[str, Any] = {}
     header_line = ""
     header_at = 0
-    for record in records:
-        kind, payload = _unwrap(record.value)
-        if kind == "session_meta" and type(payload) is dict:
-            header = payload
-            header_line = record.text
-            header_at = record.line
-            break
+    if head is not None:
+        header = cast(dict[str, Any], _unwrap(head.value)[1])
+        header_line = head.text
+        header_at = head.line
     raw_id = header.get("id")
     session_id = raw_id if isinstance(raw_id, str) else path_hash(os.path.abspath(file))
     ids = StableIds(session_id)
     state = _State()
     entries: list[Entry] = []
+    out = _HandOn(state, sink, entries if keep else None)
     previous: str | None = None
-    check_ordinals(records, file, problems)
+    ordinals = _Ordinals(file)
+    found: list[Problem] = []
     for record in records:
         value = record.value
+        ordinals.check(record)
         if record.line == header_at:
             continue
         entry_id = ids.make(record.line)
@@ -77,7 +90,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         }
         previous = entry_id
         if type(payload) is not dict:
-            problems.append(
+            found.append(
                 Problem(
                     file=file,
                     line=record.line,
@@ -85,10 +98,10 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
                     severity="warning",
                 )
             )
-            entries.append(build_entry(shaped, file, problems))
+            out.add(build_entry(shaped, file, found))
             continue
         if kind == "response_item":
-            _response_item(payload, shaped, state, where=(file, record.line), problems=problems)
+            _response_item(payload, shaped, state, where=(file, record.line), problems=found)
         elif kind == "compacted":
             shaped["type"] = "compaction"
             shaped["compaction"] = compaction_fields(payload, state.last_total)
@@ -97,7 +110,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
             if kind == "turn_context" and isinstance(payload.get("model"), str):
                 state.model = payload["model"]
             if kind == "session_meta":
-                problems.append(
+                found.append(
                     Problem(
                         file=file,
                         line=record.line,
@@ -108,7 +121,7 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         else:
             shaped["data"] = payload
             shown = repr(kind) if isinstance(kind, str) else "missing"
-            problems.append(
+            found.append(
                 Problem(
                     file=file,
                     line=record.line,
@@ -116,8 +129,8 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
                     severity="warning",
                 )
             )
-        entry = build_entry(shaped, file, problems)
-        entries.append(entry)
+        entry = build_entry(shaped, file, found)
+        out.marks.add(entry)
         if entry.message is not None and entry.message.role == "assistant":
             state.last_assistant = entry
         if kind == "token_usage_record":
@@ -125,8 +138,10 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         elif kind == "event_msg" and payload.get("type") == "token_count":
             info = payload.get("info")
             _attach_usage(info.get("last_token_usage") if isinstance(info, dict) else None, state)
-    # one response's items (reasoning, text, parallel function calls) come together: a cut between them splits it
-    mark_continuations(entries, lambda previous, current: True)
+        out.settle(entry)
+    problems.extend(ordinals.problems)
+    problems.extend(found)
+    out.finish()
     return Session(
         id=session_id,
         format="codex",
@@ -136,38 +151,59 @@ def read_codex(lines: Lines, file: str, stem: str) -> Session:
         header=header,
         header_line=header_line,
         entries=entries,
-        leaf_id=entries[-1].id if entries else None,
+        leaf_id=out.last_id,
         problems=problems,
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
     )
 
 
-def check_ordinals(records: list[Record], file: str, problems: list[Problem]) -> None:
-    """Report where the rollout's `ordinal`s (0, 1, 2, ... on every line since Codex 0.16x) skip or go back.
+def _until_header(records: Iterator[Record]) -> tuple[Iterator[Record], Record | None]:
+    """All records again from the start, and the first `session_meta` with a payload object (None: no such record).
+
+    The records before it are parsed and held until the reader comes to them (all of
+    them when there is none: then the file is held parsed, as it always was).
+    """
+    head: list[Record] = []
+    for record in records:
+        head.append(record)
+        kind, payload = _unwrap(record.value)
+        if kind == "session_meta" and type(payload) is dict:
+            return itertools.chain(head, records), record
+    return iter(head), None
+
+
+class _Ordinals:
+    """Where the rollout's `ordinal`s (0, 1, 2, ... on every line since Codex 0.16x) skip or go back, one record at a time.
 
     A gap means records were lost (a crash, a cut copy); what is left is still read.
     """
-    expected: int | None = None
-    for record in records:
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+        self.expected: int | None = None
+
+    def check(self, record: Record) -> None:
         ordinal = record.value.get("ordinal")
         if not isinstance(ordinal, int) or isinstance(ordinal, bool):
-            continue
+            return
+        expected = self.expected
         if expected is not None and ordinal != expected:
             if ordinal > expected:
                 missing = ordinal - expected
                 what = f"{missing} record{'s' if missing > 1 else ''} missing before it"
             else:
                 what = "out of order or repeated"
-            problems.append(
+            self.problems.append(
                 Problem(
-                    file=file,
+                    file=self.file,
                     line=record.line,
                     message=f"ordinal {ordinal} where {expected} was next ({what}); read on",
                     severity="warning",
                 )
             )
-        expected = ordinal + 1
+        self.expected = ordinal + 1
 
 
 def is_encrypted_item(item: Any) -> bool:
@@ -218,6 +254,53 @@ def _unwrap(value: dict[str, Any]) -> tuple[str | None, Any]:
     if isinstance(value.get("id"), str) and "timestamp" in value:
         return "session_meta", value
     return None, value
+
+
+class _HandOn:
+    """Hands each entry on (to the kept list, to the sink) once no later record can change it, in file order.
+
+    A later record changes an entry in two ways: a `token_count` or `token_usage_record`
+    gives the latest assistant message its usage, and the next assistant message (or
+    the end) decides which tool-side messages of the run before it continue a message.
+    """
+
+    def __init__(self, state: _State, sink: EntrySink | None, kept: list[Entry] | None) -> None:
+        self.state = state
+        self.sink = sink
+        self.kept = kept
+        # one response's items (reasoning, text, parallel function calls) come together: a cut between them splits it
+        self.marks = ContinuationMarks(lambda previous, current: True)
+        self.held: deque[Entry] = deque()
+        self.last_id: str | None = None
+
+    def add(self, entry: Entry) -> None:
+        """An entry that changes nothing else: marked, then settled."""
+        self.marks.add(entry)
+        self.settle(entry)
+
+    def settle(self, entry: Entry) -> None:
+        """`entry` was marked and has given its usage: hand on what is final from the oldest held."""
+        held = self.held
+        held.append(entry)
+        while held and self._final(held[0]):
+            self._hand_on(held.popleft())
+
+    def finish(self) -> None:
+        self.marks.close_run()
+        while self.held:
+            self._hand_on(self.held.popleft())
+
+    def _final(self, entry: Entry) -> bool:
+        message = entry.message
+        waiting = self.state.last_assistant is entry and message is not None and message.usage is None
+        return not waiting and not self.marks.open(message)
+
+    def _hand_on(self, entry: Entry) -> None:
+        self.last_id = entry.id
+        if self.kept is not None:
+            self.kept.append(entry)
+        if self.sink is not None:
+            self.sink(entry, False)
 
 
 class _State:

@@ -1,0 +1,203 @@
+"""Claude Code and Codex files read a line at a time give what reading every line first gave (the differential test).
+
+The readers used to parse the whole file into dicts before building the first entry
+(~350 MB of dicts for a 50,000-record Claude Code file); they now parse each line when
+they come to it. The old order is run here by handing the reader every record parsed
+first (`iter_records` replaced by an iterator over `parse_records`), and the sessions,
+their problems in order and the store rows an import makes are compared on every
+Claude Code and Codex file of the samples, fixtures and corpus, and on odd files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cutline.core.agents import read_session, sniff
+from cutline.core.agents.claude_code import reader as claude_code_reader
+from cutline.core.agents.codex import reader as codex_reader
+from cutline.core.agents.jsonl import Lines, Record, parse_records
+from cutline.core.models import Session
+from cutline.core.store.rows import EntryRow, model_json, row_sink
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _files() -> list[Path]:
+    found: list[Path] = []
+    for path in sorted([*ROOT.glob("sample_sessions/**/*.jsonl"), *ROOT.glob("tests/fixtures/**/*.jsonl")]):
+        try:
+            if sniff(path) in ("claude_code", "codex"):
+                found.append(path)
+        except Exception:
+            continue  # not a session file of any agent (a truth set, a request log)
+    return found
+
+
+FILES = _files()
+
+
+def _parsed_first(lines: Lines, file: str, start: int = 0, index: int = 0, *, bom: bool = False) -> Iterator[Record]:
+    return iter(parse_records(lines, file, start, index, bom=bom))
+
+
+def _dump(session: Session) -> dict[str, Any]:
+    out = session.model_dump(mode="json")
+    out["entries"] = [model_json(entry) + "\n" + (entry.raw_line or "") for entry in session.entries]
+    return out
+
+
+def _rows(path: Path) -> list[EntryRow]:
+    rows: list[EntryRow] = []
+    read_session(path, sink=row_sink(rows), keep=False)
+    return rows
+
+
+def _both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], dict[str, Any]]:
+    lazy = _dump(read_session(path))
+    with monkeypatch.context() as patch:
+        patch.setattr(claude_code_reader, "iter_records", _parsed_first)
+        patch.setattr(codex_reader, "iter_records", _parsed_first)
+        whole = _dump(read_session(path))
+    return lazy, whole
+
+
+def test_there_are_claude_code_and_codex_files_to_compare() -> None:
+    formats = [sniff(path) for path in FILES]
+    assert formats.count("claude_code") >= 5 and formats.count("codex") >= 5
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_file_read_line_by_line_is_the_session_read_parsed_first(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lazy, whole = _both(path, monkeypatch)
+    assert lazy == whole
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_an_import_makes_the_rows_of_the_session_read_whole(path: Path) -> None:
+    """The rows handed over entry by entry (each entry let go once its row is made) are those of the kept session."""
+    kept = read_session(path)
+    assert _rows(path) == [row for entry in kept.entries for row in _one_row(entry)]
+
+
+def _one_row(entry: Any) -> list[EntryRow]:
+    rows: list[EntryRow] = []
+    row_sink(rows)(entry, False)
+    return rows
+
+
+def _cc(uuid: str | None, parent: str | None, text: str, session: str | None = "s-1", **extra: Any) -> str:
+    record: dict[str, Any] = {"type": "user", "parentUuid": parent, "message": {"role": "user", "content": text}}
+    if uuid is not None:
+        record["uuid"] = uuid
+    if session is not None:
+        record["sessionId"] = session
+    record.update(extra)
+    return json.dumps(record)
+
+
+def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_odd_claude_code_files_read_line_by_line_as_parsed_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = [
+        # the session id only on a later record, bad lines between, a repeated uuid, another session's record
+        _write(
+            tmp_path,
+            "late-id.jsonl",
+            [
+                json.dumps({"type": "summary", "summary": "x"}),
+                "{not json",
+                _cc("u1", None, "one", session=None, cwd=""),
+                "[1, 2]",
+                _cc("u2", "u1", "two", cwd="/w"),
+                _cc("u2", "u1", "again"),
+                _cc("u3", "u2", "other", session="s-2"),
+                json.dumps({"type": "mystery"}),
+                _cc("u4", "u2", "four"),
+                "{a bad line after the reader's own problems",
+                _cc("u5", "u4", "five"),
+            ],
+        ),
+        # no record names a session
+        _write(tmp_path, "no-id.jsonl", [_cc("a", None, "one", session=None), _cc("b", "a", "two", session=None)]),
+    ]
+    for path in files:
+        lazy, whole = _both(path, monkeypatch)
+        assert lazy == whole
+        if path.name == "late-id.jsonl":
+            assert len(lazy["problems"]) >= 5  # the odd lines were reported, in the same order
+
+
+def test_a_made_id_that_a_later_record_uses_as_its_uuid_is_made_again_as_when_parsed_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record without a uuid gets an id that no uuid of the file has; read line by line, a later uuid is not known yet.
+
+    The file here has a record whose uuid is the id the first record would be given:
+    the reader notices and reads it again knowing every uuid (never in a real file).
+    """
+    session_id = "s-collide"
+    # the first record (line 1) has no uuid: its id is made from the session id and its line
+    clash = hashlib.sha256(f"{session_id}:1".encode()).hexdigest()[:8]
+    path = _write(
+        tmp_path,
+        "clash.jsonl",
+        [
+            json.dumps({"type": "summary", "summary": "x", "sessionId": session_id}),
+            "{bad",
+            _cc("u1", None, "one", session=session_id),
+            _cc(clash, "u1", "two", session=session_id),
+        ],
+    )
+    lazy, whole = _both(path, monkeypatch)
+    assert lazy == whole
+    ids = [entry.split("\n")[0] for entry in lazy["entries"]]
+    made = json.loads(ids[0])["id"]
+    assert made != clash and clash in [json.loads(i)["id"] for i in ids]
+    assert [p["message"] for p in lazy["problems"]].count(
+        "malformed JSON (Expecting property name enclosed in double quotes at column 2); line skipped"
+    ) == 1  # reported once, though the file was read twice
+
+
+def test_odd_codex_files_read_line_by_line_as_parsed_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def item(ordinal: int, kind: str, payload: Any) -> str:
+        return json.dumps({"timestamp": "2026-01-01T00:00:00Z", "type": kind, "payload": payload, "ordinal": ordinal})
+
+    message = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
+    files = [
+        # records before the header, a bad line, an ordinal gap, a second header, an unknown kind
+        _write(
+            tmp_path,
+            "late-header.jsonl",
+            [
+                item(0, "response_item", message),
+                "{oops",
+                item(1, "session_meta", {"id": "c-1", "cwd": "/w"}),
+                item(3, "response_item", message),
+                item(4, "session_meta", {"id": "c-2"}),
+                item(5, "mystery", {}),
+                item(6, "response_item", "not an object"),
+                "{a bad line after the reader's own problems",
+                item(7, "response_item", message),
+            ],
+        ),
+        # no header at all
+        _write(tmp_path, "no-header.jsonl", [item(0, "response_item", message), item(2, "response_item", message)]),
+    ]
+    for path in files:
+        assert sniff(path) == "codex"
+        lazy, whole = _both(path, monkeypatch)
+        assert lazy == whole
+        if path.name == "late-header.jsonl":
+            assert len(lazy["problems"]) >= 4
