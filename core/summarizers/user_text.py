@@ -136,6 +136,8 @@ _PASTED_LINE = re.compile(
 # characters typical of code or data, not of prose
 _CODE_CHARS = re.compile(r"[{}()\[\];=<>$\\|`#]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_LETTER = re.compile(r"[A-Za-z]")
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -162,15 +164,19 @@ def is_pasted_line(line: str) -> bool:
         return False
     if _PASTED_LINE.match(line):
         return True
-    words = _WORD.findall(stripped)
+    if len(stripped) <= 12:
+        return False
+    # mostly symbols and few words: data, not a sentence (the words are counted only where the symbols may outweigh them)
     code = len(_CODE_CHARS.findall(stripped))
-    # mostly symbols and few words: data, not a sentence
-    return len(stripped) > 12 and ((code * 4 > len(words) + 2 and code >= 3) or not words)
+    if code < 3:
+        return _LETTER.search(stripped) is None
+    return code * 4 > len(_WORD.findall(stripped)) + 2
 
 
 def without_pasted(text: str) -> str:
     """The typed lines of a message: fenced blocks and pasted output lines left out."""
-    text = re.sub(r"```.*?(?:```|\Z)", " ", text, flags=re.DOTALL)
+    if "```" in text:
+        text = _FENCED.sub(" ", text)
     return "\n".join(line for line in text.splitlines() if not is_pasted_line(line)).strip()
 
 
