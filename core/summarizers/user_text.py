@@ -124,6 +124,71 @@ _ACK_WORDS = frozenset(
         "status",
     ]
 )
+# the words of an opening remark that sets no task yet: a greeting, "can you help me", "I have a question"
+_OPENING_WORDS = frozenset(
+    [
+        "hi",
+        "hello",
+        "hey",
+        "heya",
+        "hiya",
+        "howdy",
+        "yo",
+        "greetings",
+        "there",
+        "all",
+        "everyone",
+        "folks",
+        "good",
+        "morning",
+        "afternoon",
+        "evening",
+        "day",
+        "can",
+        "could",
+        "would",
+        "will",
+        "you",
+        "u",
+        "help",
+        "me",
+        "us",
+        "out",
+        "with",
+        "something",
+        "a",
+        "an",
+        "some",
+        "i",
+        "i'm",
+        "im",
+        "have",
+        "got",
+        "need",
+        "question",
+        "questions",
+        "quick",
+        "small",
+        "quickly",
+        "few",
+        "one",
+        "thing",
+        "ask",
+        "are",
+        "around",
+        "available",
+        "here",
+        "still",
+        "please",
+        "thanks",
+        "thank",
+        "so",
+        "um",
+        "hmm",
+        "ok",
+        "okay",
+    ]
+)
 # a line of pasted output: stack frames, runtime banners, tracebacks, log prefixes, code, colours, numbers
 _PASTED_LINE = re.compile(
     r"^\s*(?:at\s+[\w$.<>\[\]]+\s*\(.*\)|at\s+\S+:\d+:\d+|File \".*\", line \d+|Traceback \(most recent call last\)|"
@@ -145,7 +210,7 @@ class UserText:
     """One user turn, read: what the person typed and what kind of turn it is."""
 
     typed: str  # the person's own words, injected blocks and pasted lines removed
-    kind: str  # "ask", "ack", "slash", "injected", "summary", "pasted", "empty"
+    kind: str  # "ask", "ack", "opening", "slash", "injected", "summary", "pasted", "empty"
 
 
 def strip_injected(text: str) -> str:
@@ -190,6 +255,14 @@ def is_acknowledgement(text: str) -> bool:
     return len(words) <= 6 and all(w in _ACK_WORDS for w in words)
 
 
+def is_opening(text: str) -> bool:
+    """A remark that opens a conversation without setting the task: "hi", "hello, can you help me", "I have a question"."""
+    if len(text) > 80:
+        return False
+    words = [w.lower().strip("'") for w in _WORD.findall(text)]
+    return 0 < len(words) <= 10 and all(w in _OPENING_WORDS for w in words)
+
+
 def read_user_text(text: str) -> UserText:
     """Classify a user turn's text and keep what the person typed."""
     raw = text.strip()
@@ -207,4 +280,6 @@ def read_user_text(text: str) -> UserText:
         return UserText("", "pasted")
     if is_acknowledgement(typed):
         return UserText(typed, "ack")
+    if is_opening(typed):
+        return UserText(typed, "opening")
     return UserText(typed, "ask")
