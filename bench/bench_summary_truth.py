@@ -76,6 +76,7 @@ GOAL_AND_RULES = {
 PREFIX_UNDER_WAY = ("## Original Request",)
 PREFIX_PROMPT = {"pi": "pi-current-turn-prefix", "openclaw": "pi-turn-prefix"}
 SPLIT_KEY = KEY.parent / "split" / "key.json"
+OPENINGS_KEY = KEY.parent / "openings" / "key.json"
 _HEADING = re.compile(r"^(#{1,6} .+|\d+\. [A-Z][\w ]+:)$")
 
 
@@ -219,6 +220,45 @@ def report_split(result: dict[str, Any]) -> bool:
     return ok
 
 
+def run_openings(split: str) -> dict[str, Any]:
+    """Sessions opening with a remark ("hi", "I have a question"): the task in the goal, the remark not."""
+    from cutline.core.agents import read_session
+
+    key = json.loads(OPENINGS_KEY.read_text(encoding="utf-8"))
+    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    misses: dict[str, list[str]] = defaultdict(list)
+    summaries: dict[str, str] = {}
+    for session in key["sessions"]:
+        if split != "all" and session["split"] != split:
+            continue
+        path = OPENINGS_KEY.parent / session["file"]
+        messages = [e.message for e in read_session(path).active_path() if e.message is not None]
+        summary = summarize_extractive(SummaryRequest(messages=messages))
+        summaries[session["id"]] = summary
+        goal = section_text(summary, ("## Goal",)).lower()
+        task_in_goal = all(re.search(p, goal) for p in session["task"]["present"])
+        opening_in_goal = session["opening"].lower().strip(" .!:)?") in goal
+        row = rows[session["split"]]
+        row[0] += task_in_goal and not opening_in_goal
+        row[1] += 1
+        if not task_in_goal or opening_in_goal:
+            misses[session["split"]].append(f"{session['id']}: goal {goal.strip()!r}")
+    return {"rows": dict(rows), "misses": dict(misses), "summaries": summaries}
+
+
+def report_openings(result: dict[str, Any]) -> bool:
+    ok = True
+    for part in sorted(result["rows"], key=lambda p: p != "tune"):
+        right, total = result["rows"][part]
+        label = "held out (never tuned on)" if part == "heldout" else part
+        print(f"\n== an opening remark before the task, {label}")
+        print(f"the goal is the task, not the opening: {right}/{total}")
+        for miss in result["misses"].get(part, []):
+            print(f"  {miss}")
+        ok &= right == total
+    return ok
+
+
 def report(result: dict[str, Any]) -> bool:
     """Print the figures; whether every target is met."""
     ok = True
@@ -284,9 +324,15 @@ def main() -> int:
     ok = report(result)
     split_result = run_split(args.split)
     ok &= report_split(split_result)
+    openings = run_openings(args.split)
+    ok &= report_openings(openings)
     against_hand(result["summaries"])
     if args.show:
-        shown = result["summaries"].get(args.show) or split_result["summaries"].get(args.show, "no such session")
+        shown = (
+            result["summaries"].get(args.show)
+            or split_result["summaries"].get(args.show)
+            or openings["summaries"].get(args.show, "no such session")
+        )
         print(f"\n--- {args.show}\n{shown}")
     print("\nall targets met" if ok else "\nsome target missed")
     return 0 if ok else 1

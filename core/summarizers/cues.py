@@ -18,13 +18,34 @@ def words_of(text: str) -> str:
     return f" {_NON_WORD.sub(' ', text.lower()).strip()} "
 
 
+_Tree = dict[str, "_Tree"]
+
+
 def _phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
-    """One search for any of the phrases (they are padded with spaces, as `words_of` pads words)."""
-    return re.compile("|".join(re.escape(p) for p in phrases))
+    """One search for whether any of the phrases occurs (they are padded with spaces, as `words_of` pads words).
+
+    The phrases are laid out as a tree of their common beginnings, `(?:a(?:fter|t )|be …)`, so at each
+    place in the text the search tries one branch per next letter instead of every phrase in turn;
+    a phrase that another begins with ends its branch (for a yes/no search the shorter one decides).
+    """
+    tree: _Tree = {}
+    for phrase in phrases:
+        node = tree
+        for char in phrase:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: _Tree) -> str:
+        if "" in node:
+            return ""
+        branches = [re.escape(char) + pattern(rest) for char, rest in sorted(node.items())]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return re.compile(pattern(tree))
 
 
 def _any(normed: str, words: frozenset[str], phrases: re.Pattern[str]) -> bool:
-    return bool(words.intersection(normed.split())) or phrases.search(normed) is not None
+    return not words.isdisjoint(normed.split()) or phrases.search(normed) is not None
 
 
 def _starts(normed: str, prefixes: tuple[str, ...]) -> bool:

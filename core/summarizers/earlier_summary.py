@@ -53,6 +53,9 @@ PLACEHOLDER = "(none)"
 _MD_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 _BOLD_HEADING = re.compile(r"^\*\*(.+?):?\*\*:?\s*$")
 _NUMBERED_HEADING = re.compile(r"^\d+\.\s+([A-Z][\w /&,'()-]{2,60}):\s*$")
+# Qwen Code's <state_snapshot> sections: `<primary_request_and_intent>` … `</primary_request_and_intent>`
+_XML_HEADING = re.compile(r"^<([a-z][a-z_]{2,60})>$")
+_XML_CLOSING = re.compile(r"^</[a-z][a-z_]{2,60}>$")
 _BULLET = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+)(?:\[[ xX]\]\s*)?")
 _FRAME_LINES = re.compile(
     r"^(?:Summary:|---|\*\*Turn Context \(split turn\):\*\*|If you need specific details from before compaction.*|"
@@ -74,7 +77,8 @@ def _heading(line: str) -> str | None:
         match = pattern.match(line)
         if match:
             return match.group(1)
-    return None
+    match = _XML_HEADING.match(line)
+    return match.group(1).replace("_", " ") if match else None
 
 
 def unframe(summary: str) -> str:
@@ -121,7 +125,7 @@ def parse_items(summary: str) -> list[tuple[str, str]]:
         if not line:
             flush()
             continue
-        if _FRAME_LINES.match(line):
+        if _FRAME_LINES.match(line) or _XML_CLOSING.match(line):
             flush()
             continue
         title = _heading(line)

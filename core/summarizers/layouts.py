@@ -23,6 +23,7 @@ class Section:
     always: bool = False  # shown with a placeholder when empty
     indent: str = ""  # Claude Code's sections indent their bullets
     parent: str = ""  # a heading shown once before the first shown section that names it
+    closing: str = ""  # a line after its items (Qwen Code's closing tags)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,10 @@ class Layout:
     sections: tuple[Section, ...]
     separator: str = "\n\n"
     required_headings: bool = False  # every heading always shown (OpenClaw's guard checks them)
+    opening: str = (
+        ""  # a line before the sections and one after them (Qwen Code's <state_snapshot> … </state_snapshot>)
+    )
+    closing: str = ""
 
 
 @dataclass
@@ -111,6 +116,29 @@ CODEX_HANDOFF = Layout(
     ),
 )
 
+
+def _qwen_section(tag: str, keys: tuple[str, ...], *, always: bool = False) -> Section:
+    return Section(keys, f"    <{tag}>", "- ", always=always, indent="        ", closing=f"    </{tag}>")
+
+
+# Qwen Code 0.24's <state_snapshot>, its sections in the order its compression prompt gives them
+QWEN_CODE = Layout(
+    "qwen-code",
+    (
+        _qwen_section("primary_request_and_intent", ("goal", "constraints"), always=True),
+        _qwen_section("key_technical_concepts", ("decisions",)),
+        _qwen_section("files_and_code_sections", ("files", "names")),
+        _qwen_section("errors_and_fixes", ("blocked", "fixed")),
+        _qwen_section("problem_solving", ("done", "context")),
+        _qwen_section("all_user_messages", ("asks",)),
+        _qwen_section("pending_tasks", ("todo",)),
+        _qwen_section("current_work", ("latest", "in_progress"), always=True),
+        _qwen_section("next_step", ("next",), always=True),
+    ),
+    opening="<state_snapshot>",
+    closing="</state_snapshot>",
+)
+
 OPENCLAW = Layout(
     "openclaw-safeguard",
     (
@@ -132,6 +160,7 @@ LAYOUTS: dict[str, Layout] = {
     "claude-code": CLAUDE_CODE,
     "codex": CODEX_HANDOFF,
     "openclaw-safeguard": OPENCLAW,
+    "qwen-code": QWEN_CODE,
 }
 
 
@@ -170,8 +199,10 @@ def render(layout: Layout, items: list[Item], *, compact: bool = False) -> str:
         if section.parent and section.parent not in parents:
             parents.add(section.parent)
             heading = f"{section.parent}\n{heading}"
-        blocks.append("\n".join([heading, *_lines(section, texts)]))
-    return layout.separator.join(blocks)
+        closing = [section.closing] if section.closing else []
+        blocks.append("\n".join([heading, *_lines(section, texts), *closing]))
+    body = layout.separator.join(blocks)
+    return f"{layout.opening}\n{body}\n{layout.closing}" if layout.opening else body
 
 
 def render_within(layout: Layout, items: list[Item], max_chars: int) -> str:

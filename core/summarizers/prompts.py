@@ -21,6 +21,7 @@ from cutline.core.summarizers.agent_prompts import (
     PI_CURRENT_SYSTEM_PROMPT,
     PI_CURRENT_TURN_PREFIX_PROMPT,
 )
+from cutline.core.summarizers.qwen_prompt import QWEN_CODE_COMPRESSION_PROMPT
 
 PromptKind = Literal["history", "update", "turn_prefix", "merge"]
 
@@ -259,6 +260,11 @@ PROMPTS: dict[str, Prompt] = {
             text=CODEX_COMPACT_PROMPT,
         ),
         Prompt(
+            name="qwen-code",
+            description="Qwen Code's compression prompt (summarize as Qwen Code would)",
+            text=QWEN_CODE_COMPRESSION_PROMPT,
+        ),
+        Prompt(
             name="pi-current-turn-prefix",
             description="current pi's checkpoint of a split turn's prefix",
             text=PI_CURRENT_TURN_PREFIX_PROMPT,
@@ -279,11 +285,10 @@ PROMPTS: dict[str, Prompt] = {
 }
 
 # Prompts a person can choose for the history summary (the others are used by the engine).
-HISTORY_PROMPTS = ("pi-checkpoint", "go-7-section", "narrative", "claude-code", "codex")
+HISTORY_PROMPTS = ("pi-checkpoint", "go-7-section", "narrative", "claude-code", "codex", "qwen-code")
 # The summary shape each agent writes, by session format: a session is summarized in its own agent's shape unless
-# a prompt is chosen (pi, and Qwen Code, which has no shape here, get pi's checkpoint; OpenClaw's safeguard writes
-# its own sections through its rule set).
-AGENT_PROMPTS = {"claude_code": "claude-code", "codex": "codex"}
+# a prompt is chosen (pi gets pi's checkpoint; OpenClaw's safeguard writes its own sections through its rule set).
+AGENT_PROMPTS = {"claude_code": "claude-code", "codex": "codex", "qwen_code": "qwen-code"}
 DEFAULT_PROMPT = "pi-checkpoint"
 
 

@@ -334,10 +334,13 @@ def sentences(text: str) -> list[str]:
     return found
 
 
+_NOT_SUBJECT = _STOP_WORDS | _MODAL_WORDS
+
+
 def _subject(text: str) -> frozenset[str]:
     """What a rule is about: its words, less stop words and the words that say how it applies."""
     words = _SUBJECT_WORD.findall(text.lower())
-    return frozenset(w.strip(".:") for w in words if w not in _STOP_WORDS and w not in _MODAL_WORDS and len(w) > 1)
+    return frozenset(w.strip(".:") for w in words if w not in _NOT_SUBJECT and len(w) > 1)
 
 
 def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
@@ -350,16 +353,17 @@ def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
     subject = _subject(text)
     revokes = cues.revokes(normed)
     threshold = 0.34 if revokes else 0.75
-    kept: list[Rule] = []
-    for rule in state.rules:
-        if rule.key == key:
-            continue
-        if subject.isdisjoint(rule.subject):  # nothing shared: a rule on another subject stays
-            kept.append(rule)
-            continue
-        if len(subject & rule.subject) >= threshold * (min(len(subject), len(rule.subject)) or 1):
-            continue
-        kept.append(rule)
+    size = len(subject)
+    # the same rule goes; a rule on another subject (nothing shared) stays; one sharing enough of it is replaced
+    kept = [
+        rule
+        for rule in state.rules
+        if rule.key != key
+        and (
+            subject.isdisjoint(rule.subject)
+            or len(subject & rule.subject) < threshold * (min(size, len(rule.subject)) or 1)
+        )
+    ]
     kept.append(Rule(text, key, subject))
     state.rules = kept[-MAX_RULES:]
 
@@ -498,6 +502,18 @@ class _Call:
     turn: int
 
 
+def _text_and_calls(message: Message) -> tuple[str, list[ToolCallBlock]]:
+    """An assistant message's text (its text blocks joined, stripped) and tool calls, in one look at its blocks."""
+    texts: list[str] = []
+    calls: list[ToolCallBlock] = []
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            texts.append(block.text)
+        elif isinstance(block, ToolCallBlock):
+            calls.append(block)
+    return (texts[0] if len(texts) == 1 else "\n".join(texts)).strip(), calls
+
+
 def _result_text(blocks: list[Any]) -> str:
     return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
 
@@ -565,11 +581,11 @@ class SpanReader:
 
     def assistant(self, message: Message) -> None:
         state = self.state
-        text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock)).strip()
+        text, calls = _text_and_calls(message)
         if text:
             state.names.quoted(text)
             state.last_assistant_text = text
-            if state.turn and not message.tool_calls() and message.stopReason in (None, "stop", "end_turn"):
+            if state.turn and not calls and message.stopReason in (None, "stop", "end_turn"):
                 state.at_cut = "answered"
                 state.final_text = text
             if cues.worth_reading(text):
@@ -581,9 +597,9 @@ class SpanReader:
                         _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                     if "TODO" in sentence:
                         _bounded_add(state.todos, normed, sentence, MAX_TODOS)
-        if message.tool_calls() and state.turn:
+        if calls and state.turn:
             state.at_cut = "working"
-        for call in message.tool_calls():
+        for call in calls:
             args = _arguments(call)
             paths = call_paths(call, args)
             command = call_command(args)
@@ -672,7 +688,10 @@ class SpanReader:
             self.assistant(message)
             return
         if role == "toolResult":
-            self.result(message.toolCallId or "", message.isError, message.text(), message.toolName)
+            content = message.content
+            # one text block (the usual result) is its text as is; anything else is joined as `Message.text` joins it
+            output = content[0].text if len(content) == 1 and type(content[0]) is TextBlock else message.text()
+            self.result(message.toolCallId or "", message.isError, output, message.toolName)
             return
         if role == "bashExecution":
             self.bash_execution(message)
@@ -725,11 +744,13 @@ def _bounded_failure(store: dict[str, Failure], failure: Failure) -> None:
         del store[next(iter(store))]
 
 
+_VERBS = {"read": "read", "write": "wrote", "edit": "edited", "delete": "deleted"}
+
+
 def _activity(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
     if paths:
         action, path = paths[0]
-        verb = {"read": "read", "write": "wrote", "edit": "edited", "delete": "deleted"}[action]
-        return f"{verb} `{path}`"
+        return f"{_VERBS[action]} `{path}`"
     if command:
         return f"ran `{clip(command, 100)}`"
     return f"called `{call.name}`"

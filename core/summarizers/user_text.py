@@ -124,6 +124,71 @@ _ACK_WORDS = frozenset(
         "status",
     ]
 )
+# the words of an opening remark that sets no task yet: a greeting, "can you help me", "I have a question"
+_OPENING_WORDS = frozenset(
+    [
+        "hi",
+        "hello",
+        "hey",
+        "heya",
+        "hiya",
+        "howdy",
+        "yo",
+        "greetings",
+        "there",
+        "all",
+        "everyone",
+        "folks",
+        "good",
+        "morning",
+        "afternoon",
+        "evening",
+        "day",
+        "can",
+        "could",
+        "would",
+        "will",
+        "you",
+        "u",
+        "help",
+        "me",
+        "us",
+        "out",
+        "with",
+        "something",
+        "a",
+        "an",
+        "some",
+        "i",
+        "i'm",
+        "im",
+        "have",
+        "got",
+        "need",
+        "question",
+        "questions",
+        "quick",
+        "small",
+        "quickly",
+        "few",
+        "one",
+        "thing",
+        "ask",
+        "are",
+        "around",
+        "available",
+        "here",
+        "still",
+        "please",
+        "thanks",
+        "thank",
+        "so",
+        "um",
+        "hmm",
+        "ok",
+        "okay",
+    ]
+)
 # a line of pasted output: stack frames, runtime banners, tracebacks, log prefixes, code, colours, numbers
 _PASTED_LINE = re.compile(
     r"^\s*(?:at\s+[\w$.<>\[\]]+\s*\(.*\)|at\s+\S+:\d+:\d+|File \".*\", line \d+|Traceback \(most recent call last\)|"
@@ -136,6 +201,8 @@ _PASTED_LINE = re.compile(
 # characters typical of code or data, not of prose
 _CODE_CHARS = re.compile(r"[{}()\[\];=<>$\\|`#]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_LETTER = re.compile(r"[A-Za-z]")
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -143,7 +210,7 @@ class UserText:
     """One user turn, read: what the person typed and what kind of turn it is."""
 
     typed: str  # the person's own words, injected blocks and pasted lines removed
-    kind: str  # "ask", "ack", "slash", "injected", "summary", "pasted", "empty"
+    kind: str  # "ask", "ack", "opening", "slash", "injected", "summary", "pasted", "empty"
 
 
 def strip_injected(text: str) -> str:
@@ -162,15 +229,19 @@ def is_pasted_line(line: str) -> bool:
         return False
     if _PASTED_LINE.match(line):
         return True
-    words = _WORD.findall(stripped)
+    if len(stripped) <= 12:
+        return False
+    # mostly symbols and few words: data, not a sentence (the words are counted only where the symbols may outweigh them)
     code = len(_CODE_CHARS.findall(stripped))
-    # mostly symbols and few words: data, not a sentence
-    return len(stripped) > 12 and ((code * 4 > len(words) + 2 and code >= 3) or not words)
+    if code < 3:
+        return _LETTER.search(stripped) is None
+    return code * 4 > len(_WORD.findall(stripped)) + 2
 
 
 def without_pasted(text: str) -> str:
     """The typed lines of a message: fenced blocks and pasted output lines left out."""
-    text = re.sub(r"```.*?(?:```|\Z)", " ", text, flags=re.DOTALL)
+    if "```" in text:
+        text = _FENCED.sub(" ", text)
     return "\n".join(line for line in text.splitlines() if not is_pasted_line(line)).strip()
 
 
@@ -182,6 +253,14 @@ def is_acknowledgement(text: str) -> bool:
     if not words:
         return len(text.strip()) <= 8
     return len(words) <= 6 and all(w in _ACK_WORDS for w in words)
+
+
+def is_opening(text: str) -> bool:
+    """A remark that opens a conversation without setting the task: "hi", "hello, can you help me", "I have a question"."""
+    if len(text) > 80:
+        return False
+    words = [w.lower().strip("'") for w in _WORD.findall(text)]
+    return 0 < len(words) <= 10 and all(w in _OPENING_WORDS for w in words)
 
 
 def read_user_text(text: str) -> UserText:
@@ -201,4 +280,6 @@ def read_user_text(text: str) -> UserText:
         return UserText("", "pasted")
     if is_acknowledgement(typed):
         return UserText(typed, "ack")
+    if is_opening(typed):
+        return UserText(typed, "opening")
     return UserText(typed, "ask")
