@@ -16,7 +16,6 @@ read again after the compaction, the key marks it `recovered`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -40,6 +39,7 @@ from bench.truth.catalogue import (  # noqa: E402
 )
 from bench.truth.hand import HAND  # noqa: E402
 from bench.truth.judge import judge  # noqa: E402
+from bench.truth.regen import run  # noqa: E402
 from sample_sessions._gen import claude_code as cc  # noqa: E402
 from sample_sessions._gen import codex as cx  # noqa: E402
 from sample_sessions._gen.pi import PiSession  # noqa: E402
@@ -482,28 +482,7 @@ def build(out: Path) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--check", action="store_true", help="regenerate into a temp dir and compare")
-    args = parser.parse_args()
-    if args.check:
-        import filecmp
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            problems = build(Path(tmp))
-            differ = [
-                str(p.relative_to(tmp))
-                for p in Path(tmp).rglob("*")
-                if p.is_file() and not filecmp.cmp(p, args.out / p.relative_to(tmp), shallow=False)
-            ]
-        for line_ in problems + [f"differs: {d}" for d in differ]:
-            print(line_)
-        return 1 if problems or differ else 0
-    problems = build(args.out)
-    for p in problems:
-        print(p)
-    return 1 if problems else 0
+    return run(__doc__ or "", OUT, build)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ be in the goal) and the opening (it must not be).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.truth.catalogue import HELD_OUT_THEMES, THEMES, TUNE_THEMES, Theme  # noqa: E402
 from bench.truth.generate import filler  # noqa: E402
+from bench.truth.regen import run  # noqa: E402
 from bench.truth.split_turns import latest_request, work_path  # noqa: E402
 from sample_sessions._gen.pi import PiSession  # noqa: E402
 
@@ -91,25 +91,7 @@ def build(out: Path) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--check", action="store_true", help="regenerate into a temp dir and compare")
-    args = parser.parse_args()
-    if args.check:
-        import filecmp
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            build(Path(tmp))
-            differ = [
-                str(p.relative_to(tmp))
-                for p in Path(tmp).rglob("*")
-                if p.is_file() and not filecmp.cmp(p, args.out / p.relative_to(tmp), shallow=False)
-            ]
-        print("differ: " + ", ".join(differ) if differ else "same")
-        return 1 if differ else 0
-    build(args.out)
-    return 0
+    return run(__doc__ or "", OUT, build)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ ask's (it must not be there).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -34,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.truth.catalogue import HELD_OUT_THEMES, THEMES, TUNE_THEMES, Theme  # noqa: E402
 from bench.truth.generate import FORMATS, claude_compact, filler  # noqa: E402
+from bench.truth.regen import run  # noqa: E402
 from sample_sessions._gen import claude_code as cc  # noqa: E402
 from sample_sessions._gen import codex as cx  # noqa: E402
 from sample_sessions._gen.pi import PiSession  # noqa: E402
@@ -204,26 +204,7 @@ def build(out: Path) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--check", action="store_true", help="regenerate into a temp dir and compare")
-    args = parser.parse_args()
-    if args.check:
-        import filecmp
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            build(Path(tmp))
-            differ = [
-                str(p.relative_to(tmp))
-                for p in Path(tmp).rglob("*")
-                if p.is_file() and not filecmp.cmp(p, args.out / p.relative_to(tmp), shallow=False)
-            ]
-        for name in differ:
-            print(f"differs: {name}")
-        return 1 if differ else 0
-    build(args.out)
-    return 0
+    return run(__doc__ or "", OUT, build)
 
 
 if __name__ == "__main__":
