@@ -14,7 +14,6 @@ be in the goal) and the opening (it must not be).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.truth.catalogue import HELD_OUT_THEMES, THEMES, TUNE_THEMES, Theme  # noqa: E402
 from bench.truth.generate import filler  # noqa: E402
-from bench.truth.regen import run  # noqa: E402
+from bench.truth.regen import run, write_key  # noqa: E402
 from bench.truth.split_turns import latest_request, work_path  # noqa: E402
 from sample_sessions._gen.pi import PiSession  # noqa: E402
 
@@ -83,11 +82,7 @@ def build(out: Path) -> None:
     specs = sessions()
     for spec in specs:
         write(out / spec["file"], THEMES[spec["theme"]], spec["opening"], spec["seed"])
-    key = {
-        "description": "Sessions opening with a remark before the task; see bench/truth/openings.py.",
-        "sessions": [{k: v for k, v in spec.items() if k != "seed"} for spec in specs],
-    }
-    (out / "key.json").write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_key(out, "Sessions opening with a remark before the task; see bench/truth/openings.py.", specs)
 
 
 def main() -> int:

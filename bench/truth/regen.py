@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def run(doc: str, default_out: Path, build: Callable[[Path], list[str] | None]) -> int:
@@ -29,3 +31,9 @@ def run(doc: str, default_out: Path, build: Callable[[Path], list[str] | None]) 
     for line in problems + [f"differs: {name}" for name in differ]:
         print(line)
     return 1 if problems or differ else 0
+
+
+def write_key(out: Path, description: str, specs: list[dict[str, Any]]) -> None:
+    """A generated part's answer key: what each session is, without the seed it was made from."""
+    key = {"description": description, "sessions": [{k: v for k, v in spec.items() if k != "seed"} for spec in specs]}
+    (out / "key.json").write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

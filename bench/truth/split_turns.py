@@ -23,7 +23,6 @@ ask's (it must not be there).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.truth.catalogue import HELD_OUT_THEMES, THEMES, TUNE_THEMES, Theme  # noqa: E402
 from bench.truth.generate import FORMATS, claude_compact, filler  # noqa: E402
-from bench.truth.regen import run  # noqa: E402
+from bench.truth.regen import run, write_key  # noqa: E402
 from sample_sessions._gen import claude_code as cc  # noqa: E402
 from sample_sessions._gen import codex as cx  # noqa: E402
 from sample_sessions._gen.pi import PiSession  # noqa: E402
@@ -196,11 +195,7 @@ def build(out: Path) -> None:
             write_claude(file, theme, spec["seed"])
         else:
             write_codex(file, theme, spec["seed"])
-    key = {
-        "description": "Split-turn sessions of the truth set; see bench/truth/split_turns.py.",
-        "sessions": [{k: v for k, v in spec.items() if k != "seed"} for spec in specs],
-    }
-    (out / "key.json").write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_key(out, "Split-turn sessions of the truth set; see bench/truth/split_turns.py.", specs)
 
 
 def main() -> int:

@@ -18,13 +18,16 @@ def ledger_session(tmp_path: Path, cutline_home: Path) -> Path:
     return write_session(tmp_path / "ledger.jsonl")
 
 
+async def keys_settled(pilot: Pilot[None], *keys: str) -> None:
+    """Type each key as a person does, and let the desk settle after each."""
+    for key in keys:
+        await type_keys(pilot, key)
+        await settle(pilot)
+
+
 async def accept_proposal(pilot: Pilot[None], screen: ReviewScreen, key: str = "a") -> None:
     """`r` plans, then `key` accepts (a: and writes back; K: into the store only) and `y` confirms: accepted."""
-    await type_keys(pilot, "r")
-    await settle(pilot)
+    await keys_settled(pilot, "r")
     assert screen.proposal is not None
-    await type_keys(pilot, key)
-    await settle(pilot)
-    await type_keys(pilot, "y")
-    await settle(pilot)
+    await keys_settled(pilot, key, "y")
     assert screen.proposal_status == "accepted"

@@ -17,7 +17,7 @@ from cutline.app.screens.session_review import ReviewScreen
 from cutline.app.screens.sessions import SessionsScreen
 from cutline.app.widgets.proposal_view import ProposalView
 from cutline.core.store import Store
-from tests.support.desk_accept import accept_proposal
+from tests.support.desk_accept import accept_proposal, keys_settled
 from tests.support.keys import SIZE, type_keys
 from tests.support.tui_app import rendered_text, test_app
 from tests.support.tui_app import settle_pilot as settle
@@ -206,13 +206,9 @@ async def test_the_desks_own_write_back_reloads_once_and_the_follower_keeps_its_
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await type_keys(pilot, "r")
-        await settle(pilot)
-        await type_keys(pilot, "a")
-        await settle(pilot)
+        await keys_settled(pilot, "r", "a")
         before = len(loads)
-        await type_keys(pilot, "y")
-        await settle(pilot)
+        await keys_settled(pilot, "y")
         assert screen.proposal_status == "accepted" and "written to" in status_text(screen)
         for _ in range(10):  # ten of the follower's looks
             await pilot.pause(0.06)
