@@ -73,6 +73,11 @@ def _status(item_id: str) -> str:
         return Inbox(store).get(item_id).status
 
 
+def _delivered_at(item_id: str) -> str | None:
+    with Store() as store:
+        return Inbox(store).get(item_id).delivered_at
+
+
 def _wait_status(item_id: str, status: str) -> None:
     deadline = time.monotonic() + 5
     while _status(item_id) != status:
@@ -206,10 +211,13 @@ def test_accept_from_another_store_connection_releases_the_agent_with_the_edited
         },
     }
     _wait_status(held["id"], "accepted")
-    with Store() as store:
-        assert Inbox(store).get(held["id"]).delivered_at is not None
-        with pytest.raises(InboxClosed, match="already accepted"):
-            reject_item(store, held["id"])
+    # the listener notes the delivery just after it has sent the answer: wait for that note, not for the status
+    deadline = time.monotonic() + 5
+    while _delivered_at(held["id"]) is None:
+        assert time.monotonic() < deadline, "the answer was sent but its delivery never noted"
+        time.sleep(0.02)
+    with Store() as store, pytest.raises(InboxClosed, match="already accepted"):
+        reject_item(store, held["id"])
 
 
 def test_a_listener_that_quits_leaves_the_wait_answerable_by_the_next(cutline_home: Path) -> None:
