@@ -523,3 +523,617 @@ Revenue numbers.
 1. Continue.""",
     },
 ]
+
+
+TUNE: list[Case] = [
+    {
+        "name": "shopsearch",
+        "cwd": "/home/dev/shopsearch",
+        "events": [
+            ("user", "Search results for 'usb c' miss half the cables. Synonyms file or a custom analyzer, which one?"),
+            ("say", "Let me see the current mapping first."),
+            (
+                "tool",
+                "read",
+                "search/mappings/products.json",
+                '{"properties": {"title": {"type": "text", "analyzer": "standard"},\n'
+                ' "description": {"type": "text", "analyzer": "standard"}}}',
+                False,
+            ),
+            (
+                "say",
+                "search/mappings/products.json defines the products index: title and description both go through "
+                "the standard analyzer, with no synonym filter anywhere.",
+            ),
+            ("user", "Can you avoid reindexing during business hours? It takes the shop search down."),
+            (
+                "tool",
+                "bash",
+                "curl -s localhost:9200/products/_count",
+                '{"count":1284507,"_shards":{"total":5}}',
+                False,
+            ),
+            ("say", "That is the size of the index as it stands."),
+            ("tool", "bash", "ls -la search/", listing("query"), False),
+            (
+                "tool",
+                "bash",
+                "pip install elasticsearch-dsl",
+                "ERROR: Could not find a version that satisfies the requirement elasticsearch-dsl (from versions: none)\n"
+                "ERROR: No matching distribution found for elasticsearch-dsl",
+                True,
+            ),
+            (
+                "say",
+                "This box has no access to the package index, so we can only use what is already in the "
+                "virtualenv: no new dependencies.",
+            ),
+            ("user", "and which approach then?"),
+            (
+                "say",
+                "A synonym graph filter applied at search time, with 'usb c', 'usb-c' and 'type-c' as one entry. It "
+                "needs no reindex, where a custom index analyzer would need a full one.",
+            ),
+            ("user", "Add the synonym entry and a test query for 'usb c'."),
+        ],
+        "facts": {
+            "concluded": (
+                [r"synonym", r"search[- ]time|query[- ]time|no reindex|without (a )?(full )?reindex"],
+                [r"(decided|decision|going|chose)[^.\n]{0,30}custom (index )?analy[sz]er"],
+            ),
+            "learnt": ([r"no new dependenc|(can'?t|cannot) (install|add)|no (access to the )?package index"], []),
+            "measured": ([r"1[, ]?284[, ]?507|1\.28 ?m"], []),
+            "asked": ([r"reindex", r"business hours|office hours|during the day"], []),
+            "role": ([r"products\.json", r"standard analy[sz]er|no synonym filter"], []),
+            "request": ([r"(add|adding)[^.\n]{0,20}synonym", r"test query|test[^.\n]{0,20}usb"], []),
+        },
+        "good": """## Goal
+Make search for "usb c" find all the USB-C cables.
+
+## Constraints & Preferences
+- No reindexing during business hours (it takes shop search down).
+- No package index access on this box: no new dependencies, only what is in the virtualenv.
+
+## Progress
+### Done
+- [x] search/mappings/products.json: the products index mapping; title and description use the standard analyzer, no synonym filter.
+- [x] Index size: 1,284,507 documents.
+
+### In Progress
+- [ ] Search-time synonyms.
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Approach**: a synonym graph filter at search time ('usb c', 'usb-c', 'type-c'), which needs no reindex; a custom index analyzer was rejected because it needs a full reindex.
+
+## Next Steps
+1. Add the synonym entry.
+2. Add a test query for 'usb c'.
+
+## Critical Context
+- `pip install elasticsearch-dsl` fails: no matching distribution.""",
+        "bad": """## Goal
+Better search.
+
+## Progress
+### Done
+- [x] Checked the index.
+
+## Key Decisions
+- Decided to write a custom analyzer.
+
+## Next Steps
+1. More work on search.""",
+    },
+    {
+        "name": "fieldapp",
+        "cwd": "/home/dev/fieldapp",
+        "events": [
+            (
+                "user",
+                "Offline edits sometimes vanish after a sync. Last-write-wins, or keep both versions and let the "
+                "user pick?",
+            ),
+            ("say", "Let me check how sync resolves conflicts today."),
+            (
+                "tool",
+                "read",
+                "src/sync/merge.ts",
+                "export function merge(local: Rec, remote: Rec): Rec {\n"
+                "  return local.updatedAt > remote.updatedAt ? local : remote;\n}\n",
+                False,
+            ),
+            (
+                "say",
+                "src/sync/merge.ts decides which copy of a record survives a sync: it compares updatedAt and keeps "
+                "the newer one without telling anybody.",
+            ),
+            ("user", "Could we stay on React Native 0.72 for now? The release branch is frozen."),
+            (
+                "tool",
+                "bash",
+                "npx jest src/sync",
+                "FAIL src/sync/merge.test.ts\n  merges offline edits\n    Device clock skew: expected updatedAt "
+                "2026-11-24T10:00:00Z to be after 2026-11-24T10:03:12Z",
+                True,
+            ),
+            (
+                "say",
+                "The phones' clocks cannot be trusted: the test device runs three minutes behind the server, so "
+                "comparing timestamps taken on devices is unsafe.",
+            ),
+            ("user", "how many conflicts did we log last week?"),
+            ("tool", "bash", "grep -c CONFLICT logs/sync-2026-w47.log", "327", False),
+            ("say", "That is from last week's sync log."),
+            ("tool", "bash", "ls -la src/screens/", listing("screen"), False),
+            ("user", "ok what do you recommend then"),
+            (
+                "say",
+                "Keep both versions and let the user pick. With clocks this unreliable, last-write-wins would keep "
+                "dropping edits, and a conflict screen costs one extra view.",
+            ),
+            ("user", "Build the conflict screen, with the two versions side by side."),
+        ],
+        "facts": {
+            "concluded": (
+                [r"(keep|keeping|keeps) both|let the user (pick|choose)"],
+                [r"\b(decided|decision|chose|going with|use|using)\b[^.\n]{0,20}last[- ]write[- ]wins"],
+            ),
+            "learnt": ([r"clock", r"(can'?t|cannot|not) (be )?trust|unreliable|skew|behind"], []),
+            "measured": ([r"\b327\b"], []),
+            "asked": ([r"0\.72"], []),
+            "role": ([r"merge\.ts", r"updatedat|newer|which copy"], []),
+            "request": ([r"conflict screen", r"side by side"], []),
+        },
+        "good": """## Goal
+Stop offline edits from vanishing after sync.
+
+## Constraints & Preferences
+- Stay on React Native 0.72 (the release branch is frozen).
+- Device clocks are unreliable (the test device is 3 minutes behind the server): never compare device timestamps to pick a winner.
+
+## Progress
+### Done
+- [x] src/sync/merge.ts: picks the surviving copy by comparing updatedAt, silently keeping the newer one.
+- [x] Conflicts logged last week: 327.
+
+### In Progress
+- [ ] Conflict screen.
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Conflicts**: keep both versions and let the user pick; last-write-wins rejected because of clock skew.
+
+## Next Steps
+1. Build the conflict screen with the two versions side by side.
+
+## Critical Context
+- `npx jest src/sync` fails on clock skew (expected updatedAt 10:00:00Z after 10:03:12Z).""",
+        "bad": """## Goal
+Sync issues.
+
+## Progress
+### Done
+- [x] Ran tests.
+
+## Key Decisions
+- Using last-write-wins for conflicts.
+
+## Next Steps
+1. Continue.""",
+    },
+    {
+        "name": "ledger",
+        "cwd": "/home/dev/ledger",
+        "events": [
+            ("user", "Month-end close takes forever. Is it the reconciliation query or the PDF rendering?"),
+            ("say", "I'll profile both."),
+            (
+                "tool",
+                "read",
+                "close/reconcile.py",
+                "def reconcile(lines):\n    for line in lines:\n        inv = db.one('select * from invoices where "
+                "amount = %s and due = %s', line.amount, line.day)\n        pair(line, inv)\n",
+                False,
+            ),
+            (
+                "say",
+                "close/reconcile.py pairs every bank line with an open invoice by amount and date, one query per line.",
+            ),
+            (
+                "tool",
+                "bash",
+                "python -m cProfile -s cumtime close/run.py | head -5",
+                "   ncalls  tottime  cumtime filename:lineno(function)\n        1    0.001  812.4 run.py:1(<module>)\n"
+                "    48211    2.300  771.9 reconcile.py:40(match_line)\n        1    0.200   38.1 render.py:12(render_pdf)",
+                False,
+            ),
+            ("say", "There it is."),
+            (
+                "user",
+                "Please don't change the rounding of the invoice totals, could you? Auditors compare them to the cent.",
+            ),
+            ("tool", "bash", "ls -la close/", listing("close"), False),
+            ("user", "So what's the fix?"),
+            (
+                "say",
+                "Batch the matching: load the month's open invoices once into a dict keyed by amount and date, and "
+                "match in memory. The PDF side is a small part of the total and can wait.",
+            ),
+            (
+                "tool",
+                "bash",
+                "psql \"$LEDGER_DB\" -c 'create index on invoices (amount, due)'",
+                "ERROR:  permission denied for table invoices\nHINT:  the ledger_ro role is read-only",
+                True,
+            ),
+            (
+                "say",
+                "We only have a read-only database role, so no new indexes: the speedup has to come from the "
+                "application side.",
+            ),
+            ("user", "Implement the batched matching, then time the close again."),
+        ],
+        "facts": {
+            "concluded": (
+                [r"batch|in memory|load[^.\n]{0,40}once"],
+                [r"(start with|focus on|fix)[^.\n]{0,20}(the )?pdf"],
+            ),
+            "learnt": ([r"read-only", r"index|application side|role"], []),
+            "measured": ([r"771\.9|772 ?s|771 ?s|12\.9 ?min|13 ?min"], []),
+            "asked": (
+                [r"rounding", r"(don'?t|do not|not|never|no)[^.\n]{0,30}(change|touch)|unchanged|as is"],
+                [],
+            ),
+            "role": ([r"reconcile\.py", r"bank line|invoice"], []),
+            "request": ([r"(time|measure|profile)\w*[^.\n]{0,30}(close|again)"], []),
+        },
+        "good": """## Goal
+Speed up the month-end close.
+
+## Constraints & Preferences
+- Do not change the rounding of invoice totals (auditors compare them to the cent).
+- The database role (ledger_ro) is read-only: no new indexes, the speedup must come from the application side.
+
+## Progress
+### Done
+- [x] close/reconcile.py: pairs each bank line with an open invoice by amount and date, one query per line.
+- [x] Profiled the close: 812.4 s in all, 771.9 s in match_line (48,211 calls), 38.1 s rendering PDFs.
+
+### In Progress
+- [ ] Batched matching.
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Fix**: load the month's open invoices once into a dict keyed by amount and date and match in memory; the PDF rendering can wait.
+
+## Next Steps
+1. Implement the batched matching.
+2. Time the close again.
+
+## Critical Context
+- `create index on invoices` fails: permission denied.""",
+        "bad": """## Goal
+Close is slow.
+
+## Progress
+### Done
+- [x] Profiling.
+
+## Key Decisions
+- Focus on the PDF rendering first.
+
+## Next Steps
+1. Continue.""",
+    },
+    {
+        "name": "handbook",
+        "cwd": "/home/dev/handbook",
+        "events": [
+            (
+                "user",
+                "The docs build is slow and the search is bad. Should we move from MkDocs to Docusaurus, or tune "
+                "what we have?",
+            ),
+            ("say", "Let me see what the build spends its time on."),
+            (
+                "tool",
+                "bash",
+                "mkdocs build --verbose 2>&1 | tail -3",
+                "INFO    -  Cleaning site directory\nINFO    -  Building documentation to directory: site\n"
+                "INFO    -  Documentation built in 214.37 seconds",
+                False,
+            ),
+            ("say", "That is the full build."),
+            (
+                "tool",
+                "read",
+                "mkdocs.yml",
+                "site_name: Handbook\ntheme: material\nplugins:\n  - search\n  - git-revision-date-localized\n"
+                "  - redirects\n  - macros\nnav:\n  - Home: index.md\n",
+                False,
+            ),
+            (
+                "say",
+                "mkdocs.yml is the whole site's configuration: the nav tree, the theme and four plugins, one of "
+                "which (git-revision-date-localized) runs git log for every page.",
+            ),
+            ("user", "Can you keep all the existing URLs working? Support links to them from tickets."),
+            (
+                "tool",
+                "bash",
+                "git log -1 --format=%cd",
+                "fatal: not a git repository (or any of the parent directories): .git",
+                True,
+            ),
+            (
+                "say",
+                "The CI image builds from an export without the .git folder, so anything that depends on git history "
+                "cannot work there.",
+            ),
+            ("tool", "bash", "ls -la docs/", listing("page"), False),
+            ("user", "Right. So, migrate or tune?"),
+            (
+                "say",
+                "Tune MkDocs: drop the revision-date plugin and prebuild the search index. Moving to Docusaurus "
+                "means rewriting 400 pages of admonitions for a problem one plugin causes.",
+            ),
+            ("user", "Remove the plugin and set up the search prebuild."),
+        ],
+        "facts": {
+            "concluded": (
+                [r"(stay|tune|keep)\w*[^.\n]{0,20}mkdocs|mkdocs[^.\n]{0,30}(stay|tun|kept)"],
+                [r"(decided|decision|going|chose)[^.\n]{0,20}(migrat|mov)\w*[^.\n]{0,15}docusaurus"],
+            ),
+            "learnt": (
+                [
+                    r"(without|no|missing)[^.\n]{0,30}(\.git|git history)|(\.git|git history)[^.\n]{0,30}(missing|absent)"
+                ],
+                [],
+            ),
+            "measured": ([r"214(\.37)? ?s|214(\.37)? seconds|3\.6 ?min"], []),
+            "asked": ([r"url", r"keep|working|redirect|break|stable"], []),
+            "role": ([r"mkdocs\.yml", r"nav|plugins"], []),
+            "request": ([r"prebuil|pre-buil", r"remov|drop"], []),
+        },
+        "good": """## Goal
+Make the docs build faster and the search better.
+
+## Constraints & Preferences
+- Keep every existing URL working (support links to them from tickets).
+- The CI image builds from an export without the .git folder: nothing may depend on git history.
+
+## Progress
+### Done
+- [x] Full build takes 214.37 s.
+- [x] mkdocs.yml: the site configuration (nav, material theme, four plugins); git-revision-date-localized runs git log per page.
+
+### In Progress
+- [ ] Removing the revision-date plugin.
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Stay on MkDocs and tune it**: drop the revision-date plugin, prebuild the search index. Docusaurus rejected (400 pages of admonitions to rewrite).
+
+## Next Steps
+1. Remove the plugin.
+2. Set up the search prebuild.
+
+## Critical Context
+- `git log` fails in CI: not a git repository.""",
+        "bad": """## Goal
+Docs work.
+
+## Progress
+### Done
+- [x] Built the docs.
+
+## Key Decisions
+- Decided to migrate the site to Docusaurus.
+
+## Next Steps
+1. Continue.""",
+    },
+    {
+        "name": "trainer",
+        "cwd": "/home/dev/trainer",
+        "events": [
+            ("user", "Training diverges after epoch 3. Lower the learning rate, or add gradient clipping?"),
+            ("say", "First the config and the gradients."),
+            (
+                "tool",
+                "read",
+                "configs/base.yaml",
+                "optimizer: adamw\nlr: 3.0e-4\nwarmup_steps: 0\nbatch_size: 512\nepochs: 20\n",
+                False,
+            ),
+            (
+                "say",
+                "configs/base.yaml is what every run inherits: optimizer, learning-rate schedule and batch size; "
+                "the experiment configs only override keys.",
+            ),
+            ("tool", "bash", "python tools/gradnorm.py runs/r17 --epoch 3", "max grad norm: 913.6 at step 4120", False),
+            ("say", "That is what the gradients look like at the blow-up."),
+            ("user", "Could you stick to the 4 GPUs we have on node b? The others are booked for the eval sweep."),
+            (
+                "tool",
+                "bash",
+                "python train.py --config configs/base.yaml --fp16",
+                "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+                "(fused adam with fp16 requires sm_80; found sm_70)",
+                True,
+            ),
+            (
+                "say",
+                "Node b has V100s (sm_70), so the fused mixed-precision optimizer is not available there; runs on it "
+                "have to use fp32 or the unfused AdamW.",
+            ),
+            ("tool", "bash", "ls -la runs/", listing("ckpt"), False),
+            ("user", "ok, so which fix?"),
+            (
+                "say",
+                "Clipping at norm 1.0 plus a 2,000-step warmup. Lowering the rate alone would slow every epoch for "
+                "a spike that only comes once the norm explodes.",
+            ),
+            ("user", "Add clipping and the warmup to base.yaml and start a run on node b."),
+        ],
+        "facts": {
+            "concluded": (
+                [r"clip", r"warm-?up"],
+                [r"(decided|decision|chose|going)[^.\n]{0,30}lower\w* the (learning )?rate"],
+            ),
+            "learnt": ([r"v100|sm_70", r"fp32|unfused|(no|not|without)[^.\n]{0,30}fused"], []),
+            "measured": ([r"913(\.6)?"], []),
+            "asked": ([r"4 gpus|four gpus", r"node b"], []),
+            "role": ([r"base\.yaml", r"inherit|every run|overrid"], []),
+            "request": ([r"(start|launch|kick off)\w*[^.\n]{0,20}run"], []),
+        },
+        "good": """## Goal
+Stop training from diverging after epoch 3.
+
+## Constraints & Preferences
+- Use only the 4 GPUs on node b (the others are booked for the eval sweep).
+- Node b has V100s (sm_70): no fused fp16 optimizer there; use fp32 or unfused AdamW.
+
+## Progress
+### Done
+- [x] configs/base.yaml: the base every run inherits (optimizer, LR schedule, batch size); experiment configs only override keys.
+- [x] Max grad norm at the blow-up: 913.6 at step 4120.
+
+### In Progress
+- [ ] Gradient clipping and warmup.
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Fix**: clip gradients at norm 1.0 and add a 2,000-step warmup, rather than lowering the learning rate.
+
+## Next Steps
+1. Add clipping and warmup to base.yaml.
+2. Start a run on node b.
+
+## Critical Context
+- `train.py --fp16` fails: no kernel image for sm_70.""",
+        "bad": """## Goal
+Fix training.
+
+## Progress
+### Done
+- [x] Looked at the config.
+
+## Key Decisions
+- Decided to lower the learning rate.
+
+## Next Steps
+1. Continue.""",
+    },
+    {
+        "name": "tidyup",
+        "cwd": "/home/dev/tidyup",
+        "events": [
+            ("user", "People want tidyup to follow symlinks. Follow by default, or behind a --follow flag?"),
+            ("say", "Let me read the walker first."),
+            (
+                "tool",
+                "read",
+                "src/walk.rs",
+                "pub fn walk(root: &Path, f: &mut dyn FnMut(&Path)) -> io::Result<()> {\n"
+                "    for entry in fs::read_dir(root)? {\n        let e = entry?;\n        if hidden(&e) || "
+                "other_device(&e) { continue; }\n        ...\n    }\n}\n",
+                False,
+            ),
+            (
+                "say",
+                "src/walk.rs is the directory walker every subcommand uses; it skips hidden files and never crosses "
+                "mount points.",
+            ),
+            ("user", "Would you please not bump the MSRV? Debian stable ships 1.70."),
+            (
+                "tool",
+                "bash",
+                "cargo test walk::cycle",
+                "thread 'walk::tests::cycle' has overflowed its stack\nfatal runtime error: stack overflow",
+                True,
+            ),
+            (
+                "say",
+                "The fixture tree has a symlink loop (a -> ../a) and the walker keeps no visited set, so following "
+                "links unconditionally recurses forever on trees like that.",
+            ),
+            (
+                "tool",
+                "bash",
+                "cargo bench walk",
+                "walk/large_tree        time:   [41.237 ms 41.902 ms 42.611 ms]",
+                False,
+            ),
+            ("say", "Baseline recorded."),
+            ("tool", "bash", "ls -la tests/fixtures/", listing("tree"), False),
+            ("user", "fine. default or flag?"),
+            (
+                "say",
+                "Behind --follow, off by default: following by default would change what existing scripts delete, "
+                "and the loops need the visited set either way.",
+            ),
+            ("user", "Implement --follow with a visited set of inodes."),
+        ],
+        "facts": {
+            "concluded": (
+                [r"--follow", r"off by default|opt-in|not (the )?default|default off"],
+                [r"(decided|decision|chose|going)[^.\n]{0,30}follow\w* (symlinks )?by default"],
+            ),
+            "learnt": ([r"loop|cycle", r"recurs|stack overflow|overflow"], []),
+            "measured": ([r"41\.9 ?ms|41\.902"], []),
+            "asked": ([r"msrv|minimum supported", r"1\.70"], []),
+            "role": ([r"walk\.rs", r"walker|every subcommand|mount"], []),
+            "request": ([r"implement\w*[^.\n]{0,20}--follow", r"visited|inode"], []),
+        },
+        "good": """## Goal
+Let tidyup follow symlinks.
+
+## Constraints & Preferences
+- Do not bump the MSRV: Debian stable ships Rust 1.70.
+- Trees can contain symlink loops (the fixture has a -> ../a): following links without a visited set recurses until the stack overflows.
+
+## Progress
+### Done
+- [x] src/walk.rs: the directory walker every subcommand uses; skips hidden files, never crosses mount points.
+- [x] Benchmark baseline: walk/large_tree 41.902 ms.
+
+### In Progress
+- [ ] --follow flag.
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Symlinks**: behind --follow, off by default (following by default would change what existing scripts delete).
+
+## Next Steps
+1. Implement --follow with a visited set of inodes.
+
+## Critical Context
+- `cargo test walk::cycle` overflows its stack today.""",
+        "bad": """## Goal
+Symlinks.
+
+## Progress
+### Done
+- [x] Read the code.
+
+## Key Decisions
+- Decided to follow symlinks by default.
+
+## Next Steps
+1. Continue.""",
+    },
+]
