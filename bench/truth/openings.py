@@ -30,6 +30,13 @@ from sample_sessions._gen.pi import PiSession  # noqa: E402
 OUT = ROOT / "tests" / "fixtures" / "truth" / "openings"
 TUNE_OPENINGS = ("hi", "hello, can you help me", "I have a question", "hey there! are you around?")
 HELD_OUT_OPENINGS = ("Good morning :)", "quick question for you", "Hiya, I need some help with something.")
+# a second round of other shapes (issue 23): the held-out ones written first, before the rule was generalized
+NEW_HELD_OUT_OPENINGS = (
+    "Afternoon! You free for a bit?",
+    "hey there, got a minute?",
+    "Hi again. Mind helping me with something?",
+    "ok so here's the thing",
+)
 FOLLOW_UP = "Also add a short note about it to the changelog."
 
 
