@@ -77,6 +77,14 @@ PREFIX_UNDER_WAY = ("## Original Request",)
 PREFIX_PROMPT = {"pi": "pi-current-turn-prefix", "openclaw": "pi-turn-prefix"}
 SPLIT_KEY = KEY.parent / "split" / "key.json"
 OPENINGS_KEY = KEY.parent / "openings" / "key.json"
+# the opening-remark sets in the order they were made (bench/truth/openings.py)
+OPENING_SETS = ["tune", "heldout", "tune-new", "heldout-new"]
+OPENING_LABELS = {
+    "tune": "tune",
+    "heldout": "held out (never tuned on)",
+    "tune-new": "new tune set",
+    "heldout-new": "new held-out set (written first, never tuned on)",
+}
 _HEADING = re.compile(r"^(#{1,6} .+|\d+\. [A-Z][\w ]+:)$")
 
 
@@ -229,7 +237,7 @@ def run_openings(split: str) -> dict[str, Any]:
     misses: dict[str, list[str]] = defaultdict(list)
     summaries: dict[str, str] = {}
     for session in key["sessions"]:
-        if split != "all" and session["split"] != split:
+        if split != "all" and session["split"].split("-")[0] != split:
             continue
         path = OPENINGS_KEY.parent / session["file"]
         messages = [e.message for e in read_session(path).active_path() if e.message is not None]
@@ -248,10 +256,9 @@ def run_openings(split: str) -> dict[str, Any]:
 
 def report_openings(result: dict[str, Any]) -> bool:
     ok = True
-    for part in sorted(result["rows"], key=lambda p: p != "tune"):
+    for part in sorted(result["rows"], key=OPENING_SETS.index):
         right, total = result["rows"][part]
-        label = "held out (never tuned on)" if part == "heldout" else part
-        print(f"\n== an opening remark before the task, {label}")
+        print(f"\n== an opening remark before the task, {OPENING_LABELS[part]}")
         print(f"the goal is the task, not the opening: {right}/{total}")
         for miss in result["misses"].get(part, []):
             print(f"  {miss}")
