@@ -19,7 +19,11 @@ from cutline.core.summarizers.user_text import read_user_text
 from tests.support.paths import ROOT
 
 OPENINGS = ROOT / "tests" / "fixtures" / "truth" / "openings"
-TUNE = [s for s in json.loads((OPENINGS / "key.json").read_text(encoding="utf-8"))["sessions"] if s["split"] in ("tune", "tune-new")]
+TUNE = [
+    s
+    for s in json.loads((OPENINGS / "key.json").read_text(encoding="utf-8"))["sessions"]
+    if s["split"] in ("tune", "tune-new")
+]
 
 
 @pytest.mark.parametrize("session", TUNE, ids=[s["id"] for s in TUNE])
