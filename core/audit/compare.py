@@ -208,7 +208,7 @@ _STOP = frozenset(
     ]
 )
 # the fact extraction's negations (core/facts.py), plus words that forbid
-_NEGATORS = NEGATIONS | frozenset(["neither", "nor", "off-limits", "forbidden"])
+_NEGATORS = NEGATIONS | frozenset(["neither", "nor", "nothing", "nobody", "off-limits", "forbidden"])
 _PERMIT = frozenset(["may", "can", "allowed", "fine", "ok", "okay", "whenever"])
 _SYNONYMS = {
     "repository": "repo",
@@ -902,7 +902,8 @@ def _flip(
 
 
 def _clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"[;,]\s+|\s+[-\u2013\u2014]+\s+", text) if c.strip()]
+    # a colon joins a statement to its reason ("Do not bump the MSRV: Debian ships 1.70."): two clauses
+    return [c for c in re.split(r"[;,:]\s+|\s+[-\u2013\u2014]+\s+", text) if c.strip()]
 
 
 _EACH = re.compile(r"\b(each|every|per)\b")

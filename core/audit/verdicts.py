@@ -23,7 +23,16 @@ from pydantic import BaseModel
 
 from cutline.core.audit.compare import FactView as View
 from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, sentences, tokens
-from cutline.core.facts import Fact, FactKind, IdentifierKind, carried_facts, dedupe, extract_facts
+from cutline.core.facts import (
+    Fact,
+    FactKind,
+    IdentifierKind,
+    carried_facts,
+    content_words,
+    dedupe,
+    extract_facts,
+    normalize_sentence,
+)
 from cutline.core.models import Entry, TextBlock, ThinkingBlock, ToolCallBlock
 
 IMPORTANT_WEIGHT = 2.0
@@ -231,6 +240,81 @@ def _statements(conversation: Sequence[Entry]) -> Iterator[tuple[str, int]]:
                 yield sentence, i
 
 
+# a request for work phrased as a question ("could you …?", "would you mind …?"): it asks for no answer
+_POLITE = re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will|may)\s+(?:you|we|i)\b|would you mind\b)", re.I)
+_QUESTION_WORD = re.compile(
+    r"^(?:(?:ok|okay|so|and|fine|right|well)\b[,.]?\s*)*(?:what|which|how|why|where|who)\b", re.I
+)
+# the assistant announcing what it will do, or acknowledging: not yet an answer
+_PLAN = re.compile(r"^(?:let me|let's|i'll|i will|i'm going to|first\b|sure\b|ok\b|okay\b|on it\b|alright\b)", re.I)
+_ANSWER_WORDS = 8
+
+
+def _asks(fact: Fact) -> bool:
+    """A user's question that wants an answer: "which one?", "so what's the fix?", "Should we X or Y?"."""
+    text = fact.text.strip()
+    if fact.kind not in ("request", "instruction") or _POLITE.match(text):
+        return False
+    if fact.kind == "instruction":  # "Should we move to X, or tune Y?": a choice put to the assistant
+        return text.endswith("?") and " or " in text
+    return text.endswith("?") or _QUESTION_WORD.match(text) is not None
+
+
+def _own_text(entry: Entry) -> str:
+    message = entry.message
+    if message is None:
+        return ""
+    return "\n".join(b.text for b in message.content if isinstance(b, TextBlock) and b.text.strip())
+
+
+def _answer(conversation: Sequence[Entry], start: int) -> Fact | None:
+    """The assistant's first statement after entry `start` and before the user's next turn (plans skipped).
+
+    Why: the answer to a user's question, or the assistant's reading of a failed command, is what the work learnt
+    ("SQLite then: …", "This runner cannot reach the relay, so …"); a summary that keeps it keeps what the question
+    or the error was for, and one that keeps neither the answer nor the question loses it.
+    """
+    for entry in conversation[start + 1 :]:
+        message = entry.message
+        if message is None:
+            continue
+        text = _own_text(entry)
+        if message.role == "user" and text:
+            return None
+        if message.role != "assistant" or not text:
+            continue
+        said = [s for s in sentences(text) if s.strip()]
+        if not said or _PLAN.match(said[0].strip()):
+            continue
+        taken: list[str] = []
+        for sentence in said:
+            taken.append(sentence.strip())
+            if sum(len(t.split()) for t in taken) >= _ANSWER_WORDS:
+                break
+        answer = " ".join(taken)
+        return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
+    return None
+
+
+def _answers(facts: Sequence[Fact], conversation: Sequence[Entry]) -> list[tuple[int, Fact]]:
+    """(index of a question or a failed command's error, its answer) for each that the assistant answered."""
+    position = {entry.id: i for i, entry in enumerate(conversation)}
+    out: list[tuple[int, Fact]] = []
+    for n, fact in enumerate(facts):
+        at = position.get(fact.source_entry_id or "", -1)
+        if at < 0 or not (_asks(fact) or fact.kind == "error"):
+            continue
+        answer = _answer(conversation, at)
+        if answer is None or not answer.key:
+            continue
+        # the reading of a failure speaks of what failed (a word of its output in common); the next thing the
+        # assistant says may be about something else altogether
+        if fact.kind == "error" and not content_words(answer.text) & content_words(_entry_text(conversation[at])):
+            continue
+        out.append((n, answer))
+    return out
+
+
 def judge_all(
     conversation: Sequence[Entry],
     previous_summaries: Sequence[tuple[str, str]],
@@ -266,6 +350,25 @@ def judge_all(
                 fact, "previous_summary", judge(_view(fact, None), seen), _weight(fact, "previous_summary", None, None)
             )
         )
+    # answers: one fact each (a decision the conversation already has stays that fact); a question or an error whose
+    # answer the summary keeps is kept in the answer's words
+    index = {(f.kind, f.key): n for n, f in enumerate(facts)}
+    for n, answer in _answers(facts, conversation):
+        a = index.get((answer.kind, answer.key))
+        if a is None:
+            a = index[(answer.kind, answer.key)] = len(judged)
+            view = _view(answer, None, position.get(answer.source_entry_id or "", -1))
+            judged.append(_audit_fact(answer, "conversation", judge(view, seen), 2.0))
+        if judged[n].verdict == "lost" and judged[a].retained:
+            judged[n] = judged[n].model_copy(
+                update={
+                    "verdict": "reworded",
+                    "retained": True,
+                    "rule": "answered",
+                    "closest": judged[a].closest,
+                    "reason": "what it led to is kept",
+                }
+            )
     for e, r in _revocations(facts).items():
         old, new = judged[e], judged[r]
         judged[e] = old.model_copy(update={"superseded": True, "retained": True, "weight": 0.0})
