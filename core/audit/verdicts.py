@@ -267,44 +267,53 @@ def _own_text(entry: Entry) -> str:
     return "\n".join(b.text for b in message.content if isinstance(b, TextBlock) and b.text.strip())
 
 
-def _answer(conversation: Sequence[Entry], start: int) -> Fact | None:
-    """The assistant's first statement after entry `start` and before the user's next turn (plans skipped).
+def _statement_of(entry: Entry) -> Fact | None:
+    """An assistant message's statement (its first sentences, plans skipped) as a fact, else None."""
+    message = entry.message
+    text = _own_text(entry)
+    if message is None or message.role != "assistant" or not text:
+        return None
+    said = [s.strip() for s in sentences(text) if s.strip()]
+    if not said or _PLAN.match(said[0]):
+        return None
+    taken: list[str] = []
+    for sentence in said:
+        taken.append(sentence)
+        if sum(len(t.split()) for t in taken) >= _ANSWER_WORDS:
+            break
+    answer = " ".join(taken)
+    return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
+
+
+def _next_answers(conversation: Sequence[Entry]) -> list[Fact | None]:
+    """Per position: the assistant's first statement after it and before the user's next turn, else None.
 
     Why: the answer to a user's question, or the assistant's reading of a failed command, is what the work learnt
     ("SQLite then: …", "This runner cannot reach the relay, so …"); a summary that keeps it keeps what the question
-    or the error was for, and one that keeps neither the answer nor the question loses it.
+    or the error was for, and one that keeps neither loses it. One pass from the end: linear in the conversation.
     """
-    for entry in conversation[start + 1 :]:
-        message = entry.message
-        if message is None:
-            continue
-        text = _own_text(entry)
-        if message.role == "user" and text:
-            return None
-        if message.role != "assistant" or not text:
-            continue
-        said = [s for s in sentences(text) if s.strip()]
-        if not said or _PLAN.match(said[0].strip()):
-            continue
-        taken: list[str] = []
-        for sentence in said:
-            taken.append(sentence.strip())
-            if sum(len(t.split()) for t in taken) >= _ANSWER_WORDS:
-                break
-        answer = " ".join(taken)
-        return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
-    return None
+    out: list[Fact | None] = [None] * len(conversation)
+    following: Fact | None = None
+    for i in range(len(conversation) - 1, -1, -1):
+        out[i] = following
+        entry = conversation[i]
+        if entry.message is not None and entry.message.role == "user" and _own_text(entry):
+            following = None
+        else:
+            following = _statement_of(entry) or following
+    return out
 
 
 def _answers(facts: Sequence[Fact], conversation: Sequence[Entry]) -> list[tuple[int, Fact]]:
     """(index of a question or a failed command's error, its answer) for each that the assistant answered."""
     position = {entry.id: i for i, entry in enumerate(conversation)}
+    following = _next_answers(conversation) if any(f.kind in ("request", "instruction", "error") for f in facts) else []
     out: list[tuple[int, Fact]] = []
     for n, fact in enumerate(facts):
         at = position.get(fact.source_entry_id or "", -1)
         if at < 0 or not (_asks(fact) or fact.kind == "error"):
             continue
-        answer = _answer(conversation, at)
+        answer = following[at]
         if answer is None or not answer.key:
             continue
         # the reading of a failure speaks of what failed (a word of its output in common); the next thing the
