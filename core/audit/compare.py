@@ -1041,7 +1041,13 @@ def _telling(fact_toks: Sequence[Token]) -> set[str]:
     return {t.norm for t in fact_toks if t.specific and t.norm not in generic and len(t.norm) >= 4}
 
 
-def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
+def judge_kept(fact: FactView, seen: Passages) -> Judgement:
+    """Kept, reworded or lost, the contradiction checks left out (for a statement of the assistant's own: its answer
+    to a question names too little of what it settles to be read as stated otherwise)."""
+    return _judge_sentence(fact, seen, contradictions=False)
+
+
+def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True) -> Judgement:
     key = normalize_sentence(fact.text)
     if key and key in seen.whole:
         line = seen.line_with(key[:60])
@@ -1049,7 +1055,7 @@ def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
         if state is not None:
             return Judgement("contradicted", "contradiction", 1.0, line, state)
         return Judgement("kept", "substring", 1.0, line)
-    contradiction = _contradiction(fact, seen)
+    contradiction = _contradiction(fact, seen) if contradictions else None
     if contradiction is not None:
         return contradiction
     fact_toks = [t for t in tokens(fact.text) if t.norm not in _REVOKE or t.specific]

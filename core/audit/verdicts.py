@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from cutline.core.audit.compare import FactView as View
-from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, sentences, tokens
+from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, judge_kept, sentences, tokens
 from cutline.core.facts import (
     Fact,
     FactKind,
@@ -248,6 +248,7 @@ _QUESTION_WORD = re.compile(
 # the assistant announcing what it will do, or acknowledging: not yet an answer
 _PLAN = re.compile(r"^(?:let me|let's|i'll|i will|i'm going to|first\b|sure\b|ok\b|okay\b|on it\b|alright\b)", re.I)
 _ANSWER_WORDS = 8
+_ANSWER_MAX_WORDS = 30
 
 
 def _asks(fact: Fact) -> bool:
@@ -281,7 +282,7 @@ def _statement_of(entry: Entry) -> Fact | None:
         taken.append(sentence)
         if sum(len(t.split()) for t in taken) >= _ANSWER_WORDS:
             break
-    answer = " ".join(taken)
+    answer = " ".join(" ".join(taken).split()[:_ANSWER_MAX_WORDS])
     return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
 
 
@@ -367,7 +368,7 @@ def judge_all(
         if a is None:
             a = index[(answer.kind, answer.key)] = len(judged)
             view = _view(answer, None, position.get(answer.source_entry_id or "", -1))
-            judged.append(_audit_fact(answer, "conversation", judge(view, seen), 2.0))
+            judged.append(_audit_fact(answer, "conversation", judge_kept(view, seen), 2.0))
         if judged[n].verdict == "lost" and judged[a].retained:
             judged[n] = judged[n].model_copy(
                 update={
