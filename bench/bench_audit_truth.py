@@ -13,6 +13,11 @@ tune and held-out apart; correct rewordings reported lost; contradictions caught
 noise reported; the share of reported losses truly lost on the hand-judged summaries;
 and whether the audit's score ranks summaries as the truth does (pairs of summaries of
 one session: the planted one, the offline extractive one, the hand-written ones).
+
+Last, the implicit-facts part (tests/fixtures/truth/implicit/, bench/truth/implicit.py): per
+session its good, offline (extractive) and bad summaries, the truth's scores (the regex
+judges) and the audit's, and how often the audit orders them as the truth does, tune and
+held out apart (`--implicit tune` audits the tune sessions only).
 """
 
 from __future__ import annotations
