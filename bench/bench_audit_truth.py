@@ -13,6 +13,11 @@ tune and held-out apart; correct rewordings reported lost; contradictions caught
 noise reported; the share of reported losses truly lost on the hand-judged summaries;
 and whether the audit's score ranks summaries as the truth does (pairs of summaries of
 one session: the planted one, the offline extractive one, the hand-written ones).
+
+Last, the implicit-facts part (tests/fixtures/truth/implicit/, bench/truth/implicit.py): per
+session its good, offline (extractive) and bad summaries, the truth's scores (the regex
+judges) and the audit's, and how often the audit orders them as the truth does, tune and
+held out apart (`--implicit tune` audits the tune sessions only).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUTH = ROOT / "tests" / "fixtures" / "truth"
+IMPLICIT = TRUTH / "implicit"
+ROLES = ("good", "offline", "bad")
 RANK = {"kept": 0, "reworded": 1, "lost": 2, "contradicted": 3}
 POSITIVE = ("lost", "contradicted")
 
@@ -106,6 +113,24 @@ def _extractive(file: Path) -> str:
     from cutline.core.summarizers import get_summarizer
 
     return asyncio.run(get_summarizer("extractive").summarize(request(file)))
+
+
+def load_implicit(splits: tuple[str, ...] = ("tune", "heldout")) -> list[dict[str, Any]]:
+    """The implicit-facts part's sessions (bench/truth/implicit.py) of the splits given."""
+    key = json.loads((IMPLICIT / "key.json").read_text(encoding="utf-8"))
+    return [s for s in key["sessions"] if s["split"] in splits]
+
+
+def implicit_jobs(sessions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per implicit-facts session: its good, offline (extractive) and bad summaries put in place."""
+    out: list[dict[str, Any]] = []
+    for session in sessions:
+        file = IMPLICIT / session["file"]
+        texts = {"good": session["good"], "offline": _extractive(file), "bad": session["bad"]}
+        out.extend(
+            {"name": f"implicit-{role}:{session['id']}", "file": str(file), "summary": texts[role]} for role in ROLES
+        )
+    return out
 
 
 def jobs(key: dict[str, Any], hand: list[dict[str, Any]], with_extractive: bool) -> list[dict[str, Any]]:
@@ -244,7 +269,36 @@ def score(key: dict[str, Any], hand: list[dict[str, Any]], results: list[dict[st
     table["ranking"] = ranking(key, hand, by_job)
     for split in ("tune", "heldout"):
         table[f"between/{split}"] = between(key, hand, by_job, split)
+        table[f"implicit/{split}"] = implicit_order(by_job, split)
     return table
+
+
+def implicit_order(by_job: dict[str, Any], split: str) -> list[dict[str, Any]]:
+    """Per implicit-facts session: the truth's and the audit's scores of the good, offline and bad summaries, and
+    whether the audit orders each pair as the truth does (`_agrees`: a pair the truth puts level must stay level)."""
+    sys.path.insert(0, str(ROOT))
+    from bench.truth.judge import judge
+
+    credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}
+    rows: list[dict[str, Any]] = []
+    for session in load_implicit((split,)):
+        jobs_of = {role: by_job.get(f"implicit-{role}:{session['id']}") for role in ROLES}
+        if any(j is None for j in jobs_of.values()):
+            continue
+        row: dict[str, Any] = {"session": session["id"]}
+        total = sum(f["weight"] for f in session["facts"])
+        for role, result in jobs_of.items():
+            assert result is not None
+            verdicts = [judge(f["judge"]["present"], f["judge"]["contra"], result["summary"]) for f in session["facts"]]
+            got = sum(f["weight"] * credit[v] for f, v in zip(session["facts"], verdicts, strict=True))
+            row[role] = {"truth": max(0.0, got / total), "audit": result["score"]}
+        row["truth_ordered"] = row["good"]["truth"] > row["offline"]["truth"] > row["bad"]["truth"]
+        row["ordered"] = all(
+            _agrees(row[a]["truth"] - row[b]["truth"], row[a]["audit"] - row[b]["audit"])
+            for a, b in (("good", "offline"), ("offline", "bad"), ("good", "bad"))
+        )
+        rows.append(row)
+    return rows
 
 
 def truth_score(key: dict[str, Any], session: str, summary: str, by_hand: dict[str, str] | None = None) -> float:
@@ -390,6 +444,20 @@ def print_table(name: str, table: dict[str, Any]) -> None:
             cells = "  ".join(f"{r} {row[r]['truth']:.2f}/{row[r]['audit']:.2f}" for r in ("good", "offline", "bad"))
             verdict = "ordered" if row["ordered"] else "NOT ordered"
             print(f"good >= offline > bad ({split}) {row['session']}: truth/audit {cells}: {verdict}")
+    for split in ("tune", "heldout"):
+        rows = table.get(f"implicit/{split}", [])
+        if not rows:
+            continue
+        label = "held out, never tuned on" if split == "heldout" else split
+        truth = sum(r["truth_ordered"] for r in rows)
+        ordered = sum(r["ordered"] for r in rows)
+        print(
+            f"implicit facts ({label}): the truth orders good > offline > bad in {truth}/{len(rows)} sessions; "
+            f"the audit orders them as the truth does in {ordered}/{len(rows)}"
+        )
+        for row in rows:
+            cells = "  ".join(f"{r} {row[r]['truth']:.2f}/{row[r]['audit']:.2f}" for r in ROLES)
+            print(f"  {row['session']}: truth/audit {cells}: {'ordered' if row['ordered'] else 'NOT ordered'}")
 
 
 def merge_base() -> str:
@@ -405,10 +473,16 @@ def main() -> int:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--no-extractive", action="store_true", help="skip the offline summaries in the ranking")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--implicit",
+        default="tune,heldout",
+        help="splits of the implicit-facts part to audit (comma-separated; 'none' for none)",
+    )
     args = parser.parse_args()
     key = json.loads((TRUTH / "key.json").read_text(encoding="utf-8"))
     hand = json.loads((TRUTH / "hand.json").read_text(encoding="utf-8"))
     job_list = jobs(key, hand, not args.no_extractive)
+    job_list += implicit_jobs(load_implicit(tuple(args.implicit.split(","))))
     summaries = {j["name"]: j["summary"] for j in job_list}
     outputs: dict[str, Any] = {}
     if not args.no_baseline:

@@ -77,6 +77,15 @@ PREFIX_UNDER_WAY = ("## Original Request",)
 PREFIX_PROMPT = {"pi": "pi-current-turn-prefix", "openclaw": "pi-turn-prefix"}
 SPLIT_KEY = KEY.parent / "split" / "key.json"
 OPENINGS_KEY = KEY.parent / "openings" / "key.json"
+IMPLICIT_KEY = KEY.parent / "implicit" / "key.json"
+# the opening-remark sets in the order they were made (bench/truth/openings.py)
+OPENING_SETS = ["tune", "heldout", "tune-new", "heldout-new"]
+OPENING_LABELS = {
+    "tune": "tune",
+    "heldout": "held out (never tuned on)",
+    "tune-new": "new tune set",
+    "heldout-new": "new held-out set (written first, never tuned on)",
+}
 _HEADING = re.compile(r"^(#{1,6} .+|\d+\. [A-Z][\w ]+:)$")
 
 
@@ -229,7 +238,7 @@ def run_openings(split: str) -> dict[str, Any]:
     misses: dict[str, list[str]] = defaultdict(list)
     summaries: dict[str, str] = {}
     for session in key["sessions"]:
-        if split != "all" and session["split"] != split:
+        if split != "all" and session["split"].split("-")[0] != split:
             continue
         path = OPENINGS_KEY.parent / session["file"]
         messages = [e.message for e in read_session(path).active_path() if e.message is not None]
@@ -248,10 +257,9 @@ def run_openings(split: str) -> dict[str, Any]:
 
 def report_openings(result: dict[str, Any]) -> bool:
     ok = True
-    for part in sorted(result["rows"], key=lambda p: p != "tune"):
+    for part in sorted(result["rows"], key=OPENING_SETS.index):
         right, total = result["rows"][part]
-        label = "held out (never tuned on)" if part == "heldout" else part
-        print(f"\n== an opening remark before the task, {label}")
+        print(f"\n== an opening remark before the task, {OPENING_LABELS[part]}")
         print(f"the goal is the task, not the opening: {right}/{total}")
         for miss in result["misses"].get(part, []):
             print(f"  {miss}")
@@ -298,6 +306,54 @@ def report(result: dict[str, Any]) -> bool:
     return ok
 
 
+def run_implicit(split: str) -> bool:
+    """Implicit facts (bench/truth/implicit.py): the offline summary's facts kept, and the truth's order of the
+    session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether good > offline > bad."""
+    key = json.loads(IMPLICIT_KEY.read_text(encoding="utf-8"))
+    credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}
+    by_split: dict[str, list[str]] = defaultdict(list)
+    kept_by_kind: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    ordered: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for session in key["sessions"]:
+        part = session["split"]
+        if split not in ("all", part):
+            continue
+        s = span(IMPLICIT_KEY.parent / session["file"])
+        offline = summarize_extractive(
+            SummaryRequest(prompt_name="pi-checkpoint", messages=s.messages, previous_summary=s.previous_summary)
+        )
+        scores = {}
+        for role, text in (("good", session["good"]), ("offline", offline), ("bad", session["bad"])):
+            verdicts = [judge(f["judge"]["present"], f["judge"]["contra"], text) for f in session["facts"]]
+            total = sum(f["weight"] for f in session["facts"])
+            got = sum(f["weight"] * credit[v] for f, v in zip(session["facts"], verdicts, strict=True))
+            scores[role] = max(0.0, got / total)
+            if role == "offline":
+                for fact, verdict in zip(session["facts"], verdicts, strict=True):
+                    cell = kept_by_kind[(part, fact["kind"])]
+                    cell[0] += verdict == "kept"
+                    cell[1] += 1
+        right = scores["good"] > scores["offline"] > scores["bad"]
+        ordered[part][0] += right
+        ordered[part][1] += 1
+        by_split[part].append(
+            f"  {session['id']}: good {scores['good']:.2f} offline {scores['offline']:.2f} bad {scores['bad']:.2f}"
+        )
+    for part in sorted(by_split, key=lambda p: p != "tune"):
+        label = "held out (never tuned on)" if part == "heldout" else part
+        print(f"\n== implicit facts, {label}")
+        kinds = sorted({k for p, k in kept_by_kind if p == part})
+        print(
+            "offline summary keeps: "
+            + "  ".join(f"{k} {kept_by_kind[(part, k)][0]}/{kept_by_kind[(part, k)][1]}" for k in kinds)
+        )
+        right, total = ordered[part]
+        print(f"the truth orders good > offline > bad: {right}/{total} (weighted retention by the judges)")
+        for line in by_split[part]:
+            print(line)
+    return True
+
+
 def against_hand(summaries: dict[str, str]) -> None:
     """The truth's weighted retention of this summary next to the hand-written model-like ones of the same sessions."""
     hand = json.loads((KEY.parent / "hand.json").read_text(encoding="utf-8"))
@@ -326,6 +382,7 @@ def main() -> int:
     ok &= report_split(split_result)
     openings = run_openings(args.split)
     ok &= report_openings(openings)
+    run_implicit(args.split)
     against_hand(result["summaries"])
     if args.show:
         shown = (

@@ -30,6 +30,23 @@ from sample_sessions._gen.pi import PiSession  # noqa: E402
 OUT = ROOT / "tests" / "fixtures" / "truth" / "openings"
 TUNE_OPENINGS = ("hi", "hello, can you help me", "I have a question", "hey there! are you around?")
 HELD_OUT_OPENINGS = ("Good morning :)", "quick question for you", "Hiya, I need some help with something.")
+NEW_TUNE_OPENINGS = (
+    "got a sec?",
+    "can I ask you something",
+    "hey, one thing",
+    "morning! so",
+    "you there?",
+    "hey, are you busy?",
+    "need a hand with something",
+    "hi, quick one",
+)
+# a second round of other shapes (issue 23): the held-out ones written first, before the rule was generalized
+NEW_HELD_OUT_OPENINGS = (
+    "Afternoon! You free for a bit?",
+    "hey there, got a minute?",
+    "Hi again. Mind helping me with something?",
+    "ok so here's the thing",
+)
 FOLLOW_UP = "Also add a short note about it to the changelog."
 
 
@@ -50,14 +67,17 @@ def write(path: Path, theme: Theme, opening: str, seed: int) -> None:
 def sessions() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     n = 0
-    for split, themes, openings in (
-        ("tune", TUNE_THEMES, TUNE_OPENINGS),
-        ("heldout", HELD_OUT_THEMES, HELD_OUT_OPENINGS),
+    for split, themes, openings, spread in (
+        ("tune", TUNE_THEMES, TUNE_OPENINGS, False),
+        ("heldout", HELD_OUT_THEMES, HELD_OUT_OPENINGS, False),
+        ("tune-new", TUNE_THEMES, NEW_TUNE_OPENINGS, True),
+        ("heldout-new", HELD_OUT_THEMES, NEW_HELD_OUT_OPENINGS, True),
     ):
-        for theme_index in themes:
+        for place, theme_index in enumerate(themes):
             for pick in range(2):
                 theme = THEMES[theme_index]
-                opening = openings[(theme_index + pick) % len(openings)]
+                # the new sets: every opening once (two per theme)
+                opening = openings[(2 * place + pick if spread else theme_index + pick) % len(openings)]
                 out.append(
                     {
                         "id": f"opening-{split}-{n:02d}-pi-{theme.name}",

@@ -208,7 +208,7 @@ _STOP = frozenset(
     ]
 )
 # the fact extraction's negations (core/facts.py), plus words that forbid
-_NEGATORS = NEGATIONS | frozenset(["neither", "nor", "off-limits", "forbidden"])
+_NEGATORS = NEGATIONS | frozenset(["neither", "nor", "nothing", "nobody", "off-limits", "forbidden"])
 _PERMIT = frozenset(["may", "can", "allowed", "fine", "ok", "okay", "whenever"])
 _SYNONYMS = {
     "repository": "repo",
@@ -902,7 +902,8 @@ def _flip(
 
 
 def _clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"[;,]\s+|\s+[-\u2013\u2014]+\s+", text) if c.strip()]
+    # a colon joins a statement to its reason ("Do not bump the MSRV: Debian ships 1.70."): two clauses
+    return [c for c in re.split(r"[;,:]\s+|\s+[-\u2013\u2014]+\s+", text) if c.strip()]
 
 
 _EACH = re.compile(r"\b(each|every|per)\b")
@@ -1040,7 +1041,13 @@ def _telling(fact_toks: Sequence[Token]) -> set[str]:
     return {t.norm for t in fact_toks if t.specific and t.norm not in generic and len(t.norm) >= 4}
 
 
-def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
+def judge_kept(fact: FactView, seen: Passages) -> Judgement:
+    """Kept, reworded or lost, the contradiction checks left out (for a statement of the assistant's own: its answer
+    to a question names too little of what it settles to be read as stated otherwise)."""
+    return _judge_sentence(fact, seen, contradictions=False)
+
+
+def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True) -> Judgement:
     key = normalize_sentence(fact.text)
     if key and key in seen.whole:
         line = seen.line_with(key[:60])
@@ -1048,7 +1055,7 @@ def _judge_sentence(fact: FactView, seen: Passages) -> Judgement:
         if state is not None:
             return Judgement("contradicted", "contradiction", 1.0, line, state)
         return Judgement("kept", "substring", 1.0, line)
-    contradiction = _contradiction(fact, seen)
+    contradiction = _contradiction(fact, seen) if contradictions else None
     if contradiction is not None:
         return contradiction
     fact_toks = [t for t in tokens(fact.text) if t.norm not in _REVOKE or t.specific]

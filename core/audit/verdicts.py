@@ -22,8 +22,17 @@ from typing import Literal
 from pydantic import BaseModel
 
 from cutline.core.audit.compare import FactView as View
-from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, sentences, tokens
-from cutline.core.facts import Fact, FactKind, IdentifierKind, carried_facts, dedupe, extract_facts
+from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, judge_kept, sentences, tokens
+from cutline.core.facts import (
+    Fact,
+    FactKind,
+    IdentifierKind,
+    carried_facts,
+    content_words,
+    dedupe,
+    extract_facts,
+    normalize_sentence,
+)
 from cutline.core.models import Entry, TextBlock, ThinkingBlock, ToolCallBlock
 
 IMPORTANT_WEIGHT = 2.0
@@ -231,6 +240,91 @@ def _statements(conversation: Sequence[Entry]) -> Iterator[tuple[str, int]]:
                 yield sentence, i
 
 
+# a request for work phrased as a question ("could you …?", "would you mind …?"): it asks for no answer
+_POLITE = re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will|may)\s+(?:you|we|i)\b|would you mind\b)", re.I)
+_QUESTION_WORD = re.compile(
+    r"^(?:(?:ok|okay|so|and|fine|right|well)\b[,.]?\s*)*(?:what|which|how|why|where|who)\b", re.I
+)
+# the assistant announcing what it will do, or acknowledging: not yet an answer
+_PLAN = re.compile(r"^(?:let me|let's|i'll|i will|i'm going to|first\b|sure\b|ok\b|okay\b|on it\b|alright\b)", re.I)
+_ANSWER_WORDS = 8
+_ANSWER_MAX_WORDS = 30
+
+
+def _asks(fact: Fact) -> bool:
+    """A user's question that wants an answer: "which one?", "so what's the fix?", "Should we X or Y?"."""
+    text = fact.text.strip()
+    if fact.kind not in ("request", "instruction") or _POLITE.match(text):
+        return False
+    if fact.kind == "instruction":  # "Should we move to X, or tune Y?": a choice put to the assistant
+        return text.endswith("?") and " or " in text
+    return text.endswith("?") or _QUESTION_WORD.match(text) is not None
+
+
+def _own_text(entry: Entry) -> str:
+    message = entry.message
+    if message is None:
+        return ""
+    return "\n".join(b.text for b in message.content if isinstance(b, TextBlock) and b.text.strip())
+
+
+def _statement_of(entry: Entry) -> Fact | None:
+    """An assistant message's statement (its first sentences, plans skipped) as a fact, else None."""
+    message = entry.message
+    text = _own_text(entry)
+    if message is None or message.role != "assistant" or not text:
+        return None
+    said = [s.strip() for s in sentences(text) if s.strip()]
+    if not said or _PLAN.match(said[0]):
+        return None
+    taken: list[str] = []
+    for sentence in said:
+        taken.append(sentence)
+        if sum(len(t.split()) for t in taken) >= _ANSWER_WORDS:
+            break
+    answer = " ".join(" ".join(taken).split()[:_ANSWER_MAX_WORDS])
+    return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
+
+
+def _next_answers(conversation: Sequence[Entry]) -> list[Fact | None]:
+    """Per position: the assistant's first statement after it and before the user's next turn, else None.
+
+    Why: the answer to a user's question, or the assistant's reading of a failed command, is what the work learnt
+    ("SQLite then: …", "This runner cannot reach the relay, so …"); a summary that keeps it keeps what the question
+    or the error was for, and one that keeps neither loses it. One pass from the end: linear in the conversation.
+    """
+    out: list[Fact | None] = [None] * len(conversation)
+    following: Fact | None = None
+    for i in range(len(conversation) - 1, -1, -1):
+        out[i] = following
+        entry = conversation[i]
+        if entry.message is not None and entry.message.role == "user" and _own_text(entry):
+            following = None
+        else:
+            following = _statement_of(entry) or following
+    return out
+
+
+def _answers(facts: Sequence[Fact], conversation: Sequence[Entry]) -> list[tuple[int, Fact]]:
+    """(index of a question or a failed command's error, its answer) for each that the assistant answered."""
+    position = {entry.id: i for i, entry in enumerate(conversation)}
+    following = _next_answers(conversation) if any(f.kind in ("request", "instruction", "error") for f in facts) else []
+    out: list[tuple[int, Fact]] = []
+    for n, fact in enumerate(facts):
+        at = position.get(fact.source_entry_id or "", -1)
+        if at < 0 or not (_asks(fact) or fact.kind == "error"):
+            continue
+        answer = following[at]
+        if answer is None or not answer.key:
+            continue
+        # the reading of a failure speaks of what failed (a word of its output in common); the next thing the
+        # assistant says may be about something else altogether
+        if fact.kind == "error" and not content_words(answer.text) & content_words(_entry_text(conversation[at])):
+            continue
+        out.append((n, answer))
+    return out
+
+
 def judge_all(
     conversation: Sequence[Entry],
     previous_summaries: Sequence[tuple[str, str]],
@@ -266,6 +360,25 @@ def judge_all(
                 fact, "previous_summary", judge(_view(fact, None), seen), _weight(fact, "previous_summary", None, None)
             )
         )
+    # answers: one fact each (a decision the conversation already has stays that fact); a question or an error whose
+    # answer the summary keeps is kept in the answer's words
+    index = {(f.kind, f.key): n for n, f in enumerate(facts)}
+    for n, answer in _answers(facts, conversation):
+        a = index.get((answer.kind, answer.key))
+        if a is None:
+            a = index[(answer.kind, answer.key)] = len(judged)
+            view = _view(answer, None, position.get(answer.source_entry_id or "", -1))
+            judged.append(_audit_fact(answer, "conversation", judge_kept(view, seen), 2.0))
+        if judged[n].verdict == "lost" and judged[a].retained:
+            judged[n] = judged[n].model_copy(
+                update={
+                    "verdict": "reworded",
+                    "retained": True,
+                    "rule": "answered",
+                    "closest": judged[a].closest,
+                    "reason": "what it led to is kept",
+                }
+            )
     for e, r in _revocations(facts).items():
         old, new = judged[e], judged[r]
         judged[e] = old.model_copy(update={"superseded": True, "retained": True, "weight": 0.0})

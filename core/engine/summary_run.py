@@ -30,6 +30,7 @@ from cutline.core.errors import SummarizerError
 from cutline.core.models import Message
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from cutline.core.summarizers.prompts import SUMMARIZATION_SYSTEM_PROMPT, build_prompt_text, merge_conversation_text
+from cutline.core.summarizers.qwen_prompt import qwen_summary_text
 from cutline.core.summarizers.serialize import serialize_conversation
 from cutline.core.tokens import chars4_tokens
 
@@ -115,7 +116,9 @@ class SummaryRun:
         """One summarizer call, timed under `stage`."""
         started = time.perf_counter()
         try:
-            return await self.summarizer.summarize(request)
+            text = await self.summarizer.summarize(request)
+            # Qwen Code drops the <analysis> scratchpad its prompt asks for before the summary reaches the agent
+            return qwen_summary_text(text) if request.prompt_name == "qwen-code" else text
         finally:
             self.timings[stage] = self.timings.get(stage, 0.0) + time.perf_counter() - started
 

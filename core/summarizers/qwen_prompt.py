@@ -7,6 +7,19 @@ sections; the offline summary of a Qwen Code session is written in the same sect
 
 from __future__ import annotations
 
+import re
+
+# Qwen Code's post-processing of a compression reply: every closed <analysis> block with the blank space after it,
+# then an unclosed one to the end, then the text trimmed (its chat compression service, 0.24.4)
+_ANALYSIS_CLOSED = re.compile(r"<analysis>[\s\S]*?</analysis>\s*")
+_ANALYSIS_OPEN = re.compile(r"<analysis>[\s\S]*$")
+
+
+def qwen_summary_text(reply: str) -> str:
+    """What Qwen Code keeps of a model's compression reply: the <analysis> scratchpad dropped, the rest trimmed."""
+    return _ANALYSIS_OPEN.sub("", _ANALYSIS_CLOSED.sub("", reply)).strip()
+
+
 QWEN_CODE_COMPRESSION_PROMPT = """You are the component that summarizes a conversation when its context window is about to overflow. The summary you produce will become the agent's ONLY memory of everything that happened before this point. The agent will resume its work based solely on this summary plus a small number of restored file / image attachments that follow.
 
 First, wrap your reasoning in an <analysis> block. Inside it, walk through the conversation chronologically and identify, for each section: the user's explicit requests and intent, your approach to those requests, key decisions / technical concepts / code patterns, specific details (file names, code snippets, function signatures, file edits), errors and how they were fixed, and any specific user feedback — especially when the user told you to do something differently. The <analysis> block is stripped before the summary reaches the next agent; it is purely a drafting scratchpad to improve the summary that follows.

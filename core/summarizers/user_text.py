@@ -187,6 +187,18 @@ _OPENING_WORDS = frozenset(
         "hmm",
         "ok",
         "okay",
+        # asking for a moment: "got a sec?", "are you busy?", "need a hand with something"
+        "sec",
+        "secs",
+        "second",
+        "min",
+        "minute",
+        "moment",
+        "busy",
+        "free",
+        "hand",
+        "assist",
+        "assistance",
     ]
 )
 # a line of pasted output: stack frames, runtime banners, tracebacks, log prefixes, code, colours, numbers

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from cutline.core import review
-from cutline.core.agents.qwen_code.writeback import ACKNOWLEDGEMENT, RESUME_LINE
+from cutline.core.agents.qwen_code.writeback import ACKNOWLEDGEMENT, RESUME_LINE, snapshot_and_notes
 from cutline.core.agents.wire import WireMessage, WireText
 from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.session_writes import undo
@@ -73,8 +73,11 @@ def _resumed_and_undone(root: Path, options: list[str]) -> tuple[review.Proposal
     summary = [
         b.text for b in sent[1].content if isinstance(b, WireText) and not b.text.startswith("<system-reminder>")
     ]
-    assert summary[0] == f"{proposal.summary}\n\n{RESUME_LINE}"
+    snapshot, notes = snapshot_and_notes(proposal.summary)
+    assert summary[0] == f"{snapshot}\n\n{RESUME_LINE}"
     assert sent[2].text().startswith(ACKNOWLEDGEMENT)
+    # cutline's notes (the last exchange, tool failures) after the acknowledgement, where Qwen Code adds its own
+    assert not notes or any(notes in m.text() for m in sent[3:]), notes
     assert PROMPT in json.dumps(body["messages"][-1])
     with Store() as store, pytest.raises(UndoNeedsChoice, match="backup"):
         undo(store, proposal.id)
@@ -89,7 +92,7 @@ def test_live_qwen_resumes_from_cutline_compressions_and_undo(tmp_path: Path) ->
     # Qwen Code's own rule (the default for its sessions): everything summarized, nothing kept
     own, sent = _resumed_and_undone(tmp_path / "own", [])
     assert own.rules == "qwen-code-0.24" and own.firstKeptEntryId is None
-    assert sent[2].text() == ACKNOWLEDGEMENT and sent[3].role == "user"  # then straight to the new prompt
+    assert sent[2].text() == ACKNOWLEDGEMENT and sent[3].role == "user"  # then cutline's notes or the new prompt
     # current pi's cut: the kept records follow the acknowledgement, as Qwen Code reads them back
     kept, _ = _resumed_and_undone(tmp_path / "kept", ["--rules", "pi", "--keep-recent-tokens", "200"])
     assert kept.firstKeptEntryId is not None

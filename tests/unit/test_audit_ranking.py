@@ -49,3 +49,20 @@ def test_a_good_model_summary_outscores_the_offline_one_which_outscores_a_bad_on
         assert row["ordered"], (
             f"{row['session']}: audit scores {scores}, truth {row['good']['truth']:.2f} > {row['offline']['truth']:.2f} > {row['bad']['truth']:.2f}"
         )
+
+
+def test_on_implicit_facts_the_audit_puts_the_offline_summary_below_a_good_one_and_above_a_bad_one() -> None:
+    """The implicit-facts part's tune sessions (bench/truth/implicit.py): the truth orders good > offline > bad."""
+    bench = _bench()
+    sessions = bench.load_implicit(("tune",))
+    assert len(sessions) == 6
+    wanted = bench.implicit_jobs(sessions)
+    results = bench.measure(wanted)
+    for result, job in zip(results, wanted, strict=True):
+        result["summary"] = job["summary"]
+    rows = bench.implicit_order({r["job"]: r for r in results}, "tune")
+    assert len(rows) == len(sessions)
+    for row in rows:
+        assert row["truth_ordered"], row
+        scores = {role: round(row[role]["audit"], 3) for role in ("good", "offline", "bad")}
+        assert row["ordered"], f"{row['session']}: audit scores {scores}"

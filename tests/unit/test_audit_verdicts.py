@@ -272,3 +272,48 @@ def test_a_passages_choice_is_read_once_however_many_facts_are_judged_against_it
         assert read.count(long_line) == 1, (facts, read.count(long_line))
     decision = "I'll stream the reply with server-sent events instead of WebSockets."
     assert judge(FactView(decision, "decision"), seen).verdict == "contradicted"  # the kept reading still judges
+
+
+def test_the_answer_to_a_question_is_a_fact_and_keeping_it_keeps_the_question() -> None:
+    turns = [
+        ("user", "Redis or SQLite for the job queue?"),
+        ("assistant", "Let me look at the load first."),
+        ("user", "ok so which one then?"),
+        ("assistant", "SQLite: the queue sees about 40 jobs an hour, and Redis would be one more service to run."),
+    ]
+    answered = _audit(turns, "- Job queue on SQLite (about 40 jobs an hour; Redis rejected as one more service).")
+    assert [f.text for f in answered.lost] == []
+    question = next(f for f in answered.facts if f.text == "ok so which one then?")
+    assert question.rule == "answered" and question.retained
+    # the questions copied without the answer: the answer, what the work learnt, is lost, and the bare follow-up too
+    copied = _audit(turns, "- Redis or SQLite for the job queue?")
+    assert {f.text for f in copied.lost} == {turns[2][1], turns[3][1]}
+
+
+def test_the_assistants_reading_of_a_failure_is_a_fact_unless_it_speaks_of_something_else() -> None:
+    b = SessionBuilder()
+    b.user("Run the smoke test.")
+    b.assistant("", calls=[("t1", "bash", {"command": "make smoke"})])
+    b.result("t1", "smoke: dial tcp: lookup smtp.relay.internal: no such host", error=True)
+    b.assistant("This runner cannot reach the SMTP relay, so the smoke test has to use a local mail catcher.")
+    b.assistant("", calls=[("t2", "bash", {"command": "make lint"})])
+    b.result("t2", "TypeError: Cannot read properties of undefined (reading 'x')", error=True)
+    b.assistant("The status bar template is `${level}` and the picker cycles model/theme.")
+    b.assistant("On it.", id="kept")
+    b.compaction("- Ran the smoke test.", "kept", id="c1")
+    lost = {f.text for f in audit_compaction(b.session(), "c1").lost}
+    assert "This runner cannot reach the SMTP relay, so the smoke test has to use a local mail catcher." in lost
+    assert not any("status bar" in text for text in lost)
+
+
+def test_a_colon_joins_a_statement_to_its_reason_and_nothing_is_a_negation() -> None:
+    assert _verdict("Debian stable ships 1.70.", "Do not bump the MSRV: Debian stable ships Rust 1.70.") != (
+        "contradicted"
+    )
+    assert (
+        _verdict(
+            "The CI image has no .git folder, so anything that depends on git history cannot work there.",
+            "The CI image has no .git folder: nothing may depend on git history.",
+        )
+        != "contradicted"
+    )

@@ -201,3 +201,27 @@ def test_the_audit_s_error_states_grow_linearly() -> None:
     states = _error_states(*small)
     assert "fixed" in states.values() and "open" in states.values()
     assert_linear(lambda: _error_states(*small), lambda: _error_states(*large), "audit error states")
+
+
+def test_the_audit_s_answers_grow_linearly() -> None:
+    """Each question's or failure's answer: one pass from the end, not a scan forward per fact (a long run of failing
+    commands with no text between them made that quadratic)."""
+    from cutline.core.audit.verdicts import _answers
+    from cutline.core.facts import Fact
+    from cutline.core.models import Entry, Message, TextBlock
+
+    def failures(count: int) -> tuple[list[Any], list[Any]]:
+        facts, entries = [], []
+        for k in range(count):
+            error = f"ValueError in module_{k}.py: parse_{k} failed"
+            message = Message(role="toolResult", content=[TextBlock(text=error)], isError=True)
+            entries.append(Entry(id=f"t{k}", type="message", message=message))
+            facts.append(Fact(kind="error", text=error, key=f"e{k}", source_entry_id=f"t{k}"))
+        # nothing is said until the very end: every failure's answer is the last message
+        said = Message(role="assistant", content=[TextBlock(text="Every ValueError here comes from one bad import.")])
+        entries.append(Entry(id="a", type="message", message=said))
+        return facts, entries
+
+    small, large = failures(60), failures(240)
+    assert len(_answers(*small)) == 60
+    assert_linear(lambda: _answers(*small), lambda: _answers(*large), "audit answers")

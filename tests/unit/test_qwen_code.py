@@ -77,6 +77,24 @@ def test_write_back_appends_one_record_linked_to_the_last(tmp_path: Path) -> Non
     assert file.read_bytes() == before
 
 
+def test_cutlines_notes_after_the_snapshot_follow_the_acknowledgement_as_qwen_code_adds_its_own_context(
+    tmp_path: Path,
+) -> None:
+    """Qwen Code 0.24.4 puts the context it restores itself (files, reminders) in a user message after its
+    acknowledgement; the snapshot alone goes before its resume line."""
+    file = _copy(tmp_path, "main/before-compact.jsonl")
+    session = read_session(file)
+    snapshot = "<state_snapshot>\n    <current_work>\n        Adding --bbox.\n    </current_work>\n</state_snapshot>"
+    notes = "## Last Exchange (Verbatim)\n\n**User:**\nAdd --bbox.\n\n## Tool Failures\n- bash: exit 1"
+    record = CompactionRecord(summary=f"{snapshot}\n\n{notes}\n", firstKeptEntryId=None, tokensBefore=1)
+    line = json.loads(ADAPTER.preview_line(session, record, entry_id="e3", timestamp=STAMP))
+    assert line["systemPayload"]["compressedHistory"] == [
+        {"role": "user", "parts": [{"text": f"{snapshot}\n\n{RESUME_LINE}"}]},
+        {"role": "model", "parts": [{"text": ACKNOWLEDGEMENT}]},
+        {"role": "user", "parts": [{"text": notes}]},
+    ]
+
+
 def test_kept_records_follow_the_acknowledgement_as_written(tmp_path: Path) -> None:
     file = _copy(tmp_path, "main/before-compact.jsonl")
     session = read_session(file)

@@ -2,7 +2,7 @@
 
 The tune part of the truth set's openings (tests/fixtures/truth/openings/, bench/truth/openings.py):
 the goal of each session's offline summary holds the task set after the opening, never the opening.
-The held-out part is measured by bench/bench_summary_truth.py only.
+The held-out parts (the first and the new one) are measured by bench/bench_summary_truth.py only.
 """
 
 from __future__ import annotations
@@ -19,7 +19,11 @@ from cutline.core.summarizers.user_text import read_user_text
 from tests.support.paths import ROOT
 
 OPENINGS = ROOT / "tests" / "fixtures" / "truth" / "openings"
-TUNE = [s for s in json.loads((OPENINGS / "key.json").read_text(encoding="utf-8"))["sessions"] if s["split"] == "tune"]
+TUNE = [
+    s
+    for s in json.loads((OPENINGS / "key.json").read_text(encoding="utf-8"))["sessions"]
+    if s["split"] in ("tune", "tune-new")
+]
 
 
 @pytest.mark.parametrize("session", TUNE, ids=[s["id"] for s in TUNE])
@@ -43,6 +47,11 @@ def test_the_goal_is_the_task_set_after_an_opening_remark(session: dict[str, obj
         ("hello, can you help me fix the parser?", "ask"),
         ("I have a question about the retry budget: is 5 too many?", "ask"),
         ("Can you add retry with jitter to the client?", "ask"),
+        ("got a sec?", "opening"),
+        ("hey, are you busy?", "opening"),
+        ("need a hand with something", "opening"),
+        ("need a hand with the migration script", "ask"),
+        ("got a sec to review the rounding fix?", "ask"),
     ],
 )
 def test_an_opening_is_told_from_a_task_that_starts_like_one(typed: str, kind: str) -> None:

@@ -30,3 +30,16 @@ def test_every_kind_gets_every_treatment_in_both_splits() -> None:
     assert len(cells) == 2 * 10 * 4
     assert {n for (split, _, _), n in cells.items() if split == "tune"} == {4}
     assert {n for (split, _, _), n in cells.items() if split == "heldout"} == {2}
+
+
+def test_the_openings_and_implicit_parts_are_their_generators_output_and_judges_agree() -> None:
+    """bench/truth/implicit.py also fails when a judge does not keep every fact of a good summary, or keeps one of a
+    bad summary's (the latest request aside)."""
+    for generator in ("openings.py", "implicit.py"):
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "truth" / generator), "--check"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, generator + ": " + done.stdout + done.stderr

@@ -31,6 +31,7 @@ RESUME_LINE = (
     "summary, do not re-introduce, do not greet the user again."
 )
 ACKNOWLEDGEMENT = "Got it. Thanks for the additional context!"
+SNAPSHOT_CLOSE = "</state_snapshot>"
 _COMMON_FIELDS = ("sessionId", "cwd", "version", "gitBranch")
 _IS_QWEN = program_named("qwen", "cli.js", "cli-entry.js")
 
@@ -87,6 +88,20 @@ def kept_contents(session: Session, first_kept: str | None) -> list[dict[str, An
     return out
 
 
+def snapshot_and_notes(summary: str) -> tuple[str, str]:
+    """A summary split after its `</state_snapshot>`: the snapshot, and cutline's notes that follow it (or "").
+
+    Why: Qwen Code keeps the model's text whole (it drops only <analysis> blocks) and follows it with its resume
+    line; the context it adds itself (restored files, images, reminders) goes in a user message after the model's
+    acknowledgement. cutline's notes (the last exchange verbatim, tool failures, files) are that kind of context.
+    """
+    end = summary.rfind(SNAPSHOT_CLOSE)
+    if end < 0:
+        return summary, ""
+    cut = end + len(SNAPSHOT_CLOSE)
+    return summary[:cut].rstrip(), summary[cut:].strip()
+
+
 def compression_record(session: Session, record: CompactionRecord, *, entry_id: str, timestamp: str) -> dict[str, Any]:
     """The `chat_compression` record for an accepted compaction."""
     path = session.active_path()
@@ -94,9 +109,11 @@ def compression_record(session: Session, record: CompactionRecord, *, entry_id: 
     if not path or leaf.get("uuid") != path[-1].id:
         raise WriteBackRefused("the chat file's last record has no uuid: Qwen Code could not link a compression")
     kept = kept_contents(session, record.firstKeptEntryId)
+    snapshot, notes = snapshot_and_notes(record.summary)
     history: list[dict[str, Any]] = [
-        {"role": "user", "parts": [{"text": f"{record.summary}\n\n{RESUME_LINE}"}]},
+        {"role": "user", "parts": [{"text": f"{snapshot}\n\n{RESUME_LINE}"}]},
         {"role": "model", "parts": [{"text": ACKNOWLEDGEMENT}]},
+        *([{"role": "user", "parts": [{"text": notes}]}] if notes else []),
         *kept,
     ]
     info: dict[str, Any] = {
