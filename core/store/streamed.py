@@ -16,7 +16,7 @@ from collections.abc import Callable
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
-from cutline.core.store.rows import entry_row, keys_of, model_json, path_index_of
+from cutline.core.store.rows import entry_from_row, entry_row, keys_of, model_json, path_index_of
 
 BATCH = 2000
 
@@ -29,6 +29,12 @@ INSERT = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _COLLIDE = "entry ids collide with the keys given to repeated ids"
+# rows read back and rewritten at a time by `StreamedRows.finish` (the ids in one `IN (...)`)
+_AMEND_BATCH = 500
+_AMENDED = (
+    "UPDATE entries SET parent_id = ?, type = ?, role = ?, timestamp = ?, model_json = ?, facts = ?"
+    " WHERE session_id = ? AND seq = ?"
+)
 
 
 class StreamedRows:
@@ -52,6 +58,7 @@ class StreamedRows:
         self._last_seq: dict[str, int] = {}
         self._depth: dict[str, int] = {}
         self.path_index: dict[str, int] = {}  # set by `finish`: the active path's ids and places
+        self._amends: dict[int, Callable[[Entry], None]] = {}
 
     def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
@@ -96,9 +103,39 @@ class StreamedRows:
             raise CutlineError(_COLLIDE) from None
         self._written[earlier] = None
 
-    def finish(self, leaf_id: str | None) -> int:
-        """Write what is pending and set path_index where the whole file proved a guess wrong; returns the row count."""
+    def amend(self, seq: int, fix: Callable[[Entry], None]) -> None:
+        """A row written earlier whose entry the end of the reading changed (an `EntryAmend`): `finish` rewrites it."""
+        self._amends[seq] = fix
+
+    def _rewrite(self, recount: Callable[[Entry], None] | None) -> None:
+        """Rebuild each amended entry from its row, change it, and write its row again (`recount` told each, last of its id)."""
+        amended = sorted(self._amends)
+        fixes, self._amends = self._amends, {}
+        for at in range(0, len(amended), _AMEND_BATCH):
+            batch = amended[at : at + _AMEND_BATCH]
+            marks = ", ".join("?" * len(batch))
+            rows = self._conn.execute(
+                f"SELECT seq, model_json, raw, line FROM entries WHERE session_id = ? AND seq IN ({marks})",
+                (self._store_id, *batch),
+            ).fetchall()
+            updates = []
+            for seq, serialized, raw, line in rows:
+                entry = entry_from_row(serialized, raw, line)
+                fixes[seq](entry)
+                _, parent_id, kind, role, timestamp, _, _, _, facts = entry_row(entry, "")
+                self._parents[seq] = parent_id
+                updates.append((parent_id, kind, role, timestamp, model_json(entry), facts, self._store_id, seq))
+                if recount is not None and self._last_seq.get(entry.id) == seq:
+                    recount(entry)
+            self._conn.executemany(_AMENDED, updates)
+
+    def finish(self, leaf_id: str | None, recount: Callable[[Entry], None] | None = None) -> int:
+        """Write what is pending, rewrite the amended rows, and set path_index where the whole file proved a guess wrong.
+
+        Returns the row count; `recount` is told each amended entry (its token count changes with it).
+        """
         self.flush()
+        self._rewrite(recount)
         keys = keys_of(self.ids)  # raises on a collision the inserts did not meet
         path_index = self.path_index = path_index_of(self.ids, self._parents, leaf_id)
         fixes = [
