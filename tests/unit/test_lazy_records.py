@@ -219,7 +219,7 @@ def _stored(db: Path, path: Path) -> dict[str, Any]:
     conn = sqlite3.connect(db)
     try:
         sessions = [
-            {k: row[k] for k in row.keys() if k not in ("imported_at", "updated_at")}
+            {k: row[k] for k in row if k not in ("imported_at", "updated_at")}
             for row in _dict_rows(conn, "SELECT * FROM sessions")
         ]
         entries = _dict_rows(conn, "SELECT * FROM entries ORDER BY seq")
@@ -351,22 +351,28 @@ def test_a_file_the_stream_cannot_be_sure_of_is_imported_whole_and_nothing_half_
     for path in (made_clash, bad_utf8):
         folder = tmp_path / path.stem
         folder.mkdir()
-        tried: list[BaseException] = []
-        real = agents.read_streamed
-
-        def reading(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return real(*args, **kwargs)
-            except BaseException as exc:
-                tried.append(exc)
-                raise
-
-        with monkeypatch.context() as patch:
-            patch.setattr(agents, "read_streamed", reading)
-            streamed = _stored(folder / "streamed.db", path)
+        streamed, tried = _stored_trying_the_stream(folder / "streamed.db", path, monkeypatch)
         assert [type(e) for e in tried] == [NotStreamable]  # it was streamed, then rolled back and read whole
         with monkeypatch.context() as patch:
             _whole(patch)
             whole = _stored(folder / "whole.db", path)
         assert streamed == whole
         assert len(streamed["entries"]) == len(streamed["counts"]) > 0
+
+
+def _stored_trying_the_stream(
+    db: Path, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, Any], list[BaseException]]:
+    tried: list[BaseException] = []
+    real = agents.read_streamed
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return real(*args, **kwargs)
+        except BaseException as exc:
+            tried.append(exc)
+            raise
+
+    with monkeypatch.context() as patch:
+        patch.setattr(agents, "read_streamed", reading)
+        return _stored(db, path), tried
