@@ -35,6 +35,9 @@ EntrySink = Callable[[Entry | LightEntry, bool], None]
 # told, once a streamed reading (`AgentAdapter.read_streamed`) is done, each entry handed on earlier that the
 # end of the reading changed: its place in the order handed on, and how to change the entry rebuilt from its row
 EntryAmend = Callable[[int, Callable[[Entry], None]], None]
+# a streamed reading's guess, entry by entry as they are handed on, of each one's place on the final active path
+# (None: off it); a wrong guess costs a row written twice, never a wrong row
+PathGuess = Callable[[Entry | LightEntry], int | None]
 
 
 def handed_over(session: Session, sink: EntrySink | None, keep: bool) -> Session:
@@ -84,6 +87,10 @@ class AgentAdapter(ABC):
 
     def streamed_session_id(self, head: list[dict[str, Any]], whole: bool, file: str) -> str | None:
         """The id `read_streamed` gives the session, from the file's first records (`whole`: all of them); None when they do not tell."""
+        return None
+
+    def path_guess(self) -> PathGuess | None:
+        """A fresh guesser of the entries' places on the active path for one streamed reading; None: guess from the parents."""
         return None
 
     def context_indices(self, path: list[Entry]) -> list[int]:

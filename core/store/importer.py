@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
-from cutline.core.agents.adapter import EntrySink
+from cutline.core.agents.adapter import EntrySink, PathGuess
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, session_ref, split_ref
 from cutline.core.agents.peek import session_header
@@ -353,6 +353,7 @@ class Importer:
             progress,
             lambda sink, writer: read_streamed(path, adapter, sink=sink, amend=writer.amend),
             adapter.format,
+            adapter.path_guess(),
         )
 
     def _import_streamed(
@@ -363,6 +364,7 @@ class Importer:
         progress: ImportProgress | None,
         read: Callable[[EntrySink, StreamedRows], Session],
         format: str = "pi",
+        guess: PathGuess | None = None,
     ) -> ImportReport | None:
         """Import a file the store has never seen, writing its rows as it is read; None when it is not new (or not as peeked).
 
@@ -390,6 +392,7 @@ class Importer:
                     store_id,
                     lambda conn, batch: self._insert_entry_rows(conn, batch),
                     _ENTRY_BATCH,
+                    guess,
                 )
                 sink: EntrySink = _counting(writer, counts) if count_tokens else writer
                 size = _file_size(path)

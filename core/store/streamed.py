@@ -3,9 +3,12 @@
 Why: keeping every row until the file was read held each entry's row next to the
 file's lines (~140 MB more at the peak of a 100,000-entry import). Rows are written as
 they come, with each entry's key and place on the active path guessed from what was
-read so far (its id; its parent's place + 1), and the few guesses the rest of the file
-proves wrong (an id repeated later, an entry off the final path) are fixed at the end.
-The same rows as a whole-file import result, in the same transaction.
+read so far (its id; its parent's place + 1, or the reader's own guess), and the few
+guesses the rest of the file proves wrong (an id repeated later, an entry off the final
+path) are fixed at the end. A reader that changes entries once the whole file is read
+(Claude Code's, see `AgentAdapter.read_streamed`) names them (`amend`): their rows are
+read back, changed and written again. The same rows as a whole-file import result, in
+the same transaction.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from cutline.core.agents.adapter import PathGuess
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -46,11 +50,13 @@ class StreamedRows:
         store_id: str,
         insert: Callable[[sqlite3.Connection, list[StoredRow]], None] | None = None,
         batch: int = BATCH,
+        guess: PathGuess | None = None,
     ) -> None:
         self._conn = conn
         self._store_id = store_id
         self._insert = insert if insert is not None else _insert
         self._batch = batch
+        self._guess = guess  # the reader's guess of each row's path_index, else one deeper than its parent
         self._pending: list[StoredRow] = []
         self.ids: list[str] = []
         self._parents: list[str | None] = []
@@ -59,6 +65,7 @@ class StreamedRows:
         self._depth: dict[str, int] = {}
         self.path_index: dict[str, int] = {}  # set by `finish`: the active path's ids and places
         self._amends: dict[int, Callable[[Entry], None]] = {}
+        self.path_fixes = 0  # set by `finish`: the rows whose guessed path_index was wrong
 
     def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
@@ -70,8 +77,12 @@ class StreamedRows:
         if earlier is not None:
             self._rename(entry_id, earlier)
         self._last_seq[entry_id] = seq
-        depth = self._depth.get(parent_id, -1) + 1 if parent_id is not None else 0
-        self._depth[entry_id] = depth
+        depth: int | None
+        if self._guess is not None:
+            depth = self._guess(entry)
+        else:
+            depth = self._depth.get(parent_id, -1) + 1 if parent_id is not None else 0
+            self._depth[entry_id] = depth
         self.ids.append(entry_id)
         self._parents.append(parent_id)
         self._written.append(depth)
@@ -144,6 +155,7 @@ class StreamedRows:
             if (index := path_index.get(key)) != written
         ]
         self._conn.executemany("UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?", fixes)
+        self.path_fixes = len(fixes)
         return len(self.ids)
 
 

@@ -28,6 +28,7 @@ from cutline.core.models import Session
 from cutline.core.store import Store
 from cutline.core.store.rows import EntryRow, model_json, row_sink
 from cutline.core.store.streamed import StreamedRows
+from tests.support.grown_sessions import grow
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -376,3 +377,24 @@ def _stored_trying_the_stream(
     with monkeypatch.context() as patch:
         patch.setattr(agents, "read_streamed", reading)
         return _stored(db, path), tried
+
+
+def test_a_grown_claude_code_session_s_rows_are_written_at_their_place_on_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stream guesses each row's path_index (conversation records in file order): none is written twice for it."""
+    path = grow("claude-code", 600, tmp_path / "grown.jsonl")
+    writers: list[StreamedRows] = []
+    finish = StreamedRows.finish
+
+    def keeping(self: StreamedRows, *args: Any) -> int:
+        writers.append(self)
+        return finish(self, *args)
+
+    monkeypatch.setattr(StreamedRows, "finish", keeping)
+    streamed = _stored(tmp_path / "streamed.db", path)
+    monkeypatch.setattr(StreamedRows, "finish", finish)
+    _whole(monkeypatch)
+    assert streamed == _stored(tmp_path / "whole.db", path)
+    on_path = sum(1 for row in streamed["entries"] if row["path_index"] is not None)
+    assert len(writers) == 1 and writers[0].path_fixes == 0 and 0 < on_path < len(streamed["entries"])
