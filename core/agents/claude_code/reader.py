@@ -15,6 +15,11 @@ record's own parent is kept as `sourceParentId`), so every reader of the path se
 the whole conversation. Attachments that the program renders into the request
 (`rendered`, `renderedRole`) become messages (`system` or `user`), the others and the
 bookkeeping records are kept as "other".
+
+A new file's import reads it streamed (`stream_claude_code`): each entry is handed on
+as its line is read, and the few that the chain, usage once per call, continuation
+marks or a later compaction summary change are named at the end, decided on a small
+skeleton kept per record, for the import to rewrite.
 """
 
 from __future__ import annotations
@@ -146,9 +151,8 @@ class _Building:
     def __init__(self, lines: LineSource, file: str, *, lazy: bool) -> None:
         self.file = file
         self.ids = _Ids(lines, file, lazy=lazy)
-        self.found: list[
-            Problem
-        ] = []  # the reader's own problems: after every line's parse problems, as when parsed first
+        # the reader's own problems: after every line's parse problems, as when parsed first
+        self.found: list[Problem] = []
         self.cwd: str | None = None
         self.tool_names: dict[str, str] = {}
         self.first_line: dict[str, int] = {}
