@@ -42,28 +42,36 @@ def load_held(store: Any, session_id: str) -> Any:
 
 
 def stored_unless_other_agent(store: Any, ref: str) -> str | None:
-    """The stored session id `ref` names, unless it is a file pi's reader does not read (then None, and nothing is imported).
+    """The stored session id `ref` names, unless it is a file whose stored path the columns cannot read (then None, and nothing is imported).
 
-    A file whose first line is a pi or OpenClaw session header, or an OpenClaw store, is
-    imported first (again only if it changed), without keeping its entries; a stored
-    session is named as usual. Why: such a session's path can be read from the store's
-    columns (`Sessions.path_columns`), while another agent's file is best read once and
-    used as read (`open_session`).
+    A pi or OpenClaw session file (its first line a session header), an OpenClaw store,
+    or a Claude Code or Codex file (its head holds one of their records) is imported first
+    (again only if it changed), without keeping its entries; a stored session is named as
+    usual. Why: such a session's path can be read from the store's columns
+    (`Sessions.path_columns`), while another agent's file is best read once and used as
+    read (`open_session`).
     """
     candidate = session_file(ref)
     if candidate is None:
         return resolve_stored(store, ref)
-    if not _read_by_pi(candidate):
+    if not _read_from_columns(candidate):
         return None
     return str(store.import_file(candidate).session_id)
 
 
-def _read_by_pi(path: Path) -> bool:
-    """Whether a file is an OpenClaw store or its first line a session header (pi's, or OpenClaw's version 4 and up)."""
+def _read_from_columns(path: Path) -> bool:
+    """Whether a file is an OpenClaw store, its first line a session header (pi's, OpenClaw's version 4 and up), or its head a Claude Code or Codex record."""
     from cutline.core.agents.openclaw.store import is_store_ref
-    from cutline.core.agents.peek import session_header
+    from cutline.core.agents.peek import head_records, head_text, session_header
+    from cutline.core.agents.registry import detect
 
-    return is_store_ref(path) or session_header(path) is not None
+    if is_store_ref(path) or session_header(path) is not None:
+        return True
+    for record in head_records(head_text(path)):
+        adapter = detect(record)
+        if adapter is not None:
+            return adapter.format in ("claude_code", "codex")
+    return False
 
 
 def open_session(store: Any, ref: str) -> Any:

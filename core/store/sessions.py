@@ -49,6 +49,14 @@ _PATH_COLUMNS = r"""
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
+# the same for the formats read by their own readers (Claude Code's, Codex's), which set isMeta from what a record is
+# (a rendered attachment, an injected message) rather than from a key of its line: the stored model says it
+_PATH_COLUMNS_BY_MODEL = r"""
+    SELECT id, type, role, facts,
+        CASE WHEN type = 'message' AND role = 'user' THEN instr(model_json, '"isMeta":true') > 0 ELSE 0 END
+    FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
+"""
+
 
 # the active path's ids, types and facts, and whether each entry is plain for a planner (`PathWindow.plain`):
 # a user, assistant or toolResult message, a user's line and model without `image` (nor a \u escape that
@@ -73,6 +81,8 @@ _ROWS_PER_LOCK = 512
 
 # the session formats read by pi's reader (`read_pi`), whose flags `Sessions.path_columns` can tell from the columns
 _READ_BY_PI = frozenset({"pi", "openclaw"})
+# the formats whose stored models tell every flag `Sessions.path_columns` reads that the facts do not hold
+_COLUMNS_BY_MODEL = frozenset({"claude_code", "codex"})
 
 
 class AmbiguousSessionError(NotFoundError):
@@ -515,15 +525,16 @@ class Sessions:
         `isMeta` is spelled `isMeta` or with a `\\u` escape in the line.
         """
         row = self.row(session_id)
-        if row is None or row["format"] not in _READ_BY_PI:
+        if row is None or row["format"] not in _READ_BY_PI | _COLUMNS_BY_MODEL:
             return None
+        query = _PATH_COLUMNS if row["format"] in _READ_BY_PI else _PATH_COLUMNS_BY_MODEL
         ids: list[str] = []
         kinds: list[str] = []
         roles: list[str | None] = []
         texts: list[str] = []
         may_be_meta: list[int] = []
         with self._db.reading() as conn:
-            for entry_id, kind, role, fact, probe in conn.execute(_PATH_COLUMNS, (session_id,)):
+            for entry_id, kind, role, fact, probe in conn.execute(query, (session_id,)):
                 if fact is None:
                     return None
                 if probe:

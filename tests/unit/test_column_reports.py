@@ -1,10 +1,10 @@
 """`tokens` and `timeline` from the store's columns print exactly what they print from the whole session.
 
-Every session file under tests/fixtures and sample_sessions (all four agents), generated
+Every session file under tests/fixtures and sample_sessions (every agent), generated
 pi sessions with compactions (grown afterwards, a new compaction too) and a pi session
 of the records a reading of columns could get wrong run both ways: once as the CLI runs
-(pi sessions from `Sessions.path_columns`), once with the columns refused (the session
-loaded whole, as before). JSON and text, every counter, FILE and the stored id.
+(pi, OpenClaw, Claude Code and Codex sessions from `Sessions.path_columns`), once with
+the columns refused (the session loaded whole, as before). JSON and text, every counter, FILE and the stored id.
 """
 
 from __future__ import annotations
@@ -122,8 +122,8 @@ def test_fixture_sessions_print_the_same_from_columns_and_whole(
     _compare(copy, monkeypatch, capsys)
     with Store() as store:
         row = store.sessions.row(store.import_file(copy).session_id)
-    if row is not None and row["format"] in ("pi", "openclaw") and row["entry_count"]:
-        assert columns_made, "a session pi's reader read was not read from its columns"
+    if row is not None and row["format"] in ("pi", "openclaw", "claude_code", "codex") and row["entry_count"]:
+        assert columns_made, f"a {row['format']} session was not read from its columns"
         _check_column_readings(columns_made[-1].session_id)
 
 
