@@ -1,4 +1,4 @@
-"""How many of a Claude Code file's entries the end of its reading changes: the rows a streamed import would fix up.
+"""How many of a Claude Code file's entries the end of its reading changes: the rows the streamed import rewrites.
 
 Claude Code's reader builds each entry from its line, then, once the whole file is read,
 re-parents the active chain into one line (`linearize`), keeps an API message's usage on

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from cutline.core.agents.adapter import AgentAdapter, EntrySink, handed_over
-from cutline.core.agents.jsonl import decode_text, read_file_text, split_lines
+from cutline.core.agents.adapter import AgentAdapter, EntryAmend, EntrySink, handed_over
+from cutline.core.agents.jsonl import (
+    INVALID,
+    Lines,
+    NotStreamable,
+    StreamedLines,
+    decode_text,
+    parse_line,
+    read_file_text,
+    split_lines,
+)
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, read_store
 from cutline.core.agents.opencode import read_store as read_opencode_store
@@ -23,16 +33,21 @@ from cutline.core.models import Entry, Message, Problem, Session
 __all__ = [
     "ADAPTERS",
     "AgentAdapter",
+    "EntryAmend",
     "EntrySink",
+    "NotStreamable",
+    "StreamPeek",
     "adapter_for",
     "append_compaction",
     "detect",
     "entry_from_line",
     "export_pi",
     "read_session",
+    "read_streamed",
     "session_context",
     "session_wire_context",
     "sniff",
+    "stream_peek",
 ]
 
 
@@ -95,6 +110,84 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     session.source_path = file
     session.source_size = size
     session.source_sha256 = sha256
+    return session
+
+
+class StreamPeek(NamedTuple):
+    """A file an import can write while reading it: its agent, and the id `read_streamed` will give its session."""
+
+    adapter: AgentAdapter
+    session_id: str
+
+
+# the lines a streamed import looks at before deciding (the agent, the session id)
+_PEEK_LINES = 200
+
+
+def stream_peek(path: Path) -> StreamPeek | None:
+    """The agent and session id of a file whose agent reads it streamed (`AgentAdapter.streams`); None when it is read whole.
+
+    Why: an import writing rows as it reads must know the session before the first row;
+    `read_streamed` raises `NotStreamable` if the whole file proves this wrong.
+    """
+    source = StreamedLines(path)
+    head: list[tuple[int, str]] = []
+    reading = source.lines
+    whole = True
+    try:
+        for line in reading:
+            head.append(line)
+            if len(head) >= _PEEK_LINES:
+                whole = False
+                break
+    except (NotStreamable, OSError):
+        return None
+    finally:
+        reading.close()
+    lines = Lines(head, [], source.newline, True, 0)
+    try:
+        adapter = sniff_lines(lines, str(path))
+    except FormatError:
+        return None
+    if not adapter.streams:
+        return None
+    values = [parse_line(number, text, lines, str(path), bom=True) for number, text in head]
+    records: list[dict[str, Any]] = [v for v in values if v is not INVALID and type(v) is dict]
+    session_id = adapter.streamed_session_id(records, whole, str(path))
+    return StreamPeek(adapter, session_id) if session_id is not None else None
+
+
+def read_streamed(path: Path, adapter: AgentAdapter, *, sink: EntrySink, amend: EntryAmend) -> Session:
+    """`read_session(path, sink=sink, keep=False)` for an agent that `streams`: the file read a chunk at a time.
+
+    Each entry goes to `sink` as its line is read; the entries the end of the reading
+    changes go to `amend` (see `AgentAdapter.read_streamed`). Raises `NotStreamable`
+    where the file must be read whole (possibly after many entries were handed on).
+    """
+    file = str(path)
+    lines = StreamedLines(path)
+    count = 0
+
+    def counting(entry: Entry | LightEntry, from_line: bool) -> None:
+        nonlocal count
+        count += 1
+        sink(entry, from_line)
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        session = adapter.read_streamed(lines, file, path.stem, counting, amend)
+    except OSError as exc:
+        raise FormatError(f"{file}: cannot read ({exc.strerror or exc})") from None
+    finally:
+        if enabled:
+            gc.enable()
+    if not count and not session.header_line:
+        reasons = "; ".join(p.message for p in session.problems if p.severity == "error")[:300]
+        raise FormatError(f"{file}: nothing readable ({reasons or 'no session records'})")
+    session.source_path = file
+    session.source_size = lines.size
+    session.source_sha256 = lines.sha256
     return session
 
 

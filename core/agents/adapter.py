@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.context import build_context, context_indices, entry_message
-from cutline.core.agents.jsonl import Lines
+from cutline.core.agents.jsonl import Lines, NotStreamable, StreamedLines
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.wire import WireContext, wire_messages
@@ -32,6 +32,12 @@ from cutline.core.models import CompactionRecord, Entry, Message, Session, Sessi
 # receives each entry as it is read, with whether `entry_from_line` rebuilds it from its line alone
 # (a pi reader that keeps no entry hands message lines over as light entries: core.agents.light)
 EntrySink = Callable[[Entry | LightEntry, bool], None]
+# told, once a streamed reading (`AgentAdapter.read_streamed`) is done, each entry handed on earlier that the
+# end of the reading changed: its place in the order handed on, and how to change the entry rebuilt from its row
+EntryAmend = Callable[[int, Callable[[Entry], None]], None]
+# a streamed reading's guess, entry by entry as they are handed on, of each one's place on the final active path
+# (None: off it); a wrong guess costs a row written twice, never a wrong row
+PathGuess = Callable[[Entry | LightEntry], int | None]
 
 
 def handed_over(session: Session, sink: EntrySink | None, keep: bool) -> Session:
@@ -68,6 +74,24 @@ class AgentAdapter(ABC):
     @abstractmethod
     def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
         """The session in `lines` (problems collected, never raised); each entry goes to `sink` as it is read."""
+
+    # whether `read_streamed` reads this agent's files (an import then writes each entry as its line is read)
+    streams = False
+
+    def read_streamed(self, lines: StreamedLines, file: str, stem: str, sink: EntrySink, amend: EntryAmend) -> Session:
+        """The session in a file read a chunk at a time, no entry kept: each goes to `sink` as read, later changes to `amend`.
+
+        Raises `NotStreamable` where the result would differ from `read`'s (the caller reads the file whole then).
+        """
+        raise NotStreamable(f"{file}: {self.label} files are read whole")
+
+    def streamed_session_id(self, head: list[dict[str, Any]], whole: bool, file: str) -> str | None:
+        """The id `read_streamed` gives the session, from the file's first records (`whole`: all of them); None when they do not tell."""
+        return None
+
+    def path_guess(self) -> PathGuess | None:
+        """A fresh guesser of the entries' places on the active path for one streamed reading; None: guess from the parents."""
+        return None
 
     def context_indices(self, path: list[Entry]) -> list[int]:
         """Path indices of the entries whose messages the agent sends next, in order."""

@@ -30,11 +30,13 @@ def continues_message(message: object) -> bool:
     return extra is not None and extra.get(CONTINUES) is True
 
 
-def _carries_results(message: Message) -> bool:
+def carries_results(message: Message) -> bool:
+    """Whether a user-side message carries tool results (a run of them is one message's answers)."""
     return message.role == "toolResult" or any(isinstance(b, ToolResultBlock) for b in message.content)
 
 
-def _mark(message: Message) -> None:
+def mark_continuing(message: Message) -> None:
+    """Mark a message as continuing the one begun by an earlier record."""
     extra = message.model_extra
     if extra is None:  # extra="allow" models always have one; kept for the type checker
         return
@@ -75,10 +77,10 @@ class ContinuationMarks:
 
     def close_run(self) -> None:
         run = self.run
-        last_result = max((k for k, m in enumerate(run) if _carries_results(m)), default=-1)
+        last_result = max((k for k, m in enumerate(run) if carries_results(m)), default=-1)
         for message in run[:last_result]:
-            if not _carries_results(message):
-                _mark(message)
+            if not carries_results(message):
+                mark_continuing(message)
         run.clear()
         self._open.clear()
 
@@ -94,7 +96,7 @@ class ContinuationMarks:
             self.close_run()
             previous = self.previous
             if previous is not None and previous.role == "assistant" and self.same_message(previous, message):
-                _mark(message)
+                mark_continuing(message)
             self.previous = message
         elif message.role != "system":
             self.run.append(message)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from cutline.core.agents import deep_json
 from cutline.core.models import Problem
@@ -97,6 +98,21 @@ class Lines(NamedTuple):
     newline: str
     trailing_newline: bool
     last: int  # number of the file's last line
+
+
+class LineSource(Protocol):
+    """What parsing lines needs of them: `Lines` (split whole) or `StreamedLines` (read a chunk at a time)."""
+
+    @property
+    def lines(self) -> Iterable[tuple[int, str]]: ...
+    @property
+    def problems(self) -> list[Problem]: ...
+    @property
+    def newline(self) -> str: ...
+    @property
+    def trailing_newline(self) -> bool: ...
+    @property
+    def last(self) -> int: ...
 
 
 INVALID = object()  # what parse_line returns for a line that is not JSON
@@ -229,7 +245,7 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def parse_line(number: int, text: str, lines: Lines, file: str, *, bom: bool = False) -> Any:
+def parse_line(number: int, text: str, lines: LineSource, file: str, *, bom: bool = False) -> Any:
     """`json.loads` of one line, or INVALID after reporting it (a bad unterminated last line is "truncated").
 
     `bom`: a byte-order mark at the line's start is skipped, as the agent's reader skips it.
@@ -254,7 +270,7 @@ def parse_line(number: int, text: str, lines: Lines, file: str, *, bom: bool = F
     return value
 
 
-def _scrub_surrogates(number: int, value: Any, lines: Lines, file: str) -> Any:
+def _scrub_surrogates(number: int, value: Any, lines: LineSource, file: str) -> Any:
     """Replace lone UTF-16 surrogates (valid JSON, not encodable as UTF-8) with U+FFFD, and say so.
 
     Walks the value with an explicit stack, so nesting as deep as json reads costs no recursion.
@@ -302,7 +318,7 @@ def _scrub_surrogates(number: int, value: Any, lines: Lines, file: str) -> Any:
     return value
 
 
-def not_an_object(number: int, value: Any, lines: Lines, file: str) -> None:
+def not_an_object(number: int, value: Any, lines: LineSource, file: str) -> None:
     """Report a line that is valid JSON but not an object."""
     lines.problems.append(
         Problem(file=file, line=number, message=f"not a JSON object (a JSON {_json_kind(value)}); line skipped")
@@ -314,14 +330,16 @@ def parse_records(lines: Lines, file: str, start: int = 0, index: int = 0, *, bo
     return list(iter_records(lines, file, start, index, bom=bom))
 
 
-def iter_records(lines: Lines, file: str, start: int = 0, index: int = 0, *, bom: bool = False) -> Iterator[Record]:
+def iter_records(
+    lines: LineSource, file: str, start: int = 0, index: int = 0, *, bom: bool = False
+) -> Iterator[Record]:
     """`parse_records`, one record at a time: each line is parsed when the reader comes to it.
 
     Why: a reader that builds an entry from each record and drops the record never holds
     every parsed line at once (a 50,000-record Claude Code file's dicts were ~350 MB).
     A bad line's problem is added to `lines.problems` when the iteration reaches it.
     """
-    for number, text in lines.lines[start:] if start else lines.lines:
+    for number, text in islice(lines.lines, start, None) if start else lines.lines:
         value = parse_line(number, text, lines, file, bom=bom)
         if value is INVALID:
             continue
@@ -330,6 +348,94 @@ def iter_records(lines: Lines, file: str, start: int = 0, index: int = 0, *, bom
         else:
             yield Record(number, text, value, index)
         index += 1
+
+
+class NotStreamable(Exception):
+    """A file the streamed reading cannot read as the whole-file reading does (read it whole instead)."""
+
+
+class StreamedLines:
+    """A plain UTF-8 file's lines as `split_lines` gives them, read a chunk at a time and never all held.
+
+    Why: a Claude Code import held the file's lines as strings (~200 MB of a 112 MB file,
+    a tenth of its lines being non-ASCII) until the last entry was built. `lines` reads
+    the file once; the fingerprint (`size`, `sha256`), `trailing_newline` and `last` are
+    known when it is done, and the blank lines' problems are put before every other then
+    (as `split_lines` reports them first). `last` is 0 until the end is reached: every
+    line handed out before that ended with a newline, so none of them is a truncated last
+    line. A file `split_lines` would read otherwise (UTF-16 text, bad UTF-8) raises
+    `NotStreamable` where that shows, possibly after many lines.
+    """
+
+    def __init__(self, path: Path, chunk: int = READ_CHUNK) -> None:
+        self.path = path
+        self.file = str(path)
+        self.chunk = chunk
+        self.problems: list[Problem] = []
+        self.newline = "\n"
+        self.trailing_newline = False
+        self.last = 0
+        self.size = 0
+        self.sha256 = ""
+        self._blank: list[Problem] = []
+        self._crlf: bool | None = None  # decided by the first line, as `split_lines` decides it
+
+    @property
+    def lines(self) -> Generator[tuple[int, str], None, None]:
+        return self._read()
+
+    def _read(self) -> Generator[tuple[int, str], None, None]:
+        digest = hashlib.sha256()
+        pending: list[bytes] = []
+        number = 0
+        last_byte = b""
+        with open(self.path, "rb") as handle:
+            while chunk := handle.read(self.chunk):
+                if self.size == 0 and utf16_encoding(chunk) is not None:
+                    raise NotStreamable(f"{self.file}: UTF-16 text")
+                digest.update(chunk)
+                self.size += len(chunk)
+                last_byte = chunk[-1:]
+                cut = chunk.rfind(b"\n")
+                if cut < 0:
+                    pending.append(chunk)
+                    continue
+                pending.append(chunk[:cut])
+                text = _utf8(b"".join(pending), self.file)
+                pending = [chunk[cut + 1 :]]
+                for raw in text.split("\n"):
+                    number += 1
+                    line = self._line(number, raw)
+                    if line is not None:
+                        yield line
+        self.sha256 = digest.hexdigest()
+        self.trailing_newline = last_byte == b"\n"
+        if self.trailing_newline:
+            self.last = number
+        else:  # the piece after the last newline (the whole file, or "", when there is none)
+            number += 1
+            self.last = number
+            line = self._line(number, _utf8(b"".join(pending), self.file))
+            if line is not None:
+                yield line
+        self.problems[0:0] = self._blank
+
+    def _line(self, number: int, raw: str) -> tuple[int, str] | None:
+        if self._crlf is None:
+            self._crlf = raw.endswith("\r")
+            self.newline = "\r\n" if self._crlf else "\n"
+        text = raw[:-1] if self._crlf and raw.endswith("\r") else raw
+        if not text.strip():
+            self._blank.append(Problem(file=self.file, line=number, message="blank line (skipped)", severity="warning"))
+            return None
+        return number, text
+
+
+def _utf8(data: bytes, file: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotStreamable(f"{file}: not valid UTF-8") from None
 
 
 def _json_kind(value: Any) -> str:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
-from cutline.core.agents.adapter import EntrySink
+from cutline.core.agents.adapter import EntrySink, PathGuess
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, session_ref, split_ref
 from cutline.core.agents.peek import session_header
@@ -106,6 +106,16 @@ def _counting(sink: EntrySink, counts: dict[str, int]) -> EntrySink:
             counts[entry.id] = chars4_tokens(entry.message)
 
     return both
+
+
+def _recount(counts: dict[str, int]) -> Callable[[Entry], None]:
+    """What `_counting` counted of an entry, counted again once the end of the reading changed it."""
+    counter = get_counter("chars4")
+
+    def recount(entry: Entry) -> None:
+        counts[entry.id] = entry_tokens(entry, counter)
+
+    return recount
 
 
 def _file_size(path: Path) -> int:
@@ -245,13 +255,11 @@ class Importer:
         if report is not None:
             return report
         if not is_store_ref(resolved):
-            header_id = _header_id(resolved)
-            if header_id is not None:
-                report = self._import_streamed(resolved, header_id, count_tokens, progress)
-                if report is not None:
-                    if _file_size(resolved) >= TRIM_AT_BYTES:
-                        give_back_freed_memory()  # the file's lines, freed: not kept for what runs next
-                    return report
+            report = self._import_new_streamed(resolved, count_tokens, progress)
+            if report is not None:
+                if _file_size(resolved) >= TRIM_AT_BYTES:
+                    give_back_freed_memory()  # the file's lines, freed: not kept for what runs next
+                return report
         from cutline.core.agents import read_session
 
         # the entries stream from the reader into light rows and are dropped as they go:
@@ -326,15 +334,53 @@ class Importer:
 
     # -- deciding and writing ------------------------------------------------
 
+    def _import_new_streamed(
+        self, path: Path, count_tokens: bool, progress: ImportProgress | None
+    ) -> ImportReport | None:
+        """A new file imported as it is read: a pi file (its header names the session) or one whose agent `streams`.
+
+        None when the file is stored already, or is read whole (another agent, or what
+        the reading found did not allow it: then nothing was written).
+        """
+        from cutline.core.agents import read_session, read_streamed, stream_peek
+
+        header_id = _header_id(path)
+        if header_id is not None:
+            return self._import_streamed(
+                path, header_id, count_tokens, progress, lambda sink, _: read_session(path, sink=sink, keep=False)
+            )
+        peek = stream_peek(path)
+        if peek is None:
+            return None
+        adapter = peek.adapter
+        return self._import_streamed(
+            path,
+            peek.session_id,
+            count_tokens,
+            progress,
+            lambda sink, writer: read_streamed(path, adapter, sink=sink, amend=writer.amend),
+            adapter.format,
+            adapter.path_guess(),
+        )
+
     def _import_streamed(
-        self, path: Path, header_id: str, count_tokens: bool, progress: ImportProgress | None
+        self,
+        path: Path,
+        header_id: str,
+        count_tokens: bool,
+        progress: ImportProgress | None,
+        read: Callable[[EntrySink, StreamedRows], Session],
+        format: str = "pi",
+        guess: PathGuess | None = None,
     ) -> ImportReport | None:
         """Import a file the store has never seen, writing its rows as it is read; None when it is not new (or not as peeked).
 
-        The transaction is open for the whole read: a crash or an error leaves no trace,
-        and a second process importing the same file waits, then finds it stored.
+        `read` reads the file into the sink (the rows' writer is given too, for the rows
+        the end of the reading changes). The transaction is open for the whole read: a
+        crash or an error leaves no trace, and a second process importing the same file
+        waits, then finds it stored. A reading that raises `NotStreamable` is rolled back.
         """
-        from cutline.core.agents import read_session
+        from cutline.core.agents import NotStreamable
 
         source = str(path)
         counts: dict[str, int] = {}
@@ -346,25 +392,26 @@ class Importer:
                 now = utc_now()
                 conn.execute(
                     "INSERT INTO sessions (id, format, imported_at, updated_at) VALUES (?, ?, ?, ?)",
-                    (store_id, "pi", now, now),
+                    (store_id, format, now, now),
                 )
                 writer = StreamedRows(
                     conn,
                     store_id,
                     lambda conn, batch: self._insert_entry_rows(conn, batch),
                     _ENTRY_BATCH,
+                    guess,
                 )
                 sink: EntrySink = _counting(writer, counts) if count_tokens else writer
                 size = _file_size(path)
                 if progress is not None:
                     sink = _reporting(sink, size, progress)
                 with _bulk_cache(conn, _BULK_ROWS if size >= _BULK_BYTES else 0):
-                    session = read_session(path, sink=sink, keep=False)
+                    session = read(sink, writer)
                     if session.id != header_id:
                         raise _NotAsPeeked
                     if progress is not None:
                         progress("writing", 0, 0)
-                    total = writer.finish(session.leaf_id)
+                    total = writer.finish(session.leaf_id, _recount(counts) if count_tokens else None)
                 self._update_session_row(conn, store_id, session, now, total)
                 if counts:
                     # a new session: no counts were cached before, and its path total needs no query
@@ -372,7 +419,7 @@ class Importer:
                     self._counts.save_unless_cached(conn, store_id, "chars4", counts, refresh=False)
                 path_tokens = _path_total(writer.path_index, counts)
                 conn.execute("UPDATE sessions SET path_tokens = ? WHERE id = ?", (path_tokens, store_id))
-        except _NotAsPeeked:
+        except (_NotAsPeeked, NotStreamable):
             return None  # rolled back; read whole instead
         return ImportReport(
             session_id=store_id,

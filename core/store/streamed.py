@@ -3,9 +3,12 @@
 Why: keeping every row until the file was read held each entry's row next to the
 file's lines (~140 MB more at the peak of a 100,000-entry import). Rows are written as
 they come, with each entry's key and place on the active path guessed from what was
-read so far (its id; its parent's place + 1), and the few guesses the rest of the file
-proves wrong (an id repeated later, an entry off the final path) are fixed at the end.
-The same rows as a whole-file import result, in the same transaction.
+read so far (its id; its parent's place + 1, or the reader's own guess), and the few
+guesses the rest of the file proves wrong (an id repeated later, an entry off the final
+path) are fixed at the end. A reader that changes entries once the whole file is read
+(Claude Code's, see `AgentAdapter.read_streamed`) names them (`amend`): their rows are
+read back, changed and written again. The same rows as a whole-file import result, in
+the same transaction.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from cutline.core.agents.adapter import PathGuess
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
-from cutline.core.store.rows import entry_row, keys_of, model_json, path_index_of
+from cutline.core.store.rows import entry_from_row, entry_row, keys_of, model_json, path_index_of
 
 BATCH = 2000
 
@@ -29,6 +33,12 @@ INSERT = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _COLLIDE = "entry ids collide with the keys given to repeated ids"
+# rows read back and rewritten at a time by `StreamedRows.finish` (the ids in one `IN (...)`)
+_AMEND_BATCH = 500
+_AMENDED = (
+    "UPDATE entries SET parent_id = ?, type = ?, role = ?, timestamp = ?, model_json = ?, facts = ?"
+    " WHERE session_id = ? AND seq = ?"
+)
 
 
 class StreamedRows:
@@ -40,11 +50,13 @@ class StreamedRows:
         store_id: str,
         insert: Callable[[sqlite3.Connection, list[StoredRow]], None] | None = None,
         batch: int = BATCH,
+        guess: PathGuess | None = None,
     ) -> None:
         self._conn = conn
         self._store_id = store_id
         self._insert = insert if insert is not None else _insert
         self._batch = batch
+        self._guess = guess  # the reader's guess of each row's path_index, else one deeper than its parent
         self._pending: list[StoredRow] = []
         self.ids: list[str] = []
         self._parents: list[str | None] = []
@@ -52,6 +64,8 @@ class StreamedRows:
         self._last_seq: dict[str, int] = {}
         self._depth: dict[str, int] = {}
         self.path_index: dict[str, int] = {}  # set by `finish`: the active path's ids and places
+        self._amends: dict[int, Callable[[Entry], None]] = {}
+        self.path_fixes = 0  # set by `finish`: the rows whose guessed path_index was wrong
 
     def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
@@ -63,8 +77,12 @@ class StreamedRows:
         if earlier is not None:
             self._rename(entry_id, earlier)
         self._last_seq[entry_id] = seq
-        depth = self._depth.get(parent_id, -1) + 1 if parent_id is not None else 0
-        self._depth[entry_id] = depth
+        depth: int | None
+        if self._guess is not None:
+            depth = self._guess(entry)
+        else:
+            depth = self._depth.get(parent_id, -1) + 1 if parent_id is not None else 0
+            self._depth[entry_id] = depth
         self.ids.append(entry_id)
         self._parents.append(parent_id)
         self._written.append(depth)
@@ -96,9 +114,39 @@ class StreamedRows:
             raise CutlineError(_COLLIDE) from None
         self._written[earlier] = None
 
-    def finish(self, leaf_id: str | None) -> int:
-        """Write what is pending and set path_index where the whole file proved a guess wrong; returns the row count."""
+    def amend(self, seq: int, fix: Callable[[Entry], None]) -> None:
+        """A row written earlier whose entry the end of the reading changed (an `EntryAmend`): `finish` rewrites it."""
+        self._amends[seq] = fix
+
+    def _rewrite(self, recount: Callable[[Entry], None] | None) -> None:
+        """Rebuild each amended entry from its row, change it, and write its row again (`recount` told each, last of its id)."""
+        amended = sorted(self._amends)
+        fixes, self._amends = self._amends, {}
+        for at in range(0, len(amended), _AMEND_BATCH):
+            batch = amended[at : at + _AMEND_BATCH]
+            marks = ", ".join("?" * len(batch))
+            rows = self._conn.execute(
+                f"SELECT seq, model_json, raw, line FROM entries WHERE session_id = ? AND seq IN ({marks})",
+                (self._store_id, *batch),
+            ).fetchall()
+            updates = []
+            for seq, serialized, raw, line in rows:
+                entry = entry_from_row(serialized, raw, line)
+                fixes[seq](entry)
+                _, parent_id, kind, role, timestamp, _, _, _, facts = entry_row(entry, "")
+                self._parents[seq] = parent_id
+                updates.append((parent_id, kind, role, timestamp, model_json(entry), facts, self._store_id, seq))
+                if recount is not None and self._last_seq.get(entry.id) == seq:
+                    recount(entry)
+            self._conn.executemany(_AMENDED, updates)
+
+    def finish(self, leaf_id: str | None, recount: Callable[[Entry], None] | None = None) -> int:
+        """Write what is pending, rewrite the amended rows, and set path_index where the whole file proved a guess wrong.
+
+        Returns the row count; `recount` is told each amended entry (its token count changes with it).
+        """
         self.flush()
+        self._rewrite(recount)
         keys = keys_of(self.ids)  # raises on a collision the inserts did not meet
         path_index = self.path_index = path_index_of(self.ids, self._parents, leaf_id)
         fixes = [
@@ -107,6 +155,7 @@ class StreamedRows:
             if (index := path_index.get(key)) != written
         ]
         self._conn.executemany("UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?", fixes)
+        self.path_fixes = len(fixes)
         return len(self.ids)
 
 

@@ -18,6 +18,7 @@ import pytest
 from cutline.core.agents import read_session
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.plan import plan
+from cutline.core.store import Store
 from cutline.core.store.rows import row_sink
 from cutline.core.tokens import chars4_tokens
 from tests.support.cli import run
@@ -66,6 +67,21 @@ def test_an_import_s_reading_grows_linearly(agent: str, tmp_path: Path) -> None:
         return lambda: read_session(file, sink=row_sink([]), keep=False)
 
     assert_linear(rows_of(files[0]), rows_of(files[1]), f"import read ({agent})")
+
+
+def test_a_streamed_claude_code_import_grows_linearly(tmp_path: Path) -> None:
+    """The import as `cutline import` makes it: rows written as read, the end's changes rewritten (core/store/streamed.py)."""
+    files = [_grown(tmp_path, "claude-code", s) for s in (1, 4)]
+    made = iter(range(1000))
+
+    def import_of(file: Path) -> Callable[[], Any]:
+        def call() -> None:
+            with Store(tmp_path / f"{file.stem}-{next(made)}.db") as store:  # a new store each time: the streamed way
+                store.import_file(file)
+
+        return call
+
+    assert_linear(import_of(files[0]), import_of(files[1]), "streamed import (claude-code)")
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> Callable[[], Any]:

@@ -15,6 +15,11 @@ record's own parent is kept as `sourceParentId`), so every reader of the path se
 the whole conversation. Attachments that the program renders into the request
 (`rendered`, `renderedRole`) become messages (`system` or `user`), the others and the
 bookkeeping records are kept as "other".
+
+A new file's import reads it streamed (`stream_claude_code`): each entry is handed on
+as its line is read, and the few that the chain, usage once per call, continuation
+marks or a later compaction summary change are named at the end, decided on a small
+skeleton kept per record, for the import to rewrite.
 """
 
 from __future__ import annotations
@@ -24,10 +29,12 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from cutline.core.agents.boundaries import mark_continuations
+from cutline.core.agents.adapter import EntryAmend, EntrySink
+from cutline.core.agents.boundaries import carries_results, mark_continuations, mark_continuing
 from cutline.core.agents.claude_code.usage import usage_fields
 from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
-from cutline.core.agents.jsonl import Lines, Record, iter_records, parse_records
+from cutline.core.agents.jsonl import Lines, LineSource, NotStreamable, Record, StreamedLines, iter_records
+from cutline.core.agents.light import LightEntry
 from cutline.core.models import Entry, Message, Problem, Session
 
 # record types Claude Code writes that carry no conversation: kept as "other" with their fields, not reported.
@@ -108,7 +115,7 @@ class _Ids:
     `clashed` tells afterwards whether a made id is a later record's uuid.
     """
 
-    def __init__(self, lines: Lines, file: str, *, lazy: bool) -> None:
+    def __init__(self, lines: LineSource, file: str, *, lazy: bool) -> None:
         self.lazy = lazy
         self.uuids: set[str] = set()
         self.made: list[str] = []
@@ -117,7 +124,7 @@ class _Ids:
             self.records, head = _session_head(iter_records(lines, file, bom=True))
             self.session_id = _first_string(head, "sessionId") or path_hash(os.path.abspath(file))
         else:
-            parsed = parse_records(lines, file, bom=True)
+            parsed = list(iter_records(lines, file, bom=True))
             self.records = iter(parsed)
             self.session_id = _first_string(parsed, "sessionId") or path_hash(os.path.abspath(file))
             self.uuids = {r.value["uuid"] for r in parsed if isinstance(r.value.get("uuid"), str)}
@@ -138,45 +145,61 @@ class _Ids:
         return self.lazy and any(made in self.uuids for made in self.made)
 
 
+class _Building:
+    """Each record's entry as its own line builds it, in file order (what reading remembers from line to line)."""
+
+    def __init__(self, lines: LineSource, file: str, *, lazy: bool) -> None:
+        self.file = file
+        self.ids = _Ids(lines, file, lazy=lazy)
+        # the reader's own problems: after every line's parse problems, as when parsed first
+        self.found: list[Problem] = []
+        self.cwd: str | None = None
+        self.tool_names: dict[str, str] = {}
+        self.first_line: dict[str, int] = {}
+        self.leaf_id: str | None = None
+
+    def entries(self) -> Iterator[Entry]:
+        file, found, ids = self.file, self.found, self.ids
+        session_id = ids.session_id
+        for record in ids.records:
+            value = record.value
+            kind = value.get("type")
+            uuid = value.get("uuid")
+            ids.met(uuid)
+            if self.cwd is None:
+                where = value.get("cwd")
+                self.cwd = where if isinstance(where, str) and where else None
+            has_uuid = _check_identity(value, record.line, session_id, self.first_line, (file, found))
+            foreign = _other_session(value, session_id)
+            entry_id = uuid if has_uuid else ids.make(record.line)
+            parent = value.get("parentUuid")
+            timestamp = value.get("timestamp")
+            shaped: dict[str, Any] = {
+                "id": entry_id,
+                "parentId": parent if isinstance(parent, str) else None,
+                "type": "other",
+                "timestamp": timestamp if isinstance(timestamp, str) else None,
+                "sourceType": kind if isinstance(kind, str) else None,
+                "isSidechain": value.get("isSidechain") is True,
+                "isMeta": value.get("isMeta") is True,
+                "line": record.line,
+                "raw_line": record.text,
+            }
+            _shape(shaped, value, self.tool_names, (file, record.line, found))
+            entry = build_entry(shaped, file, found)
+            if has_uuid and kind in _TREE_TYPES and not entry.isSidechain and not foreign:
+                self.leaf_id = entry_id  # never a record set aside: a repeated uuid's copy, another session's record
+            yield entry
+
+
 def _read(lines: Lines, file: str, stem: str, *, lazy: bool) -> Session | None:
     """`read_claude_code`'s reading: `lazy` parses line by line (None when a made id is a later uuid)."""
     problems = lines.problems
-    found: list[Problem] = []  # the reader's own problems: after every line's parse problems, as when parsed first
-    ids = _Ids(lines, file, lazy=lazy)
-    session_id = ids.session_id
-    cwd: str | None = None
-    tool_names: dict[str, str] = {}
+    building = _Building(lines, file, lazy=lazy)
     entries: list[Entry] = []
     boundaries: dict[str, Entry] = {}
     pending: Entry | None = None
-    leaf_id: str | None = None
-    first_line: dict[str, int] = {}
-    for record in ids.records:
-        value = record.value
-        kind = value.get("type")
-        uuid = value.get("uuid")
-        ids.met(uuid)
-        if cwd is None:
-            where = value.get("cwd")
-            cwd = where if isinstance(where, str) and where else None
-        has_uuid = _check_identity(value, record.line, session_id, first_line, (file, found))
-        foreign = _other_session(value, session_id)
-        entry_id = uuid if has_uuid else ids.make(record.line)
-        parent = value.get("parentUuid")
-        timestamp = value.get("timestamp")
-        shaped: dict[str, Any] = {
-            "id": entry_id,
-            "parentId": parent if isinstance(parent, str) else None,
-            "type": "other",
-            "timestamp": timestamp if isinstance(timestamp, str) else None,
-            "sourceType": kind if isinstance(kind, str) else None,
-            "isSidechain": value.get("isSidechain") is True,
-            "isMeta": value.get("isMeta") is True,
-            "line": record.line,
-            "raw_line": record.text,
-        }
-        _shape(shaped, value, tool_names, (file, record.line, found))
-        entry = build_entry(shaped, file, found)
+    for entry in building.entries():
         entries.append(entry)
         if entry.type == "compaction" and entry.compaction is not None:
             boundaries[entry.id] = entry
@@ -186,28 +209,274 @@ def _read(lines: Lines, file: str, stem: str, *, lazy: bool) -> Session | None:
             if target is not None and target.compaction is not None and not target.compaction.summary:
                 target.compaction.summary = entry.message.text()
             pending = None
-        if has_uuid and kind in _TREE_TYPES and not entry.isSidechain and not foreign:
-            leaf_id = entry_id  # never a record set aside: a repeated uuid's copy, another session's record
-    if ids.clashed():
+    if building.ids.clashed():
         return None
-    problems.extend(found)
-    leaf_id = linearize(entries, leaf_id, file, problems)
+    problems.extend(building.found)
+    leaf_id = linearize(entries, building.leaf_id, file, problems)
     mark_continuations(_linear_path(entries, leaf_id), _same_response)
     usage_once_per_call(entries)
+    return _session(building, stem, lines, entries, leaf_id)
+
+
+def _session(building: _Building, stem: str, lines: LineSource, entries: list[Entry], leaf_id: str | None) -> Session:
     return Session(
-        id=session_id,
+        id=building.ids.session_id,
         format="claude_code",
         version=None,
         name=stem,
-        cwd=cwd,
+        cwd=building.cwd,
         header={},
         header_line="",
         entries=entries,
         leaf_id=leaf_id,
-        problems=problems,
+        problems=lines.problems,
         newline=lines.newline,
         trailing_newline=lines.trailing_newline,
     )
+
+
+def stream_claude_code(lines: StreamedLines, file: str, stem: str, sink: EntrySink, amend: EntryAmend) -> Session:
+    """`read_claude_code` for an import that writes each entry as its line is read: no entry is kept.
+
+    Each entry goes to `sink` as its own line builds it; what the end of the reading
+    changes (the chain made one line, usage once per call, continuation marks, a
+    compaction's summary from a later record) is decided on a skeleton of each record
+    (`_Skeleton`, ~150 bytes) and told to `amend` once the file is read: the entry's
+    place in the order handed over and how to change it (on the entry rebuilt from its
+    row). The session and rows come out as `read_claude_code` and `handed_over` make them.
+    Raises `NotStreamable` when a made id turns out to be a later record's uuid (which
+    only the whole-file reading gets right).
+    """
+    building = _Building(lines, file, lazy=True)
+    skeletons: list[_Skeleton] = []
+    boundaries: dict[str, _Boundary] = {}
+    pending: _Boundary | None = None
+    for entry in building.entries():
+        skeleton = _Skeleton(len(skeletons), entry)
+        skeletons.append(skeleton)
+        if entry.type == "compaction" and entry.compaction is not None:
+            pending = boundaries[entry.id] = _Boundary(skeleton.seq, entry.compaction.summary)
+        elif entry.isCompactSummary and entry.message is not None:
+            target = boundaries.get(entry.parentId or "") or pending
+            if target is not None and not target.summary:
+                target.summary = entry.message.text()
+            pending = None
+        sink(entry, False)
+    if building.ids.clashed():
+        raise NotStreamable(f"{file}: an id made for a record without a uuid is a later record's uuid")
+    lines.problems.extend(building.found)
+    leaf_id, fixes = _plan_fixes(skeletons, building.leaf_id, file, lines.problems)
+    for boundary in boundaries.values():
+        if boundary.summary != boundary.built:
+            fixes.setdefault(boundary.seq, _Fix()).summary = boundary.summary
+    for seq in sorted(fixes):
+        amend(seq, fixes[seq].apply)
+    return _session(building, stem, lines, [], leaf_id)
+
+
+class LinearPlaces:
+    """Each entry's place on the active path as a streamed import guesses it: conversation records in file order.
+
+    Why: the chain from the leaf, made one line (`linearize`), is every conversation
+    record (`_TREE_TYPES`, not a sidechain) in file order in a session without rewinds:
+    the blocks of one message and then its tool results are written in that order.
+    Guessed from the parents instead (each entry one deeper than its parent), every row
+    after the first parallel tool call and every bookkeeping record was written twice
+    (47,000 of the grown 50,000-record session; 0 this way).
+    """
+
+    def __init__(self) -> None:
+        self.next = 0
+
+    def __call__(self, entry: Entry | LightEntry) -> int | None:
+        if entry.sourceType not in _TREE_TYPES or entry.isSidechain:
+            return None
+        self.next += 1
+        return self.next - 1
+
+
+class _Boundary:
+    """A compaction entry handed on: its summary as built, and as the later summary record fills it in."""
+
+    __slots__ = ("built", "seq", "summary")
+
+    def __init__(self, seq: int, summary: str) -> None:
+        self.seq = seq
+        self.built = summary
+        self.summary = summary
+
+
+class _Skeleton:
+    """What the end of the reading needs of one entry handed on (see `linearize`, `mark_continuations`, `usage_once_per_call`)."""
+
+    __slots__ = (
+        "answers",
+        "carries",
+        "compact_summary",
+        "id",
+        "parent",
+        "response",
+        "role",
+        "seq",
+        "sidechain",
+        "type",
+        "usage",
+    )
+
+    def __init__(self, seq: int, entry: Entry) -> None:
+        message = entry.message
+        self.seq = seq
+        self.id = entry.id
+        self.parent = entry.parentId
+        self.type = entry.type
+        self.sidechain = entry.isSidechain
+        self.compact_summary = entry.isCompactSummary
+        self.role = message.role if message is not None else None
+        self.response = _response_id(entry)
+        self.answers = message is not None and bool(message.tool_result_ids())
+        self.carries = message is not None and carries_results(message)
+        self.usage = message is not None and message.usage is not None
+
+
+class _Fix:
+    """How the end of the reading changes one entry, in the order the whole-file reading changes it."""
+
+    __slots__ = ("drop_usage", "mark", "parent", "reparent", "summary")
+
+    def __init__(self) -> None:
+        self.summary: str | None = None
+        self.reparent = False
+        self.parent: str | None = None
+        self.mark = False
+        self.drop_usage = False
+
+    def apply(self, entry: Entry) -> None:
+        if self.summary is not None and entry.compaction is not None:
+            entry.compaction.summary = self.summary
+        if self.reparent:
+            extra = entry.model_extra if entry.model_extra is not None else {}
+            extra.setdefault("sourceParentId", entry.parentId)
+            entry.parentId = self.parent
+        message = entry.message
+        if message is not None and self.mark:
+            mark_continuing(message)
+        if message is not None and self.drop_usage:
+            message.usage = None
+
+
+def _plan_fixes(
+    skeletons: list[_Skeleton], leaf_id: str | None, file: str, problems: list[Problem]
+) -> tuple[str | None, dict[int, _Fix]]:
+    """`linearize`, `mark_continuations` along the path and `usage_once_per_call`, decided on skeletons: the leaf and each changed entry's fix."""
+    fixes: dict[int, _Fix] = {}
+    if leaf_id is not None:
+        by_id = {s.id: s for s in skeletons}
+        conversation = [s for s in skeletons if s.type in ("message", "compaction") and not s.sidechain]
+        if len(conversation) > 1 and all(s.parent is None for s in conversation):
+            problems.append(_no_parents_problem(file))
+            chain = conversation
+        else:
+            chain = _skeleton_siblings(_skeleton_chain(by_id, leaf_id), skeletons)
+        previous: str | None = None
+        for skeleton in chain:
+            if skeleton.parent != previous:
+                fix = fixes.setdefault(skeleton.seq, _Fix())
+                fix.reparent = True
+                fix.parent = previous
+                skeleton.parent = previous
+            previous = skeleton.id
+        leaf_id = chain[-1].id if chain else leaf_id
+        for skeleton in _skeleton_marks(_skeleton_chain(by_id, leaf_id)):
+            fixes.setdefault(skeleton.seq, _Fix()).mark = True
+    last: dict[str, _Skeleton] = {}
+    for skeleton in skeletons:
+        if skeleton.response is not None:
+            last[skeleton.response] = skeleton
+    for skeleton in skeletons:
+        if skeleton.response is not None and last[skeleton.response] is not skeleton and skeleton.usage:
+            fixes.setdefault(skeleton.seq, _Fix()).drop_usage = True
+    return leaf_id, fixes
+
+
+def _skeleton_chain(by_id: dict[str, _Skeleton], leaf: str) -> list[_Skeleton]:
+    """`_chain` of skeletons."""
+    chain: list[_Skeleton] = []
+    seen: set[str] = set()
+    node = by_id.get(leaf)
+    while node is not None and node.id not in seen:
+        seen.add(node.id)
+        chain.append(node)
+        node = by_id.get(node.parent) if node.parent else None
+    chain.reverse()
+    return chain
+
+
+def _skeleton_siblings(chain: list[_Skeleton], skeletons: list[_Skeleton]) -> list[_Skeleton]:
+    """`_with_siblings` of skeletons."""
+    groups: dict[str, list[_Skeleton]] = {}
+    for skeleton in skeletons:
+        if skeleton.response is not None and not skeleton.sidechain:
+            groups.setdefault(skeleton.response, []).append(skeleton)
+    if not any(len(g) > 1 for g in groups.values()):
+        return chain
+    group_of = {s.id: r for r, g in groups.items() for s in g}
+    results: dict[str, list[_Skeleton]] = {}
+    result_group: dict[str, str] = {}
+    for skeleton in skeletons:
+        parent_group = group_of.get(skeleton.parent or "")
+        if parent_group is not None and skeleton.answers:
+            results.setdefault(parent_group, []).append(skeleton)
+            result_group[skeleton.id] = parent_group
+    out: list[_Skeleton] = []
+    placed: set[str] = set()
+    for skeleton in chain:
+        if skeleton.id in placed:
+            continue
+        batch = [skeleton]
+        group = group_of.get(skeleton.id)
+        if group is not None:
+            batch = groups[group]
+        elif skeleton.id in result_group:
+            batch = results[result_group[skeleton.id]]
+        for item in batch:
+            if item.id not in placed:
+                placed.add(item.id)
+                out.append(item)
+    return out
+
+
+def _skeleton_marks(path: list[_Skeleton]) -> list[_Skeleton]:
+    """The skeletons `mark_continuations` marks along `path` (with `_same_response`), as `ContinuationMarks` decides."""
+    marked: list[_Skeleton] = []
+    previous: _Skeleton | None = None
+    run: list[_Skeleton] = []
+
+    def close_run() -> None:
+        last_result = max((k for k, s in enumerate(run) if s.carries), default=-1)
+        marked.extend(s for s in run[:last_result] if not s.carries)
+        run.clear()
+
+    for skeleton in path:
+        if skeleton.type == "compaction":
+            close_run()
+            previous = None
+            continue
+        if skeleton.type != "message" or skeleton.role is None or skeleton.sidechain or skeleton.compact_summary:
+            continue
+        if skeleton.role == "assistant":
+            close_run()
+            if previous is not None and previous.role == "assistant" and _same(previous.response, skeleton.response):
+                marked.append(skeleton)
+            previous = skeleton
+        elif skeleton.role != "system":
+            run.append(skeleton)
+            previous = skeleton
+    close_run()
+    return marked
+
+
+def _same(previous: str | None, current: str | None) -> bool:
+    return current is not None and current == previous
 
 
 def _shape(
@@ -456,14 +725,7 @@ def linearize(entries: list[Entry], leaf_id: str | None, file: str, problems: li
     by_id = {e.id: e for e in entries}
     conversation = [e for e in entries if e.type in ("message", "compaction") and not e.isSidechain]
     if len(conversation) > 1 and all(e.parentId is None for e in conversation):
-        problems.append(
-            Problem(
-                file=file,
-                line=None,
-                message="no record names its parent (parentUuid is null everywhere); read in file order as one conversation",
-                severity="warning",
-            )
-        )
+        problems.append(_no_parents_problem(file))
         chain = conversation
     else:
         chain = _with_siblings(_chain(by_id, leaf_id), entries)
@@ -477,6 +739,15 @@ def linearize(entries: list[Entry], leaf_id: str | None, file: str, problems: li
     return chain[-1].id if chain else leaf_id
 
 
+def _no_parents_problem(file: str) -> Problem:
+    return Problem(
+        file=file,
+        line=None,
+        message="no record names its parent (parentUuid is null everywhere); read in file order as one conversation",
+        severity="warning",
+    )
+
+
 def _session_head(records: Iterator[Record]) -> tuple[Iterator[Record], list[Record]]:
     """The records up to the first naming a session (all of them when none does), and all records again from the start."""
     head: list[Record] = []
@@ -486,6 +757,15 @@ def _session_head(records: Iterator[Record]) -> tuple[Iterator[Record], list[Rec
         if isinstance(value, str) and value:
             break
     return itertools.chain(head, records), head
+
+
+def session_id_of(head: list[dict[str, Any]], whole: bool, file: str) -> str | None:
+    """The session id the reading gives a file whose first records are `head` (`whole`: all of them), None when they do not tell."""
+    for value in head:
+        found = value.get("sessionId")
+        if isinstance(found, str) and found:
+            return found
+    return path_hash(os.path.abspath(file)) if whole else None
 
 
 def _first_string(records: list[Record], key: str) -> str | None:
