@@ -163,7 +163,8 @@ def compact_cmd(
         raise refused.error()
     with open_store(db_path, recover=True) as store:
         with whole_deadline(settings.timeoutSeconds):  # everything up to the proposal, the import and plan included
-            target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit)
+            # lazy: the window's entries are read while the store is open (plan, summary), a slice at a time
+            target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit, lazy=True)
             the_plan = target.plan(settings)
             outcome = workbench.propose(store, target, the_plan, settings, started=started)
         if outcome is None or isinstance(outcome, workbench.Refusal):
