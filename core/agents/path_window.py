@@ -123,6 +123,11 @@ class LazyEntries(Sequence[Entry]):
         for k in range(self._n - 1, -1, -1):
             yield self[k]
 
+    @property
+    def held(self) -> int:
+        """How many entries the sequence keeps (those read by `__getitem__`, `prefetch` and `__iter__`)."""
+        return len(self._held)
+
     def read(self) -> list[Entry]:
         """Every entry, read once."""
         return list(self)
@@ -276,6 +281,11 @@ class PathWindow(Sequence[Entry]):
         if isinstance(self._tail, LazyEntries):
             start = self.start
             self._tail.prefetch([i - start for i in positions if i >= start])
+
+    def entries_kept(self) -> int:
+        """How many entries the window keeps now: its held part's (all of them unless it reads lazily) and the early ones read."""
+        tail = self._tail
+        return (tail.held if isinstance(tail, LazyEntries) else len(tail)) + len(self._early)
 
     def tail_fetched(self) -> int:
         """Entries of the held part read from the store so far (all of them unless the window reads lazily)."""

@@ -4,22 +4,29 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, SkipValidation
+from pydantic import BaseModel, Field, ValidatorFunctionWrapHandler, WrapValidator
 
 from cutline.core.models import Message
 
 RequestKind = Literal["history", "update", "turn_prefix", "merge"]
 
 
+def _lazy_as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A lazy sequence of messages (core.engine.span's `MessageSpan`) as given; a list (or dicts) validated."""
+    if isinstance(value, Sequence) and not isinstance(value, list | tuple | str | bytes):
+        return value
+    return handler(value)
+
+
 class SummaryRequest(BaseModel):
     """Everything a summarizer may use; LLM summarizers send `system_prompt` + `prompt_text`,
     the extractive one reads `messages`, `previous_summary` and `partial_summaries` directly.
 
-    `messages` is taken as given, not validated into a list: the summarized span of a long
-    session is a `MessageSpan` read a slice at a time (core.engine.span), and a list of
-    its 100,000 messages is what it avoids. A summarizer that does not read `prompt_text`
+    A lazy `messages` sequence is taken as given, not validated into a list: the summarized
+    span of a long session is a `MessageSpan` read a slice at a time (core.engine.span),
+    and a list of its 100,000 messages is what it avoids. A summarizer that does not read `prompt_text`
     (`reads_text` False) gets it empty.
     """
 
@@ -27,7 +34,7 @@ class SummaryRequest(BaseModel):
     prompt_name: str = "pi-checkpoint"
     system_prompt: str = ""
     prompt_text: str = ""
-    messages: Annotated[Sequence[Message], SkipValidation] = Field(default_factory=list)
+    messages: Annotated[Sequence[Message], WrapValidator(_lazy_as_given)] = Field(default_factory=list)
     previous_summary: str | None = None
     partial_summaries: list[str] = Field(default_factory=list)
     custom_instructions: str | None = None
