@@ -107,7 +107,7 @@ def _holding(
             for k, message in enumerate(messages):
                 if k == length // 2 and length > found.get("messages", 0):  # the history's span, not the turn prefix
                     found["messages"] = length
-                    found["live"] = _live_messages()
+                    found["live"] = _live_messages() - before  # (earlier commands of this process hold theirs)
                 yield message
 
         return read_span(walk())
@@ -118,6 +118,7 @@ def _holding(
             windows.append(window)
         return window
 
+    before = _live_messages()
     with monkeypatch.context() as patched:
         patched.setattr(extractive, "read_span", sampled)
         patched.setattr(Sessions, "path_window", recording)
