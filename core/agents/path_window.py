@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
 from cutline.core.agents.context import context_indices
-from cutline.core.agents.index_facts import CONTEXT_EDIT, PI_CURRENT_SIGN, RESET, WEIGHT
+from cutline.core.agents.index_facts import CONTEXT_EDIT, IN_CONTEXT, PI_CURRENT_SIGN, RESET, WEIGHT
 from cutline.core.models import Entry
 
 Fetch = Callable[[int, int], list[Entry]]
@@ -123,9 +123,32 @@ class LazyEntries(Sequence[Entry]):
         for k in range(self._n - 1, -1, -1):
             yield self[k]
 
+    @property
+    def held(self) -> int:
+        """How many entries the sequence keeps (those read by `__getitem__`, `prefetch` and `__iter__`)."""
+        return len(self._held)
+
     def read(self) -> list[Entry]:
         """Every entry, read once."""
         return list(self)
+
+    def read_unkept(self, indices: list[int]) -> list[Entry]:
+        """The entries at these (relative, ascending) positions, read where not held, and not kept.
+
+        Why: a summary of an uncompacted path walks ~100,000 entries once; keeping each
+        one read (as `__getitem__` does) held them all (~700 MB at 100k).
+        """
+        held = self._held
+        if all(k in held for k in indices):
+            return [held[k] for k in indices]
+        lo, hi = indices[0], indices[-1] + 1
+        if hi - lo <= 2 * len(indices) or self._fetch_at is None:
+            block = self._fetch(self._lo + lo, self._lo + hi)
+            self.fetched += len(block)
+            return [held.get(k) or block[k - lo] for k in indices]
+        found = self._fetch_at([self._lo + k for k in indices])
+        self.fetched += len(indices)
+        return [held.get(k) or found[self._lo + k] for k in indices]
 
 
 class PathWindow(Sequence[Entry]):
@@ -207,6 +230,44 @@ class PathWindow(Sequence[Entry]):
         for i in range(self.start - 1, -1, -1):
             yield self[i]
 
+    def read_unkept(self, positions: list[int]) -> list[Entry]:
+        """The entries at these path positions (ascending), read a block from the store where not held, and not kept.
+
+        For a walk over a long span (a summary reading the summarized part a slice at a
+        time): neither the window's held part nor its early entries grow with it.
+        """
+        start = self.start
+        early = [i for i in positions if i < start]
+        found: list[Entry] = []
+        if early:
+            missing = [i for i in early if i not in self._early]
+            block = self._fetch(missing[0], missing[-1] + 1) if missing else []
+            lo = missing[0] if missing else 0
+            found = [self._early.get(i) or block[i - lo] for i in early]
+        held = [i - start for i in positions if i >= start]
+        if held:
+            tail = self._tail
+            if isinstance(tail, LazyEntries):
+                found += tail.read_unkept(held)
+            else:
+                found += [tail[k] for k in held]
+        return found
+
+    def gives_message(self, position: int) -> bool | None:
+        """Whether the entry at `position` gives a message to a summary, from its facts; None when they cannot tell.
+
+        A `message` entry gives one when its facts mark it in the context (a message, not a
+        sidechain nor a compact-summary record: `IN_CONTEXT`, set from the same entry at
+        import); entries of the types `entry_message` answers None for give none; a custom
+        message or a branch summary must be read (few).
+        """
+        kind = self.kinds[position]
+        if kind == "message":
+            return bool(self.facts[position]["f"] & IN_CONTEXT)
+        if kind in ("custom_message", "branch_summary"):
+            return None
+        return False
+
     def tail(self) -> list[Entry]:
         """The held entries, positions `start` to the end (read now when the window reads them lazily)."""
         tail = self._tail
@@ -220,6 +281,11 @@ class PathWindow(Sequence[Entry]):
         if isinstance(self._tail, LazyEntries):
             start = self.start
             self._tail.prefetch([i - start for i in positions if i >= start])
+
+    def entries_kept(self) -> int:
+        """How many entries the window keeps now: its held part's (all of them unless it reads lazily) and the early ones read."""
+        tail = self._tail
+        return (tail.held if isinstance(tail, LazyEntries) else len(tail)) + len(self._early)
 
     def tail_fetched(self) -> int:
         """Entries of the held part read from the store so far (all of them unless the window reads lazily)."""

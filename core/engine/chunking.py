@@ -8,7 +8,7 @@ estimate, the one OpenClaw's compaction uses for all of this arithmetic.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -35,7 +35,7 @@ def default_estimate(message: Message) -> int:
     return chars4_tokens(message)
 
 
-def total_tokens(messages: list[Message], estimate: Estimate | None = None) -> int:
+def total_tokens(messages: Iterable[Message], estimate: Estimate | None = None) -> int:
     est = estimate or default_estimate
     return sum(est(m) for m in messages)
 
@@ -48,7 +48,7 @@ def normalize_parts(parts: int, message_count: int) -> int:
 
 
 def split_by_token_share(
-    messages: list[Message], parts: int = DEFAULT_PARTS, estimate: Estimate | None = None
+    messages: Sequence[Message], parts: int = DEFAULT_PARTS, estimate: Estimate | None = None
 ) -> list[list[Message]]:
     """Cut the messages, in order, into `parts` runs of about equal token weight.
 
@@ -78,32 +78,35 @@ def split_by_token_share(
 
 
 def chunk_by_max_tokens(
-    messages: list[Message], max_tokens: int, estimate: Estimate | None = None
+    messages: Iterable[Message], max_tokens: int, estimate: Estimate | None = None
 ) -> list[list[Message]]:
     """Cut the messages into runs of at most `max_tokens / 1.2` tokens; a message bigger than that stands alone."""
-    if not messages:
-        return []
+    return list(iter_chunks_by_max_tokens(messages, max_tokens, estimate))
+
+
+def iter_chunks_by_max_tokens(
+    messages: Iterable[Message], max_tokens: int, estimate: Estimate | None = None
+) -> Iterator[list[Message]]:
+    """`chunk_by_max_tokens`, one run at a time: a walk over a long span holds one run, not every one."""
     est = estimate or default_estimate
     effective_max = max(1, math.floor(max_tokens / SAFETY_MARGIN))
-    chunks: list[list[Message]] = []
     current: list[Message] = []
     current_tokens = 0
     for message in messages:
         tokens = est(message)
         if current and current_tokens + tokens > effective_max:
-            chunks.append(current)
+            yield current
             current, current_tokens = [], 0
         current.append(message)
         current_tokens += tokens
         if tokens > effective_max:
-            chunks.append(current)
+            yield current
             current, current_tokens = [], 0
     if current:
-        chunks.append(current)
-    return chunks
+        yield current
 
 
-def adaptive_chunk_ratio(messages: list[Message], context_window: int, estimate: Estimate | None = None) -> float:
+def adaptive_chunk_ratio(messages: Sequence[Message], context_window: int, estimate: Estimate | None = None) -> float:
     """The share of the window one chunk may use: 0.4, lowered towards 0.15 when the average message is large.
 
     When the average message (with the 1.2 safety margin) passes 10% of the window,
@@ -119,7 +122,7 @@ def adaptive_chunk_ratio(messages: list[Message], context_window: int, estimate:
     return BASE_CHUNK_RATIO
 
 
-def max_chunk_tokens(messages: list[Message], context_window: int, estimate: Estimate | None = None) -> int:
+def max_chunk_tokens(messages: Sequence[Message], context_window: int, estimate: Estimate | None = None) -> int:
     """Tokens one summarization call may take in: floor(window × adaptive ratio) − 4096 overhead, at least 1."""
     ratio = adaptive_chunk_ratio(messages, context_window, estimate)
     return max(1, math.floor(context_window * ratio) - SUMMARIZATION_OVERHEAD_TOKENS)

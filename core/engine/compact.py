@@ -44,7 +44,9 @@ from cutline.core.engine.sections import (
     collect_tool_failures,
     format_file_operations,
     format_tool_failures,
+    is_failed_result,
 )
+from cutline.core.engine.span import MessageSpan
 from cutline.core.engine.summary_run import NO_PRIOR_HISTORY, Progress, ProgressEvent, SummaryRun
 from cutline.core.errors import CutlineError
 from cutline.core.hooks import AfterCompactionEvent, BeforeCompactionEvent, HookOutcome, HooksConfig, run_hooks
@@ -200,7 +202,7 @@ def _judge(proposal: Proposal, job: CompactionJob) -> None:
     rules = summary_rules(job.plan, job.settings)
     proposal.rules = rules if get_mode(job.plan.mode).plan_family == PI_FAMILY else None
     if proposal.quality is None:
-        inputs = guard_inputs(rules, job.summarized + job.prefix, job.settings)
+        inputs = guard_inputs(rules, job.cut_away, job.settings)
         proposal.quality = judge(proposal.summary, inputs, job.settings)
 
 
@@ -236,15 +238,17 @@ async def compact(
     today = today or dt.datetime.now(dt.UTC).date()
     started = time.perf_counter()
     run = SummaryRun(summarizer, settings, progress, plan.contextWindow, mode.summary_style(settings))
+    summarize, prefix = plan.summarize_indices(), plan.turn_prefix_indices()
     job = CompactionJob(
         plan=plan,
         path=path,
         settings=settings,
-        summarized=_messages_at(path, plan.summarize_indices()),
-        prefix=_messages_at(path, plan.turn_prefix_indices()),
+        summarized=MessageSpan(path, summarize, _summarizable, remember=is_failed_result),
+        prefix=_messages_at(path, prefix),
         read_files=list(plan.readOnlyFiles),
         modified_files=list(plan.modifiedFiles),
         cwd=session.cwd,
+        cut_away_span=MessageSpan(path, [*summarize, *prefix], _summarizable),
     )
     outcomes: list[HookOutcome] = []
 

@@ -7,6 +7,8 @@ into the summarized part and the agent repeats itself or loses its place
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel
 
 from cutline.core.models import ImageBlock, Message, TextBlock
@@ -36,7 +38,7 @@ def message_text(message: Message) -> str:
     return "\n".join(parts)
 
 
-def extract_last_turn(messages: list[Message]) -> LastTurn:
+def extract_last_turn(messages: Sequence[Message]) -> LastTurn:
     """Walk back to the last user message; the assistant text is the newest non-empty one after it.
 
     An assistant message made only of tool calls has no text, so the walk keeps
@@ -94,7 +96,7 @@ def format_last_turn_section(turn: LastTurn, max_tokens: int = 2000) -> str:
     return "\n".join(lines)
 
 
-def last_turn_section(summarized: list[Message], max_tokens: int = 2000) -> str:
+def last_turn_section(summarized: Sequence[Message], max_tokens: int = 2000) -> str:
     """The section to append for the summarized messages, or "" when there is nothing to inject.
 
     No user message in the summarized part means the last exchange is still kept

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -215,7 +216,7 @@ def message_text(message: Message) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def identifiers_of(messages: list[Message]) -> list[str]:
+def identifiers_of(messages: Sequence[Message]) -> list[str]:
     """The identifiers OpenClaw protects: those of the last 10 summarized (and turn-prefix) messages."""
     text = "\n".join(message_text(m) for m in messages[-IDENTIFIER_SOURCE_MESSAGES:])
     return extract_opaque_identifiers(text)
@@ -226,7 +227,7 @@ def identifiers_of(messages: list[Message]) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-def latest_user_ask(messages: list[Message]) -> str | None:
+def latest_user_ask(messages: Sequence[Message]) -> str | None:
     """The text of the last user message with any text (tool results carried in it left out)."""
     for message in reversed(messages):
         if message.role != "user":

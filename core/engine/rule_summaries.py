@@ -10,6 +10,7 @@ engine's run object satisfies.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 from cutline.core import agent_releases
@@ -49,6 +50,7 @@ class SummaryCalls(Protocol):
     """What a flow needs from the engine's run: calls, progress, notes, the degradation level."""
 
     notes: list[str]
+    reads_text: bool  # whether the summarizer reads a request's prompt text (else it is not built)
 
     async def call(self, stage: str, request: SummaryRequest) -> str:
         """One summarizer call, timed under `stage`."""
@@ -93,7 +95,7 @@ def output_limit(share: float, reserve_tokens: int, model_max: int | None) -> in
 
 def guard_inputs(
     rules: str,
-    cut_away: list[Message],
+    cut_away: Sequence[Message],
     settings: CompactionSettings,
     latest_unresolved_request: str | None = None,
 ) -> QualityInputs:

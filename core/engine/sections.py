@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 
 from cutline.core.engine.proposal import ToolFailure
 from cutline.core.models import Message, TextBlock
@@ -25,12 +26,17 @@ def _failure_meta(message: Message) -> str | None:
     return " ".join(parts) or None
 
 
-def collect_tool_failures(messages: list[Message]) -> list[ToolFailure]:
+def is_failed_result(message: Message) -> bool:
+    """Whether a message is an errored tool result (what `collect_tool_failures` reads; every other message it skips)."""
+    return message.role == "toolResult" and message.isError is True
+
+
+def collect_tool_failures(messages: Iterable[Message]) -> list[ToolFailure]:
     """Every errored tool result once per call id, its text on one line and cut at 240 characters."""
     failures: list[ToolFailure] = []
     seen: set[str] = set()
     for message in messages:
-        if message.role != "toolResult" or message.isError is not True:
+        if not is_failed_result(message):
             continue
         call_id = message.toolCallId or ""
         if not call_id or call_id in seen:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -20,6 +20,7 @@ from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.chunking import (
     chunk_by_max_tokens,
     is_oversized,
+    iter_chunks_by_max_tokens,
     max_chunk_tokens,
     normalize_parts,
     oversized_note,
@@ -93,6 +94,8 @@ class SummaryRun:
         self.style = style or settings_style(settings)
         self.prompt_name = self.style.prompt_name
         self.max_tokens = math.floor(0.8 * settings.reserveTokens)
+        # whether the summarizer reads the request's prompt text (the extractive one reads the messages only)
+        self.reads_text = summarizer.reads_text
 
     def note(self, text: str) -> None:
         """Add a note for the person reviewing the proposal."""
@@ -122,15 +125,19 @@ class SummaryRun:
         finally:
             self.timings[stage] = self.timings.get(stage, 0.0) + time.perf_counter() - started
 
-    def history_request(self, messages: list[Message], previous: str | None, custom: str | None) -> SummaryRequest:
-        """A history (or, with a previous summary, an update) request for `messages`."""
+    def history_request(self, messages: Sequence[Message], previous: str | None, custom: str | None) -> SummaryRequest:
+        """A history (or, with a previous summary, an update) request for `messages` (its text only for a summarizer that reads it)."""
         kind: Literal["update", "history"] = "update" if previous else "history"
-        text = build_prompt_text(
-            kind,
-            serialize_conversation(messages, self.style.serialize),
-            previous_summary=previous,
-            custom_instructions=custom,
-            prompt_name=self.prompt_name,
+        text = (
+            build_prompt_text(
+                kind,
+                serialize_conversation(messages, self.style.serialize),
+                previous_summary=previous,
+                custom_instructions=custom,
+                prompt_name=self.prompt_name,
+            )
+            if self.reads_text
+            else ""
         )
         return SummaryRequest(
             kind=kind,
@@ -165,7 +172,11 @@ class SummaryRun:
 
     def turn_prefix_request(self, messages: list[Message]) -> SummaryRequest:
         """pi's request for a split turn's prefix."""
-        text = build_prompt_text("turn_prefix", serialize_conversation(messages, self.style.serialize))
+        text = (
+            build_prompt_text("turn_prefix", serialize_conversation(messages, self.style.serialize))
+            if self.reads_text
+            else ""
+        )
         return SummaryRequest(
             kind="turn_prefix",
             prompt_name="pi-turn-prefix",
@@ -178,12 +189,16 @@ class SummaryRun:
     # -- OpenClaw's summarizeChunks / summarizeWithFallback / summarizeInStages --
 
     async def chunks(
-        self, stage: str, messages: list[Message], previous: str | None, custom: str | None, max_chunk: int
+        self, stage: str, messages: Sequence[Message], previous: str | None, custom: str | None, max_chunk: int
     ) -> str:
-        """Summarize in chunks of at most `max_chunk` tokens, each chunk updating the summary of the ones before."""
+        """Summarize in chunks of at most `max_chunk` tokens, each chunk updating the summary of the ones before.
+
+        The chunks are cut as they are summarized (one held at a time): a span read a slice
+        at a time is not held whole.
+        """
         if not messages:
             return previous or NO_PRIOR_HISTORY
-        pieces = chunk_by_max_tokens(messages, max_chunk, chars4_tokens)
+        pieces = iter_chunks_by_max_tokens(messages, max_chunk, chars4_tokens)
         summary = previous
         for done, piece in enumerate(pieces):
             try:
@@ -191,15 +206,16 @@ class SummaryRun:
             except SummarizerError as exc:
                 if done == 0 or summary is None:
                     raise
+                total = done + 1 + sum(1 for _ in pieces)
                 partial = (
-                    f"{summary}\n\n[Partial summary: chunks 1-{done} of {len(pieces)} were summarized. "
-                    f"Chunks {done + 1}-{len(pieces)} could not be processed.]"
+                    f"{summary}\n\n[Partial summary: chunks 1-{done} of {total} were summarized. "
+                    f"Chunks {done + 1}-{total} could not be processed.]"
                 )
                 raise _PartialFailure(str(exc), partial) from exc
         return summary or NO_PRIOR_HISTORY
 
     async def with_fallback(
-        self, stage: str, messages: list[Message], previous: str | None, custom: str | None, max_chunk: int
+        self, stage: str, messages: Sequence[Message], previous: str | None, custom: str | None, max_chunk: int
     ) -> str:
         """Full summary; if that fails, one without oversized messages (noted); else only a note of what was there."""
         if not messages:
@@ -232,17 +248,17 @@ class SummaryRun:
             "Summary unavailable due to size limits."
         )
 
-    def max_chunk(self, messages: list[Message]) -> int:
+    def max_chunk(self, messages: Sequence[Message]) -> int:
         """The configured chunk size, else OpenClaw's adaptive one for these messages and the window."""
         if self.settings.maxChunkTokens:
             return self.settings.maxChunkTokens
         return max_chunk_tokens(messages, self.window, chars4_tokens)
 
-    def needs_stages(self, messages: list[Message]) -> bool:
+    def needs_stages(self, messages: Sequence[Message]) -> bool:
         """Whether the messages are too big for one pass."""
         return total_tokens(messages, chars4_tokens) > self.max_chunk(messages)
 
-    async def staged(self, stage: str, messages: list[Message], previous: str | None, custom: str | None) -> str:
+    async def staged(self, stage: str, messages: Sequence[Message], previous: str | None, custom: str | None) -> str:
         """Split, summarize the parts concurrently, merge them; one pass when the input is small or short."""
         if not messages:
             return previous or NO_PRIOR_HISTORY

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections.abc import Sequence
 
 from cutline.core.models import Message
 from cutline.core.summarizers import cues
@@ -203,7 +204,7 @@ def find_identifiers(text: str) -> list[str]:
     return found
 
 
-def _identifiers(items: _Items, messages: list[Message]) -> None:
+def _identifiers(items: _Items, messages: Sequence[Message]) -> None:
     """Exact identifiers of the last messages (those OpenClaw's guard protects)."""
     seen: set[str] = set()
     for message in messages[-IDENTIFIER_MESSAGES:]:
@@ -265,6 +266,7 @@ class ExtractiveSummarizer(Summarizer):
 
     name = "extractive"
     model = None
+    reads_text = False  # it reads the messages themselves
 
     async def summarize(self, request: SummaryRequest) -> str:
         return summarize_extractive(request)

@@ -8,6 +8,7 @@ at a different place than pi cuts it and the serialized size would differ.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from cutline.core.models import Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
@@ -68,30 +69,31 @@ def _user_text(message: Message, text: str) -> Message:
     return Message(role="user", content=[TextBlock(text=text)], timestamp=message.timestamp)
 
 
-def to_llm(messages: list[Message]) -> list[Message]:
+def to_llm(messages: Iterable[Message]) -> list[Message]:
     """Map cutline's message roles onto user / assistant / toolResult as pi's convertToLlm does.
 
     bashExecution runs marked `excludeFromContext` (pi's `!!` prefix) and roles pi does not
     send (system) are dropped; applying it twice gives the same result.
     """
-    out: list[Message] = []
+    return list(iter_llm(messages))
+
+
+def iter_llm(messages: Iterable[Message]) -> Iterator[Message]:
+    """`to_llm` one message at a time (a long span is serialized without a list of its messages)."""
     for message in messages:
         role = message.role
         if role == "bashExecution":
             if _extra(message, "excludeFromContext"):
                 continue
-            out.append(_user_text(message, bash_execution_text(message)))
+            yield _user_text(message, bash_execution_text(message))
         elif role == "custom":
-            out.append(Message(role="user", content=list(message.content), timestamp=message.timestamp))
+            yield Message(role="user", content=list(message.content), timestamp=message.timestamp)
         elif role == "branchSummary":
-            out.append(_user_text(message, BRANCH_SUMMARY_PREFIX + (message.summary or "") + BRANCH_SUMMARY_SUFFIX))
+            yield _user_text(message, BRANCH_SUMMARY_PREFIX + (message.summary or "") + BRANCH_SUMMARY_SUFFIX)
         elif role == "compactionSummary":
-            out.append(
-                _user_text(message, COMPACTION_SUMMARY_PREFIX + (message.summary or "") + COMPACTION_SUMMARY_SUFFIX)
-            )
+            yield _user_text(message, COMPACTION_SUMMARY_PREFIX + (message.summary or "") + COMPACTION_SUMMARY_SUFFIX)
         elif role in ("user", "assistant", "toolResult"):
-            out.append(message)
-    return out
+            yield message
 
 
 # ---------------------------------------------------------------------------
@@ -190,7 +192,7 @@ def _message_parts(message: Message, style: SerializeStyle) -> list[str]:
     return parts
 
 
-def serialize_conversation(messages: list[Message], style: SerializeStyle = "pi") -> str:
+def serialize_conversation(messages: Iterable[Message], style: SerializeStyle = "pi") -> str:
     """The conversation as plain labelled text so the summarizer does not try to continue it.
 
     `pi` reproduces pi's serializeConversation (tool results cut at 2000 characters);
@@ -202,7 +204,7 @@ def serialize_conversation(messages: list[Message], style: SerializeStyle = "pi"
         raise ValueError(f"unknown serialization style: {style!r}")
 
     parts: list[str] = []
-    for message in to_llm(messages):
+    for message in iter_llm(messages):
         parts += _message_parts(message, style)
     conversation = "\n\n".join(parts)
     if style == "preview":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -779,7 +780,7 @@ def _size(message: Message) -> int:
     return size
 
 
-def read_span(messages: list[Message]) -> SpanState:
+def read_span(messages: Iterable[Message]) -> SpanState:
     """The state a span of messages leaves, read in one pass."""
     reader = SpanReader()
     for message in messages:

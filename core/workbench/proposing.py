@@ -143,8 +143,9 @@ def propose(
     session, path = opened.session, opened.run_path()
     rebuilt: Session | None = None
     if path is None and not session.entries:
+        # lazy: read while the store is open for the run, the summarized span a slice at a time (not every entry held)
         path = compaction_window(
-            store, session.id, settings.mode, plan.counter, plan.rules, settings.rules, flags_only=True
+            store, session.id, settings.mode, plan.counter, plan.rules, settings.rules, flags_only=True, lazy=True
         )
         if path is None:
             rebuilt = session = store.load_session(session.id)

@@ -150,6 +150,17 @@ def test_the_audit_of_a_proposal_grows_linearly(every: int, tmp_path: Path, caps
     assert_linear(calls[0], calls[1], "audit --proposal")
 
 
+@pytest.mark.parametrize("every", [0, 6], ids=["uncompacted", "compacted"])
+def test_a_compaction_grows_linearly(every: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`compact` (extractive) of a stored session: the window, the plan, the summary read a slice at a time."""
+    calls = []
+    for s in (1, 4):
+        file = _pi(tmp_path, s, every)
+        db = _stored(tmp_path, file, capsys)
+        calls.append(_cli(capsys, "compact", "--json", "--keep-recent-tokens", "2000", "--db", db, str(file)))
+    assert_linear(calls[0], calls[1], "compact")
+
+
 # -- the count has teeth: one per-entry step made quadratic ------------------------------
 
 

@@ -45,15 +45,15 @@ _VOLATILE = ("id", "created_at", "entryId", "timings")
 
 
 @pytest.fixture
-def windows_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, PathWindow, bool]]]:
-    """Every window `Sessions.path_window` hands out during the test, with its session's id and `before`."""
-    made: list[tuple[str, PathWindow, bool]] = []
+def windows_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, PathWindow, bool, bool]]]:
+    """Every window `Sessions.path_window` hands out during the test, with its session's id, `before` and `lazy`."""
+    made: list[tuple[str, PathWindow, bool, bool]] = []
     original = Sessions.path_window
 
     def recording(self: Sessions, session_id: str, *args: Any, **kwargs: Any) -> PathWindow | None:
         window = original(self, session_id, *args, **kwargs)
         if window is not None:
-            made.append((session_id, window, bool(kwargs.get("before"))))
+            made.append((session_id, window, bool(kwargs.get("before")), bool(kwargs.get("lazy"))))
         return window
 
     monkeypatch.setattr(Sessions, "path_window", recording)
@@ -118,17 +118,21 @@ def _compare_compaction_audits(file: Path, monkeypatch: pytest.MonkeyPatch, caps
         assert run(capsys, *audit) == _full(monkeypatch, capsys, *audit), (file, audit)
 
 
-def _check_window_readings(session_id: str, window: PathWindow, before: bool) -> None:
-    """What a window reads of its whole path from stored facts equals what the full path gives."""
+def _check_window_readings(session_id: str, window: PathWindow, before: bool, lazy: bool) -> None:
+    """What a window reads of its whole path from stored facts equals what the full path gives.
+
+    A lazy window (`compact`'s) reads its entries from the store while the command runs; the
+    store is closed once it ends, so its entries are read here through the same window made again.
+    """
     with Store() as store:
         session = store.load_session(session_id)
         counts = count_entries(store, session, "chars4")
-        again = store.sessions.path_window(session_id, "chars4", through=window.ids[-1], before=before)
+        again = store.sessions.path_window(session_id, "chars4", through=window.ids[-1], before=before, lazy=lazy)
         assert again is not None and again.ids == window.ids and again.start == window.start
         path = session.active_path()[: len(window)]
         assert [e.id for e in path] == window.ids
         assert window.counts == [counts[e.id] for e in path]
-        assert window.context_indices() == context_indices(path)
+        assert (window if not lazy else again).context_indices() == context_indices(path)
         expected = [(s.estimate, s.real, s.entryId) for s in usage_samples(path, window.counts) if s.estimate > 0]
         assert _window_samples(window, window.counts) == expected
         if window.start:
@@ -146,7 +150,7 @@ def test_fixture_sessions_print_the_same_windowed_and_loaded_whole(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    windows_made: list[tuple[str, PathWindow, bool]],
+    windows_made: list[tuple[str, PathWindow, bool, bool]],
 ) -> None:
     copy = tmp_path / file.name
     shutil.copyfile(file, copy)
@@ -167,18 +171,18 @@ def test_generated_pi_sessions_with_compactions_print_the_same(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    windows_made: list[tuple[str, PathWindow, bool]],
+    windows_made: list[tuple[str, PathWindow, bool, bool]],
 ) -> None:
     file = write_pi_session(tmp_path / f"{kind}.jsonl", **GENERATED[kind])
     made = _compare_session(file, monkeypatch, capsys, VARIANTS)
     if kind == "context-edit":
         # a context_edit on the path: the whole session is loaded (compactions before the edit are windowed)
-        assert all(before for _, _, before in windows_made)
+        assert all(before for _, _, before, _ in windows_made)
         return
     assert made
     if not kind.startswith("uncompacted"):  # (with no compaction the path is its own window: start 0)
-        assert any(w.start > 0 for _, w, before in windows_made if not before)
-        assert any(w.start > 0 for _, w, before in windows_made if before)
+        assert any(w.start > 0 for _, w, before, _ in windows_made if not before)
+        assert any(w.start > 0 for _, w, before, _ in windows_made if before)
     for made_window in windows_made[:3] + [w for w in windows_made if w[2]][:3]:
         _check_window_readings(*made_window)
     # the session grows (a new compaction too): the proposals are audited on the path they were planned on

@@ -12,6 +12,7 @@ from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.proposal import ToolFailure
 from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.rules.base import PlannerRules
+from cutline.core.engine.span import MessageSpan
 from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 from cutline.core.models import Entry, Message
 
@@ -25,12 +26,31 @@ class CompactionJob:
     plan: CompactionPlan
     path: Sequence[Entry]  # the active path: a list, or a PathWindow of a stored session
     settings: CompactionSettings
-    summarized: list[Message]
+    # the summarized messages: a `MessageSpan` (read a slice at a time, each walk reads again) or a list
+    summarized: Sequence[Message]
     prefix: list[Message]
     read_files: list[str]
     modified_files: list[str]
     # the session's working directory (OpenClaw reads the workspace's AGENTS.md from there)
     cwd: str | None = None
+    # what the compaction cuts away: the summarized messages, then the split turn's prefix (empty: those two joined)
+    cut_away_span: Sequence[Message] | None = None
+
+    @property
+    def cut_away(self) -> Sequence[Message]:
+        """The summarized messages followed by the prefix's."""
+        if self.cut_away_span is not None:
+            return self.cut_away_span
+        return [*self.summarized, *self.prefix]
+
+
+def failed_results(job: CompactionJob) -> Sequence[Message]:
+    """The cut-away messages `collect_tool_failures` reads, or all of them: a span's errored tool results are
+    those its walks remembered (`MessageSpan.remembered`), so the failures section does not read the span again."""
+    summarized = job.summarized
+    if isinstance(summarized, MessageSpan) and summarized.remembers:
+        return [*summarized.remembered(), *job.prefix]
+    return job.cut_away
 
 
 @dataclass

@@ -18,7 +18,7 @@ from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.context import build_context, context_indices
 from cutline.core.engine.last_turn import last_turn_section
-from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, Rebuilt
+from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, Rebuilt, failed_results
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.rule_summaries import summary_rules
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
@@ -55,15 +55,26 @@ def rebuilt_context(
 
 
 def _context_part(path: Sequence[Entry], first_kept: str | None) -> Sequence[Entry]:
-    """The part of the path a new compaction's context is built from: all of it, or a window's held entries.
+    """The part of the path a new compaction's context is built from: all of it, or a window's entries from the first kept one.
 
-    A `PathWindow` (no context_edit on its path) gives its held entries unless the first
-    kept entry lies before them: the context after the new compaction is its summary and
-    the entries from the first kept one on, so the entries before the window change nothing.
+    A `PathWindow` (no context_edit on its path, so each entry's weight is its own) gives
+    its entries from the first kept one on, read and not kept: the context after the new
+    compaction is its summary and those entries, so the ones before change nothing (a
+    window of an uncompacted path held every one of its 100,000 entries here). No first
+    kept entry, or one not on the path: the new compaction keeps nothing before it.
+    The whole path when the first kept entry lies before the window.
     """
-    if isinstance(path, PathWindow) and (first_kept is None or first_kept not in path.ids[: path.start]):
-        return path.tail()
-    return path
+    if not isinstance(path, PathWindow):
+        return path
+    if first_kept is None:
+        return []
+    try:
+        at = path.ids.index(first_kept)
+    except ValueError:
+        return []
+    if at < path.start:
+        return path
+    return path.read_unkept(list(range(at, len(path))))
 
 
 class PiMode:
@@ -112,13 +123,13 @@ class PiMode:
 
     def finish(self, job: CompactionJob, body: str) -> Rebuilt:
         """pi's sections after a summary body (last turn, tool failures, file operations) and the context rebuilt."""
-        cut_away = job.summarized + job.prefix
+        cut_away = job.cut_away
         last_turn = (
             last_turn_section(cut_away, job.settings.lastTurnMaxTokens) if job.settings.lastTurnInjection else ""
         )
         if last_turn:
             body = f"{body}\n\n{last_turn}"
-        failures = collect_tool_failures(cut_away)
+        failures = collect_tool_failures(failed_results(job))
         body += format_tool_failures(failures) + format_file_operations(job.read_files, job.modified_files)
         context, ids = rebuilt_context(job, body)
         return Rebuilt(
@@ -132,12 +143,12 @@ class PiMode:
             tool_failures=failures,
         )
 
-    async def prepare_history(self, job: CompactionJob, run: SummaryRun) -> tuple[list[Message], str | None]:
+    async def prepare_history(self, job: CompactionJob, run: SummaryRun) -> tuple[Sequence[Message], str | None]:
         """The history to summarize and the summary it updates: as planned, for pi."""
         return job.summarized, job.plan.previousSummary
 
     async def summarize_history(
-        self, job: CompactionJob, run: SummaryRun, history: list[Message], previous: str | None
+        self, job: CompactionJob, run: SummaryRun, history: Sequence[Message], previous: str | None
     ) -> str:
         """One pass, or OpenClaw's stages when the history is too big for one."""
         run.emit("history")

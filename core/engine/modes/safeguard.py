@@ -8,6 +8,7 @@ drops the oldest chunks when new content exceeds `maxHistoryShare` of the window
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.chunking import SAFETY_MARGIN, prune_history_for_context_share, total_tokens
@@ -66,8 +67,12 @@ class SafeguardMode(PiMode):
         result.explanation.append(history_share_step(share))
         return result
 
-    async def prepare_history(self, job: CompactionJob, run: SummaryRun) -> tuple[list[Message], str | None]:
-        """Drop the oldest chunks when new content overflows the history share; their summary becomes the previous one."""
+    async def prepare_history(self, job: CompactionJob, run: SummaryRun) -> tuple[Sequence[Message], str | None]:
+        """Drop the oldest chunks when new content overflows the history share; their summary becomes the previous one.
+
+        Pruning cuts the history by token shares and repairs tool pairs across the cut: it
+        holds the history as a list (read once), only when it prunes.
+        """
         plan, settings, history = job.plan, job.settings, job.summarized
         previous = plan.previousSummary
         if not history:
@@ -77,7 +82,7 @@ class SafeguardMode(PiMode):
         new_content = max(0, math.floor(plan.tokensBefore - summarizable))
         if new_content <= math.floor(window * settings.maxHistoryShare * SAFETY_MARGIN):
             return history, previous
-        pruned = prune_history_for_context_share(history, window, settings.maxHistoryShare, 2, chars4_tokens)
+        pruned = prune_history_for_context_share(list(history), window, settings.maxHistoryShare, 2, chars4_tokens)
         if pruned.dropped_chunks <= 0:
             return history, previous
         run.note(
@@ -95,7 +100,7 @@ class SafeguardMode(PiMode):
         return pruned.kept, previous
 
     async def summarize_history(
-        self, job: CompactionJob, run: SummaryRun, history: list[Message], previous: str | None
+        self, job: CompactionJob, run: SummaryRun, history: Sequence[Message], previous: str | None
     ) -> str:
         """Always in stages (one pass when the history is small)."""
         run.emit("history")

@@ -211,7 +211,7 @@ class SystemAndSummaryMode:
 
     async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
         """Summarize the cleaned history; the system prompt and one user message remain."""
-        cleaned = clean_history(job.summarized)
+        cleaned = clean_history(list(job.summarized))  # it walks back and forth: read once, held
         run.emit("history")
         summary = await run.with_fallback(
             "history", cleaned, None, job.settings.customInstructions, run.max_chunk(cleaned)

@@ -19,11 +19,13 @@ from cutline.core.releases.openclaw_2026_9.safeguard import (
 async def summarize(mode: PiMode, job: CompactionJob, run: SummaryRun) -> Rebuilt:
     """OpenClaw 2026.9's safeguard summary (`safeguard`); the mode's own hooks are not used, the context rebuilt as pi's."""
     settings = job.settings
+    # its flow splits off the recent turns and reads the span back and forth: read once, held as a list
+    summarized = list(job.summarized)
     kept = [m for m in (entry_message(job.path[i]) for i in job.plan.kept_indices()) if m is not None]
     latest = getattr(job.plan, "latestUnresolvedUserRequest", None) or latest_unresolved_request(
-        job.summarized + job.prefix + kept
+        summarized + job.prefix + kept
     )
-    cut_away = job.summarized + job.prefix
+    cut_away = summarized + job.prefix
     failures = collect_tool_failures(cut_away)
     appendix = (
         format_tool_failures(failures)
@@ -33,7 +35,7 @@ async def summarize(mode: PiMode, job: CompactionJob, run: SummaryRun) -> Rebuil
     result = await openclaw_summary(
         run,
         settings,
-        summarized=job.summarized,
+        summarized=summarized,
         prefix=job.prefix,
         previous=job.plan.previousSummary,
         split_turn=job.plan.isSplitTurn,

@@ -11,6 +11,8 @@ output limit. Custom instructions reach the history call only, as in pi's code. 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.modes.base import CompactionJob, Rebuilt
 from cutline.core.engine.modes.pi import PiMode
@@ -35,16 +37,25 @@ def turn_prefix_text(conversation: str) -> str:
 
 
 def history_request(
-    messages: list[Message], previous: str | None, settings: CompactionSettings, model_max: int | None
+    messages: Sequence[Message],
+    previous: str | None,
+    settings: CompactionSettings,
+    model_max: int | None,
+    *,
+    with_text: bool = True,
 ) -> SummaryRequest:
-    """The history (or update) request, with the settings' prompt and custom instructions."""
+    """The history (or update) request, with the settings' prompt and custom instructions (the text only `with_text`)."""
     style: SerializeStyle = "preview" if settings.previewStyle else "pi"
-    text = build_prompt_text(
-        "update" if previous else "history",
-        serialize_conversation(messages, style),
-        previous_summary=previous,
-        custom_instructions=settings.customInstructions,
-        prompt_name=settings.promptName,
+    text = (
+        build_prompt_text(
+            "update" if previous else "history",
+            serialize_conversation(messages, style),
+            previous_summary=previous,
+            custom_instructions=settings.customInstructions,
+            prompt_name=settings.promptName,
+        )
+        if with_text
+        else ""
     )
     return SummaryRequest(
         kind="update" if previous else "history",
@@ -58,14 +69,16 @@ def history_request(
     )
 
 
-def prefix_request(messages: list[Message], settings: CompactionSettings, model_max: int | None) -> SummaryRequest:
-    """The turn-prefix request (no custom instructions, as in pi)."""
+def prefix_request(
+    messages: list[Message], settings: CompactionSettings, model_max: int | None, *, with_text: bool = True
+) -> SummaryRequest:
+    """The turn-prefix request (no custom instructions, as in pi; the text only `with_text`)."""
     style: SerializeStyle = "preview" if settings.previewStyle else "pi"
     return SummaryRequest(
         kind="turn_prefix",
         prompt_name="pi-current-turn-prefix",
         system_prompt=PI_CURRENT_SYSTEM_PROMPT,
-        prompt_text=turn_prefix_text(serialize_conversation(messages, style)),
+        prompt_text=turn_prefix_text(serialize_conversation(messages, style)) if with_text else "",
         messages=messages,
         max_tokens=output_limit(TURN_PREFIX_SHARE, settings.reserveTokens, model_max),
     )
@@ -85,28 +98,35 @@ async def current_pi_body(
     calls: SummaryCalls,
     settings: CompactionSettings,
     *,
-    summarized: list[Message],
+    summarized: Sequence[Message],
     prefix: list[Message],
     previous: str | None,
     split_turn: bool,
     model_max: int | None,
 ) -> str:
     """The summary body current pi writes (before the sections cutline appends)."""
+    text = calls.reads_text
     if split_turn and prefix:
         if summarized:
             calls.emit("history")
             history = await _ask(
-                calls, "history", history_request(summarized, previous, settings, model_max), len(summarized)
+                calls,
+                "history",
+                history_request(summarized, previous, settings, model_max, with_text=text),
+                len(summarized),
             )
         else:
             history = previous or NO_PRIOR_HISTORY
         calls.emit("turn_prefix")
-        prefix_text = await _ask(calls, "turn_prefix", prefix_request(prefix, settings, model_max), len(prefix))
+        prefix_text = await _ask(
+            calls, "turn_prefix", prefix_request(prefix, settings, model_max, with_text=text), len(prefix)
+        )
         return f"{history}{TURN_CONTEXT_SEPARATOR}{prefix_text}"
     if not summarized:
         return previous or NO_PRIOR_HISTORY
     calls.emit("history")
-    return await _ask(calls, "history", history_request(summarized, previous, settings, model_max), len(summarized))
+    request = history_request(summarized, previous, settings, model_max, with_text=text)
+    return await _ask(calls, "history", request, len(summarized))
 
 
 async def summarize(mode: PiMode, job: CompactionJob, run: SummaryRun) -> Rebuilt:
