@@ -459,7 +459,14 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
         pending = f"plan pending · keepRecentTokens {self.settings.keepRecentTokens:,} ({self.counter})"
         self.query_one(BudgetGauge).pending(pending)
         self.query_one(PlanWhy).pending(pending)
-        self.make_plan(self._plan_asked, self._path_index, self.settings, self.session, self.rules_override)
+        # begun once the frame that says so is drawn: a planner thread begun at once takes the interpreter
+        # from that frame's rendering every few milliseconds (the pending state reached the screen 60 ms late)
+        self.call_after_refresh(self._plan_now, self._plan_asked)
+
+    def _plan_now(self, asked: int) -> None:
+        """Start request `asked`'s worker, unless a newer request came before the frame was drawn."""
+        if asked == self._plan_asked and self._path_index is not None:
+            self.make_plan(asked, self._path_index, self.settings, self.session, self.rules_override)
 
     @work(thread=True, exclusive=True, group="replan", exit_on_error=False, description="Planning")
     def make_plan(

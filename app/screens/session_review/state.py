@@ -160,8 +160,8 @@ class ReviewState(OnDesk, Screen[None]):
     def calibration_ratio(self) -> float:
         """The calibrated counter's ratio to chars4; for a stored path fitted on first use (read it in a worker)."""
         if self._calibration_ratio is None:
-            calibration = self._stored.calibration(self.tokens["chars4"]) if self._stored is not None else None
-            self._calibration_ratio = calibration.ratio if calibration is not None else 1.0
+            ratio = self._stored.calibration_ratio(self.tokens["chars4"]) if self._stored is not None else None
+            self._calibration_ratio = ratio if ratio is not None else 1.0
         return self._calibration_ratio
 
     def _show_load_status(self) -> None:
