@@ -118,6 +118,7 @@ async def test_keys_are_handled_while_a_re_plan_is_made_and_the_gauge_says_it_is
         assert "pending" not in gauge_text(screen)
         assert message_list.marks is not None and message_list.marks.first_kept != old_cut
         assert message_list.cursor == message_list.marks.first_kept, "`.` ran on the new plan's cut"
+        assert "kept" not in str(screen.query_one("#status-text", Static).render())
 
 
 async def test_a_superseded_re_plan_is_never_drawn(tmp_path: Path, ledger: Path, planner: HeldPlanner) -> None:

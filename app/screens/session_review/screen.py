@@ -492,6 +492,9 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
             self.set_status(f"no plan with these settings: {message.error}{dropped}")
         else:
             self._draw_plan(message.plan)
+            if self._queued and not self.session_loading:
+                kept = len(self._queued)  # the status said they were kept: now they run
+                self.set_status(f"plan drawn · {kept} kept key{'s' if kept != 1 else ''} run")
             if when_drawn is not None:
                 when_drawn()
         if self._queued and not self.session_loading:
