@@ -199,10 +199,13 @@ class CutlineApp(App[None]):
         problems = keymap_problems(self.config.keys)
         if self.config.keys:
             self.set_keymap(self.config.keys)
-        self.push_screen(SessionsScreen())
         self.inbox.start()
         if self.session_ref:
+            # the review alone: the sessions list under it was composed, styled and read for nothing before the
+            # first rows (Esc on the review replaces it with the list, `show_sessions`)
             self.open_review(self.session_ref)
+        else:
+            self.push_screen(SessionsScreen())
         if problems:
             self.show_error("Some [keys] in config.toml were not applied", "\n".join(problems))
 

@@ -73,13 +73,17 @@ class BudgetGauge(Static):
 
     def show(self, budget: Budget | None) -> None:
         self.budget = budget
+        self.waiting = ""
         self.update(self._content(), layout=False)  # fixed height: no layout pass needed
 
     def pending(self, text: str) -> None:
-        """Say what the plan waits for (a long session's loading step) until `show` draws one."""
+        """Say what the plan waits for until `show` draws one: a long session's loading step, or a re-plan.
+
+        A re-plan keeps the last plan's bar and context line (the context does not depend on
+        the settings a re-plan changes) and says it is pending on the plan's line.
+        """
         self.waiting = text
-        if self.budget is None:
-            self.update(self._content(), layout=False)
+        self.update(self._content(), layout=False)
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", lambda: self.show(self.budget), init=False)
@@ -118,9 +122,12 @@ class BudgetGauge(Static):
         facts = _facts(budget, colour, short=False)
         if facts.cell_len > width:
             facts = _facts(budget, colour, short=True)
-        plan = _plan_line(budget, colour, short=False)
-        if plan.cell_len > width:
-            plan = _plan_line(budget, colour, short=True)
+        if self.waiting:
+            plan = Text(self.waiting, style=colour["muted"])
+        else:
+            plan = _plan_line(budget, colour, short=False)
+            if plan.cell_len > width:
+                plan = _plan_line(budget, colour, short=True)
         for part in (facts, plan):  # three lines, never more: a narrow terminal loses the line's end, not a line
             part.no_wrap = True
             part.overflow = "ellipsis"

@@ -192,6 +192,8 @@ class MessageList(ScrollView, can_focus=True):
         # unless `hold` takes them (the review screen keeps them in order with its own keys)
         self.queued: list[str] = []
         self.hold: Callable[[str], bool] | None = None
+        # a re-plan is being made: the cut drawn is the last plan's, so a jump to the cut waits for the new one
+        self.marks_pending = False
 
     # -- data ---------------------------------------------------------------
 
@@ -241,7 +243,7 @@ class MessageList(ScrollView, can_focus=True):
         if old_cut != (marks.first_kept if marks else None):
             self._scroll_cursor_into_view()
         self._refresh_changed(old, marks)
-        if marks is not None and self.entries and self.queued:
+        if marks is not None and self.entries and self.queued and not self.marks_pending:
             queued, self.queued = self.queued, []
             for action in queued:
                 getattr(self, f"action_{action}")()
@@ -273,7 +275,7 @@ class MessageList(ScrollView, can_focus=True):
 
     def _queue(self, action: str) -> bool:
         """Keep a key pressed while there is nothing to act on yet; True when it was queued."""
-        if self.entries and (action != "jump_cut" or self.marks is not None):
+        if self.entries and (action != "jump_cut" or (self.marks is not None and not self.marks_pending)):
             return False
         if self.hold is None or not self.hold(action):
             self.queued.append(action)

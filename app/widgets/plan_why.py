@@ -39,6 +39,7 @@ class PlanWhy(VerticalScroll, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[str] = []
+        self.waiting = ""  # a re-plan pending: said above the last plan's text until the new one is drawn
         self._drawn = True  # whether the text shows `lines`
 
     def compose(self) -> ComposeResult:
@@ -53,14 +54,26 @@ class PlanWhy(VerticalScroll, can_focus=True):
         from cutline.core.engine.plan_text import plan_lines
 
         self.lines = plan_lines(plan)
+        self.waiting = ""
         self._drawn = False
         if all(node.display for node in self.ancestors_with_self if isinstance(node, Widget)):
             self._draw()
 
     def pending(self, text: str) -> None:
-        """Say what the plan waits for (a long session's loading step) while there is none."""
+        """Say what the plan waits for: a long session's loading step, or a re-plan (above the last plan's text).
+
+        `""` says nothing is pending any more (the last plan's text alone). Drawn at once
+        when the view is shown, else when it is next shown, as `show` does.
+        """
         if not self.lines:
             self.query_one("#why-text", Static).update(Text(text, style="dim"))
+            return
+        if text == self.waiting:
+            return
+        self.waiting = text
+        self._drawn = False
+        if all(node.display for node in self.ancestors_with_self if isinstance(node, Widget)):
+            self._draw()
 
     def on_show(self) -> None:
         if not self._drawn:
@@ -68,7 +81,7 @@ class PlanWhy(VerticalScroll, can_focus=True):
 
     def _draw(self) -> None:
         self._drawn = True
-        parts: list[Text] = []
+        parts: list[Text] = [Text(self.waiting, style="bold")] if self.waiting else []
         for line in why_first(self.lines):
             if line == "why:" or line.startswith(("cut:", "refused:")):
                 parts.append(Text(visible(line), style="bold"))

@@ -131,6 +131,7 @@ async def test_accepting_a_proposal_whose_cut_is_not_on_the_list_says_so(tmp_pat
         assert screen.proposal is not None
         made_at = screen.proposal.firstKeptEntryId
         await type_keys(pilot, "]" * 10)
+        await settle(pilot)  # the re-plan is made in a worker
         assert screen.settings.keepRecentTokens == 15000
         assert screen.plan.firstKeptEntryId != made_at
         status = str(screen.query_one("#status-text", Static).render())

@@ -130,6 +130,7 @@ async def test_a_very_long_session_is_planned_from_stored_facts_without_being_re
         assert screen.plan is not None and screen.session is not None and not screen.session.entries
         assert isinstance(message_list.entries, StoredEntries) and message_list.row_count == 50
         await type_keys(pilot, "]]")
+        await settle(pilot)  # the re-plan is made in a worker (the rebuild it does not need is still held)
         assert screen.plan.keepRecentTokens == 7000
         store = app.store  # type: ignore[attr-defined]
         held.set()
@@ -158,6 +159,7 @@ async def test_a_run_on_a_very_long_session_reads_a_window_of_it_not_the_whole_s
         await settle(pilot)
         assert screen.session is not None and not screen.session.entries
         await type_keys(pilot, "[" * 10)  # keep less: the turns since the last compaction get summarized
+        await settle(pilot)  # the re-plan is made in a worker
         assert screen.plan is not None and screen.plan.messagesToSummarize > 0, screen.plan.keepRecentTokens
         await type_keys(pilot, "r")  # a run that rebuilt the session would wait on the held load
         await settle(pilot)

@@ -38,12 +38,15 @@ async def test_an_edit_of_keep_recent_tokens_is_planned_as_the_field_changes(
         await pilot.press("s")
         field = screen.query_one("#setting-keepRecentTokens", Input)
         field.value = "5000"
-        # no message round trip: the plan, the list and the gauge are new before the next frame can be drawn
+        # no message round trip: the settings are new, and the gauge says the plan is pending, before the next
+        # frame can be drawn; the plan is made in a worker and drawn when it ends
+        gauge = screen.query_one(BudgetGauge)
         assert screen.settings.keepRecentTokens == 5000
+        assert screen.replanning and "plan pending · keepRecentTokens 5,000" in str(gauge.render())
+        await settle(app, pilot)
         assert screen.plan is not None and screen.plan.keepRecentTokens == 5000
         assert message_list.marks is not None and message_list.marks.first_kept != before
-        gauge = screen.query_one(BudgetGauge)
-        assert gauge.budget is not None and gauge.budget.keep_recent == 5000
+        assert gauge.budget is not None and gauge.budget.keep_recent == 5000 and "pending" not in str(gauge.render())
 
 
 async def test_the_drawn_screen_shows_the_moved_cut_after_typing_and_after_a_nudge(

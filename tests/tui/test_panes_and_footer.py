@@ -100,6 +100,7 @@ async def test_s_at_80x24_shows_keep_recent_tokens(tmp_path: Path, ledger: Path)
         await settle(pilot)
         assert _line_with(app, "keepRecentTokens").split() == ["keepRecentTokens", "5000"]
         await type_keys(pilot, "]")  # the focus is on the mode below it: `]` still nudges keepRecentTokens
+        await settle(pilot)  # the gauge says "plan pending · keepRecentTokens …" until the re-plan is drawn
         assert _line_with(app, "keepRecentTokens").split() == ["keepRecentTokens", "6000"]
 
 

@@ -57,7 +57,7 @@ async def test_changing_keep_recent_tokens_moves_the_cut_line(tmp_path: Path, cu
         field = screen.query_one("#setting-keepRecentTokens", Input)
         field.focus()
         await pilot.press("end", *["backspace"] * 8, *"5000")
-        await pilot.pause()
+        await settle(app, pilot)  # the re-plan is made in a worker
         assert field.value == "5000"
         assert screen.settings.keepRecentTokens == 5000
         after = message_list.marks.first_kept
@@ -75,7 +75,7 @@ async def test_changing_keep_recent_tokens_moves_the_cut_line(tmp_path: Path, cu
 
         # the bracket keys nudge keepRecentTokens and the panel follows
         await pilot.press("right_square_bracket", "right_square_bracket")
-        await pilot.pause()
+        await settle(app, pilot)
         assert screen.settings.keepRecentTokens == 7000
         assert field.value == "7000"
         assert message_list.marks.first_kept < after

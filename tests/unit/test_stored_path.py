@@ -75,6 +75,7 @@ def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path
         calibration = stored.calibration(tokens)
         if calibration is not None:
             assert calibration == calibrate(session, chars4)
+        assert stored.calibration_ratio(tokens) == (calibration.ratio if calibration is not None else None)
         for keep in (0, 2_000, 20_000):
             settings = CompactionSettings(keepRecentTokens=keep)
             assert (
@@ -87,6 +88,7 @@ def test_the_stored_path_plans_as_the_rebuilt_one(file: Path, cutline_home: Path
         # another counter's index comes from the first one, after the facts are let go
         stored.keep_less()
         assert stored.calibration(tokens) == calibration
+        assert stored.calibration_ratio(tokens) == (calibration.ratio if calibration is not None else None)
         other = [(t * 7 + i) % 997 for i, t in enumerate(tokens)]
         again, rebuilt = stored.index(other, "tiktoken"), index_path(path, other, "tiktoken")
         for name in INDEX_FIELDS:

@@ -65,10 +65,13 @@ class Counting(ReviewState):
         if message.counter != self.counter:
             self.switch_counter(message.counter)
         else:
-            self.replan()
-            note = self._disagreement_note()
-            if note:
-                self.set_status(note.removeprefix(" · "))
+            self.replan(self._say_disagreement)
+
+    def _say_disagreement(self) -> None:
+        """Once the plan is drawn: say so when its cut is not the open proposal's."""
+        note = self._disagreement_note()
+        if note:
+            self.set_status(note.removeprefix(" · "))
 
     def _sync_settings_panel(self) -> None:
         for panel in self.query(SettingsPanel):
@@ -77,8 +80,9 @@ class Counting(ReviewState):
     def _nudge_keep(self, delta: int) -> None:
         self.settings = self.settings.with_overrides(keepRecentTokens=max(0, self.settings.keepRecentTokens + delta))
         self._sync_settings_panel()
-        self.replan()
-        self.set_status(f"keepRecentTokens {self.settings.keepRecentTokens:,}" + self._disagreement_note())
+        said = f"keepRecentTokens {self.settings.keepRecentTokens:,}"
+        self.set_status(said)
+        self.replan(lambda: self.set_status(said + self._disagreement_note()))
 
     def _disagreement_note(self) -> str:
         if self.cut_disagreement() is None:

@@ -8,6 +8,8 @@ from textual.message import Message
 
 from cutline.app.screens.versions import Version
 from cutline.core import workbench
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.proposal import Proposal
 from cutline.core.workbench.entries import StoredEntries
@@ -17,9 +19,34 @@ if TYPE_CHECKING:
     pass
 
 
+class Planned(Message):
+    """A plan made in a worker: for request `asked` (the screen draws it only if no newer one was asked for since).
+
+    `error` is why no plan could be made (`plan` is None then). `settings` and `rules` are what it was made with.
+    """
+
+    def __init__(
+        self,
+        asked: int,
+        plan: CompactionPlan | None,
+        settings: CompactionSettings,
+        rules: str | None,
+        error: str = "",
+    ) -> None:
+        self.asked = asked
+        self.plan = plan
+        self.settings = settings
+        self.rules = rules
+        self.error = error
+        super().__init__()
+
+
 class Loaded(Message):
-    def __init__(self, result: Opened) -> None:
+    """The session opened (in the load worker), with its plan under the settings the screen will show, made there too."""
+
+    def __init__(self, result: Opened, planned: Planned | None = None) -> None:
         self.result = result
+        self.planned = planned
         super().__init__()
 
 

@@ -6,6 +6,7 @@ worker makes one call into the workbench (core.workbench)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -26,13 +27,14 @@ from cutline.app.screens.session_review.editing import Editing
 from cutline.app.screens.session_review.messages import (
     Loaded,
     LoadProgress,
+    Planned,
     Preview,
     SourceChanged,
 )
 from cutline.app.screens.session_review.outward import Outward
 from cutline.app.screens.session_review.panes import Panes
 from cutline.app.screens.session_review.running import Running
-from cutline.app.screens.session_review.state import QUEUED_WHILE_LOADING, chars4_tokens
+from cutline.app.screens.session_review.state import NEEDS_PLAN, QUEUED_WHILE_LOADING, chars4_tokens
 from cutline.app.widgets.context_view import ContextView
 from cutline.app.widgets.desk_footer import DeskFooter
 from cutline.app.widgets.detail import DetailPane
@@ -48,11 +50,27 @@ from cutline.app.widgets.summary_editor import SummaryEditor
 from cutline.app.widgets.write_back_line import WriteBackLine
 from cutline.core import workbench
 from cutline.core.agents.follow import source_signature
+from cutline.core.config.settings import CompactionSettings
+from cutline.core.engine.compaction_plan import CompactionPlan
+from cutline.core.engine.path_index import PathIndex
+from cutline.core.errors import CutlineError
+from cutline.core.models import Session
 from cutline.core.workbench.entries import StoredEntries
 from cutline.core.workbench.opening import LAZY_ENTRIES, LOAD_STEPS, PREVIEW_ENTRIES
 
 # the workers that write the session file or read it: while one runs, the follower does not look
 FILE_WORKERS = frozenset({"decide", "undo", "review-load"})
+
+
+def made_plan(
+    asked: int, index: PathIndex, settings: CompactionSettings, session: Session | None, rules: str | None
+) -> Planned:
+    """The plan of request `asked` (call it in a worker), or why there is none."""
+    try:
+        plan = workbench.plan_on(index, settings, session, rules)
+    except CutlineError as exc:
+        return Planned(asked, None, settings, rules, str(exc))
+    return Planned(asked, plan, settings, rules)
 
 
 class _Posted:
@@ -288,7 +306,11 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
             preview_entries=self.PREVIEW_ENTRIES,
             lazy_entries=self.LAZY_ENTRIES,
         )
-        self.post_message(Loaded(opened))
+        # the plan is made here too, under the settings the screen will show (the opened session's on a first load,
+        # the ones the person set on a reload): ~0.1-0.25 s at 100,000 entries the event loop does not spend
+        settings = opened.settings if self._opened is None else self.settings
+        rules = self.rules_override
+        self.post_message(Loaded(opened, made_plan(0, opened.path_index, settings, opened.session, rules)))
 
     @on(Preview)
     def _previewed_rows(self, message: Preview) -> None:
@@ -326,13 +348,14 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         result = message.result
+        first_load = self._opened is None
         self._opened = result
+        self._plan_asked += 1  # a re-plan still being made is of the path before this load: its plan is dropped
         self.session = result.session
         self.path = result.path
         self._stored = result.stored
         self.tokens = result.tokens
         self._calibration_ratio = result.calibration_ratio
-        first_load = self.plan is None
         mounted: AwaitMount | None = None
         if first_load:
             self.settings = result.settings
@@ -369,7 +392,18 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
                     id="settings",
                 )
             )
-        self.replan()
+        planned = message.planned
+        if (
+            planned is not None
+            and planned.plan is not None
+            and planned.settings == self.settings
+            and planned.rules == self.rules_override
+        ):
+            self._plan_drawn()
+            self._when_planned = None  # the load says what it says (below)
+            self._draw_plan(planned.plan)
+        else:
+            self.replan()  # the settings changed while it loaded: planned again, in a worker
         self.proposal = result.proposal
         self.proposal_status = result.proposal_status
         self.versions = [self._version(v) for v in result.versions]
@@ -395,23 +429,100 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
         """Run the keys pressed while the session loaded, in the order pressed (once the settings panel is there)."""
         if mounted is not None:
             await mounted
+        self._replay(queued)
+
+    def _replay(self, queued: list[str]) -> None:
+        """Run kept keys in order; one that needs the plan while a re-plan is pending waits for it, with those after it."""
         message_list = self.query_one(MessageList)
-        for action in queued:
+        for at, action in enumerate(queued):
+            if self.replanning and action in NEEDS_PLAN:
+                self._queued = queued[at:] + self._queued
+                return
             target, _, name = action.rpartition(":")
             getattr(message_list if target == "list" else self, f"action_{name}")()
 
-    # -- planning (pure, on the main thread: milliseconds) -------------------
+    # -- planning (a worker: ~0.1-0.25 s at 100,000 entries, never on the event loop) ----
 
-    def replan(self) -> None:
-        """Plan with the current settings and counter, and draw it."""
+    def replan(self, when_drawn: Callable[[], None] | None = None) -> None:
+        """Plan with the current settings and counter in a worker; until it is drawn, gauge and Why say it is pending.
+
+        Each request is numbered: a newer one supersedes an older one (whose plan, if it is
+        still made, is dropped), and `when_drawn` runs once the latest plan is drawn (the
+        status line that names the cut). Keys that act on the plan (`NEEDS_PLAN`) wait for it.
+        """
         if self._path_index is None:
             return
-        self.plan = workbench.plan_on(self._path_index, self.settings, self.session, self.rules_override)
+        self._plan_asked += 1
+        self.replanning = True
+        self._when_planned = when_drawn
+        self.query_one(MessageList).marks_pending = True
+        pending = f"plan pending · keepRecentTokens {self.settings.keepRecentTokens:,} ({self.counter})"
+        self.query_one(BudgetGauge).pending(pending)
+        self.query_one(PlanWhy).pending(pending)
+        # begun once the frame that says so is drawn: a planner thread begun at once takes the interpreter
+        # from that frame's rendering every few milliseconds (the pending state reached the screen 60 ms late)
+        self.call_after_refresh(self._plan_now, self._plan_asked)
+
+    def _plan_now(self, asked: int) -> None:
+        """Start request `asked`'s worker, unless a newer request came before the frame was drawn."""
+        if asked == self._plan_asked and self._path_index is not None:
+            self.make_plan(asked, self._path_index, self.settings, self.session, self.rules_override)
+
+    @work(thread=True, exclusive=True, group="replan", exit_on_error=False, description="Planning")
+    def make_plan(
+        self, asked: int, index: PathIndex, settings: CompactionSettings, session: Session | None, rules: str | None
+    ) -> None:
+        with self._plan_lock:
+            if asked != self._plan_asked:
+                return  # superseded before it began: not made at all
+            planned = made_plan(asked, index, settings, session, rules)
+        self.post_message(planned)
+
+    @on(Planned)
+    def _planned(self, message: Planned) -> None:
+        if message.asked != self._plan_asked:
+            return  # a newer request (or a reload) came since: its plan is the one to draw
+        self._plan_drawn()
+        when_drawn, self._when_planned = self._when_planned, None
+        if message.plan is None:
+            self._plan_not_made(f"no plan with these settings: {message.error}")
+            held = [action for action in self._queued if action in NEEDS_PLAN]
+            self._queued = [action for action in self._queued if action not in NEEDS_PLAN]
+            dropped = f" · {len(held)} key(s) for it dropped" if held else ""
+            self.set_status(f"no plan with these settings: {message.error}{dropped}")
+        else:
+            self._draw_plan(message.plan)
+            if self._queued and not self.session_loading:
+                kept = len(self._queued)  # the status said they were kept: now they run
+                self.set_status(f"plan drawn · {kept} kept key{'s' if kept != 1 else ''} run")
+            if when_drawn is not None:
+                when_drawn()
+        if self._queued and not self.session_loading:
+            queued, self._queued = self._queued, []
+            self._replay(queued)
+
+    def _plan_drawn(self) -> None:
+        """No re-plan is pending any more (the latest was drawn, or a load brought its own)."""
+        self.replanning = False
+        self.query_one(MessageList).marks_pending = False
+
+    def _plan_not_made(self, why: str) -> None:
+        """The last plan stays drawn, no longer pending; with none drawn yet, gauge and Why say why there is none."""
+        if self.plan is None:
+            self.query_one(BudgetGauge).pending(why)
+            self.query_one(PlanWhy).pending(why)
+            return
+        self._update_gauge()
+        self.query_one(PlanWhy).pending("")
+
+    def _draw_plan(self, plan: CompactionPlan) -> None:
+        """Draw a plan: the list's zones and cut, the gauge, the Why view; the cut kept in view."""
+        self.plan = plan
         message_list = self.query_one(MessageList)
         old_cut = message_list.cut_row
-        message_list.set_plan(plan_marks(self.plan, self._outside))
+        message_list.set_plan(plan_marks(plan, self._outside))
         self._update_gauge()
-        self.query_one(PlanWhy).show(self.plan)
+        self.query_one(PlanWhy).show(plan)
         self._keep_cut_in_view(old_cut)
 
     def _keep_cut_in_view(self, old_cut: int | None) -> None:
@@ -571,6 +682,10 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
             self.writing_failed()
         elif worker.group == "store-proposal" and event.state == WorkerState.ERROR:
             self._run_finished("saving the proposal failed")
+        elif worker.group == "replan" and event.state == WorkerState.ERROR:
+            self._plan_drawn()  # the error is shown (below)
+            self._plan_not_made("no plan: planning failed")
+            self._queued = [action for action in self._queued if action not in NEEDS_PLAN]
         elif worker.group == "review-load" and event.state == WorkerState.ERROR:
             self.session_loading = False
             self._queued.clear()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,8 @@ QUEUED_WHILE_LOADING = frozenset(
         "diff",
     }
 )
+# the keys that act on the plan drawn: pressed while a re-plan is pending, they wait for it (in order)
+NEEDS_PLAN = frozenset({"run", "accept", "accept_store_only", "list:jump_cut"})
 
 
 def chars4_tokens(text: str) -> int:
@@ -71,6 +73,12 @@ class ReviewState(OnDesk, Screen[None]):
         self._cursor_moved = False
         self._load_text = ""
         self._indexes: dict[str, PathIndex] = {}
+        # re-plans run in a worker: each request is numbered, and only the latest one's plan is drawn
+        self._plan_asked = 0
+        self.replanning = False  # a re-plan asked for has not been drawn yet
+        self._when_planned: Callable[[], None] | None = None  # what the latest request says once its plan is drawn
+        # one plan at a time: a superseded worker still running would otherwise walk the same index beside the new one
+        self._plan_lock = threading.Lock()
         self._followed: tuple[str, object] = ("", None)
         self._source_change_posted = False  # the follower's SourceChanged waits to be handled
         self.session: Session | None = None
@@ -125,11 +133,17 @@ class ReviewState(OnDesk, Screen[None]):
         return Version(n=row.n, origin=row.origin, created_at=row.created_at, text=row.text, tokens=row.tokens)
 
     def _queue(self, action: str) -> bool:
-        """Keep a key that needs the session while it loads; True when it was kept (it runs once loaded)."""
-        if not self.session_loading:
+        """Keep a key that needs the session while it loads, or the plan while a re-plan is pending (and any key
+        after one kept, so they run in the order typed); True when it was kept (it runs once loaded, or planned)."""
+        if self.session_loading:
+            self._queued.append(action)
+            self._show_load_status()
+            return True
+        if not self.replanning or not (self._queued or action in NEEDS_PLAN):
             return False
         self._queued.append(action)
-        self._show_load_status()
+        queued = len(self._queued)
+        self.set_status(f"plan pending · {queued} key{'s' if queued != 1 else ''} kept for when it is drawn")
         return True
 
     def _rules_for(self, session: Session | None) -> str | None:
@@ -146,8 +160,8 @@ class ReviewState(OnDesk, Screen[None]):
     def calibration_ratio(self) -> float:
         """The calibrated counter's ratio to chars4; for a stored path fitted on first use (read it in a worker)."""
         if self._calibration_ratio is None:
-            calibration = self._stored.calibration(self.tokens["chars4"]) if self._stored is not None else None
-            self._calibration_ratio = calibration.ratio if calibration is not None else 1.0
+            ratio = self._stored.calibration_ratio(self.tokens["chars4"]) if self._stored is not None else None
+            self._calibration_ratio = ratio if ratio is not None else 1.0
         return self._calibration_ratio
 
     def _show_load_status(self) -> None:
@@ -166,8 +180,8 @@ class ReviewState(OnDesk, Screen[None]):
         """Load the session again after its file changed, noting the file as it is first: the screen's."""
         raise NotImplementedError
 
-    def replan(self) -> None:
-        """Plan with the current settings and counter, and draw it: the screen's."""
+    def replan(self, when_drawn: Callable[[], None] | None = None) -> None:
+        """Plan with the current settings and counter in a worker, and draw it when made: the screen's."""
         raise NotImplementedError
 
     def _update_gauge(self) -> None:

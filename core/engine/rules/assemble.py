@@ -51,13 +51,12 @@ def file_lists(decision: Decision, history_end: int, cut: Cut) -> dict[str, list
     sets: tuple[set[str], set[str], set[str]] = (set(), set(), set())
     for kind, target in decision.seed_ops:
         sets[kind].add(target)
-    items = decision.walk.items
-    ranges = [(decision.start, history_end)]
-    if cut.split:
-        ranges.append((cut.turn_start, cut.first))
-    for lo, hi in ranges:
-        for i in range(lo, hi):
-            for kind, target in items[i].fileops:
+    walk = decision.walk
+    for kind, targets in enumerate(walk.file_ops_from(decision.start, history_end)):
+        sets[kind].update(targets)
+    if cut.split:  # the turn's prefix: a few items
+        for i in range(cut.turn_start, cut.first):
+            for kind, target in walk.items[i].fileops:
                 sets[kind].add(target)
     read, written, edited = sets
     modified = written | edited
