@@ -33,12 +33,16 @@ from cutline.core.store.proposals import Decision, ProposalDecided
 ACCEPT_WITHOUT = "accept without write-back (`cutline accept PROPOSAL` without --write-back) to record it only"
 
 
-def write_back_plan(session: Session, *, look_for_agent: bool = True) -> WriteBackPlan:
+def write_back_plan(
+    session: Session, *, look_for_agent: bool = True, plan: WriteBackPlan | None = None
+) -> WriteBackPlan:
     """Can this session be written back, how, and why not — what the desk and the CLI show before confirming.
 
-    From the session alone, plus (with `look_for_agent`) whether its agent is running now.
+    From the session alone (or `plan`, made already from what the store holds of it), plus
+    (with `look_for_agent`) whether its agent is running now.
     """
-    plan = adapter_for(session.format).write_back_plan(session)
+    if plan is None:
+        plan = adapter_for(session.format).write_back_plan(session)
     if plan.possible and look_for_agent:
         running = adapter_for(session.format).running_agent(session)
         if running is not None:
@@ -54,6 +58,23 @@ class WriteBackOutcome(BaseModel):
 
     decision: Decision
     notes: list[str] = []
+
+
+def stored_write_back_plan(store: Store, header: Session) -> WriteBackPlan | None:
+    """`write_back_plan` of a stored pi session from its header and the store's facts of its path, without its entries.
+
+    None where the entries are needed (a pi file before version 3, another agent's session):
+    then the caller reads the session whole.
+    """
+    if header.format != "pi":
+        return None
+    from cutline.core.agents.pi.append import stored_write_back_plan as pi_plan
+
+    row = store.sessions.row(header.id)
+    if row is None:
+        return None
+    plan = pi_plan(header, bool(row["entry_count"]), store.sessions.path_is_current_pi(header.id))
+    return None if plan is None else write_back_plan(header, plan=plan)
 
 
 def write_back(

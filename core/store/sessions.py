@@ -76,6 +76,14 @@ _PATH_WINDOW = (
 )
 
 
+# the path's rows that may show current pi wrote it (`is_current_pi`): a system message, a compaction naming systemMessage
+_CURRENT_PI_ROWS = """
+    SELECT type, CASE WHEN type = 'compaction' THEN raw END FROM entries
+    WHERE session_id = ? AND path_index IS NOT NULL
+        AND ((type = 'message' AND role = 'system') OR (type = 'compaction' AND instr(raw, '"systemMessage"') > 0))
+    ORDER BY path_index
+"""
+
 # rows of a long read fetched per hold of the store's lock (rebuilt as entries outside it)
 _ROWS_PER_LOCK = 512
 
@@ -550,6 +558,25 @@ class Sessions:
             return self.path_entries_at(session_id, indices)
 
         return PathColumns.from_texts(session_id, ids, kinds, roles, texts, may_be_meta, fetch)
+
+    def path_is_current_pi(self, session_id: str) -> bool:
+        """`is_current_pi` of the stored active path: a system message on it, or a compaction with a systemMessage object.
+
+        Read from the rows that can say so (their type, role, and a compaction's line naming
+        the key), not from every entry.
+        """
+        with self._db.reading() as conn:
+            rows = conn.execute(_CURRENT_PI_ROWS, (session_id,)).fetchall()
+        for kind, raw in rows:
+            if kind == "message":
+                return True
+            try:
+                value = json.loads(raw)
+            except (ValueError, RecursionError):
+                continue
+            if type(value) is dict and isinstance(value.get("systemMessage"), dict):
+                return True
+        return False
 
     def path_entries_at(self, session_id: str, indices: list[int]) -> dict[int, Entry]:
         """The entries at these positions of the active path, by position, rebuilt without loading the rest."""

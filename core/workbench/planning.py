@@ -70,11 +70,18 @@ class PlanTarget:
         return written_by(list(self.path), self.session.format, self.session.version, settings.rules, rules).rules
 
     def write_back(self, store: Store, *, hold: Hold = _keep) -> WriteBackPlan:
-        """Whether accepting a proposal of this session can write it back, how, or why not (the session read whole)."""
-        from cutline.core.session_writes import write_back_plan
+        """Whether accepting a proposal of this session can write it back, how, or why not.
+
+        A windowed session (a pi file) is told from its header and the store's facts of its
+        path; any other from the session read whole.
+        """
+        from cutline.core.session_writes import stored_write_back_plan, write_back_plan
 
         whole = self.session
         if self.window is not None:
+            stored = stored_write_back_plan(store, self.session)
+            if stored is not None:
+                return stored
             whole = store.load_session(self.session_id)
             hold(whole)
         return write_back_plan(whole)

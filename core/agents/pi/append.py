@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from cutline.core.agents.entries import now_iso
@@ -40,6 +41,23 @@ from cutline.core.models import CompactionRecord, Entry, Session
 
 def write_back_plan(session: Session) -> WriteBackPlan:
     """Whether this pi session can take a compaction, how, and why not (from the session alone, no I/O)."""
+    return _write_back_plan(session, bool(session.entries), lambda: is_current_pi(session.active_path()))
+
+
+def stored_write_back_plan(header: Session, has_entries: bool, current: bool) -> WriteBackPlan | None:
+    """`write_back_plan` of a stored pi session from its header and two facts of its path, or None to read it whole.
+
+    `has_entries`: whether the file holds any entry; `current`: `is_current_pi` of its active
+    path. None for a file before version 3: whether cutline can migrate it reads its entries.
+    Why: a compaction of a 100,000-entry session planned from a window of its stored path
+    read the whole session only to say whether and how it can be written back (~1 GB).
+    """
+    if header.format == "pi" and (header.version if header.version is not None else 1) < 3:
+        return None
+    return _write_back_plan(header, has_entries, lambda: current)
+
+
+def _write_back_plan(session: Session, has_entries: bool, current: Callable[[], bool]) -> WriteBackPlan:
     if session.format != "pi":
         return WriteBackPlan.refused(
             f"only pi / OpenClaw session files take a compaction (this one is {session.format})"
@@ -48,7 +66,7 @@ def write_back_plan(session: Session) -> WriteBackPlan:
         return WriteBackPlan.refused("the session has no source file to write back to")
     if not session.header_line:
         return WriteBackPlan.refused("the file has no session header; pi would discard it, so cutline will not write")
-    if not session.trailing_newline and session.entries:
+    if not session.trailing_newline and has_entries:
         return WriteBackPlan.refused(
             "the file does not end with a newline (its last line is incomplete); open it in pi once "
             "(pi repairs it), then re-import"
@@ -67,12 +85,11 @@ def write_back_plan(session: Session) -> WriteBackPlan:
             ),
             style="pi v3",
         )
-    current = is_current_pi(session.active_path())
     return WriteBackPlan(
         possible=True,
         how="append",
         reason="one compaction line is appended (after a backup); nothing else in the file changes",
-        style="pi 0.87 (with its systemMessage checkpoint)" if current else "pi v3",
+        style="pi 0.87 (with its systemMessage checkpoint)" if current() else "pi v3",
     )
 
 
