@@ -44,8 +44,8 @@ def _phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(pattern(tree))
 
 
-def _any(normed: str, words: frozenset[str], phrases: re.Pattern[str]) -> bool:
-    return not words.isdisjoint(normed.split()) or phrases.search(normed) is not None
+def _any(normed: str, words: frozenset[str], phrases: re.Pattern[str], split: list[str] | None) -> bool:
+    return not words.isdisjoint(normed.split() if split is None else split) or phrases.search(normed) is not None
 
 
 def _starts(normed: str, prefixes: tuple[str, ...]) -> bool:
@@ -390,18 +390,18 @@ _ASSISTANT_GATE = (
 )
 
 
-def may_state(normed: str) -> bool:
+def may_state(normed: str, words: list[str] | None = None) -> bool:
     """Whether a sentence may be a rule, a decision or a TODO (False: it is none of them)."""
-    return _any(normed, _STATED_WORDS, _STATED_PHRASES_RX)
+    return _any(normed, _STATED_WORDS, _STATED_PHRASES_RX, words)
 
 
-def is_rule(normed: str) -> bool:
-    return _any(normed, _RULE_WORDS, _RULE_PHRASES_RX)
+def is_rule(normed: str, words: list[str] | None = None) -> bool:
+    return _any(normed, _RULE_WORDS, _RULE_PHRASES_RX, words)
 
 
 def is_strong_rule(normed: str) -> bool:
     """A rule however it is worded or wherever a summary lists it."""
-    return _any(normed, _STRONG_RULE_WORDS, _STRONG_RULE_PHRASES_RX)
+    return _any(normed, _STRONG_RULE_WORDS, _STRONG_RULE_PHRASES_RX, None)
 
 
 def revokes_at_start(normed: str) -> bool:
@@ -413,12 +413,12 @@ def revokes(normed: str) -> bool:
     return _REVOKE_PHRASES_RX.search(normed) is not None
 
 
-def is_decision(normed: str) -> bool:
-    return _any(normed, _DECISION_WORDS, _DECISION_PHRASES_RX)
+def is_decision(normed: str, words: list[str] | None = None) -> bool:
+    return _any(normed, _DECISION_WORDS, _DECISION_PHRASES_RX, words)
 
 
-def is_todo(normed: str) -> bool:
-    return _any(normed, _TODO_WORDS, _TODO_PHRASES_RX)
+def is_todo(normed: str, words: list[str] | None = None) -> bool:
+    return _any(normed, _TODO_WORDS, _TODO_PHRASES_RX, words)
 
 
 def is_plan(normed: str) -> bool:

@@ -28,6 +28,8 @@ MAX_ERRORS = 6
 MAX_ITEM_CHARS = 300
 MAX_LATEST_ASK_CHARS = 800
 MAX_ACTIVITY = 4
+# the words the kept rules' subjects are numbered over: a rule's mask stays a few machine words long
+MAX_SUBJECT_BITS = 2048
 # what a span replaces is counted up to here (the summary's budget stops growing long before)
 REPLACED_CHARS_COUNTED = 1_000_000
 
@@ -180,6 +182,7 @@ class Rule:
     text: str
     key: str
     subject: frozenset[str]
+    mask: int = 0  # the subject's words as bits of `SpanState.subject_bits`: shared words are the common bits
 
 
 @dataclass
@@ -210,6 +213,8 @@ class SpanState:
     at_cut: str = ""
     final_text: str = ""  # the final answer that ends the last turn, when `at_cut` is "answered"
     names: CodeNames = field(default_factory=CodeNames)
+    # a bit for each word of the kept rules' subjects (renumbered from the kept rules when it grows past a bound)
+    subject_bits: dict[str, int] = field(default_factory=dict)
 
     @property
     def latest_done(self) -> bool:
@@ -313,24 +318,81 @@ _STOP_WORDS = frozenset(
 )
 _SUBJECT_WORD = re.compile(r"[a-z0-9_][a-z0-9_./:-]*")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*")
+# a line as `str.splitlines` cuts them (an empty line holds no sentence, so only non-empty runs are found)
+_LINE = re.compile("[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
+_LIST_MARK = re.compile(r"\s*(?:[-*+>]|\d+[.)]|#+)\s*")  # at a line's start
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*_])")
 _LETTER = re.compile(r"[A-Za-z]")
+# bytes of ASCII text as `cues.words_of` reads them: letters lower-cased, digits and ' kept, every other byte a space
+_WORD_BYTES = bytes(
+    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57 or c == 39 else 32 for c in range(256)
+)
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where the sentences of prose are in `text` (its fenced code already left out), as (start, end) offsets.
+
+    Lines as `str.splitlines` cuts them, a list mark at a line's start dropped, each line stripped and
+    split where a sentence ends and another begins; a part of fewer than three characters or with no
+    letter is not a sentence. The parts come out stripped: a break's whitespace run is whole.
+    """
+    found: list[tuple[int, int]] = []
+    for line in _LINE.finditer(text):
+        start, end = line.span()
+        mark = _LIST_MARK.match(text, start, end)
+        if mark is not None:
+            start = mark.end()
+        chunk = text[start:end]
+        stripped = chunk.strip()
+        if not stripped:
+            continue
+        start += len(chunk) - len(chunk.lstrip())
+        end = start + len(stripped)
+        for brk in _SENTENCE_BREAK.finditer(text, start, end):
+            if brk.start() - start >= 3 and _LETTER.search(text, start, brk.start()):
+                found.append((start, brk.start()))
+            start = brk.end()
+        if end - start >= 3 and _LETTER.search(text, start, end):
+            found.append((start, end))
+    return found
 
 
 def sentences(text: str) -> list[str]:
     """Sentences of prose: fenced code left out, split at line breaks and sentence ends, list marks dropped."""
     if "```" in text:
         text = _FENCE.sub(" ", text)
-    found: list[str] = []
-    for raw in text.splitlines():
-        line = _LIST_MARK.sub("", raw).strip()
-        if not line:
-            continue
-        for part in _SENTENCE_BREAK.split(line):
-            part = part.strip()
-            if len(part) >= 3 and _LETTER.search(part):
-                found.append(part)
+    return [text[start:end] for start, end in _sentence_spans(text)]
+
+
+def _flat_words(text: str) -> str | None:
+    """`text` with every character as `cues.words_of` reads it (a word character lower-cased, or a space), same length.
+
+    None when lower-casing changes the text's length (a dotted capital I): offsets into it would not match.
+    """
+    if text.isascii():
+        return text.encode("ascii").translate(_WORD_BYTES).decode("ascii")
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None
+    # a character that is not ASCII once lower-cased is no word character: one "?" each, then a space
+    return lowered.encode("ascii", "replace").translate(_WORD_BYTES).decode("ascii")
+
+
+def said(text: str) -> list[tuple[str, str, list[str]]]:
+    """(sentence, its `cues.words_of` form, its words) for each of `sentences(text)`, the text read into words once."""
+    if "```" in text:
+        text = _FENCE.sub(" ", text)
+    flat = _flat_words(text)
+    found: list[tuple[str, str, list[str]]] = []
+    for start, end in _sentence_spans(text):
+        sentence = text[start:end]
+        if flat is None:
+            normed = cues.words_of(sentence)
+            words = normed.split()
+        else:
+            words = flat[start:end].split()
+            normed = f" {' '.join(words)} "
+        found.append((sentence, normed, words))
     return found
 
 
@@ -354,18 +416,32 @@ def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
     revokes = cues.revokes(normed)
     threshold = 0.34 if revokes else 0.75
     size = len(subject)
+    bits = state.subject_bits
+    if len(bits) + size > MAX_SUBJECT_BITS:  # words of rules long gone: number the kept rules' words afresh
+        bits.clear()
+        for rule in state.rules:
+            rule.mask = _mask(bits, rule.subject)
+    mask = _mask(bits, subject)
     # the same rule goes; a rule on another subject (nothing shared) stays; one sharing enough of it is replaced
+    # (the words shared are the bits both masks have; a rule that shares none is below any threshold)
     kept = [
         rule
         for rule in state.rules
-        if rule.key != key
-        and (
-            subject.isdisjoint(rule.subject)
-            or len(subject & rule.subject) < threshold * (min(size, len(rule.subject)) or 1)
-        )
+        if rule.key != key and (mask & rule.mask).bit_count() < threshold * (min(size, len(rule.subject)) or 1)
     ]
-    kept.append(Rule(text, key, subject))
+    kept.append(Rule(text, key, subject, mask))
     state.rules = kept[-MAX_RULES:]
+
+
+def _mask(bits: dict[str, int], subject: frozenset[str]) -> int:
+    """The subject's words as bits, a new word given the next free bit."""
+    mask = 0
+    for word in subject:
+        bit = bits.get(word)
+        if bit is None:
+            bit = bits[word] = len(bits)
+        mask |= 1 << bit
+    return mask
 
 
 def _arguments(call: ToolCallBlock) -> dict[str, Any]:
@@ -547,17 +623,16 @@ class SpanReader:
         requests: list[str] = []
         said_rule_or_plan = False
         statements: list[tuple[str, str]] = []
-        said = sentences(typed)
-        for sentence in said:
-            normed = cues.words_of(sentence)
-            stated = cues.may_state(normed)  # one lookup rules out a rule, a decision and a TODO for most
-            if (stated and cues.is_rule(normed)) or cues.revokes_at_start(normed):
+        parts = said(typed)
+        for sentence, normed, words in parts:
+            stated = cues.may_state(normed, words)  # one lookup rules out a rule, a decision and a TODO for most
+            if (stated and cues.is_rule(normed, words)) or cues.revokes_at_start(normed):
                 add_rule(state, sentence, normed)
                 said_rule_or_plan = True
-            elif stated and cues.is_decision(normed):
+            elif stated and cues.is_decision(normed, words):
                 _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                 said_rule_or_plan = True
-            elif stated and cues.is_todo(normed):
+            elif stated and cues.is_todo(normed, words):
                 _bounded_add(state.todos, normed, sentence, MAX_TODOS)
                 said_rule_or_plan = True
             elif cues.is_request(sentence, normed):
@@ -570,7 +645,7 @@ class SpanReader:
             statements = []
         if not requests and not said_rule_or_plan:
             # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
-            requests = [sentence for sentence, _ in statements[:2]] or said[:2]
+            requests = [sentence for sentence, _ in statements[:2]] or [sentence for sentence, _, _ in parts[:2]]
         if requests:
             ask = " ".join(requests)
             if not state.first_ask:
