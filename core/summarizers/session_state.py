@@ -318,82 +318,49 @@ _STOP_WORDS = frozenset(
 )
 _SUBJECT_WORD = re.compile(r"[a-z0-9_][a-z0-9_./:-]*")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-# a line as `str.splitlines` cuts them (an empty line holds no sentence, so only non-empty runs are found)
-_LINE = re.compile("[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
-_LIST_MARK = re.compile(r"\s*(?:[-*+>]|\d+[.)]|#+)\s*")  # at a line's start
+_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*_])")
 _LETTER = re.compile(r"[A-Za-z]")
-# bytes of ASCII text as `cues.words_of` reads them: letters lower-cased, digits and ' kept, every other byte a space
+_SPACES = re.compile("  +")
+# bytes as `cues.words_of` reads them: a letter lower-cased, a digit or ' kept, a line break kept (it parts
+# sentences), any other byte a space
 _WORD_BYTES = bytes(
-    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57 or c == 39 else 32 for c in range(256)
+    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57 or c in (39, 10) else 32 for c in range(256)
 )
-
-
-def _sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Where the sentences of prose are in `text` (its fenced code already left out), as (start, end) offsets.
-
-    Lines as `str.splitlines` cuts them, a list mark at a line's start dropped, each line stripped and
-    split where a sentence ends and another begins; a part of fewer than three characters or with no
-    letter is not a sentence. The parts come out stripped: a break's whitespace run is whole.
-    """
-    found: list[tuple[int, int]] = []
-    for line in _LINE.finditer(text):
-        start, end = line.span()
-        mark = _LIST_MARK.match(text, start, end)
-        if mark is not None:
-            start = mark.end()
-        chunk = text[start:end]
-        stripped = chunk.strip()
-        if not stripped:
-            continue
-        start += len(chunk) - len(chunk.lstrip())
-        end = start + len(stripped)
-        for brk in _SENTENCE_BREAK.finditer(text, start, end):
-            if brk.start() - start >= 3 and _LETTER.search(text, start, brk.start()):
-                found.append((start, brk.start()))
-            start = brk.end()
-        if end - start >= 3 and _LETTER.search(text, start, end):
-            found.append((start, end))
-    return found
 
 
 def sentences(text: str) -> list[str]:
     """Sentences of prose: fenced code left out, split at line breaks and sentence ends, list marks dropped."""
     if "```" in text:
         text = _FENCE.sub(" ", text)
-    return [text[start:end] for start, end in _sentence_spans(text)]
-
-
-def _flat_words(text: str) -> str | None:
-    """`text` with every character as `cues.words_of` reads it (a word character lower-cased, or a space), same length.
-
-    None when lower-casing changes the text's length (a dotted capital I): offsets into it would not match.
-    """
-    if text.isascii():
-        return text.encode("ascii").translate(_WORD_BYTES).decode("ascii")
-    lowered = text.lower()
-    if len(lowered) != len(text):
-        return None
-    # a character that is not ASCII once lower-cased is no word character: one "?" each, then a space
-    return lowered.encode("ascii", "replace").translate(_WORD_BYTES).decode("ascii")
-
-
-def said(text: str) -> list[tuple[str, str, list[str]]]:
-    """(sentence, its `cues.words_of` form, its words) for each of `sentences(text)`, the text read into words once."""
-    if "```" in text:
-        text = _FENCE.sub(" ", text)
-    flat = _flat_words(text)
-    found: list[tuple[str, str, list[str]]] = []
-    for start, end in _sentence_spans(text):
-        sentence = text[start:end]
-        if flat is None:
-            normed = cues.words_of(sentence)
-            words = normed.split()
-        else:
-            words = flat[start:end].split()
-            normed = f" {' '.join(words)} "
-        found.append((sentence, normed, words))
+    found: list[str] = []
+    for raw in text.splitlines():
+        line = _LIST_MARK.sub("", raw).strip()
+        if not line:
+            continue
+        for part in _SENTENCE_BREAK.split(line):
+            part = part.strip()
+            if len(part) >= 3 and _LETTER.search(part):
+                found.append(part)
     return found
+
+
+def said(text: str) -> list[tuple[str, str]]:
+    """(sentence, its `cues.words_of` form) for each of `sentences(text)`, all of them read into words at once.
+
+    The sentences (none holds a line break) are joined a line each and the whole is lower-cased and
+    reduced to words in a few passes: every character not a word character becomes a space
+    (`_WORD_BYTES`; one not ASCII once lower-cased is encoded as "?" first), runs of spaces become one,
+    and the lines, each padded with a space, are the sentences' `words_of` forms.
+    """
+    found = sentences(text)
+    if not found:
+        return []
+    joined = " " + " \n ".join(found) + " "
+    if not joined.isascii():
+        joined = joined.lower()
+    flat = joined.encode("ascii", "replace").translate(_WORD_BYTES).decode("ascii")
+    return list(zip(found, _SPACES.sub(" ", flat).split("\n"), strict=True))
 
 
 _NOT_SUBJECT = _STOP_WORDS | _MODAL_WORDS
@@ -624,15 +591,15 @@ class SpanReader:
         said_rule_or_plan = False
         statements: list[tuple[str, str]] = []
         parts = said(typed)
-        for sentence, normed, words in parts:
-            stated = cues.may_state(normed, words)  # one lookup rules out a rule, a decision and a TODO for most
-            if (stated and cues.is_rule(normed, words)) or cues.revokes_at_start(normed):
+        for sentence, normed in parts:
+            stated = cues.may_state(normed)  # one lookup rules out a rule, a decision and a TODO for most
+            if (stated and cues.is_rule(normed)) or cues.revokes_at_start(normed):
                 add_rule(state, sentence, normed)
                 said_rule_or_plan = True
-            elif stated and cues.is_decision(normed, words):
+            elif stated and cues.is_decision(normed):
                 _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                 said_rule_or_plan = True
-            elif stated and cues.is_todo(normed, words):
+            elif stated and cues.is_todo(normed):
                 _bounded_add(state.todos, normed, sentence, MAX_TODOS)
                 said_rule_or_plan = True
             elif cues.is_request(sentence, normed):
@@ -645,7 +612,7 @@ class SpanReader:
             statements = []
         if not requests and not said_rule_or_plan:
             # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
-            requests = [sentence for sentence, _ in statements[:2]] or [sentence for sentence, _, _ in parts[:2]]
+            requests = [sentence for sentence, _ in statements[:2]] or [sentence for sentence, _ in parts[:2]]
         if requests:
             ask = " ".join(requests)
             if not state.first_ask:
