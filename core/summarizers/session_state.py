@@ -183,6 +183,7 @@ class Rule:
     key: str
     subject: frozenset[str]
     mask: int = 0  # the subject's words as bits of `SpanState.subject_bits`: shared words are the common bits
+    size: int = 0  # how many words the subject has
 
 
 @dataclass
@@ -391,12 +392,14 @@ def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
     mask = _mask(bits, subject)
     # the same rule goes; a rule on another subject (nothing shared) stays; one sharing enough of it is replaced
     # (the words shared are the bits both masks have; a rule that shares none is below any threshold)
+    limit = threshold * (size or 1)  # against a rule with a subject as large or larger; a smaller one's own size
     kept = [
         rule
         for rule in state.rules
-        if rule.key != key and (mask & rule.mask).bit_count() < threshold * (min(size, len(rule.subject)) or 1)
+        if rule.key != key
+        and (mask & rule.mask).bit_count() < (limit if rule.size >= size else threshold * (rule.size or 1))
     ]
-    kept.append(Rule(text, key, subject, mask))
+    kept.append(Rule(text, key, subject, mask, size))
     state.rules = kept[-MAX_RULES:]
 
 
@@ -546,19 +549,23 @@ class _Call:
 
 
 def _text_and_calls(message: Message) -> tuple[str, list[ToolCallBlock]]:
-    """An assistant message's text (its text blocks joined, stripped) and tool calls, in one look at its blocks."""
+    """An assistant message's text (its text blocks joined, stripped) and tool calls, in one look at its blocks.
+
+    Here and below a block's kind is told by `type(block) is …`: the block models have no subclasses,
+    and a model class's `isinstance` runs pydantic's own check, several times slower, once per block.
+    """
     texts: list[str] = []
     calls: list[ToolCallBlock] = []
     for block in message.content:
-        if isinstance(block, TextBlock):
+        if type(block) is TextBlock:
             texts.append(block.text)
-        elif isinstance(block, ToolCallBlock):
+        elif type(block) is ToolCallBlock:
             calls.append(block)
     return (texts[0] if len(texts) == 1 else "\n".join(texts)).strip(), calls
 
 
 def _result_text(blocks: list[Any]) -> str:
-    return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
+    return "\n".join(b.text for b in blocks if type(b) is TextBlock)
 
 
 class SpanReader:
@@ -740,9 +747,9 @@ class SpanReader:
             return
         if role != "user":
             return
-        text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
+        text = "\n".join(b.text for b in message.content if type(b) is TextBlock)
         for block in message.content:
-            if isinstance(block, ToolResultBlock):
+            if type(block) is ToolResultBlock:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
         if text.strip():
             self.user_text(text)
@@ -802,9 +809,9 @@ def _size(message: Message) -> int:
     """About the characters a message puts in the context (texts, tool arguments' strings, results, summaries)."""
     size = len(message.summary or "") + len(message.command or "") + len(message.output or "")
     for block in message.content:
-        if isinstance(block, TextBlock):
+        if type(block) is TextBlock:
             size += len(block.text)
-        elif isinstance(block, ToolCallBlock):
+        elif type(block) is ToolCallBlock:
             args = block.arguments
             if isinstance(args, str):
                 size += len(args)
@@ -812,9 +819,9 @@ def _size(message: Message) -> int:
                 size += 16 * len(args)
                 for value in args.values():
                     size += len(value) if type(value) is str else 8
-        elif isinstance(block, ToolResultBlock):
+        elif type(block) is ToolResultBlock:
             for inner in block.content:
-                if isinstance(inner, TextBlock):
+                if type(inner) is TextBlock:
                     size += len(inner.text)
         else:
             size += len(str(getattr(block, "thinking", "") or ""))
