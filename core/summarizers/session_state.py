@@ -113,7 +113,7 @@ def error_text(output: str) -> str:
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
     """Whitespace collapsed; cut at a word boundary with an ellipsis when longer than `limit`."""
-    text = re.sub(r"\s+", " ", text).strip()
+    text = " ".join(text.split())  # what `\s+` matches is what `str.split` splits at
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
