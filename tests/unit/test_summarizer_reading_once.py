@@ -4,6 +4,7 @@ one search, rule subjects as bit masks, the assistant gate's cheaper first look.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import pytest
@@ -124,3 +125,20 @@ def test_every_word_of_the_assistant_gate_holds_one_of_its_first_look_parts() ->
     for key in cues._ASSISTANT_GATE:
         assert cues.worth_reading(f"Well, {key.upper()} here.")
     assert not cues.worth_reading("Nothing to see in this text at all.")
+
+
+def test_a_line_s_code_characters_counted_as_bytes_are_what_a_search_for_them_counts() -> None:
+    from cutline.core.summarizers import user_text
+
+    code = re.compile(r"[{}()\[\];=<>$\\|`#]")
+    rng = random.Random(7)
+    alphabet = "{}()[];=<>$\\|`#abc é→😀\ud800 " + "".join(map(chr, range(0x80, 0x100)))
+    for _ in range(3000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(13, 60)))
+        raw = line.strip().encode("utf-8", "surrogatepass")
+        assert len(raw) - len(raw.translate(None, user_text._CODE_BYTES)) == len(code.findall(line.strip()))
+        stripped = line.strip()
+        counted, words = len(code.findall(stripped)), len(re.findall(r"[A-Za-z][A-Za-z']*", stripped))
+        pasted = counted * 4 > words + 2 if counted >= 3 else re.search("[A-Za-z]", stripped) is None
+        expected = bool(stripped) and (bool(user_text._PASTED_LINE.match(line)) or (len(stripped) > 12 and pasted))
+        assert user_text.is_pasted_line(line) == expected, line
