@@ -1,9 +1,10 @@
 """The words that mark a sentence as a rule, a decision, a TODO, a plan, a fix or a request.
 
-A sentence is lower-cased and reduced to its words once (`words_of`); each cue is then a
-set lookup or a substring test on that, not a case-folding regex with dozens of
-alternatives per sentence — the summarizer reads every user and assistant sentence of a
-100,000-entry session, so this is where its time goes.
+A sentence is lower-cased and reduced to its words once (`words_of`, or a user turn's
+sentences all at once by `session_state.said`); each cue is then one search for its words
+and phrases, laid out as a tree of their beginnings, or a prefix test on that, not a
+case-folding regex with dozens of alternatives per sentence — the summarizer reads every
+user sentence of a 100,000-entry session, so this is where its time goes.
 """
 
 from __future__ import annotations
