@@ -1,9 +1,10 @@
 """The words that mark a sentence as a rule, a decision, a TODO, a plan, a fix or a request.
 
-A sentence is lower-cased and reduced to its words once (`words_of`); each cue is then a
-set lookup or a substring test on that, not a case-folding regex with dozens of
-alternatives per sentence — the summarizer reads every user and assistant sentence of a
-100,000-entry session, so this is where its time goes.
+A sentence is lower-cased and reduced to its words once (`words_of`, or a user turn's
+sentences all at once by `session_state.said`); each cue is then one search for its words
+and phrases, laid out as a tree of their beginnings, or a prefix test on that, not a
+case-folding regex with dozens of alternatives per sentence — the summarizer reads every
+user sentence of a 100,000-entry session, so this is where its time goes.
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ def _phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(pattern(tree))
 
 
-def _any(normed: str, words: frozenset[str], phrases: re.Pattern[str]) -> bool:
-    return not words.isdisjoint(normed.split()) or phrases.search(normed) is not None
+def _words_or_phrases(words: frozenset[str], phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for any of the words or phrases: in a `words_of` text (single spaces, padded) a word is
+    one of its words exactly when it occurs with a space each side, as a phrase does."""
+    return _phrases(tuple(f" {word} " for word in sorted(words)) + phrases)
 
 
 def _starts(normed: str, prefixes: tuple[str, ...]) -> bool:
@@ -355,14 +358,15 @@ _VERBS = frozenset(
 )
 
 
-_RULE_PHRASES_RX = _phrases(_RULE_PHRASES)
-_STRONG_RULE_PHRASES_RX = _phrases(_STRONG_RULE_PHRASES)
-_DECISION_PHRASES_RX = _phrases(_DECISION_PHRASES)
-_TODO_PHRASES_RX = _phrases(_TODO_PHRASES)
+_RULE_RX = _words_or_phrases(_RULE_WORDS, _RULE_PHRASES)
+_STRONG_RULE_RX = _words_or_phrases(_STRONG_RULE_WORDS, _STRONG_RULE_PHRASES)
+_DECISION_RX = _words_or_phrases(_DECISION_WORDS, _DECISION_PHRASES)
+_TODO_RX = _words_or_phrases(_TODO_WORDS, _TODO_PHRASES)
 _REVOKE_PHRASES_RX = _phrases(_REVOKE_PHRASES)
 # any word or phrase of a rule, a decision or a TODO: one lookup rules out all three for most sentences
-_STATED_WORDS = _RULE_WORDS | _DECISION_WORDS | _TODO_WORDS
-_STATED_PHRASES_RX = _phrases(_RULE_PHRASES + _DECISION_PHRASES + _TODO_PHRASES)
+_STATED_RX = _words_or_phrases(
+    _RULE_WORDS | _DECISION_WORDS | _TODO_WORDS, _RULE_PHRASES + _DECISION_PHRASES + _TODO_PHRASES
+)
 # a first look at an assistant's raw text (lower-cased): only a text with one of these is read sentence by sentence
 _ASSISTANT_GATE = (
     "decid",
@@ -389,19 +393,40 @@ _ASSISTANT_GATE = (
     "let's use",
 )
 
+# a part of every gate word, so a text with none of these has none of them (fewer searches than the gate's words)
+_GATE_PARTS = (
+    "deci",
+    "cho",
+    "opt",
+    "settle",
+    "switch",
+    "instead of",
+    "rather than",
+    "plan is",
+    "fixed",
+    "solved",
+    "worked around",
+    "todo",
+    "go with",
+    "going with",
+    "went with",
+    "ll use",
+    "let's use",
+)
+
 
 def may_state(normed: str) -> bool:
     """Whether a sentence may be a rule, a decision or a TODO (False: it is none of them)."""
-    return _any(normed, _STATED_WORDS, _STATED_PHRASES_RX)
+    return _STATED_RX.search(normed) is not None
 
 
 def is_rule(normed: str) -> bool:
-    return _any(normed, _RULE_WORDS, _RULE_PHRASES_RX)
+    return _RULE_RX.search(normed) is not None
 
 
 def is_strong_rule(normed: str) -> bool:
     """A rule however it is worded or wherever a summary lists it."""
-    return _any(normed, _STRONG_RULE_WORDS, _STRONG_RULE_PHRASES_RX)
+    return _STRONG_RULE_RX.search(normed) is not None
 
 
 def revokes_at_start(normed: str) -> bool:
@@ -414,11 +439,11 @@ def revokes(normed: str) -> bool:
 
 
 def is_decision(normed: str) -> bool:
-    return _any(normed, _DECISION_WORDS, _DECISION_PHRASES_RX)
+    return _DECISION_RX.search(normed) is not None
 
 
 def is_todo(normed: str) -> bool:
-    return _any(normed, _TODO_WORDS, _TODO_PHRASES_RX)
+    return _TODO_RX.search(normed) is not None
 
 
 def is_plan(normed: str) -> bool:
@@ -440,4 +465,7 @@ def is_request(sentence: str, normed: str) -> bool:
 def worth_reading(text: str) -> bool:
     """Whether an assistant's raw text may hold a decision, a fix or a TODO (before splitting it into sentences)."""
     lowered = text.lower()
-    return any(key in lowered for key in _ASSISTANT_GATE)
+    for part in _GATE_PARTS:  # most texts hold none of these: a few searches rule them out
+        if part in lowered:
+            return any(key in lowered for key in _ASSISTANT_GATE)
+    return False

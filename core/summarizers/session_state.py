@@ -29,6 +29,8 @@ MAX_ERRORS = 6
 MAX_ITEM_CHARS = 300
 MAX_LATEST_ASK_CHARS = 800
 MAX_ACTIVITY = 4
+# the words the kept rules' subjects are numbered over: a rule's mask stays a few machine words long
+MAX_SUBJECT_BITS = 2048
 # what a span replaces is counted up to here (the summary's budget stops growing long before)
 REPLACED_CHARS_COUNTED = 1_000_000
 
@@ -112,7 +114,7 @@ def error_text(output: str) -> str:
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
     """Whitespace collapsed; cut at a word boundary with an ellipsis when longer than `limit`."""
-    text = re.sub(r"\s+", " ", text).strip()
+    text = " ".join(text.split())  # what `\s+` matches is what `str.split` splits at
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
@@ -181,6 +183,8 @@ class Rule:
     text: str
     key: str
     subject: frozenset[str]
+    mask: int = 0  # the subject's words as bits of `SpanState.subject_bits`: shared words are the common bits
+    size: int = 0  # how many words the subject has
 
 
 @dataclass
@@ -211,6 +215,8 @@ class SpanState:
     at_cut: str = ""
     final_text: str = ""  # the final answer that ends the last turn, when `at_cut` is "answered"
     names: CodeNames = field(default_factory=CodeNames)
+    # a bit for each word of the kept rules' subjects (renumbered from the kept rules when it grows past a bound)
+    subject_bits: dict[str, int] = field(default_factory=dict)
 
     @property
     def latest_done(self) -> bool:
@@ -317,6 +323,12 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*_])")
 _LETTER = re.compile(r"[A-Za-z]")
+_SPACES = re.compile("  +")
+# bytes as `cues.words_of` reads them: a letter lower-cased, a digit or ' kept, a line break kept (it parts
+# sentences), any other byte a space
+_WORD_BYTES = bytes(
+    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57 or c in (39, 10) else 32 for c in range(256)
+)
 
 
 def sentences(text: str) -> list[str]:
@@ -333,6 +345,24 @@ def sentences(text: str) -> list[str]:
             if len(part) >= 3 and _LETTER.search(part):
                 found.append(part)
     return found
+
+
+def said(text: str) -> list[tuple[str, str]]:
+    """(sentence, its `cues.words_of` form) for each of `sentences(text)`, all of them read into words at once.
+
+    The sentences (none holds a line break) are joined a line each and the whole is lower-cased and
+    reduced to words in a few passes: every character not a word character becomes a space
+    (`_WORD_BYTES`; one not ASCII once lower-cased is encoded as "?" first), runs of spaces become one,
+    and the lines, each padded with a space, are the sentences' `words_of` forms.
+    """
+    found = sentences(text)
+    if not found:
+        return []
+    joined = " " + " \n ".join(found) + " "
+    if not joined.isascii():
+        joined = joined.lower()
+    flat = joined.encode("ascii", "replace").translate(_WORD_BYTES).decode("ascii")
+    return list(zip(found, _SPACES.sub(" ", flat).split("\n"), strict=True))
 
 
 _NOT_SUBJECT = _STOP_WORDS | _MODAL_WORDS
@@ -355,18 +385,34 @@ def add_rule(state: SpanState, text: str, normed: str | None = None) -> None:
     revokes = cues.revokes(normed)
     threshold = 0.34 if revokes else 0.75
     size = len(subject)
+    bits = state.subject_bits
+    if len(bits) + size > MAX_SUBJECT_BITS:  # words of rules long gone: number the kept rules' words afresh
+        bits.clear()
+        for rule in state.rules:
+            rule.mask = _mask(bits, rule.subject)
+    mask = _mask(bits, subject)
     # the same rule goes; a rule on another subject (nothing shared) stays; one sharing enough of it is replaced
+    # (the words shared are the bits both masks have; a rule that shares none is below any threshold)
+    limit = threshold * (size or 1)  # against a rule with a subject as large or larger; a smaller one's own size
     kept = [
         rule
         for rule in state.rules
         if rule.key != key
-        and (
-            subject.isdisjoint(rule.subject)
-            or len(subject & rule.subject) < threshold * (min(size, len(rule.subject)) or 1)
-        )
+        and (mask & rule.mask).bit_count() < (limit if rule.size >= size else threshold * (rule.size or 1))
     ]
-    kept.append(Rule(text, key, subject))
+    kept.append(Rule(text, key, subject, mask, size))
     state.rules = kept[-MAX_RULES:]
+
+
+def _mask(bits: dict[str, int], subject: frozenset[str]) -> int:
+    """The subject's words as bits, a new word given the next free bit."""
+    mask = 0
+    for word in subject:
+        bit = bits.get(word)
+        if bit is None:
+            bit = bits[word] = len(bits)
+        mask |= 1 << bit
+    return mask
 
 
 def _arguments(call: ToolCallBlock) -> dict[str, Any]:
@@ -504,19 +550,23 @@ class _Call:
 
 
 def _text_and_calls(message: Message) -> tuple[str, list[ToolCallBlock]]:
-    """An assistant message's text (its text blocks joined, stripped) and tool calls, in one look at its blocks."""
+    """An assistant message's text (its text blocks joined, stripped) and tool calls, in one look at its blocks.
+
+    Here and below a block's kind is told by `type(block) is …`: the block models have no subclasses,
+    and a model class's `isinstance` runs pydantic's own check, several times slower, once per block.
+    """
     texts: list[str] = []
     calls: list[ToolCallBlock] = []
     for block in message.content:
-        if isinstance(block, TextBlock):
+        if type(block) is TextBlock:
             texts.append(block.text)
-        elif isinstance(block, ToolCallBlock):
+        elif type(block) is ToolCallBlock:
             calls.append(block)
     return (texts[0] if len(texts) == 1 else "\n".join(texts)).strip(), calls
 
 
 def _result_text(blocks: list[Any]) -> str:
-    return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
+    return "\n".join(b.text for b in blocks if type(b) is TextBlock)
 
 
 class SpanReader:
@@ -548,9 +598,8 @@ class SpanReader:
         requests: list[str] = []
         said_rule_or_plan = False
         statements: list[tuple[str, str]] = []
-        said = sentences(typed)
-        for sentence in said:
-            normed = cues.words_of(sentence)
+        parts = said(typed)
+        for sentence, normed in parts:
             stated = cues.may_state(normed)  # one lookup rules out a rule, a decision and a TODO for most
             if (stated and cues.is_rule(normed)) or cues.revokes_at_start(normed):
                 add_rule(state, sentence, normed)
@@ -571,7 +620,7 @@ class SpanReader:
             statements = []
         if not requests and not said_rule_or_plan:
             # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
-            requests = [sentence for sentence, _ in statements[:2]] or said[:2]
+            requests = [sentence for sentence, _ in statements[:2]] or [sentence for sentence, _ in parts[:2]]
         if requests:
             ask = " ".join(requests)
             if not state.first_ask:
@@ -699,9 +748,9 @@ class SpanReader:
             return
         if role != "user":
             return
-        text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
+        text = "\n".join(b.text for b in message.content if type(b) is TextBlock)
         for block in message.content:
-            if isinstance(block, ToolResultBlock):
+            if type(block) is ToolResultBlock:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
         if text.strip():
             self.user_text(text)
@@ -761,9 +810,9 @@ def _size(message: Message) -> int:
     """About the characters a message puts in the context (texts, tool arguments' strings, results, summaries)."""
     size = len(message.summary or "") + len(message.command or "") + len(message.output or "")
     for block in message.content:
-        if isinstance(block, TextBlock):
+        if type(block) is TextBlock:
             size += len(block.text)
-        elif isinstance(block, ToolCallBlock):
+        elif type(block) is ToolCallBlock:
             args = block.arguments
             if isinstance(args, str):
                 size += len(args)
@@ -771,9 +820,9 @@ def _size(message: Message) -> int:
                 size += 16 * len(args)
                 for value in args.values():
                     size += len(value) if type(value) is str else 8
-        elif isinstance(block, ToolResultBlock):
+        elif type(block) is ToolResultBlock:
             for inner in block.content:
-                if isinstance(inner, TextBlock):
+                if type(inner) is TextBlock:
                     size += len(inner.text)
         else:
             size += len(str(getattr(block, "thinking", "") or ""))

@@ -211,7 +211,7 @@ _PASTED_LINE = re.compile(
     r"[{}\[\]();,]+\s*$|\w+Error\b.*:\s|\s{4,}\S)"
 )
 # characters typical of code or data, not of prose
-_CODE_CHARS = re.compile(r"[{}()\[\];=<>$\\|`#]")
+_CODE_BYTES = b"{}()[];=<>$\\|`#"
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 _LETTER = re.compile(r"[A-Za-z]")
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -244,7 +244,10 @@ def is_pasted_line(line: str) -> bool:
     if len(stripped) <= 12:
         return False
     # mostly symbols and few words: data, not a sentence (the words are counted only where the symbols may outweigh them)
-    code = len(_CODE_CHARS.findall(stripped))
+    # the symbols (all ASCII, so each one byte of UTF-8 and no part of another character's bytes) counted as
+    # the bytes their deletion takes away
+    raw = stripped.encode("utf-8", "surrogatepass")
+    code = len(raw) - len(raw.translate(None, _CODE_BYTES))
     if code < 3:
         return _LETTER.search(stripped) is None
     return code * 4 > len(_WORD.findall(stripped)) + 2
