@@ -39,7 +39,9 @@ VARIANTS: dict[str, list[str]] = {
 # the generated uncompacted session (bench/gen_large_session.py --no-compactions) and the variants run on it
 LARGE_ENTRIES = 10_000
 LARGE_VARIANTS = ["default", "pi-0.73", "openclaw", "safeguard", "first-and-tail", "system-and-summary"]
-_VOLATILE = ("id", "created_at", "entryId", "timings")
+# the session's store id too: a file whose session id another stored file has is stored under that id and a
+# suffix made from its path, which is where the checkout is
+_VOLATILE = ("id", "created_at", "entryId", "timings", "session_id")
 
 Run = Callable[..., tuple[int, str, str]]
 
