@@ -1024,15 +1024,16 @@ def _shared(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> in
     )
 
 
-def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
-    """A passage about the same thing that states it otherwise, if any."""
-    fact_toks = seen.toks(fact.text)
+def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None = None) -> Judgement | None:
+    """A passage about the same thing that states it otherwise, if any (`fact_toks`: `tokens(fact.text)` when made)."""
+    if fact_toks is None:
+        fact_toks = tokens(fact.text)
     if not fact_toks:
         return None
     fact_q = quantities(fact.text)
+    wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position)[:1]:
-            wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
             topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
             if fact.error_state is not None and _telling(fact_toks) & passage.norms:
                 topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
@@ -1063,6 +1064,8 @@ def _updated(fact: FactView, restated: int | None) -> bool:
 
 
 def _state_conflict(fact: FactView, passage: str) -> str | None:
+    if not fact.open_task and fact.error_state is None:
+        return None  # no state to contradict
     lower = passage.lower()
     if fact.open_task and _DONE.search(lower) and not _OPEN.search(lower):
         return "an open task is stated as done"
@@ -1093,10 +1096,11 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
         if state is not None:
             return Judgement("contradicted", "contradiction", 1.0, line, state)
         return Judgement("kept", "substring", 1.0, line)
-    contradiction = _contradiction(fact, seen) if contradictions else None
+    all_toks = tokens(fact.text)  # made once for both steps, not kept past the fact (facts are many)
+    contradiction = _contradiction(fact, seen, all_toks) if contradictions else None
     if contradiction is not None:
         return contradiction
-    fact_toks = [t for t in seen.toks(fact.text) if t.norm not in _REVOKE or t.specific]
+    fact_toks = [t for t in all_toks if t.norm not in _REVOKE or t.specific]
     if not fact_toks:
         return Judgement("lost", "none", 0.0)
     best, best_text = 0.0, ""
