@@ -27,9 +27,13 @@ dotted or underscored names, flags, numbers with their unit), with a few synonym
 from __future__ import annotations
 
 import difflib
+import heapq
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import neg
 from typing import Literal
 
 from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
@@ -317,6 +321,15 @@ _EDGE = ".:;!?'\"`*_-)(=#"
 
 
 _DIGIT = re.compile(r"\d")
+# the token patterns, compiled once (they run for every token of every passage and fact)
+_PUNCT_NAME = re.compile(r"[/_.:=@$]")
+_CAMEL = re.compile(r"[a-z][A-Z]|^[A-Z]{2,}[a-z]*[A-Z]|^[A-Z][a-z]+[A-Z]")
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+_NUMBER_WORD = re.compile(r"\d[\d,.]*-[A-Za-z]+")
+_SLASHED = re.compile(r"[A-Za-z]+(?:/[A-Za-z]+)+")
+_PLAIN_WORD = re.compile(r"[a-z][a-z'-]*")
+_SPECIFIC_FORM = re.compile(r"[/_.:=@$\d]")
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def is_specific(raw: str) -> bool:
@@ -328,9 +341,9 @@ def is_specific(raw: str) -> bool:
         return True
     if _DIGIT.search(core):
         return True
-    if re.search(r"[/_.:=@$]", core.rstrip(".")):
+    if _PUNCT_NAME.search(core.rstrip(".")):
         return True
-    if re.search(r"[a-z][A-Z]|^[A-Z]{2,}[a-z]*[A-Z]|^[A-Z][a-z]+[A-Z]", core):
+    if _CAMEL.search(core):
         return True
     return core.isupper() and len(core) >= 3
 
@@ -354,13 +367,13 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
         parts = raw_piece.split("::") if "::" in raw_piece else [raw_piece]
         for part in parts:
             core = part.strip(_EDGE)
-            if re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", core) and core.lower() not in _NEGATORS:
+            if _HYPHENATED.fullmatch(core) and core.lower() not in _NEGATORS:
                 # hyphenated words ("partial-refund", "Redis-based"): their parts
                 out.extend((p, starts and n == 0) for n, p in enumerate(core.split("-")))
-            elif re.fullmatch(r"\d[\d,.]*-[A-Za-z]+", core):
+            elif _NUMBER_WORD.fullmatch(core):
                 number, word = core.split("-", 1)
                 out.extend([(number, starts), (word, False)])
-            elif re.fullmatch(r"[A-Za-z]+(?:/[A-Za-z]+)+", core):
+            elif _SLASHED.fullmatch(core):
                 out.extend((p, False) for p in core.split("/"))  # "requests/minute"
             else:
                 out.append((part, starts))
@@ -413,14 +426,14 @@ def tokens(text: str, keep_stop: bool = False) -> list[Token]:
             if not keep_stop and (lower in _STOP or (len(lower) < 3 and not _DIGIT.search(lower))):
                 continue
             norm = _SYNONYMS.get(lower, lower)
-            if re.fullmatch(r"[a-z][a-z'-]*", norm) and not specific_form(norm) and not proper:
+            if _PLAIN_WORD.fullmatch(norm) and not specific_form(norm) and not proper:
                 norm = stem(norm.replace("'", ""))
             out.append(Token(norm, specific and lower not in _STOP, core))
     return out
 
 
 def specific_form(norm: str) -> bool:
-    return bool(re.search(r"[/_.:=@$\d]", norm))
+    return bool(_SPECIFIC_FORM.search(norm))
 
 
 def _basename(norm: str) -> str:
@@ -562,6 +575,24 @@ class Passage:
         found: tuple[set[str], set[str]] | None = self.__dict__["_choice"]
         return found
 
+    def statement(self) -> str:
+        """`_statement` of the passage's text, made once (a passage is compared with many facts)."""
+        found: str | None = self.__dict__.get("_statement")
+        if found is None:
+            found = self.__dict__["_statement"] = _statement(self.text)
+        return found
+
+    def by_prefix(self) -> dict[str, tuple[str, ...]]:
+        """The passage's alphabetic norms by their first three letters (for `_near`), made once."""
+        groups: dict[str, tuple[str, ...]] | None = self.__dict__.get("_by_prefix")
+        if groups is None:
+            lists: dict[str, list[str]] = {}
+            for norm in self.norms:
+                if norm.isalpha():
+                    lists.setdefault(norm[:3], []).append(norm)
+            groups = self.__dict__["_by_prefix"] = {k: tuple(v) for k, v in lists.items()}
+        return groups
+
     def path_tails(self) -> frozenset[str]:
         """What follows a "/" in the passage's paths ("b/c.py" and "c.py" of "a/b/c.py"), made once."""
         tails = self.__dict__.get("_tails")
@@ -603,11 +634,11 @@ class Passages:
 
     def candidates(self, norms: Iterable[str]) -> list[int]:
         """Passages sharing the most tokens with `norms`, best first."""
-        hits: dict[int, int] = {}
-        for norm in norms:
-            for position in self.index.get(norm, ()):
-                hits[position] = hits.get(position, 0) + 1
-        return [p for p, _ in sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:CANDIDATES]]
+        index = self.index
+        hits = Counter(chain.from_iterable(index.get(norm, ()) for norm in norms))
+        # the best CANDIDATES by (most hits, first position): a heap, not a sort of every passage hit (a common word
+        # hits most passages of a long summary)
+        return [p for _, p in heapq.nsmallest(CANDIDATES, zip(map(neg, hits.values()), hits.keys()))]
 
     def merged(self, position: int) -> list[Passage]:
         """The passage alone, then with its neighbours of the same text (made once per passage)."""
@@ -685,7 +716,7 @@ class Passages:
 
     def restated(self, passage: Passage) -> int | None:
         """The order of the conversation's statement the passage repeats word for word, if any."""
-        return self.said.get(_statement(passage.text))
+        return self.said.get(passage.statement())
 
     def line_with(self, needle: str) -> str:
         """The first passage holding `needle` (any case), looked up by its rarest word rather than read through."""
@@ -743,13 +774,16 @@ class Judgement:
     reason: str = ""
 
 
-def _near(word: str, norms: set[str]) -> bool:
-    """A plain word in another form ("cache"/"cach", "listen"/"listener", "run"/"runn"): one is a short extension of the other."""
+def _near(word: str, passage: Passage) -> bool:
+    """A plain word in another form ("cache"/"cach", "listen"/"listener", "run"/"runn"): one is a short extension of the other.
+
+    Only the passage's alphabetic norms with the word's first three letters can be one
+    (`Passage.by_prefix`), so only those are read, not every norm of a long passage.
+    """
     if len(word) < 3 or not word.isalpha():
         return False
-    for other in norms:
-        if other[:3] != word[:3] or not other.isalpha():
-            continue
+    groups = passage.__dict__.get("_by_prefix") or passage.by_prefix()
+    for other in groups.get(word[:3], ()):
         short, long_ = (word, other) if len(word) <= len(other) else (other, word)
         if long_.startswith(short[: max(3, len(short) - 1)]) and len(long_) - len(short) <= 3 and len(short) >= 3:
             return True
@@ -762,12 +796,12 @@ def _match_weight(tok: Token, passage: Passage, cwd: str | None) -> float:
         return 1.0
     if passage.amounts:
         value = tok.norm.replace(",", "")
-        if re.fullmatch(r"\d+(?:\.\d+)?", value) and any(q.value == float(value) for q in passage.amounts):
+        if _PLAIN_NUMBER.fullmatch(value) and any(q.value == float(value) for q in passage.amounts):
             return 1.0
         unit = _UNIT_DIMENSION.get(tok.norm) or _UNIT_DIMENSION.get(tok.norm + "s")
         if unit is not None and any(q.unit == unit[1] for q in passage.amounts):
             return 1.0
-    if not tok.specific and _near(tok.norm, passage.norms):
+    if not tok.specific and _near(tok.norm, passage):
         return 1.0
     if "/" in tok.norm:
         rel = tok.norm[len(cwd) :] if cwd and tok.norm.startswith(cwd) else tok.norm
@@ -788,11 +822,12 @@ def overlap(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> fl
             seen.setdefault(tok.norm, tok)
     if not seen:
         return 0.0
+    norms = passage.norms
     total = got = 0.0
     for tok in seen.values():
         weight = SPECIFIC_WEIGHT if tok.specific else 1.0
         total += weight
-        got += weight * _match_weight(tok, passage, cwd)
+        got += weight * (1.0 if tok.norm in norms else _match_weight(tok, passage, cwd))  # its first test, inlined
     return got / total
 
 
@@ -983,18 +1018,22 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
 
 
 def _shared(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> int:
-    return sum(1 for t in {t.norm: t for t in fact_toks}.values() if _match_weight(t, passage, cwd) > 0)
+    norms = passage.norms
+    return sum(
+        1 for t in {t.norm: t for t in fact_toks}.values() if t.norm in norms or _match_weight(t, passage, cwd) > 0
+    )
 
 
-def _contradiction(fact: FactView, seen: Passages) -> Judgement | None:
-    """A passage about the same thing that states it otherwise, if any."""
-    fact_toks = tokens(fact.text)
+def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None = None) -> Judgement | None:
+    """A passage about the same thing that states it otherwise, if any (`fact_toks`: `tokens(fact.text)` when made)."""
+    if fact_toks is None:
+        fact_toks = tokens(fact.text)
     if not fact_toks:
         return None
     fact_q = quantities(fact.text)
+    wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position)[:1]:
-            wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
             topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
             if fact.error_state is not None and _telling(fact_toks) & passage.norms:
                 topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
@@ -1025,6 +1064,8 @@ def _updated(fact: FactView, restated: int | None) -> bool:
 
 
 def _state_conflict(fact: FactView, passage: str) -> str | None:
+    if not fact.open_task and fact.error_state is None:
+        return None  # no state to contradict
     lower = passage.lower()
     if fact.open_task and _DONE.search(lower) and not _OPEN.search(lower):
         return "an open task is stated as done"
@@ -1055,10 +1096,11 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
         if state is not None:
             return Judgement("contradicted", "contradiction", 1.0, line, state)
         return Judgement("kept", "substring", 1.0, line)
-    contradiction = _contradiction(fact, seen) if contradictions else None
+    all_toks = tokens(fact.text)  # made once for both steps, not kept past the fact (facts are many)
+    contradiction = _contradiction(fact, seen, all_toks) if contradictions else None
     if contradiction is not None:
         return contradiction
-    fact_toks = [t for t in tokens(fact.text) if t.norm not in _REVOKE or t.specific]
+    fact_toks = [t for t in all_toks if t.norm not in _REVOKE or t.specific]
     if not fact_toks:
         return Judgement("lost", "none", 0.0)
     best, best_text = 0.0, ""

@@ -24,7 +24,7 @@ from cutline.core.tokens import chars4_tokens
 from tests.support.cli import run
 from tests.support.grown_sessions import grow
 from tests.support.pi_compactions import write_pi_session
-from tests.support.work_count import assert_linear
+from tests.support.work_count import assert_linear, count_lines
 
 TURNS = 24  # n: ~170 pi entries; 4n: ~680
 RECORDS = 300  # n records of a grown Claude Code / Codex session; 4n: 1,200
@@ -258,3 +258,33 @@ def test_the_audit_s_answers_grow_linearly() -> None:
     small, large = failures(60), failures(240)
     assert len(_answers(*small)) == 60
     assert_linear(lambda: _answers(*small), lambda: _answers(*large), "audit answers")
+
+
+def _words(count: int) -> str:
+    """`count` distinct made-up plain words, none starting with "cac"."""
+    out = []
+    for k in range(count):
+        word = "".join(chr(ord("d") + (k // 20**i) % 20) for i in range(4)) + "q"
+        out.append(word)
+    return " ".join(out)
+
+
+def test_matching_a_word_reads_the_passage_s_forms_of_it_not_every_word_of_the_passage() -> None:
+    """A fact's plain word missing from a passage is looked for in another form ("cache"/"caches") among the
+    passage's words with its first three letters only (`Passage.by_prefix`): the work does not grow with a long
+    passage (a summary line, a kept message). Before, every word of the passage was read for every such word."""
+    from cutline.core.audit.compare import overlap, passages, tokens
+
+    fact = tokens("Clear the caching layer before the deploy")
+
+    def passage(count: int) -> Any:
+        seen = passages([f"The cache layer was cleared {_words(count)}"])
+        assert len(seen.items) == 1
+        return seen.items[0]
+
+    small, large = passage(200), passage(800)
+    assert overlap(fact, small, None) == overlap(fact, large, None) > 0.5  # "caching" matched in another form
+    for p in (small, large):
+        overlap(fact, p, None)  # what is made once per passage is made
+    at_n, at_4n = count_lines(lambda: overlap(fact, small, None)), count_lines(lambda: overlap(fact, large, None))
+    assert at_4n <= 1.2 * at_n, f"{at_4n / at_n:.1f}x the lines for a passage 4x as long"
