@@ -104,13 +104,7 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     finally:
         if enabled:
             gc.enable()
-    if not count and not session.header_line:
-        reasons = "; ".join(p.message for p in session.problems if p.severity == "error")[:300]
-        raise FormatError(f"{file}: nothing readable ({reasons or 'no session records'})")
-    session.source_path = file
-    session.source_size = size
-    session.source_sha256 = sha256
-    return session
+    return _read_from(session, count, file, size, sha256)
 
 
 class StreamPeek(NamedTuple):
@@ -182,12 +176,17 @@ def read_streamed(path: Path, adapter: AgentAdapter, *, sink: EntrySink, amend: 
     finally:
         if enabled:
             gc.enable()
+    return _read_from(session, count, file, lines.size, lines.sha256)
+
+
+def _read_from(session: Session, count: int, file: str, size: int, sha256: str) -> Session:
+    """The session read from `file`, its source facts set; FormatError when nothing in it was readable (`count`: records read)."""
     if not count and not session.header_line:
         reasons = "; ".join(p.message for p in session.problems if p.severity == "error")[:300]
         raise FormatError(f"{file}: nothing readable ({reasons or 'no session records'})")
     session.source_path = file
-    session.source_size = lines.size
-    session.source_sha256 = lines.sha256
+    session.source_size = size
+    session.source_sha256 = sha256
     return session
 
 
