@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,9 +111,27 @@ def _propose(case: Case, file: Path) -> tuple[str, list[WireMessage]]:
     return proposal_id, cutline_context(["--proposal", proposal_id])
 
 
+def _no_agent_left(file: Path, wait: float = 30.0) -> None:
+    """Wait until no agent process the write-back would refuse for is left (an earlier test's, in the same folder).
+
+    The sessions of every case keep the corpus' working folder, and the write-back refuses
+    while an agent runs there; the agent a previous run started is killed with its group,
+    but may still be exiting. Fails, saying which, if one is still there after `wait`.
+    """
+    from cutline.core.agents import read_session
+    from cutline.core.agents.registry import adapter_for
+
+    session = read_session(file)
+    deadline = time.monotonic() + wait
+    while (running := adapter_for(session.format).running_agent(session)) is not None:
+        assert time.monotonic() < deadline, f"an agent is still running in the session's folder: {running}"
+        time.sleep(0.1)
+
+
 def _compact_and_accept(case: Case, file: Path) -> tuple[review.Proposal, list[WireMessage]]:
     """Compact, then accept with write-back; the proposal, and the context predicted before the write-back."""
     proposal_id, predicted = _propose(case, file)
+    _no_agent_left(file)
     with Store() as store:
         review.accept(store, proposal_id, write_back=True, timestamp=STAMP)
         return review.load_proposal(store, proposal_id), predicted

@@ -12,6 +12,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,7 +39,32 @@ def run_grouped(
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
-def kill_group(group: int) -> None:
-    """SIGKILL every process left in a process group (none left is fine)."""
+def kill_group(group: int, wait: float = 10.0) -> None:
+    """SIGKILL every process left in a process group (none left is fine), and wait until none is left.
+
+    Why wait: SIGKILL is delivered, not done; an agent killed a moment ago is still listed
+    with its command line, and the next test's write-back found it running in the
+    session's folder and refused (a live Codex test, CI run 2 of 2026-12-02).
+    """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, signal.SIGKILL)
+    deadline = time.monotonic() + wait
+    while _group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _group_alive(group: int) -> bool:
+    """Whether a process of this group is still alive (not a zombie), as /proc tells."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp ...: the comm may hold spaces and parentheses, so split after its last ")"
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == group:
+            return True
+    return False
