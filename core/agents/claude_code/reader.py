@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, TypeVar
 
 from cutline.core.agents.adapter import EntryAmend, EntrySink
 from cutline.core.agents.boundaries import carries_results, mark_continuations, mark_continuing
@@ -306,6 +306,16 @@ class _Boundary:
         self.summary = summary
 
 
+class _Record(Protocol):
+    """An entry or a skeleton, as the chain and its regrouping read it."""
+
+    @property
+    def id(self) -> str: ...
+
+
+_Node = TypeVar("_Node", bound=_Record)
+
+
 class _Skeleton:
     """What the end of the reading needs of one entry handed on (see `linearize`, `mark_continuations`, `usage_once_per_call`)."""
 
@@ -400,49 +410,18 @@ def _plan_fixes(
 
 def _skeleton_chain(by_id: dict[str, _Skeleton], leaf: str) -> list[_Skeleton]:
     """`_chain` of skeletons."""
-    chain: list[_Skeleton] = []
-    seen: set[str] = set()
-    node = by_id.get(leaf)
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        chain.append(node)
-        node = by_id.get(node.parent) if node.parent else None
-    chain.reverse()
-    return chain
+    return _up_from(by_id, leaf, lambda s: s.parent)
 
 
 def _skeleton_siblings(chain: list[_Skeleton], skeletons: list[_Skeleton]) -> list[_Skeleton]:
     """`_with_siblings` of skeletons."""
-    groups: dict[str, list[_Skeleton]] = {}
-    for skeleton in skeletons:
-        if skeleton.response is not None and not skeleton.sidechain:
-            groups.setdefault(skeleton.response, []).append(skeleton)
-    if not any(len(g) > 1 for g in groups.values()):
-        return chain
-    group_of = {s.id: r for r, g in groups.items() for s in g}
-    results: dict[str, list[_Skeleton]] = {}
-    result_group: dict[str, str] = {}
-    for skeleton in skeletons:
-        parent_group = group_of.get(skeleton.parent or "")
-        if parent_group is not None and skeleton.answers:
-            results.setdefault(parent_group, []).append(skeleton)
-            result_group[skeleton.id] = parent_group
-    out: list[_Skeleton] = []
-    placed: set[str] = set()
-    for skeleton in chain:
-        if skeleton.id in placed:
-            continue
-        batch = [skeleton]
-        group = group_of.get(skeleton.id)
-        if group is not None:
-            batch = groups[group]
-        elif skeleton.id in result_group:
-            batch = results[result_group[skeleton.id]]
-        for item in batch:
-            if item.id not in placed:
-                placed.add(item.id)
-                out.append(item)
-    return out
+    return _regrouped(
+        chain,
+        skeletons,
+        lambda s: s.response if not s.sidechain else None,
+        lambda s: s.parent,
+        lambda s: s.answers,
+    )
 
 
 def _skeleton_marks(path: list[_Skeleton]) -> list[_Skeleton]:
@@ -645,13 +624,19 @@ def _linear_path(entries: list[Entry], leaf_id: str | None) -> list[Entry]:
 
 def _chain(by_id: dict[str, Entry], leaf: str) -> list[Entry]:
     """Entries from the root to `leaf` by their parents (cycles cut)."""
-    chain: list[Entry] = []
+    return _up_from(by_id, leaf, lambda e: e.parentId)
+
+
+def _up_from(by_id: dict[str, _Node], leaf: str, parent: Callable[[_Node], str | None]) -> list[_Node]:
+    """Records (entries or skeletons) from the root to `leaf` by their parents (cycles cut)."""
+    chain: list[_Node] = []
     seen: set[str] = set()
     node = by_id.get(leaf)
     while node is not None and node.id not in seen:
         seen.add(node.id)
         chain.append(node)
-        node = by_id.get(node.parentId) if node.parentId else None
+        above = parent(node)
+        node = by_id.get(above) if above else None
     chain.reverse()
     return chain
 
@@ -664,32 +649,50 @@ def _with_siblings(chain: list[Entry], entries: list[Entry]) -> list[Entry]:
     are taken in, blocks in file order, then results in file order (the order the
     program merges them back into one assistant and one user message).
     """
-    groups: dict[str, list[Entry]] = {}
-    for entry in entries:
-        response = _response_id(entry)
-        if response is not None and not entry.isSidechain:
-            groups.setdefault(response, []).append(entry)
+    return _regrouped(
+        chain,
+        entries,
+        lambda e: _response_id(e) if not e.isSidechain else None,
+        lambda e: e.parentId,
+        lambda e: e.message is not None and bool(e.message.tool_result_ids()),
+    )
+
+
+def _regrouped(
+    chain: list[_Node],
+    records: list[_Node],
+    group_key: Callable[[_Node], str | None],
+    parent: Callable[[_Node], str | None],
+    answers: Callable[[_Node], bool],
+) -> list[_Node]:
+    """`_with_siblings` over entries or skeletons: `group_key` names a record's API message, `answers` a tool result."""
+    groups: dict[str, list[_Node]] = {}
+    for record in records:
+        key = group_key(record)
+        if key is not None:
+            groups.setdefault(key, []).append(record)
     if not any(len(g) > 1 for g in groups.values()):
         return chain
-    group_of = {e.id: r for r, g in groups.items() for e in g}
-    results: dict[str, list[Entry]] = {}
+    group_of = {r.id: key for key, g in groups.items() for r in g}
+    results: dict[str, list[_Node]] = {}
     result_group: dict[str, str] = {}
-    for entry in entries:
-        parent_group = group_of.get(entry.parentId or "")
-        if parent_group is not None and entry.message is not None and entry.message.tool_result_ids():
-            results.setdefault(parent_group, []).append(entry)
-            result_group[entry.id] = parent_group
-    out: list[Entry] = []
+    for record in records:
+        parent_group = group_of.get(parent(record) or "")
+        if parent_group is not None and answers(record):
+            results.setdefault(parent_group, []).append(record)
+            result_group[record.id] = parent_group
+    out: list[_Node] = []
     placed: set[str] = set()
-    for entry in chain:
-        if entry.id in placed:
+    for record in chain:
+        record_id = record.id
+        if record_id in placed:
             continue
-        batch = [entry]
-        group = group_of.get(entry.id)
+        batch = [record]
+        group = group_of.get(record_id)
         if group is not None:
             batch = groups[group]
-        elif entry.id in result_group:
-            batch = results[result_group[entry.id]]
+        elif record_id in result_group:
+            batch = results[result_group[record_id]]
         for item in batch:
             if item.id not in placed:
                 placed.add(item.id)
