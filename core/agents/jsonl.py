@@ -12,7 +12,7 @@ import re
 from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from cutline.core.agents import deep_json
 from cutline.core.models import Problem
@@ -162,38 +162,60 @@ def read_file_text(path: Path) -> FileText:
     in chunks cut at newlines (a newline byte is never inside a UTF-8 sequence), only the
     lines are held. UTF-16 text and bad UTF-8 take the whole-file path that reports them.
     """
-    digest = hashlib.sha256()
+    read = _ReadState()
     parts: list[str] = []
-    pending: list[bytes] = []
-    size = 0
-    last = b""
-    with open(path, "rb") as handle:
-        while chunk := handle.read(READ_CHUNK):
-            if size == 0 and utf16_encoding(chunk) is not None:
-                return _whole_file(path)
-            digest.update(chunk)
-            size += len(chunk)
-            last = chunk[-1:]
-            cut = chunk.rfind(b"\n")
-            if cut < 0:
-                pending.append(chunk)
-                continue
-            pending.append(chunk[:cut])
-            try:
-                parts.extend(b"".join(pending).decode("utf-8").split("\n"))
-            except UnicodeDecodeError:
-                return _whole_file(path)
-            pending = [chunk[cut + 1 :]]
     try:
-        parts.extend(b"".join(pending).decode("utf-8").split("\n"))
-    except UnicodeDecodeError:
+        with open(path, "rb") as handle:
+            for block, _ in _line_blocks(handle, READ_CHUNK, read):
+                parts.extend(block.decode("utf-8").split("\n"))
+    except (_Utf16, UnicodeDecodeError):
         return _whole_file(path)
-    return FileText(parts, last == b"\n", size, digest.hexdigest())
+    return FileText(parts, read.last_byte == b"\n", read.size, read.sha256)
 
 
 def _whole_file(path: Path) -> FileText:
     data = path.read_bytes()
     return FileText(data, data.endswith(b"\n"), len(data), hashlib.sha256(data).hexdigest())
+
+
+class _Utf16(Exception):
+    """The file's first chunk is UTF-16 text."""
+
+
+class _ReadState:
+    """What `_line_blocks` learns of the file: its size, last byte and SHA-256 (once read to the end)."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.last_byte = b""
+        self.sha256 = ""
+
+
+def _line_blocks(handle: BinaryIO, chunk: int, state: _ReadState) -> Iterator[tuple[bytes, bool]]:
+    """The file's bytes as blocks of whole lines (each block's last newline left out), `chunk` bytes read at a time.
+
+    The last block (flagged True) is what follows the file's last newline: empty when it
+    ends with one. A newline byte is never inside a UTF-8 sequence, so each block decodes
+    alone. Raises `_Utf16` when the first chunk is UTF-16 text.
+    """
+    digest = hashlib.sha256()
+    pending: list[bytes] = []
+    while data := handle.read(chunk):
+        if state.size == 0 and utf16_encoding(data) is not None:
+            raise _Utf16
+        digest.update(data)
+        state.size += len(data)
+        state.last_byte = data[-1:]
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            pending.append(data)
+            continue
+        pending.append(data[:cut])
+        block = b"".join(pending)
+        pending = [data[cut + 1 :]]
+        yield block, False
+    state.sha256 = digest.hexdigest()
+    yield b"".join(pending), True
 
 
 def split_lines(data: bytes | str | FileText, file: str) -> Lines:
@@ -385,37 +407,31 @@ class StreamedLines:
         return self._read()
 
     def _read(self) -> Generator[tuple[int, str], None, None]:
-        digest = hashlib.sha256()
-        pending: list[bytes] = []
+        read = _ReadState()
         number = 0
-        last_byte = b""
         with open(self.path, "rb") as handle:
-            while chunk := handle.read(self.chunk):
-                if self.size == 0 and utf16_encoding(chunk) is not None:
-                    raise NotStreamable(f"{self.file}: UTF-16 text")
-                digest.update(chunk)
-                self.size += len(chunk)
-                last_byte = chunk[-1:]
-                cut = chunk.rfind(b"\n")
-                if cut < 0:
-                    pending.append(chunk)
-                    continue
-                pending.append(chunk[:cut])
-                text = _utf8(b"".join(pending), self.file)
-                pending = [chunk[cut + 1 :]]
-                for raw in text.split("\n"):
+            blocks = _line_blocks(handle, self.chunk, read)
+            while True:
+                try:
+                    block, final = next(blocks)
+                except _Utf16:
+                    raise NotStreamable(f"{self.file}: UTF-16 text") from None
+                if final:
+                    break
+                for raw in _utf8(block, self.file).split("\n"):
                     number += 1
                     line = self._line(number, raw)
                     if line is not None:
                         yield line
-        self.sha256 = digest.hexdigest()
-        self.trailing_newline = last_byte == b"\n"
+        self.size = read.size
+        self.sha256 = read.sha256
+        self.trailing_newline = read.last_byte == b"\n"
         if self.trailing_newline:
             self.last = number
         else:  # the piece after the last newline (the whole file, or "", when there is none)
             number += 1
             self.last = number
-            line = self._line(number, _utf8(b"".join(pending), self.file))
+            line = self._line(number, _utf8(block, self.file))
             if line is not None:
                 yield line
         self.problems[0:0] = self._blank
