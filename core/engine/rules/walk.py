@@ -59,6 +59,33 @@ class Walk:
         self.counted = [i for i, it in enumerate(items) if it.counted]
         self.barriers = [i for i, it in enumerate(items) if it.barrier]
         self._first_ops: dict[int, tuple[list[list[int]], list[list[str]]]] = {}
+        self._positions: list[int] | None = None
+        self._breaks: list[int] | None = None
+
+    @property
+    def positions(self) -> list[int]:
+        """Each item's path index, in item order (built on first use, kept: a re-plan only slices it)."""
+        if self._positions is None:
+            self._positions = [it.pos for it in self.items]
+        return self._positions
+
+    def spans(self, start: int, stop: int) -> list[tuple[int, int]]:
+        """The runs of consecutive path indices of items [start, stop), as (first, last + 1).
+
+        The same runs a scan of `positions[start:stop]` finds, in O(log n + runs): where each
+        run after the first begins is kept once per walk (a re-plan moves the cut, not the path).
+        """
+        if stop <= start:
+            return []
+        breaks = self._breaks
+        if breaks is None:
+            positions = self.positions
+            breaks = self._breaks = [j for j in range(1, self.n) if positions[j] != positions[j - 1] + 1]
+        positions = self.positions
+        inner = breaks[bisect_right(breaks, start) : bisect_left(breaks, stop)]
+        firsts = [start, *inner]
+        ends = [*inner, stop]
+        return [(positions[a], positions[b - 1] + 1) for a, b in zip(firsts, ends)]
 
     def file_ops_from(self, start: int, stop: int) -> list[list[str]]:
         """The paths each kind of file operation (0 read, 1 written, 2 edited) names in items [start, stop), each once.
