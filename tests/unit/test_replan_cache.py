@@ -128,3 +128,33 @@ def test_a_re_plan_does_not_walk_the_window(every: int, rules: str, tmp_path: Pa
     """A re-plan's work is the same at n and 16n turns: no pass over the window's items (a pass is ~16x)."""
     small, large = _replan_lines(tmp_path, 24, every, rules), _replan_lines(tmp_path, 24 * 16, every, rules)
     assert large <= small * 1.5 + 50, f"a re-plan ran {small} lines at n turns, {large} at 16n"
+
+
+def test_the_walk_s_sorted_file_lists_are_the_sets_sorted_as_javascript_does() -> None:
+    """Random operations, ASCII and not (an astral character against U+E000..U+FFFF, where code-point order and
+    JavaScript's differ), random starts, stops and paths named outside: every list is the set's `js_sorted`."""
+    import random
+
+    from cutline.core.engine.path_index import js_sorted
+    from cutline.core.engine.rules.walk import Item, Walk
+
+    rng = random.Random(24)
+    names = ["a.py", "b/c.ts", "Z.md", "é.txt", "\U0001f600.log", "\ue000.cfg", "a", "b/c", "ß/x", "~"]
+    for _ in range(60):
+        ascii_only = rng.random() < 0.5
+        pool = [n for n in names if n.isascii()] if ascii_only else names
+        items = [
+            Item(i, "message", [], 1, fileops=[(rng.randrange(3), rng.choice(pool)) for _ in range(rng.randrange(3))])
+            for i in range(rng.randrange(1, 40))
+        ]
+        walk = Walk(items)
+        for _ in range(8):
+            start = rng.randrange(len(items) + 1)
+            stop = rng.randrange(len(items) + 1)
+            extra = [[rng.choice(names) for _ in range(rng.randrange(3))] for _ in range(3)]
+            sets: list[set[str]] = [set(extra[k]) for k in range(3)]
+            for i in range(start, stop):
+                for kind, target in items[i].fileops:
+                    sets[kind].add(target)
+            want = [js_sorted(s) for s in (*sets, sets[1] | sets[2])]
+            assert walk.sorted_file_ops(start, stop, [*extra, extra[1] + extra[2]]) == want

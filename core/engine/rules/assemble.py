@@ -7,7 +7,6 @@ from typing import Any
 
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep, Span
 from cutline.core.engine.context import ContextEstimate
-from cutline.core.engine.path_index import js_sorted
 from cutline.core.engine.plan_figures import budget
 from cutline.core.engine.rules.base import PlanRequest
 from cutline.core.engine.rules.walk import Cut, Walk
@@ -48,25 +47,23 @@ class Decision:
 
 def file_lists(decision: Decision, history_end: int, cut: Cut) -> dict[str, list[str]]:
     """The raw read/written/edited sets over the summarized and turn-prefix items, and pi's two summary lists."""
-    sets: tuple[set[str], set[str], set[str]] = (set(), set(), set())
+    extra: list[list[str]] = [[], [], []]  # named outside the summarized items: the seeds, the turn's prefix
     for kind, target in decision.seed_ops:
-        sets[kind].add(target)
+        extra[kind].append(target)
     walk = decision.walk
-    for kind, targets in enumerate(walk.file_ops_from(decision.start, history_end)):
-        sets[kind].update(targets)
     if cut.split:  # the turn's prefix: a few items
         for i in range(cut.turn_start, cut.first):
             for kind, target in walk.items[i].fileops:
-                sets[kind].add(target)
-    read, written, edited = sets
-    modified = written | edited
-    read_sorted = js_sorted(read)
+                extra[kind].append(target)
+    extra.append(extra[1] + extra[2])
+    read, written, edited, modified = walk.sorted_file_ops(decision.start, history_end, extra)
+    changed = set(modified)
     return {
-        "readFiles": read_sorted,
-        "writtenFiles": js_sorted(written),
-        "editedFiles": js_sorted(edited),
-        "modifiedFiles": js_sorted(modified),
-        "readOnlyFiles": [f for f in read_sorted if f not in modified],
+        "readFiles": read,
+        "writtenFiles": written,
+        "editedFiles": edited,
+        "modifiedFiles": modified,
+        "readOnlyFiles": [f for f in read if f not in changed],
     }
 
 
