@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from cutline.app.screens.session_review import ReviewScreen
@@ -25,9 +26,12 @@ def _desk(tmp_path: Path, cutline_home: Path) -> CutlineApp:
     return test_app(tmp_path / "store.db", str(write_session(tmp_path / "ledger.jsonl")))
 
 
+@pytest.mark.parametrize("inline", [True, False], ids=["cheap-plan-inline", "worker"])
 async def test_an_edit_of_keep_recent_tokens_is_planned_as_the_field_changes(
-    tmp_path: Path, cutline_home: Path
+    tmp_path: Path, cutline_home: Path, monkeypatch: pytest.MonkeyPatch, inline: bool
 ) -> None:
+    if not inline:
+        monkeypatch.setattr(ReviewScreen, "INLINE_PLAN_S", 0.0)  # as a re-plan that last cost more does
     app = _desk(tmp_path, cutline_home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -38,11 +42,15 @@ async def test_an_edit_of_keep_recent_tokens_is_planned_as_the_field_changes(
         await pilot.press("s")
         field = screen.query_one("#setting-keepRecentTokens", Input)
         field.value = "5000"
-        # no message round trip: the settings are new, and the gauge says the plan is pending, before the next
-        # frame can be drawn; the plan is made in a worker and drawn when it ends
+        # no message round trip: the settings are new before the next frame can be drawn, and either the new plan
+        # is drawn already (a cheap re-plan, made in the handler) or the gauge says it is pending (a worker makes it)
         gauge = screen.query_one(BudgetGauge)
         assert screen.settings.keepRecentTokens == 5000
-        assert screen.replanning and "plan pending · keepRecentTokens 5,000" in str(gauge.render())
+        if inline:
+            assert not screen.replanning and screen.plan is not None and screen.plan.keepRecentTokens == 5000
+            assert message_list.marks is not None and message_list.marks.first_kept != before
+        else:
+            assert screen.replanning and "plan pending · keepRecentTokens 5,000" in str(gauge.render())
         await settle(app, pilot)
         assert screen.plan is not None and screen.plan.keepRecentTokens == 5000
         assert message_list.marks is not None and message_list.marks.first_kept != before

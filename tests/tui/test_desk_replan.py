@@ -1,4 +1,5 @@
-"""A settings change re-plans in a worker (issue 24): the screen answers keys meanwhile, stale plans are dropped.
+"""A settings change re-plans in a worker (issue 24): the screen answers keys meanwhile, stale plans are dropped;
+one whose kind was cheap last time is planned in the key's own handler, its cut in the key's frame.
 
 The planner is held at `workbench.plan_on` until the test lets it go (as test_desk_loading
 holds the load), so keys are typed while a re-plan is being made, as on a 100,000-entry
@@ -64,8 +65,10 @@ class HeldPlanner:
 
 @pytest.fixture
 def planner(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldPlanner]:
+    """The planner held, every re-plan made in a worker (as one that last cost over `INLINE_PLAN_S` is)."""
     held = HeldPlanner()
     monkeypatch.setattr(workbench, "plan_on", held)
+    monkeypatch.setattr(ReviewScreen, "INLINE_PLAN_S", 0.0)
     yield held
     held.release()
 
@@ -187,4 +190,48 @@ async def test_the_cut_after_settings_changes_is_the_cli_plan_for_the_same_setti
     assert code == 0, err
     cli = json.loads(out)
     assert drawn["firstKeptEntryId"] == cli["firstKeptEntryId"]
+    assert {key: value for key, value in cli.items() if key in drawn} == drawn
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["whole", "stored-facts"])
+async def test_a_cheap_re_plan_is_drawn_by_the_key_handler_itself_and_is_the_cli_plan(
+    tmp_path: Path, ledger: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lazy: bool
+) -> None:
+    """Once a plan of this index and kind was cheap, a settings key re-plans on the event loop: when its handler
+    returns, the new cut is drawn already (no pending state, no worker, no second frame); a counter switch (a new
+    index) goes to a worker again, and the next change after it is inline again."""
+    if lazy:
+        monkeypatch.setattr(ReviewScreen, "LAZY_ENTRIES", 10)
+    held = HeldPlanner()
+    monkeypatch.setattr(workbench, "plan_on", held)
+    store = tmp_path / "store.db"
+    app = test_app(store, str(ledger))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await review_screen(pilot)
+        assert screen.session is not None
+        session_id = screen.session.id
+        message_list = screen.query_one(MessageList)
+        old_cut = message_list.marks.first_kept if message_list.marks else None
+        held.on_loop = 0
+        screen.action_keep_more()  # what `]` runs: no pause after it
+        assert held.on_loop == 1, "the re-plan was not made in the handler"
+        assert not screen.replanning and screen.plan.keepRecentTokens == 6000
+        assert "pending" not in gauge_text(screen)
+        assert message_list.marks is not None and message_list.marks.first_kept != old_cut
+        for _ in range(3):
+            screen.action_keep_more()
+        assert held.on_loop == 4 and screen.plan.keepRecentTokens == 9000
+        await type_keys(pilot, "c")  # another counter: a new index, planned in a worker first
+        await settle(pilot)
+        assert screen.counter == "tiktoken" and held.on_loop == 4 and screen.plan.counter == "tiktoken"
+        screen.action_keep_less()
+        assert held.on_loop == 5 and screen.plan.keepRecentTokens == 8000
+        await settle(pilot)
+        drawn = screen.plan.model_dump(mode="json", exclude={"entryTokens"})
+        cut = message_list.marks
+    assert cut is not None and cut.first_kept == drawn["firstKeptPathIndex"]
+    flags = ["--json", "--keep-recent-tokens", "8000", "--counter", "tiktoken", "--db", str(store)]
+    code, out, err = run(capsys, "plan", *flags, session_id)
+    assert code == 0, err
+    cli = json.loads(out)
     assert {key: value for key, value in cli.items() if key in drawn} == drawn

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 class Planned(Message):
     """A plan made in a worker: for request `asked` (the screen draws it only if no newer one was asked for since).
 
-    `error` is why no plan could be made (`plan` is None then). `settings` and `rules` are what it was made with.
+    `error` is why no plan could be made (`plan` is None then). `settings` and `rules` are what it was made with;
+    `cost` is what making it took (CPU seconds of the thread that made it: another thread's share not counted).
     """
 
     def __init__(
@@ -32,12 +33,15 @@ class Planned(Message):
         settings: CompactionSettings,
         rules: str | None,
         error: str = "",
+        cost: float | None = None,
     ) -> None:
         self.asked = asked
         self.plan = plan
         self.settings = settings
         self.rules = rules
         self.error = error
+        self.cost = cost
+        self.index: PathIndex | None = None  # the index it was made on (for what its cost tells of the next plan)
         super().__init__()
 
 

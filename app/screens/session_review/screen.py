@@ -6,6 +6,7 @@ worker makes one call into the workbench (core.workbench)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -65,12 +66,20 @@ FILE_WORKERS = frozenset({"decide", "undo", "review-load"})
 def made_plan(
     asked: int, index: PathIndex, settings: CompactionSettings, session: Session | None, rules: str | None
 ) -> Planned:
-    """The plan of request `asked` (call it in a worker), or why there is none."""
+    """The plan of request `asked` (in a worker, or on the event loop when plans of this index are cheap), or why
+    there is none; with the CPU time it took on this thread."""
+    began = time.thread_time()
     try:
         plan = workbench.plan_on(index, settings, session, rules)
     except CutlineError as exc:
-        return Planned(asked, None, settings, rules, str(exc))
-    return Planned(asked, plan, settings, rules)
+        return Planned(asked, None, settings, rules, str(exc), cost=time.thread_time() - began)
+    return Planned(asked, plan, settings, rules, cost=time.thread_time() - began)
+
+
+def plan_kind(settings: CompactionSettings, rules: str | None) -> tuple[str, str | None, str | None]:
+    """What a plan's cost on one index depends on: what picks the mode and the rule set (a new one builds its
+    projection), not the figures a settings change moves (keepRecentTokens, the reserve, the window)."""
+    return (settings.mode, settings.rules, rules)
 
 
 class _Posted:
@@ -190,6 +199,8 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
     PREVIEW_ENTRIES = PREVIEW_ENTRIES
     # a path at least this long is never rebuilt in memory: planned from stored facts, entries read as needed
     LAZY_ENTRIES = LAZY_ENTRIES
+    # a re-plan whose kind last cost less CPU than this is made on the event loop (`_plan_inline`); 0: always a worker
+    INLINE_PLAN_S = 0.010
     # how often the session's file is looked at for what the agent appended
     FOLLOW_SECONDS = 1.0
 
@@ -310,7 +321,9 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
         # the ones the person set on a reload): ~0.1-0.25 s at 100,000 entries the event loop does not spend
         settings = opened.settings if self._opened is None else self.settings
         rules = self.rules_override
-        self.post_message(Loaded(opened, made_plan(0, opened.path_index, settings, opened.session, rules)))
+        planned = made_plan(0, opened.path_index, settings, opened.session, rules)
+        planned.index = opened.path_index
+        self.post_message(Loaded(opened, planned))
 
     @on(Preview)
     def _previewed_rows(self, message: Preview) -> None:
@@ -393,6 +406,8 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
                 )
             )
         planned = message.planned
+        if planned is not None:
+            self._note_cost(planned)
         if (
             planned is not None
             and planned.plan is not None
@@ -453,6 +468,8 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
         if self._path_index is None:
             return
         self._plan_asked += 1
+        if self._plan_inline(self._plan_asked, self._path_index, when_drawn):
+            return
         self.replanning = True
         self._when_planned = when_drawn
         self.query_one(MessageList).marks_pending = True
@@ -462,6 +479,34 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
         # begun once the frame that says so is drawn: a planner thread begun at once takes the interpreter
         # from that frame's rendering every few milliseconds (the pending state reached the screen 60 ms late)
         self.call_after_refresh(self._plan_now, self._plan_asked)
+
+    def _plan_inline(self, asked: int, index: PathIndex, when_drawn: Callable[[], None] | None) -> bool:
+        """Make and draw request `asked`'s plan here, in the key's own frame, when the last plan of this kind took
+        under `INLINE_PLAN_S` (a re-plan of a warmed index: ~1-4 ms at 100,000 entries); False: a worker makes it.
+
+        Why: a worker's plan reaches the screen a frame later than the pending state, however fast it is made
+        (~50 ms at load ~1.5, 90-145 ms at load 7-10, for a plan of 2-11 ms). Never while a worker plans.
+        """
+        cost = self._plan_costs.get(plan_kind(self.settings, self.rules_override))
+        if self.replanning or index is not self._costs_of or cost is None or cost > self.INLINE_PLAN_S:
+            return False
+        if not self._plan_lock.acquire(blocking=False):
+            return False
+        try:
+            planned = made_plan(asked, index, self.settings, self.session, self.rules_override)
+        finally:
+            self._plan_lock.release()
+        self._when_planned = when_drawn
+        self._planned(planned)
+        return True
+
+    def _note_cost(self, planned: Planned) -> None:
+        """Keep what a plan of its index and kind cost (the costs of another index are forgotten)."""
+        if planned.index is None or planned.cost is None:
+            return
+        if planned.index is not self._costs_of:
+            self._costs_of, self._plan_costs = planned.index, {}
+        self._plan_costs[plan_kind(planned.settings, planned.rules)] = planned.cost
 
     def _plan_now(self, asked: int) -> None:
         """Start request `asked`'s worker, unless a newer request came before the frame was drawn."""
@@ -476,10 +521,12 @@ class ReviewScreen(Editing, Counting, Running, Deciding, Afterwards, Outward, Pa
             if asked != self._plan_asked:
                 return  # superseded before it began: not made at all
             planned = made_plan(asked, index, settings, session, rules)
+            planned.index = index
         self.post_message(planned)
 
     @on(Planned)
     def _planned(self, message: Planned) -> None:
+        self._note_cost(message)
         if message.asked != self._plan_asked:
             return  # a newer request (or a reload) came since: its plan is the one to draw
         self._plan_drawn()

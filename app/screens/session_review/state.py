@@ -79,6 +79,9 @@ class ReviewState(OnDesk, Screen[None]):
         self._when_planned: Callable[[], None] | None = None  # what the latest request says once its plan is drawn
         # one plan at a time: a superseded worker still running would otherwise walk the same index beside the new one
         self._plan_lock = threading.Lock()
+        # what the last plans of one index cost, by kind (`plan_kind`): a cheap kind is re-planned on the event loop
+        self._costs_of: PathIndex | None = None
+        self._plan_costs: dict[tuple[str, str | None, str | None], float] = {}
         self._followed: tuple[str, object] = ("", None)
         self._source_change_posted = False  # the follower's SourceChanged waits to be handled
         self.session: Session | None = None

@@ -7,7 +7,6 @@ from typing import Any
 
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep, Span
 from cutline.core.engine.context import ContextEstimate
-from cutline.core.engine.path_index import js_sorted
 from cutline.core.engine.plan_figures import budget
 from cutline.core.engine.rules.base import PlanRequest
 from cutline.core.engine.rules.walk import Cut, Walk
@@ -48,50 +47,38 @@ class Decision:
 
 def file_lists(decision: Decision, history_end: int, cut: Cut) -> dict[str, list[str]]:
     """The raw read/written/edited sets over the summarized and turn-prefix items, and pi's two summary lists."""
-    sets: tuple[set[str], set[str], set[str]] = (set(), set(), set())
+    extra: list[list[str]] = [[], [], []]  # named outside the summarized items: the seeds, the turn's prefix
     for kind, target in decision.seed_ops:
-        sets[kind].add(target)
+        extra[kind].append(target)
     walk = decision.walk
-    for kind, targets in enumerate(walk.file_ops_from(decision.start, history_end)):
-        sets[kind].update(targets)
     if cut.split:  # the turn's prefix: a few items
         for i in range(cut.turn_start, cut.first):
             for kind, target in walk.items[i].fileops:
-                sets[kind].add(target)
-    read, written, edited = sets
-    modified = written | edited
-    read_sorted = js_sorted(read)
+                extra[kind].append(target)
+    extra.append(extra[1] + extra[2])
+    read, written, edited, modified = walk.sorted_file_ops(decision.start, history_end, extra)
+    changed = set(modified)
     return {
-        "readFiles": read_sorted,
-        "writtenFiles": js_sorted(written),
-        "editedFiles": js_sorted(edited),
-        "modifiedFiles": js_sorted(modified),
-        "readOnlyFiles": [f for f in read_sorted if f not in modified],
+        "readFiles": read,
+        "writtenFiles": written,
+        "editedFiles": edited,
+        "modifiedFiles": modified,
+        "readOnlyFiles": [f for f in read if f not in changed],
     }
 
 
-def _spans(positions: list[int]) -> list[Span]:
-    """The runs of consecutive positions as spans (one model per run: a path with no compaction has 100,000 positions)."""
-    spans: list[Span] = []
-    if not positions:
-        return spans
-    start = stop = positions[0]
-    for p in positions[1:]:
-        if p == stop + 1:
-            stop = p
-            continue
-        spans.append(Span(start=start, stop=stop + 1))
-        start = stop = p
-    spans.append(Span(start=start, stop=stop + 1))
-    return spans
+def _spans(walk: Walk, start: int, stop: int) -> list[Span]:
+    """Items [start, stop)'s runs of consecutive path indices as spans (one model per run, found without a scan)."""
+    return [Span(start=first, stop=end) for first, end in walk.spans(start, stop)]
 
 
-def _range_text(positions: list[int]) -> str:
-    if not positions:
+def _range_text(positions: list[int], start: int, stop: int) -> str:
+    """Items [start, stop)'s path indices in words (the first and last only: no slice of a 100,000-item list)."""
+    if stop <= start:
         return "nothing"
-    if len(positions) == 1:
-        return f"path index {positions[0]}"
-    return f"path indices {positions[0]}..{positions[-1]}"
+    if stop - start == 1:
+        return f"path index {positions[start]}"
+    return f"path indices {positions[start]}..{positions[stop - 1]}"
 
 
 def _trigger_step(estimate: ContextEstimate, window: int, reserve: int, source: str) -> ExplanationStep:
@@ -140,7 +127,7 @@ def assemble(decision: Decision, request: PlanRequest) -> CompactionPlan:
         "reserveTokens": reserve,
         "threshold": window - reserve,
         "keepRecentTokens": settings.keepRecentTokens,
-        "entryTokens": decision.entry_tokens if request.entry_tokens else [],
+        "entryTokens": list(decision.entry_tokens) if request.entry_tokens else [],
         "tokensBefore": estimate.tokens,
         "contextEstimate": estimate,
         "previousCompactionIndex": decision.previous if decision.previous >= 0 else None,
@@ -167,23 +154,23 @@ def assemble(decision: Decision, request: PlanRequest) -> CompactionPlan:
     prefix_tokens = walk.tokens_in(cut.turn_start, first) if cut.split else 0
     kept = walk.messages_in(first, decision.end)
     kept_tokens = walk.weight_in(first, decision.end)
-    positions = [it.pos for it in items]
+    positions = walk.positions
     first_pos = positions[first]
-    summarize_positions = positions[start:history_end]
-    prefix_positions = positions[cut.turn_start : first] if cut.split else []
-    kept_positions = positions[first : decision.end]
+    prefix_start = cut.turn_start if cut.split else first
     steps.append(
         ExplanationStep(
             step="result",
             pathIndex=first_pos,
             text=(
-                f"summarize {_range_text(summarize_positions)} ({summarized} messages, {n(summarized_tokens)} tokens)"
+                f"summarize {_range_text(positions, start, history_end)} ({summarized} messages, "
+                f"{n(summarized_tokens)} tokens)"
                 + (
-                    f"; turn prefix {_range_text(prefix_positions)} ({prefix_count} messages, {n(prefix_tokens)} tokens)"
+                    f"; turn prefix {_range_text(positions, prefix_start, first)} ({prefix_count} messages, "
+                    f"{n(prefix_tokens)} tokens)"
                     if cut.split
                     else ""
                 )
-                + f"; keep {_range_text(kept_positions)} ({kept} messages, {n(kept_tokens)} tokens)"
+                + f"; keep {_range_text(positions, first, decision.end)} ({kept} messages, {n(kept_tokens)} tokens)"
             ),
         )
     )
@@ -195,9 +182,9 @@ def assemble(decision: Decision, request: PlanRequest) -> CompactionPlan:
         isSplitTurn=cut.split,
         turnStartPathIndex=positions[cut.turn_start] if cut.split else None,
         boundaryStart=positions[start] if start < len(positions) else index.n,
-        summarizeSpans=_spans(summarize_positions),
-        turnPrefixSpans=_spans(prefix_positions),
-        keptSpans=_spans(kept_positions),
+        summarizeSpans=_spans(walk, start, history_end),
+        turnPrefixSpans=_spans(walk, prefix_start, first),
+        keptSpans=_spans(walk, first, decision.end),
         messagesToSummarize=summarized,
         turnPrefixMessages=prefix_count,
         keptMessages=kept,

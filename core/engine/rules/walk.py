@@ -9,10 +9,11 @@ set builds `Item`s (its projection) and passes its choices here.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, compress
 
+from cutline.core.engine.path_index import js_sorted
 from cutline.core.models import Message
 
 
@@ -59,6 +60,34 @@ class Walk:
         self.counted = [i for i, it in enumerate(items) if it.counted]
         self.barriers = [i for i, it in enumerate(items) if it.barrier]
         self._first_ops: dict[int, tuple[list[list[int]], list[list[str]]]] = {}
+        self._sorted_ops: dict[int, list[tuple[list[str], list[int], dict[str, int], bool]]] = {}
+        self._positions: list[int] | None = None
+        self._breaks: list[int] | None = None
+
+    @property
+    def positions(self) -> list[int]:
+        """Each item's path index, in item order (built on first use, kept: a re-plan only slices it)."""
+        if self._positions is None:
+            self._positions = [it.pos for it in self.items]
+        return self._positions
+
+    def spans(self, start: int, stop: int) -> list[tuple[int, int]]:
+        """The runs of consecutive path indices of items [start, stop), as (first, last + 1).
+
+        The same runs a scan of `positions[start:stop]` finds, in O(log n + runs): where each
+        run after the first begins is kept once per walk (a re-plan moves the cut, not the path).
+        """
+        if stop <= start:
+            return []
+        breaks = self._breaks
+        if breaks is None:
+            positions = self.positions
+            breaks = self._breaks = [j for j in range(1, self.n) if positions[j] != positions[j - 1] + 1]
+        positions = self.positions
+        inner = breaks[bisect_right(breaks, start) : bisect_left(breaks, stop)]
+        firsts = [start, *inner]
+        ends = [*inner, stop]
+        return [(positions[a], positions[b - 1] + 1) for a, b in zip(firsts, ends)]
 
     def file_ops_from(self, start: int, stop: int) -> list[list[str]]:
         """The paths each kind of file operation (0 read, 1 written, 2 edited) names in items [start, stop), each once.
@@ -84,6 +113,43 @@ class Walk:
             first = self._first_ops[start] = (places, paths)
         places, paths = first
         return [paths[kind][: bisect_left(places[kind], stop)] for kind in range(3)]
+
+    def sorted_file_ops(self, start: int, stop: int, extra: list[list[str]]) -> list[list[str]]:
+        """The paths read, written, edited and modified (written or edited) in items [start, stop) and `extra`
+        (per kind: the paths named outside those items), each kind's JS-sorted and each path once.
+
+        Why: sorting a plan's file lists again on every re-plan (thousands of paths on a long
+        path) was most of a warm re-plan. Per `start`, each kind's paths are sorted once with
+        the place each is first named; a plan's lists are those named before `stop`, taken in
+        sorted order, with the few `extra` paths not among them put in their places.
+        """
+        found = self._sorted_ops.get(start)
+        if found is None:
+            found = self._sorted_ops[start] = self._sort_ops(start)
+        lists: list[list[str]] = []
+        for (order, places, place_of, ascii_only), more in zip(found, extra):
+            named = list(compress(order, map(stop.__gt__, places)))
+            added = {p for p in more if place_of.get(p, stop) >= stop}
+            if added and ascii_only and all(p.isascii() for p in added):
+                for path in added:  # code-point order is JavaScript's for ASCII
+                    insort(named, path)
+            elif added:
+                named = js_sorted([*named, *added])
+            lists.append(named)
+        return lists
+
+    def _sort_ops(self, start: int) -> list[tuple[list[str], list[int], dict[str, int], bool]]:
+        """Per kind (read, written, edited, modified): its paths JS-sorted, their first places, each path's, ASCII-only."""
+        self.file_ops_from(start, start)
+        places, paths = self._first_ops[start]
+        place_of = [dict(zip(paths[kind], places[kind])) for kind in range(3)]
+        written, edited = place_of[1], place_of[2]
+        place_of.append({p: min(written.get(p, self.n), edited.get(p, self.n)) for p in written.keys() | edited.keys()})
+        out = []
+        for where in place_of:
+            order = js_sorted(where)
+            out.append((order, [where[p] for p in order], where, "".join(order).isascii()))
+        return out
 
     def crossing(self, start: int, end: int, keep: float) -> int | None:
         """The counted item where the running sum from the end first reaches `keep` (None when it never does)."""

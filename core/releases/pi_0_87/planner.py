@@ -205,6 +205,10 @@ class Projection:
                 break
         self.invalidating = invalidating
         self.counter = index.counter
+        # what every plan of this projection reads and no setting changes: made by the first plan that asks
+        self._entry_tokens: list[int] | None = None
+        self._previous: int | None = None
+        self._estimate: ContextEstimate | None = None
         # the last item the model sees or a compaction: a recovery-omission suffix must lie after it
         self.last_visible = max(
             (j for j, it in enumerate(items) if it.kind == "compaction" or (self.intrinsic[j] and self.shown[j])),
@@ -312,6 +316,27 @@ class Projection:
             )
         else:
             self.edit_replaces.append(None)
+
+    def entry_tokens(self) -> list[int]:
+        """Every path entry's count, each projected entry's its projected weight (made once: never changed after)."""
+        if self._entry_tokens is None:
+            tokens = list(self.index.tokens)
+            for it in self.items:
+                tokens[it.pos] = it.weight
+            self._entry_tokens = tokens
+        return self._entry_tokens
+
+    def previous_compaction(self) -> int:
+        """The first item that is a compaction giving the model its summary, -1 when none (found once)."""
+        if self._previous is None:
+            self._previous = next((j for j, it in enumerate(self.items) if it.kind == "compaction" and it.messages), -1)
+        return self._previous
+
+    def estimate(self) -> ContextEstimate:
+        """`projected_estimate` of this projection (made once: it does not depend on the settings)."""
+        if self._estimate is None:
+            self._estimate = projected_estimate(self)
+        return self._estimate.model_copy()
 
     def omitted(self, j: int) -> bool:
         return self.intrinsic[j] and not self.shown[j]
@@ -433,11 +458,10 @@ def decide(index: PathIndex, settings: CompactionSettings, projection: Projectio
     projection = projection or projection_of(index)
     walk = projection.walk
     items = projection.items
-    estimate = projected_estimate(projection)
-    entry_tokens = list(index.tokens)
-    for it in items:
-        entry_tokens[it.pos] = it.weight
-    decision = Decision(rules=NAME, walk=walk, start=0, end=walk.n, estimate=estimate, entry_tokens=entry_tokens)
+    estimate = projection.estimate()
+    decision = Decision(
+        rules=NAME, walk=walk, start=0, end=walk.n, estimate=estimate, entry_tokens=projection.entry_tokens()
+    )
     path = index.path
     if index.n and path[-1].type == "compaction":
         decision.no_plan = "already-compacted"
@@ -450,7 +474,7 @@ def decide(index: PathIndex, settings: CompactionSettings, projection: Projectio
             )
         )
         return decision
-    previous = next((j for j, it in enumerate(items) if it.kind == "compaction" and it.messages), -1)
+    previous = projection.previous_compaction()
     start = 0
     if previous >= 0:
         source = path[items[previous].pos]
