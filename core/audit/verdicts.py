@@ -368,9 +368,27 @@ class ConversationScan:
             self._following[at] = answer
         self._pending = []
 
+    def error_states(self, facts: Sequence[Fact]) -> dict[int, str]:
+        """`_error_states` of these facts (those of the entries read) against the entries read."""
+        return _error_states(facts, self.position, self._texts, self._latest_fix)
+
+    def answers(self, facts: Sequence[Fact]) -> list[tuple[int, Fact]]:
+        """(index of a question or a failed command's error, its answer) for each of these facts the assistant answered."""
+        out: list[tuple[int, Fact]] = []
+        for n, fact in enumerate(facts):
+            at = self.position.get(fact.source_entry_id or "", -1)
+            answer = _answer_of(fact, at, self._following, self._texts)
+            if answer is not None:
+                out.append((n, answer))
+        return out
+
+    def facts(self) -> list[Fact]:
+        """The facts of the entries read so far (deduplicated: `dedupe`)."""
+        return self._facts.facts
+
     def judge(self, previous_summaries: Sequence[tuple[str, str]], latest_request_entry: str | None) -> list[AuditFact]:
         """Verdicts of every fact read and of the previous summaries (entry id, text)."""
-        facts = self._facts.facts
+        facts = self.facts()
         position = self.position
         known = {(f.kind, f.key) for f in facts}
         earlier = dedupe(
@@ -379,7 +397,7 @@ class ConversationScan:
             for f in carried_facts(text, entry_id)
             if (f.kind, f.key) not in known
         )
-        states = _error_states(facts, position, self._texts, self._latest_fix)
+        states = self.error_states(facts)
         seen = self._seen
         judged: list[AuditFact] = []
         for n, fact in enumerate(facts):
@@ -404,10 +422,7 @@ class ConversationScan:
         # answers: one fact each (a decision the conversation already has stays that fact); a question or an error
         # whose answer the summary keeps is kept in the answer's words
         index = {(f.kind, f.key): n for n, f in enumerate(facts)}
-        for n, fact in enumerate(facts):
-            answer = _answer_of(fact, position.get(fact.source_entry_id or "", -1), self._following, self._texts)
-            if answer is None:
-                continue
+        for n, answer in self.answers(facts):
             a = index.get((answer.kind, answer.key))
             if a is None:
                 a = index[(answer.kind, answer.key)] = len(judged)
