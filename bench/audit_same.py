@@ -3,7 +3,8 @@
     python bench/audit_same.py --base /path/to/main/checkout [--sizes 10k,20k,100k] [--formats text,json]
 
 Each size's session (`bench/sessions.py --sessions uncompacted`'s file) is imported into a
-temporary CUTLINE_HOME and a proposal made with `compact --summarizer extractive` (this
+temporary CUTLINE_HOME (so the audit reads the stored path as a window; `--whole`: not
+imported first, so the audit loads the whole session) and a proposal made with `compact --summarizer extractive` (this
 tree's cutline); then this tree's and the base tree's `audit --proposal` run on that one
 store and their outputs are compared byte for byte. `/usr/bin/time -v`'s peak RSS and CPU
 of each run are printed beside (one run each: for the figures, see bench/README.md).
@@ -31,11 +32,16 @@ _CLI = "import sys; from cutline.app.cli import main; sys.argv[0] = 'cutline'; m
 
 
 def run(source: Path, args: list[str], home: str) -> tuple[bytes, float, int]:
-    """stdout, CPU seconds (user + sys) and peak RSS (KB) of `cutline ARGS` from `source`'s tree."""
+    """stdout, CPU seconds (user + sys) and peak RSS (KB) of `cutline ARGS` from `source`'s tree, run in `home`."""
     env = {**os.environ, "CUTLINE_HOME": home, "HOME": home, "PYTHONPATH": str(source)}
     with tempfile.NamedTemporaryFile(prefix="audit-same-", suffix=".time") as timing:
+        # run in the home: `-c` puts the working directory first on sys.path, before PYTHONPATH (this tree's cutline/)
         done = subprocess.run(
-            ["/usr/bin/time", "-v", "-o", timing.name, PY, "-c", _CLI, *args], env=env, capture_output=True, check=True
+            ["/usr/bin/time", "-v", "-o", timing.name, PY, "-c", _CLI, *args],
+            env=env,
+            capture_output=True,
+            check=True,
+            cwd=home,
         )
         text = Path(timing.name).read_text()
     cpu = sum(float(re.search(rf"{what} time \(seconds\): ([\d.]+)", text).group(1)) for what in ("User", "System"))  # type: ignore[union-attr]
@@ -48,12 +54,17 @@ def main() -> int:
     parser.add_argument("--base", required=True, type=Path, help="the other cutline's source tree (holds cutline/)")
     parser.add_argument("--sizes", default="10k,20k")
     parser.add_argument("--formats", default="text,json")
+    parser.add_argument("--whole", action="store_true", help="no import first: the audit loads the whole session")
     args = parser.parse_args()
     differ = 0
     for size in parse_sizes(args.sizes):
         file = session_file(size, compacted=False)
         home = tempfile.mkdtemp(prefix="audit-same-")
         try:
+            # imported first, as `bench_commands.py` does: the import caches the chars4 counts, so the audit reads
+            # the stored path as a window (without them it loads the whole session: run with --whole for that path)
+            if not args.whole:
+                run(HERE, ["import", str(file)], home)
             made, _, _ = run(HERE, ["compact", "--summarizer", "extractive", "--json", str(file)], home)
             proposal = json.loads(made)["id"]
             for form in args.formats.split(","):
