@@ -1194,8 +1194,26 @@ def _audit_proposal_on(
         summary=proposal.entry_summary(summary),
         extra_visible=extra,
     )
-    settings = _proposal_settings(proposal)
     counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
+    why = _proposal_why(proposal, path, tokens, path_ids)
+    target = _Target(
+        kind="proposal",
+        id=proposal.id,
+        first_kept=proposal.firstKeptEntryId,
+        tokens_before=proposal.tokensBefore,
+        tokens_after=proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
+        counter=proposal.counter if summary is None else counter,
+    )
+    return _audit(session, cut, target, why, tokens=tokens)
+
+
+def _proposal_why(proposal: Proposal, path: Sequence[Entry], tokens: list[int], path_ids: list[str]) -> CutExplanation:
+    """Why the proposal's cut fell there: the path re-planned with its settings.
+
+    A function of its own so the plan's index (one item per path entry: ~75 MB at 100,000)
+    is let go before the audit reads the summarized part.
+    """
+    settings = _proposal_settings(proposal)
     if isinstance(path, PathWindow):
         index = PathIndex.from_facts(path, tokens, "chars4", path.ids, path.kinds, path.facts)
     else:
@@ -1206,7 +1224,7 @@ def _audit_proposal_on(
         prefix.append(
             f"note: re-planning now cuts at {p.firstKeptEntryId}, the proposal cut at {proposal.firstKeptEntryId}"
         )
-    why = _explanation_from_plan(
+    return _explanation_from_plan(
         p,
         prefix,
         {
@@ -1218,15 +1236,6 @@ def _audit_proposal_on(
             else "chosen as a plan of this session would be",
         },
     )
-    target = _Target(
-        kind="proposal",
-        id=proposal.id,
-        first_kept=proposal.firstKeptEntryId,
-        tokens_before=proposal.tokensBefore,
-        tokens_after=proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
-        counter=proposal.counter if summary is None else counter,
-    )
-    return _audit(session, cut, target, why, tokens=tokens)
 
 
 # ---------------------------------------------------------------------------
