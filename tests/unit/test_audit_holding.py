@@ -84,3 +84,18 @@ def test_the_audit_of_a_proposal_holds_a_bounded_number_of_entries(
         assert held["live"] < 2 * BLOCK, held
         assert held["kept"] < 2 * BLOCK, held
     assert large["live"] < small["live"] + BLOCK, (small, large)
+
+
+def test_the_token_lists_kept_for_an_audit_are_bounded() -> None:
+    """`Passages.toks` keeps the tokens of at most `TOKENS_KEPT` texts, and gives the same tokens after it starts again.
+
+    Before: every text asked for stayed (the facts' own texts too, each asked for once): 9,875 texts at 100,000 entries.
+    """
+    from cutline.core.audit.compare import TOKENS_KEPT, passages, tokens
+
+    seen = passages(["Use SQLite for the cache.", "Never push to upstream."])
+    texts = [f"fact number {k} about module_{k}.py failing" for k in range(3 * TOKENS_KEPT)]
+    for text in texts:
+        assert seen.toks(text) == tokens(text)
+    assert len(seen._tokens) <= TOKENS_KEPT
+    assert seen.toks(texts[0], True) == tokens(texts[0], True)
