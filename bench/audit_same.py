@@ -3,9 +3,8 @@
     python bench/audit_same.py --base /path/to/main/checkout [--sizes 10k,20k,100k] [--formats text,json]
 
 Each size's session (`bench/sessions.py --sessions uncompacted`'s file) is imported into a
-temporary CUTLINE_HOME (so the audit reads the stored path as a window; `--whole`: not
-imported first, so the audit loads the whole session) and a proposal made with `compact --summarizer extractive` (this
-tree's cutline); then this tree's and the base tree's `audit --proposal` run on that one
+temporary CUTLINE_HOME (the audit reads the stored path as a window) and a proposal made
+with `compact --summarizer extractive` (this tree's cutline); then this tree's and the base tree's `audit --proposal` run on that one
 store and their outputs are compared byte for byte. `/usr/bin/time -v`'s peak RSS and CPU
 of each run are printed beside (one run each: for the figures, see bench/README.md).
 """
@@ -54,17 +53,13 @@ def main() -> int:
     parser.add_argument("--base", required=True, type=Path, help="the other cutline's source tree (holds cutline/)")
     parser.add_argument("--sizes", default="10k,20k")
     parser.add_argument("--formats", default="text,json")
-    parser.add_argument("--whole", action="store_true", help="no import first: the audit loads the whole session")
     args = parser.parse_args()
     differ = 0
     for size in parse_sizes(args.sizes):
         file = session_file(size, compacted=False)
         home = tempfile.mkdtemp(prefix="audit-same-")
         try:
-            # imported first, as `bench_commands.py` does: the import caches the chars4 counts, so the audit reads
-            # the stored path as a window (without them it loads the whole session: run with --whole for that path)
-            if not args.whole:
-                run(HERE, ["import", str(file)], home)
+            run(HERE, ["import", str(file)], home)  # as `bench_commands.py` does: the audit reads a stored window
             made, _, _ = run(HERE, ["compact", "--summarizer", "extractive", "--json", str(file)], home)
             proposal = json.loads(made)["id"]
             for form in args.formats.split(","):
