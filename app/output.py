@@ -53,8 +53,11 @@ def indented_json(data: Any, *, ensure_ascii: bool = True) -> str:
 
     import msgspec
 
-    compact = json.dumps(data, ensure_ascii=ensure_ascii, separators=(",", ":"))
-    return msgspec.json.format(compact.encode("utf-8"), indent=2).decode("utf-8")
+    # one expression: each copy (compact text, its bytes, the indented bytes) is let go once the next step has made its
+    # own, not held to the end (an 11 MB report held all four at once)
+    return msgspec.json.format(
+        json.dumps(data, ensure_ascii=ensure_ascii, separators=(",", ":")).encode("utf-8"), indent=2
+    ).decode("utf-8")
 
 
 def say(text: object = "", *, err: bool = False) -> None:

@@ -1124,35 +1124,55 @@ def message_facts(message: Message, entry_id: str | None = None) -> list[Fact]:
     return facts
 
 
-def dedupe(facts: Iterable[Fact]) -> list[Fact]:
-    """Facts with the same kind and key collapsed to the first occurrence."""
-    seen: dict[tuple[str, str], int] = {}
-    result: list[Fact] = []
-    for fact in facts:
+class Deduped:
+    """Facts added one at a time, those with the same kind and key collapsed to the first occurrence (`dedupe`).
+
+    Why a class: the audit gathers the facts of 100,000 entries as it reads them, a block at a time.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], int] = {}
+        self.facts: list[Fact] = []
+
+    def add(self, fact: Fact) -> None:
         marker = (fact.kind, fact.key)
         if not fact.key:
-            continue
-        if marker in seen:
-            first = result[seen[marker]]
+            return
+        at = self._seen.get(marker)
+        if at is not None:
+            first = self.facts[at]
             if fact.context and not first.context:
                 # the first mention was a tool call; keep the sentence a later message named it in
-                result[seen[marker]] = first.model_copy(update={"context": fact.context})
-            continue
-        seen[marker] = len(result)
-        result.append(fact)
-    return result
+                self.facts[at] = first.model_copy(update={"context": fact.context})
+            return
+        self._seen[marker] = len(self.facts)
+        self.facts.append(fact)
+
+
+def dedupe(facts: Iterable[Fact]) -> list[Fact]:
+    """Facts with the same kind and key collapsed to the first occurrence."""
+    deduped = Deduped()
+    for fact in facts:
+        deduped.add(fact)
+    return deduped.facts
+
+
+def entry_facts(entry: Entry) -> list[Fact]:
+    """The facts of one message entry as `extract_facts` takes them (summary records and meta records give none)."""
+    if entry.message is None or entry.isCompactSummary or entry.isMeta:
+        return []
+    if entry.message.role in ("compactionSummary", "branchSummary", "system"):
+        return []
+    return message_facts(entry.message, entry.id)
 
 
 def extract_facts(entries: Iterable[Entry]) -> list[Fact]:
     """Deduplicated facts of the message entries given (summary records and meta records skipped)."""
-    collected: list[Fact] = []
+    deduped = Deduped()
     for entry in entries:
-        if entry.message is None or entry.isCompactSummary or entry.isMeta:
-            continue
-        if entry.message.role in ("compactionSummary", "branchSummary", "system"):
-            continue
-        collected.extend(message_facts(entry.message, entry.id))
-    return dedupe(collected)
+        for fact in entry_facts(entry):
+            deduped.add(fact)
+    return deduped.facts
 
 
 _SUMMARY_SECTION_KINDS: tuple[tuple[re.Pattern[str], FactKind], ...] = (

@@ -96,7 +96,8 @@ def _proposal_window(store: Any, proposal: Any) -> Any:
 
     if proposal.parentEntryId is None:
         return None
-    window = store.sessions.path_window(proposal.session_id, "chars4", through=proposal.parentEntryId)
+    # lazy: the audit reads the summarized part a block at a time, and keeps none of it
+    window = store.sessions.path_window(proposal.session_id, "chars4", through=proposal.parentEntryId, lazy=True)
     if window is None or not proposal_window_fits(proposal, window):
         return None
     if store.sessions.holds_entry(proposal.session_id, proposal.id):

@@ -296,8 +296,12 @@ class PathWindow(Sequence[Entry]):
         """`context_indices` of the whole path, computed on the window alone.
 
         The same: the window holds the latest compaction and its first kept entry (or,
-        with no compaction, the whole path), and no context_edit is on the path.
+        with no compaction, the whole path), and no context_edit is on the path. With no
+        compaction the stored weights tell it (`weights`): a lazy window reads no entry.
         """
+        if "compaction" not in self.kinds:
+            # no compaction: every entry that weighs in the context, from the stored facts (no entry read)
+            return [i for i, fact in enumerate(self.facts) if fact["f"] & WEIGHT]
         start = self.start
         return [start + i for i in context_indices(self.tail())]
 

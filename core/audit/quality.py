@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from cutline.core.engine.context import entry_message
 from cutline.core.engine.quality_guard import (
     QualityInputs,
     QualityVerdict,
-    identifiers_of,
-    latest_user_ask,
     verdict_for,
 )
-from cutline.core.models import Entry, Message, Session
+from cutline.core.models import Session
 from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
 
 FIRST_OPENCLAW_VERSION = 4
@@ -29,17 +26,24 @@ def _recorded_request(details: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def compaction_quality(session: Session, summarized: list[Entry], summary: str, details: Any) -> QualityVerdict:
-    """The guard's verdict on a compaction's summary of `summarized`."""
-    messages: list[Message] = [m for m in (entry_message(e) for e in summarized) if m is not None]
+def quality_of(
+    session: Session, identifiers: list[str], latest_ask: str | None, summary: str, details: Any
+) -> QualityVerdict:
+    """The guard's verdict on a compaction's summary from what it takes of the summarized messages.
+
+    That is their identifiers (`identifiers_of` the last ten) and the latest user ask (`latest_user_ask`).
+
+    Why: the audit of a long span reads its messages a block at a time (`ConversationScan` keeps the last ten
+    messages and the last ask), not as one list.
+    """
     openclaw = session.format == "openclaw" or (
         session.format == "pi" and (session.version or 0) >= FIRST_OPENCLAW_VERSION
     )
     request = _recorded_request(details)
     inputs = QualityInputs(
         requiredSections=list(REQUIRED_SUMMARY_SECTIONS) if openclaw else [],
-        identifiers=identifiers_of(messages),
+        identifiers=identifiers,
         latestUnresolvedRequest=request,
-        latestUserAsk=None if request else latest_user_ask(messages),
+        latestUserAsk=None if request else latest_ask,
     )
     return verdict_for(summary, inputs)

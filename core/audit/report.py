@@ -12,7 +12,7 @@ import difflib
 import json
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -21,15 +21,21 @@ from pydantic import BaseModel, Field
 from cutline.core.agents.index_facts import PI_CURRENT_SIGN
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.audit.compare import FactView, Passages, judge, passages
-from cutline.core.audit.quality import compaction_quality
-from cutline.core.audit.verdicts import IMPORTANT_WEIGHT, AuditFact, judge_all, mark_recovered, weighted_retention
+from cutline.core.audit.quality import quality_of
+from cutline.core.audit.verdicts import (
+    IMPORTANT_WEIGHT,
+    AuditFact,
+    ConversationScan,
+    mark_recovered,
+    weighted_retention,
+)
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import Proposal
-from cutline.core.engine.context import build_context, context_indices, sum_context_tokens
+from cutline.core.engine.context import build_context, context_indices, entry_message, sum_context_tokens
 from cutline.core.engine.last_turn import SECTION_HEADING, message_text
 from cutline.core.engine.modes import PI_FAMILY, get_mode
 from cutline.core.engine.plan import CompactionPlan, PathIndex, index_path, plan
-from cutline.core.engine.quality_guard import QualityVerdict
+from cutline.core.engine.quality_guard import QualityVerdict, identifiers_of
 from cutline.core.engine.rules.choice import OPENCLAW, PI_073, PI_CURRENT, Writer, canonical, written_by
 from cutline.core.engine.validation import ContextProblem, validate_context
 from cutline.core.errors import CutlineError, NotFoundError
@@ -354,13 +360,6 @@ class _Recovery:
         return "it was not re-injected"
 
 
-def _last_person_turn(path: Sequence[Entry], before: list[int]) -> tuple[int | None, list[int]]:
-    """The last user turn a person typed (else the last user turn at all), and every user turn."""
-    users = [i for i in before if _is_user_turn(path[i])]
-    people = [i for i in users if not is_automated(path[i])]
-    return (people[-1] if people else users[-1] if users else None), users
-
-
 def _recovery(cut: _Cut, user_text: str) -> _Recovery:
     probe = normalize_text(user_text)[:160]
     section = _injected_section(cut.summary)
@@ -424,18 +423,22 @@ def _request_not_visible_warning(
 
 
 def _last_exchange_warnings(
-    cut: _Cut, before: list[int], summarized_ids: set[str], visible: Passages
+    cut: _Cut, before: list[int], summarized_ids: set[str], visible: Passages, turns: tuple[int | None, list[int]]
 ) -> list[AuditWarning]:
-    """Whether the person's last exchange fell into the summary, and whether their latest request is still seen."""
+    """Whether the person's last exchange fell into the summary, and whether their latest request is still seen.
+
+    `turns` is the last user turn a person typed (else the last user turn at all) and every user turn (`_Read`).
+    """
     path = cut.path
-    last_user, users = _last_person_turn(path, before)
+    last_user, users = turns
     if last_user is None:
         return []
     entry = path[last_user]
     message = entry.message
     if message is None or entry.id not in summarized_ids:
         return []
-    automated_after = sum(1 for i in users if i > last_user and path[i].id not in summarized_ids)
+    ids = _ids(path)
+    automated_after = sum(1 for i in users if i > last_user and ids[i] not in summarized_ids)
     user_text = message_text(message)
     recovery = _recovery(cut, user_text)
     answer = _answer_after(path, before, last_user)
@@ -520,29 +523,74 @@ def _window_samples(window: PathWindow, tokens: list[int]) -> list[tuple[int, in
     return [(s.estimate, s.real, s.entryId) for s in samples if s.estimate > 0]
 
 
+def _ids(path: Sequence[Entry]) -> Sequence[str]:
+    """The entry ids of a path, by position (a window's stored ones: no entry read)."""
+    return path.ids if isinstance(path, PathWindow) else [e.id for e in path]
+
+
 def _split(cut: _Cut) -> _Split:
     """The context before the cut and the part of it the agent no longer sees."""
     path = cut.path
     before = path.context_indices() if isinstance(path, PathWindow) else context_indices(list(path))
     after_set = {i for i in cut.after_ids if i is not None}
-    summarized = [i for i in before if path[i].id not in after_set]
-    return _Split(before=before, summarized=summarized, summarized_ids=[path[i].id for i in summarized])
+    ids = _ids(path)
+    summarized = [i for i in before if ids[i] not in after_set]
+    return _Split(before=before, summarized=summarized, summarized_ids=[ids[i] for i in summarized])
 
 
-def _fact_verdicts(session: Session, cut: _Cut, split: _Split) -> tuple[list[AuditFact], Passages]:
-    """Every fact of the summarized conversation and of earlier summaries, judged against what stays visible."""
+# entries read at once by the audit's walk over the summarized part (as `MessageSpan` reads a summary's)
+_BLOCK = 512
+
+
+def _blocks(path: Sequence[Entry], positions: list[int]) -> Iterator[tuple[list[int], list[Entry]]]:
+    """The entries at these path positions (ascending), `_BLOCK` at a time with their positions; a window's not kept."""
+    for at in range(0, len(positions), _BLOCK):
+        chunk = positions[at : at + _BLOCK]
+        yield chunk, path.read_unkept(chunk) if isinstance(path, PathWindow) else [path[i] for i in chunk]
+
+
+@dataclass
+class _Read:
+    """What one walk over the context before the cut gives the audit."""
+
+    verdicts: list[AuditFact]
+    seen: Passages
+    turns: tuple[int | None, list[int]]  # the last user turn a person typed (else the last at all), every user turn
+    identifiers: list[str]  # the quality guard's inputs (`quality_of`)
+    latest_ask: str | None
+
+
+def _read_cut(session: Session, cut: _Cut, split: _Split) -> _Read:
+    """Every fact of the summarized conversation and of earlier summaries, judged against what stays visible.
+
+    The summarized part is read once, a block at a time (`ConversationScan`), and the rest of the
+    context before the cut (the kept part) for its user turns: on a window nothing read is kept.
+    """
     path = cut.path
-    conversation = [path[i] for i in split.summarized if path[i].type != "compaction"]
-    previous = [
-        (entry.id, entry.compaction.summary)
-        for entry in (path[i] for i in split.summarized)
-        if entry.type == "compaction" and entry.compaction is not None
-    ]
     seen = passages([visible_text(m) for m in cut.after] + cut.extra_visible, session.cwd)
-    last_user, _ = _last_person_turn(path, split.before)
-    latest = path[last_user].id if last_user is not None else None
-    verdicts = judge_all(conversation, previous, seen, latest)
-    return mark_recovered(verdicts, cut.later), seen
+    scan = ConversationScan(seen)
+    previous: list[tuple[str, str]] = []
+    automated: dict[int, bool] = {}  # path position of each user turn -> whether a program wrote it
+    for chunk, entries in _blocks(path, split.summarized):
+        for i, entry in zip(chunk, entries, strict=True):
+            if entry.type == "compaction":
+                if entry.compaction is not None:
+                    previous.append((entry.id, entry.compaction.summary))
+                continue
+            scan.add(entry, entry_message(entry))
+            if _is_user_turn(entry):
+                automated[i] = is_automated(entry)
+    summarized = set(split.summarized)
+    for chunk, entries in _blocks(path, [i for i in split.before if i not in summarized]):
+        for i, entry in zip(chunk, entries, strict=True):
+            if _is_user_turn(entry):
+                automated[i] = is_automated(entry)
+    users = [i for i in split.before if i in automated]
+    people = [i for i in users if not automated[i]]
+    last_user = people[-1] if people else users[-1] if users else None
+    latest = _ids(path)[last_user] if last_user is not None else None
+    verdicts = mark_recovered(scan.judge(previous, latest), cut.later)
+    return _Read(verdicts, seen, (last_user, users), identifiers_of(list(scan.last_messages)), scan.latest_ask)
 
 
 def _context_warnings(cut: _Cut) -> list[AuditWarning]:
@@ -620,7 +668,8 @@ def _audit(
     """Judge a cut: which facts survive, and every warning the cut deserves."""
     path = cut.path
     split = _split(cut)
-    verdicts, visible = _fact_verdicts(session, cut, split)
+    read = _read_cut(session, cut, split)
+    verdicts = read.verdicts
     tokens = tokens if tokens is not None else path_tokens(list(path), "chars4")
     optional = (
         _usage_warning(cut, tokens, whole_history=not target.first_kept),
@@ -629,7 +678,7 @@ def _audit(
         _first_kept_missing_warning(target, path),
     )
     warnings = [
-        *_last_exchange_warnings(cut, split.before, set(split.summarized_ids), visible),
+        *_last_exchange_warnings(cut, split.before, set(split.summarized_ids), read.seen, read.turns),
         *_context_warnings(cut),
         *(w for w in optional if w is not None),
     ]
@@ -650,9 +699,10 @@ def _audit(
         retention=_retention(verdicts),
         warnings=warnings,
         why=why,
-        quality=compaction_quality(
+        quality=quality_of(
             session,
-            [path[i] for i in split.summarized if path[i].type != "compaction"],
+            read.identifiers,
+            read.latest_ask,
             cut.summary,
             details if details is not None else _details_of(session, target.id),
         ),
@@ -1144,8 +1194,26 @@ def _audit_proposal_on(
         summary=proposal.entry_summary(summary),
         extra_visible=extra,
     )
-    settings = _proposal_settings(proposal)
     counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
+    why = _proposal_why(proposal, path, tokens, path_ids)
+    target = _Target(
+        kind="proposal",
+        id=proposal.id,
+        first_kept=proposal.firstKeptEntryId,
+        tokens_before=proposal.tokensBefore,
+        tokens_after=proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
+        counter=proposal.counter if summary is None else counter,
+    )
+    return _audit(session, cut, target, why, tokens=tokens)
+
+
+def _proposal_why(proposal: Proposal, path: Sequence[Entry], tokens: list[int], path_ids: list[str]) -> CutExplanation:
+    """Why the proposal's cut fell there: the path re-planned with its settings.
+
+    A function of its own so the plan's index (one item per path entry: ~75 MB at 100,000)
+    is let go before the audit reads the summarized part.
+    """
+    settings = _proposal_settings(proposal)
     if isinstance(path, PathWindow):
         index = PathIndex.from_facts(path, tokens, "chars4", path.ids, path.kinds, path.facts)
     else:
@@ -1156,7 +1224,7 @@ def _audit_proposal_on(
         prefix.append(
             f"note: re-planning now cuts at {p.firstKeptEntryId}, the proposal cut at {proposal.firstKeptEntryId}"
         )
-    why = _explanation_from_plan(
+    return _explanation_from_plan(
         p,
         prefix,
         {
@@ -1168,15 +1236,6 @@ def _audit_proposal_on(
             else "chosen as a plan of this session would be",
         },
     )
-    target = _Target(
-        kind="proposal",
-        id=proposal.id,
-        first_kept=proposal.firstKeptEntryId,
-        tokens_before=proposal.tokensBefore,
-        tokens_after=proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
-        counter=proposal.counter if summary is None else counter,
-    )
-    return _audit(session, cut, target, why, tokens=tokens)
 
 
 # ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ superseded facts 0.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
@@ -23,17 +24,19 @@ from pydantic import BaseModel
 
 from cutline.core.audit.compare import FactView as View
 from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, judge_kept, sentences, tokens
+from cutline.core.engine.quality_guard import IDENTIFIER_SOURCE_MESSAGES
 from cutline.core.facts import (
+    Deduped,
     Fact,
     FactKind,
     IdentifierKind,
     carried_facts,
     content_words,
     dedupe,
-    extract_facts,
+    entry_facts,
     normalize_sentence,
 )
-from cutline.core.models import Entry, TextBlock, ThinkingBlock, ToolCallBlock
+from cutline.core.models import Entry, Message, TextBlock, ThinkingBlock, ToolCallBlock
 
 IMPORTANT_WEIGHT = 2.0
 # a correct rewording keeps the fact as fully as a verbatim copy (the truth set's judges credit both 1): crediting it
@@ -128,32 +131,32 @@ def _telling(text: str) -> set[str]:
     return {t.norm for t in tokens(text) if t.specific and t.norm not in _GENERIC_ERROR_TOKENS and len(t.norm) >= 4}
 
 
-def _error_states(facts: Sequence[Fact], entries: Sequence[Entry]) -> dict[int, str]:
+def _fixes(message: Message, at: int, latest_fix: dict[str, int]) -> None:
+    """Record in `latest_fix` the tokens of an assistant message's fixing sentences at its position `at`."""
+    for sentence in re.split(r"(?<=[.!?;])\s+", message.text()):
+        fixed = _FIX.search(sentence) and not re.search(r"\bnot (?:yet )?fixed\b|\bstill\b", sentence, re.I)
+        if fixed:
+            for t in tokens(sentence):
+                latest_fix[t.norm] = at
+
+
+def _error_states(
+    facts: Sequence[Fact], position: dict[str, int], texts: dict[str, str], latest_fix: dict[str, int]
+) -> dict[int, str]:
     """For each error fact (by index): "fixed" when a later assistant message says so about the same thing, else "open".
 
-    The assistant messages' fixing sentences are read once (the latest position each of
-    their tokens appears at), not once per error fact: a long session has errors and
+    The assistant messages' fixing sentences are read once (`_fixes`: the latest position each
+    of their tokens appears at), not once per error fact: a long session has errors and
     assistant messages in proportion to its length, and the scan per fact was quadratic.
+    `position` is each entry id's (last) place, `texts` the text of the entries error facts come from.
     """
-    position = {e.id: i for i, e in enumerate(entries)}
-    latest_fix: dict[str, int] = {}  # token -> the last entry position of a fixing sentence holding it
-    if any(fact.kind == "error" for fact in facts):
-        for i, later in enumerate(entries):
-            message = later.message
-            if message is None or message.role != "assistant":
-                continue
-            for sentence in re.split(r"(?<=[.!?;])\s+", message.text()):
-                fixed = _FIX.search(sentence) and not re.search(r"\bnot (?:yet )?fixed\b|\bstill\b", sentence, re.I)
-                if fixed:
-                    for t in tokens(sentence):
-                        latest_fix[t.norm] = i
     states: dict[int, str] = {}
     for n, fact in enumerate(facts):
         if fact.kind != "error":
             continue
         at = position.get(fact.source_entry_id or "", -1)
-        source = entries[at] if at >= 0 else None
-        telling = _telling(_entry_text(source) if source is not None else fact.text) | _telling(fact.text)
+        source = texts.get(fact.source_entry_id or "") if at >= 0 else None
+        telling = _telling(source if source is not None else fact.text) | _telling(fact.text)
         fixed_later = at >= 0 and any(latest_fix.get(norm, -1) > at for norm in telling)
         states[n] = "fixed" if fixed_later else "open"
     return states
@@ -222,22 +225,17 @@ def _revocations(facts: Sequence[Fact]) -> dict[int, int]:
     return revoked
 
 
-def _statements(conversation: Sequence[Entry]) -> Iterator[tuple[str, int]]:
-    """Every sentence the user and the assistant wrote (their text and the assistant's thinking), with its entry's place."""
-    for i, entry in enumerate(conversation):
-        message = entry.message
-        if message is None or message.role not in ("user", "assistant"):
-            continue
-        for block in message.content:
-            text = (
-                block.text
-                if isinstance(block, TextBlock)
-                else block.thinking
-                if isinstance(block, ThinkingBlock)
-                else ""
-            )
-            for sentence in sentences(text):
-                yield sentence, i
+def _statements(entry: Entry, at: int) -> Iterator[tuple[str, int]]:
+    """Every sentence the user and the assistant wrote in an entry (their text and the assistant's thinking), with `at`."""
+    message = entry.message
+    if message is None or message.role not in ("user", "assistant"):
+        return
+    for block in message.content:
+        text = (
+            block.text if isinstance(block, TextBlock) else block.thinking if isinstance(block, ThinkingBlock) else ""
+        )
+        for sentence in sentences(text):
+            yield sentence, at
 
 
 # a request for work phrased as a question ("could you …?", "would you mind …?"): it asks for no answer
@@ -286,114 +284,175 @@ def _statement_of(entry: Entry) -> Fact | None:
     return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
 
 
-def _next_answers(conversation: Sequence[Entry]) -> list[Fact | None]:
-    """Per position: the assistant's first statement after it and before the user's next turn, else None.
+def _answer_of(fact: Fact, at: int, following: dict[int, Fact | None], texts: dict[str, str]) -> Fact | None:
+    """The answer to a question or a failed command's error at conversation position `at`, None when there is none."""
+    if at < 0 or not (_asks(fact) or fact.kind == "error"):
+        return None
+    answer = following.get(at)
+    if answer is None or not answer.key:
+        return None
+    # the reading of a failure speaks of what failed (a word of its output in common); the next thing the
+    # assistant says may be about something else altogether
+    if fact.kind == "error" and not content_words(answer.text) & content_words(
+        texts.get(fact.source_entry_id or "", "")
+    ):
+        return None
+    return answer
 
-    Why: the answer to a user's question, or the assistant's reading of a failed command, is what the work learnt
-    ("SQLite then: …", "This runner cannot reach the relay, so …"); a summary that keeps it keeps what the question
-    or the error was for, and one that keeps neither loses it. One pass from the end: linear in the conversation.
+
+class ConversationScan:
+    """What judging a summarized conversation needs of it, gathered in one walk over its entries (`add` each, in order).
+
+    Why: a session with no compaction summarizes ~100,000 entries; holding each as a model for
+    five walks (the facts, the errors fixed later, the statements, the answers, the guard's
+    messages) cost ~1.3 GB. Each entry is read once here and let go; what is kept is the
+    facts, the positions of the entry ids, the text of the entries an error or question came
+    from, and the answer found for each of those.
+
+    Answers: the answer at a position is the assistant's first statement after it and before
+    the user's next turn (what the work learnt: "SQLite then: …", "This runner cannot reach
+    the relay, so …"); positions wait (`_pending`) until an entry settles them.
     """
-    out: list[Fact | None] = [None] * len(conversation)
-    following: Fact | None = None
-    for i in range(len(conversation) - 1, -1, -1):
-        out[i] = following
-        entry = conversation[i]
+
+    def __init__(self, seen: Passages) -> None:
+        self._seen = seen
+        self._facts = Deduped()
+        self.position: dict[str, int] = {}
+        self._latest_fix: dict[str, int] = {}
+        # ids of the entries an error or a question came from (their text is kept, their answer looked for)
+        self._asking_ids: set[str] = set()
+        self._texts: dict[str, str] = {}
+        self._pending: list[int] = []
+        self._following: dict[int, Fact | None] = {}
+        self._count = 0
+        # the guard's inputs: the last ten messages and the text of the last user message with any
+        self.last_messages: deque[Message] = deque(maxlen=IDENTIFIER_SOURCE_MESSAGES)
+        self.latest_ask: str | None = None
+
+    def add(self, entry: Entry, message: Message | None) -> None:
+        """The next entry of the conversation, with the message it gives a summary (`entry_message`)."""
+        at = self._count
+        self._count += 1
+        self.position[entry.id] = at
+        for fact in entry_facts(entry):
+            self._facts.add(fact)
+            if fact.kind == "error" or _asks(fact):
+                self._asking_ids.add(entry.id)
+        if entry.id in self._asking_ids:
+            self._texts[entry.id] = _entry_text(entry)
+        own = entry.message
+        if own is not None and own.role == "assistant":
+            _fixes(own, at, self._latest_fix)
+        self._seen.know(_statements(entry, at))
+        self._settle(entry)
+        if entry.id in self._asking_ids:
+            self._pending.append(at)
+        if message is not None:
+            self.last_messages.append(message)
+            if message.role == "user":
+                text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock)).strip()
+                if text:
+                    self.latest_ask = text
+
+    def _settle(self, entry: Entry) -> None:
+        """Give the waiting positions their answer where this entry settles it: a user's turn (none) or a statement."""
+        if not self._pending:
+            return
         if entry.message is not None and entry.message.role == "user" and _own_text(entry):
-            following = None
+            answer: Fact | None = None
         else:
-            following = _statement_of(entry) or following
-    return out
+            answer = _statement_of(entry)
+            if answer is None:
+                return
+        for at in self._pending:
+            self._following[at] = answer
+        self._pending = []
 
+    def error_states(self, facts: Sequence[Fact]) -> dict[int, str]:
+        """`_error_states` of these facts (those of the entries read) against the entries read."""
+        return _error_states(facts, self.position, self._texts, self._latest_fix)
 
-def _answers(facts: Sequence[Fact], conversation: Sequence[Entry]) -> list[tuple[int, Fact]]:
-    """(index of a question or a failed command's error, its answer) for each that the assistant answered."""
-    position = {entry.id: i for i, entry in enumerate(conversation)}
-    following = _next_answers(conversation) if any(f.kind in ("request", "instruction", "error") for f in facts) else []
-    out: list[tuple[int, Fact]] = []
-    for n, fact in enumerate(facts):
-        at = position.get(fact.source_entry_id or "", -1)
-        if at < 0 or not (_asks(fact) or fact.kind == "error"):
-            continue
-        answer = following[at]
-        if answer is None or not answer.key:
-            continue
-        # the reading of a failure speaks of what failed (a word of its output in common); the next thing the
-        # assistant says may be about something else altogether
-        if fact.kind == "error" and not content_words(answer.text) & content_words(_entry_text(conversation[at])):
-            continue
-        out.append((n, answer))
-    return out
+    def answers(self, facts: Sequence[Fact]) -> list[tuple[int, Fact]]:
+        """(index of a question or a failed command's error, its answer) for each of these facts the assistant answered."""
+        out: list[tuple[int, Fact]] = []
+        for n, fact in enumerate(facts):
+            at = self.position.get(fact.source_entry_id or "", -1)
+            answer = _answer_of(fact, at, self._following, self._texts)
+            if answer is not None:
+                out.append((n, answer))
+        return out
 
+    def facts(self) -> list[Fact]:
+        """The facts of the entries read so far (deduplicated: `dedupe`)."""
+        return self._facts.facts
 
-def judge_all(
-    conversation: Sequence[Entry],
-    previous_summaries: Sequence[tuple[str, str]],
-    seen: Passages,
-    latest_request_entry: str | None,
-) -> list[AuditFact]:
-    """Verdicts of every fact of the summarized conversation and of the previous summaries (entry id, text)."""
-    facts = extract_facts(conversation)
-    known = {(f.kind, f.key) for f in facts}
-    earlier = dedupe(
-        f
-        for entry_id, text in previous_summaries
-        for f in carried_facts(text, entry_id)
-        if (f.kind, f.key) not in known
-    )
-    states = _error_states(facts, conversation)
-    seen.know(_statements(conversation))
-    position = {entry.id: i for i, entry in enumerate(conversation)}
-    judged: list[AuditFact] = []
-    for n, fact in enumerate(facts):
-        state = states.get(n)
-        judged.append(
-            _audit_fact(
-                fact,
-                "conversation",
-                judge(_view(fact, state, position.get(fact.source_entry_id or "", -1)), seen),
-                _weight(fact, "conversation", state, latest_request_entry),
-            )
+    def judge(self, previous_summaries: Sequence[tuple[str, str]], latest_request_entry: str | None) -> list[AuditFact]:
+        """Verdicts of every fact read and of the previous summaries (entry id, text)."""
+        facts = self.facts()
+        position = self.position
+        known = {(f.kind, f.key) for f in facts}
+        earlier = dedupe(
+            f
+            for entry_id, text in previous_summaries
+            for f in carried_facts(text, entry_id)
+            if (f.kind, f.key) not in known
         )
-    for fact in earlier:
-        judged.append(
-            _audit_fact(
-                fact, "previous_summary", judge(_view(fact, None), seen), _weight(fact, "previous_summary", None, None)
+        states = self.error_states(facts)
+        seen = self._seen
+        judged: list[AuditFact] = []
+        for n, fact in enumerate(facts):
+            state = states.get(n)
+            judged.append(
+                _audit_fact(
+                    fact,
+                    "conversation",
+                    judge(_view(fact, state, position.get(fact.source_entry_id or "", -1)), seen),
+                    _weight(fact, "conversation", state, latest_request_entry),
+                )
             )
-        )
-    # answers: one fact each (a decision the conversation already has stays that fact); a question or an error whose
-    # answer the summary keeps is kept in the answer's words
-    index = {(f.kind, f.key): n for n, f in enumerate(facts)}
-    for n, answer in _answers(facts, conversation):
-        a = index.get((answer.kind, answer.key))
-        if a is None:
-            a = index[(answer.kind, answer.key)] = len(judged)
-            view = _view(answer, None, position.get(answer.source_entry_id or "", -1))
-            judged.append(_audit_fact(answer, "conversation", judge_kept(view, seen), 2.0))
-        if judged[n].verdict == "lost" and judged[a].retained:
-            judged[n] = judged[n].model_copy(
-                update={
-                    "verdict": "reworded",
-                    "retained": True,
-                    "rule": "answered",
-                    "closest": judged[a].closest,
-                    "reason": "what it led to is kept",
-                }
+        for fact in earlier:
+            judged.append(
+                _audit_fact(
+                    fact,
+                    "previous_summary",
+                    judge(_view(fact, None), seen),
+                    _weight(fact, "previous_summary", None, None),
+                )
             )
-    for e, r in _revocations(facts).items():
-        old, new = judged[e], judged[r]
-        judged[e] = old.model_copy(update={"superseded": True, "retained": True, "weight": 0.0})
-        old_visible = old.verdict != "lost"
-        if old_visible and (not new.retained or not _AFTER_REVOCATION.search(new.closest)):
-            judged[r] = new.model_copy(
-                update={
-                    "verdict": "contradicted",
-                    "retained": False,
-                    "rule": "revoked",
-                    "closest": old.closest,
-                    "reason": f"the summary keeps \u201c{old.text}\u201d, which the user revoked",
-                }
-            )
-    return judged
+        # answers: one fact each (a decision the conversation already has stays that fact); a question or an error
+        # whose answer the summary keeps is kept in the answer's words
+        index = {(f.kind, f.key): n for n, f in enumerate(facts)}
+        for n, answer in self.answers(facts):
+            a = index.get((answer.kind, answer.key))
+            if a is None:
+                a = index[(answer.kind, answer.key)] = len(judged)
+                view = _view(answer, None, position.get(answer.source_entry_id or "", -1))
+                judged.append(_audit_fact(answer, "conversation", judge_kept(view, seen), 2.0))
+            if judged[n].verdict == "lost" and judged[a].retained:
+                judged[n] = judged[n].model_copy(
+                    update={
+                        "verdict": "reworded",
+                        "retained": True,
+                        "rule": "answered",
+                        "closest": judged[a].closest,
+                        "reason": "what it led to is kept",
+                    }
+                )
+        for e, r in _revocations(facts).items():
+            old, new = judged[e], judged[r]
+            judged[e] = old.model_copy(update={"superseded": True, "retained": True, "weight": 0.0})
+            old_visible = old.verdict != "lost"
+            if old_visible and (not new.retained or not _AFTER_REVOCATION.search(new.closest)):
+                judged[r] = new.model_copy(
+                    update={
+                        "verdict": "contradicted",
+                        "retained": False,
+                        "rule": "revoked",
+                        "closest": old.closest,
+                        "reason": f"the summary keeps \u201c{old.text}\u201d, which the user revoked",
+                    }
+                )
+        return judged
 
 
 def mark_recovered(facts: list[AuditFact], after: Sequence[Entry]) -> list[AuditFact]:
@@ -420,10 +479,10 @@ def mark_recovered(facts: list[AuditFact], after: Sequence[Entry]) -> list[Audit
 __all__ = [
     "IMPORTANT_WEIGHT",
     "AuditFact",
+    "ConversationScan",
     "FactKind",
     "IdentifierKind",
     "Verdict",
-    "judge_all",
     "mark_recovered",
     "weighted_retention",
 ]

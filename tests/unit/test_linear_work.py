@@ -207,57 +207,72 @@ def test_a_quadratic_reader_step_is_caught(tmp_path: Path, quadratic: Callable[[
         test_readers_grow_linearly("claude-code", tmp_path)
 
 
+def _scanned(entries: list[Any]) -> Any:
+    """A `ConversationScan` that read these entries (nothing visible)."""
+    from cutline.core.audit.compare import passages
+    from cutline.core.audit.verdicts import ConversationScan
+
+    scan = ConversationScan(passages([]))
+    for entry in entries:
+        scan.add(entry, entry.message)
+    return scan
+
+
 def _errors_and_replies(count: int) -> tuple[list[Any], list[Any]]:
-    """`count` error facts, each from a user record, and after each an assistant reply (every third says it fixed one)."""
+    """`count` failed commands' results and after each an assistant reply (every third says it fixed one)."""
     from cutline.core.facts import Fact
     from cutline.core.models import Entry, Message, TextBlock
 
     facts, entries = [], []
     for k in range(count):
         error = f"ValueError in module_{k}.py: parse_{k} failed"
-        entries.append(Entry(id=f"u{k}", type="message", message=Message(role="user", content=[TextBlock(text=error)])))
+        message = Message(role="toolResult", content=[TextBlock(text=error)], isError=True)
+        entries.append(Entry(id=f"t{k}", type="message", message=message))
         reply = (
             f"Fixed parse_{k // 3} in module_{k // 3}.py." if k % 3 == 0 else f"Looking at parse_{k}; still failing."
         )
         entries.append(
             Entry(id=f"a{k}", type="message", message=Message(role="assistant", content=[TextBlock(text=reply)]))
         )
-        facts.append(Fact(kind="error", text=error, key=f"e{k}", source_entry_id=f"u{k}"))
+        facts.append(Fact(kind="error", text=error, key=f"e{k}", source_entry_id=f"t{k}"))
     return facts, entries
 
 
 def test_the_audit_s_error_states_grow_linearly() -> None:
     """Whether a later assistant message fixed each error: read once, not once per error (quadratic before)."""
-    from cutline.core.audit.verdicts import _error_states
-
     small, large = _errors_and_replies(60), _errors_and_replies(240)
-    states = _error_states(*small)
+    states = _scanned(small[1]).error_states(small[0])
     assert "fixed" in states.values() and "open" in states.values()
-    assert_linear(lambda: _error_states(*small), lambda: _error_states(*large), "audit error states")
+    assert_linear(
+        lambda: _scanned(small[1]).error_states(small[0]),
+        lambda: _scanned(large[1]).error_states(large[0]),
+        "audit error states",
+    )
 
 
 def test_the_audit_s_answers_grow_linearly() -> None:
-    """Each question's or failure's answer: one pass from the end, not a scan forward per fact (a long run of failing
-    commands with no text between them made that quadratic)."""
-    from cutline.core.audit.verdicts import _answers
-    from cutline.core.facts import Fact
+    """Each question's or failure's answer: settled as the entries are read, not a scan forward per fact (a long run
+    of failing commands with no text between them made that quadratic)."""
     from cutline.core.models import Entry, Message, TextBlock
 
-    def failures(count: int) -> tuple[list[Any], list[Any]]:
-        facts, entries = [], []
+    def failures(count: int) -> list[Any]:
+        entries = []
         for k in range(count):
             error = f"ValueError in module_{k}.py: parse_{k} failed"
             message = Message(role="toolResult", content=[TextBlock(text=error)], isError=True)
             entries.append(Entry(id=f"t{k}", type="message", message=message))
-            facts.append(Fact(kind="error", text=error, key=f"e{k}", source_entry_id=f"t{k}"))
         # nothing is said until the very end: every failure's answer is the last message
         said = Message(role="assistant", content=[TextBlock(text="Every ValueError here comes from one bad import.")])
         entries.append(Entry(id="a", type="message", message=said))
-        return facts, entries
+        return entries
+
+    def answers(entries: list[Any]) -> list[Any]:
+        scan = _scanned(entries)
+        return list(scan.answers(scan.facts()))
 
     small, large = failures(60), failures(240)
-    assert len(_answers(*small)) == 60
-    assert_linear(lambda: _answers(*small), lambda: _answers(*large), "audit answers")
+    assert len(answers(small)) == 60
+    assert_linear(lambda: answers(small), lambda: answers(large), "audit answers")
 
 
 def _words(count: int) -> str:
