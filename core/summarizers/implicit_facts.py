@@ -29,7 +29,10 @@ MAX_MEASURE_LINES = 3
 MAX_MEASURE_CHARS = 160
 MAX_ROLE_CHARS = 160
 MAX_LEARNT_CHARS = 240
+# what the assistant makes of a failure is said at once: only its text's start is read
+LEARNT_SCAN_CHARS = 400
 MAX_CONCLUSION_CHARS = 220
+MIN_CONCLUSION_WORDS = 4
 # a text that points back at the output it follows: short, and opens with a pointing word
 MAX_REFERRING_CHARS = 200
 
@@ -40,19 +43,21 @@ _UNIT = re.compile(
     re.IGNORECASE,
 )
 # a pass/fail verdict ("31 passed in 2.07s"): what a run's failure or success already says, not a measurement
-_VERDICT = re.compile(r"\b(?:pass(?:ed|es)?|fail(?:ed|s|ures?)?|errors?|skipped|success(?:ful)?|ok)\b", re.IGNORECASE)
+_VERDICT = re.compile(r"\b(?:pass(?:ed|es)?|fail(?:ed|s|ures?)?|errors?|skipped|success\w*|ok)\b", re.IGNORECASE)
 _POINTING = re.compile(r"^\W*(?:that|that's|this|there|here|these|those)\b", re.IGNORECASE)
-# what a limitation or a requirement sounds like, in `cues.words_of` form
-_LIMITS = re.compile(
-    r" (?:cannot|can't|can ?only|can not|only|not available|unavailable|no access|not allowed|isn't allowed|"
-    r"not permitted|has to|have to|must|unsafe|read only|requires?|required|not possible|impossible|won't work|"
-    r"doesn't work|not supported|unsupported|no new|without) "
+# what a limitation or a requirement sounds like, in `cues.words_of` form (one search, as the cues are)
+_LIMIT_PHRASES = (
+    "cannot|can't|can not|can only|only|not available|unavailable|no access|not allowed|isn't allowed|"
+    "not permitted|has to|have to|must|unsafe|read only|require|requires|required|not possible|impossible|"
+    "won't work|doesn't work|not supported|unsupported|no new|without"
 )
-_CHOICE_WORDS = re.compile(
-    r"\b(?:which|recommend|recommendation|suggest|what(?:'s| is| would be)? the (?:best |right )?"
-    r"(?:fix|approach|plan|way|option|solution))\b"
-)
-_OR_QUESTION = re.compile(r"\bor\b[^?]*\?")
+_LIMITS = cues.phrases_search(tuple(f" {phrase} " for phrase in _LIMIT_PHRASES.split("|")))
+# a question of which way to go: its own sentence (up to its "?") says "or", "which" or asks for the fix or the way
+_WHAT_CHOICE = re.compile(r"what(?:'s| is| would be)? the (?:best |right )?(?:fix|approach|plan|way|option|solution)\b")
+# "could you check whether X or Y?" asks for work, not for a choice
+_ASKS_FOR_WORK = ("can you", "could you", "would you", "will you", "please")
+# a which-way question is short: only the ask's end is read, so a long ask costs no more than a short one
+MAX_CHOICE_CHARS = 300
 _PREAMBLE = re.compile(r"^\W*first\b", re.IGNORECASE)
 _LEADING_VERB = re.compile(r"^(?:is|are)\s+", re.IGNORECASE)
 
@@ -60,7 +65,9 @@ _LEADING_VERB = re.compile(r"^(?:is|are)\s+", re.IGNORECASE)
 def measure_lines(output: str) -> str:
     """A short output's lines that hold a number and are no pass/fail verdict, joined ("" when the output is long
     or holds none)."""
-    if len(output) > MAX_MEASURE_OUTPUT_CHARS:
+    if len(output) > MAX_MEASURE_OUTPUT_CHARS or output.count("\n") > 2 * MAX_MEASURE_OUTPUT_LINES:
+        return ""
+    if not _DIGIT.search(output):
         return ""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     if len(lines) > MAX_MEASURE_OUTPUT_LINES:
@@ -79,34 +86,50 @@ def points_back(text: str) -> bool:
     return len(text) <= MAX_REFERRING_CHARS and _POINTING.match(text) is not None
 
 
-def limitation(sentences: list[str]) -> str:
-    """The first sentence saying what cannot or must be done (not a plan of the assistant's), or ""."""
-    for sentence in sentences:
-        normed = cues.words_of(sentence)
+def limitation(said: list[tuple[str, str]]) -> str:
+    """The first sentence saying what cannot or must be done (not a plan of the assistant's), or "".
+
+    `said`: (sentence, its `cues.words_of` form) pairs, as `session_state.said` gives them."""
+    for sentence, normed in said:
         if _LIMITS.search(normed) and not cues.is_plan(normed) and not sentence.rstrip().endswith("?"):
             return sentence
     return ""
 
 
 def asks_to_choose(ask: str) -> bool:
-    """Whether the user's ask is a question of which way to go ("X or Y?", "which one?", "what do you recommend")."""
-    lowered = ask.lower()
-    return _CHOICE_WORDS.search(lowered) is not None or _OR_QUESTION.search(lowered) is not None
+    """Whether the user's ask ends on a question of which way to go ("X or Y?", "which one?", "what do you
+    recommend")."""
+    tail = ask[-MAX_CHOICE_CHARS:]
+    if "?" not in tail and "ecommend" not in tail and "uggest" not in tail:
+        return False  # most asks: no question and no call for advice
+    tail = tail.lower()
+    if "recommend" in tail or "suggest" in tail:
+        return True
+    for before in tail.split("?")[:-1]:  # each question: the text up to its "?", from its sentence's start
+        question = before[max(before.rfind("."), before.rfind("!"), before.rfind("\n")) + 1 :].strip()
+        spaced = f" {question} "
+        choice = " or " in spaced or "which" in spaced or ("what" in spaced and _WHAT_CHOICE.search(spaced))
+        if choice and not question.startswith(_ASKS_FOR_WORK):
+            return True
+    return False
 
 
-def conclusion(sentences: list[str]) -> str:
-    """A direct answer's first sentences, or "" when the text only says what it will look at first or asks back."""
-    if not sentences or _PREAMBLE.match(sentences[0]):
+def conclusion(said: list[tuple[str, str]]) -> str:
+    """A direct answer's first sentences, or "" when the text only says what it will look at first or asks back.
+
+    `said`: (sentence, its `cues.words_of` form) pairs, as `session_state.said` gives them."""
+    if not said or _PREAMBLE.match(said[0][0]):
         return ""
-    for sentence in sentences:
-        if sentence.rstrip().endswith("?") or cues.is_plan(cues.words_of(sentence)):
+    for sentence, normed in said:
+        if sentence.rstrip().endswith("?") or cues.is_plan(normed):
             return ""
+    sentences = [sentence for sentence, _ in said]
     out = sentences[0]
     for more in sentences[1:]:
         if len(out) + 1 + len(more) > MAX_CONCLUSION_CHARS:
             break
         out += " " + more
-    return out
+    return out if len(out.split()) >= MIN_CONCLUSION_WORDS else ""  # "Sure." or "Good question." answers nothing
 
 
 def file_role(sentence: str, path: str) -> str:

@@ -586,11 +586,11 @@ class SpanReader:
         self._order = 0
         # what the next assistant text may turn into an implicit fact (`implicit_facts`): a short output with a
         # number (its label and lines), a failure's target, whether the last ask asked which way to go, and the
-        # files the last calls touched
+        # files the calls since the last text touched (a few: the first text after them reads them, then they go)
         self._measure: tuple[str, str] | None = None
         self._failed = ""
         self._choice = False
-        self._touched: deque[str] = deque(maxlen=3)
+        self._touched: list[str] = []
 
     # -- user turns --
 
@@ -647,7 +647,7 @@ class SpanReader:
     def assistant(self, message: Message) -> None:
         state = self.state
         text, calls = _text_and_calls(message)
-        if text:
+        if text and (self._measure is not None or self._failed or self._choice or self._touched):
             self._implicit(text, bool(calls))
         elif calls:
             self._choice = False  # it went looking: what it says after that is no direct answer
@@ -690,24 +690,21 @@ class SpanReader:
             if implicit_facts.points_back(text):
                 _bounded_add(state.measures, *self._measure, MAX_MEASURES)
             self._measure = None
-        parts: list[str] | None = None
         if self._failed:
-            parts = sentences(text)
-            found = implicit_facts.limitation(parts)
+            found = implicit_facts.limitation(said(text[: implicit_facts.LEARNT_SCAN_CHARS]))
             if found:
                 _bounded_add(state.learnt, self._failed, clip(found, implicit_facts.MAX_LEARNT_CHARS), MAX_ERRORS)
             self._failed = ""
         if self._choice:
             self._choice = False  # only a direct answer, in prose, concludes: not one that looks something up first
             if not calls:
-                parts = sentences(text) if parts is None else parts
-                found = clip(implicit_facts.conclusion(parts), implicit_facts.MAX_CONCLUSION_CHARS)
+                found = clip(implicit_facts.conclusion(said(text)), implicit_facts.MAX_CONCLUSION_CHARS)
                 if found:
                     _bounded_add(state.decisions, cues.words_of(found), found, MAX_DECISIONS)
-        for path in self._touched:
+        touched, self._touched = self._touched, []
+        for path in touched:
             if path in text:
-                parts = sentences(text) if parts is None else parts
-                for sentence in parts:
+                for sentence in sentences(text):
                     role = implicit_facts.file_role(sentence, path)
                     record = state.files.get(path)
                     if role and record is not None:
@@ -731,9 +728,13 @@ class SpanReader:
         self._order += 1
         for action, path in paths:
             self._file(path, action, failed=failed, really_failed=really_failed, output=output)
-            if not failed and path not in self._touched:
+            if not failed and len(self._touched) < MAX_ACTIVITY:
                 self._touched.append(path)
-        self._measured(made, failed, really_failed, target, output)
+        if really_failed:
+            self._failed = target  # what the assistant makes of it comes in its next text
+        self._measure = None
+        if not failed and made.command and not made.paths and len(output) <= implicit_facts.MAX_MEASURE_OUTPUT_CHARS:
+            self._measured(made, output)
         verb = _activity(call, paths, command)
         if verb:
             done = verb + (" (failed)" if really_failed else "")
@@ -749,14 +750,8 @@ class SpanReader:
             if fixed is not None:
                 _bounded_failure(state.resolved, fixed)
 
-    def _measured(self, made: _Call, failed: bool, really_failed: bool, target: str, output: str) -> None:
-        """A command's short output with a number waits for the assistant's next text (kept at once with a unit);
-        a failure waits for what the assistant makes of it."""
-        if really_failed:
-            self._failed = target
-        self._measure = None
-        if failed or made.paths or not made.command:
-            return
+    def _measured(self, made: _Call, output: str) -> None:
+        """A command's short output with a number waits for the assistant's next text (kept at once with a unit)."""
         lines = implicit_facts.measure_lines(output)
         if not lines:
             return

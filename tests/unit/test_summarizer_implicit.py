@@ -12,6 +12,7 @@ from cutline.core.models import Message
 from cutline.core.summarizers.base import SummaryRequest
 from cutline.core.summarizers.extractive import summarize_extractive
 from cutline.core.summarizers.implicit_facts import asks_to_choose, conclusion, file_role, limitation, measure_lines
+from cutline.core.summarizers.session_state import said
 from tests.unit.test_summarizer_extractive import assistant, call, filler, result, section, user
 
 
@@ -109,11 +110,13 @@ def test_a_file_s_role_explained_by_the_assistant_goes_with_the_file() -> None:
 def test_the_pieces_read_what_they_should() -> None:
     assert measure_lines("a\nb\nc\nd\ne\nf\ng 1") == ""  # a long output is no measurement
     assert measure_lines("total: 91\nok") == "total: 91"
-    assert limitation(["Let me try without the flag.", "The runner cannot reach the network."]) == (
+    assert limitation(said("Let me try without the flag. The runner cannot reach the network.")) == (
         "The runner cannot reach the network."
     )
     assert asks_to_choose("default or flag?") and asks_to_choose("ok what do you recommend then")
-    assert not asks_to_choose("how many rows are there?")
-    assert conclusion(["First the logs."]) == "" and conclusion(["Both work.", "Let me check."]) == ""
+    assert not asks_to_choose("how many rows are there?") and not asks_to_choose("Could you check if a or b fails?")
+    assert not asks_to_choose("Fix the parser, which crashes on empty files.")
+    assert conclusion(said("First the logs.")) == "" and conclusion(said("Both work. Let me check.")) == ""
+    assert conclusion(said("Sure.")) == "" and conclusion(said("Use the queue: it retries.")) != ""
     assert file_role("`a/b.py` is the entry point of the CLI.", "a/b.py") == "the entry point of the CLI."
     assert file_role("a/b.pyc is compiled.", "a/b.py") == ""
