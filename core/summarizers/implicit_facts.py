@@ -29,8 +29,9 @@ MAX_MEASURE_LINES = 3
 MAX_MEASURE_CHARS = 160
 MAX_ROLE_CHARS = 160
 MAX_LEARNT_CHARS = 240
-# what the assistant makes of a failure is said at once: only its text's start is read
+# what the assistant makes of a failure is said at once: only its text's start is read, its first sentences
 LEARNT_SCAN_CHARS = 400
+LEARNT_SENTENCES = 2
 MAX_CONCLUSION_CHARS = 220
 MIN_CONCLUSION_WORDS = 4
 # a text that points back at the output it follows: short, and opens with a pointing word
@@ -44,6 +45,12 @@ _UNIT = re.compile(
 )
 # a pass/fail verdict ("31 passed in 2.07s"): what a run's failure or success already says, not a measurement
 _VERDICT = re.compile(r"\b(?:pass(?:ed|es)?|fail(?:ed|s|ures?)?|errors?|skipped|success\w*|ok)\b", re.IGNORECASE)
+# what the agent program wraps a command's output in (Codex: "Chunk ID: …", "Wall time: 0.0 seconds", "Process
+# exited with code 0", "Original token count: 3"), and exit-status lines: not the command's own output
+_HARNESS = re.compile(
+    r"(?:chunk id|wall time|process exited|original token count|exit(?:ed)? (?:code|status)|command exited)\b",
+    re.IGNORECASE,
+)
 _POINTING = re.compile(r"^\W*(?:that|that's|this|there|here|these|those)\b", re.IGNORECASE)
 # what a limitation or a requirement sounds like, in `cues.words_of` form (one search, as the cues are)
 _LIMIT_PHRASES = (
@@ -72,7 +79,7 @@ def measure_lines(output: str) -> str:
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     if len(lines) > MAX_MEASURE_OUTPUT_LINES:
         return ""
-    kept = [line for line in lines if _DIGIT.search(line) and not _VERDICT.search(line)]
+    kept = [line for line in lines if _DIGIT.search(line) and not _VERDICT.search(line) and not _HARNESS.match(line)]
     return "; ".join(kept[:MAX_MEASURE_LINES])
 
 
@@ -87,10 +94,10 @@ def points_back(text: str) -> bool:
 
 
 def limitation(said: list[tuple[str, str]]) -> str:
-    """The first sentence saying what cannot or must be done (not a plan of the assistant's), or "".
+    """The first sentence of the first two saying what cannot or must be done (not a plan of the assistant's), or "".
 
     `said`: (sentence, its `cues.words_of` form) pairs, as `session_state.said` gives them."""
-    for sentence, normed in said:
+    for sentence, normed in said[:LEARNT_SENTENCES]:
         if _LIMITS.search(normed) and not cues.is_plan(normed) and not sentence.rstrip().endswith("?"):
             return sentence
     return ""

@@ -110,6 +110,8 @@ def test_a_file_s_role_explained_by_the_assistant_goes_with_the_file() -> None:
 def test_the_pieces_read_what_they_should() -> None:
     assert measure_lines("a\nb\nc\nd\ne\nf\ng 1") == ""  # a long output is no measurement
     assert measure_lines("total: 91\nok") == "total: 91"
+    assert measure_lines("Chunk ID: 4f1a\nWall time: 0.0002 seconds\nProcess exited with code 0\nOutput:\nthree") == ""
+    assert limitation(said("Done. Tests pass. The key must be set in production.")) == ""  # a report, not a reading
     assert limitation(said("Let me try without the flag. The runner cannot reach the network.")) == (
         "The runner cannot reach the network."
     )
