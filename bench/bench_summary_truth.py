@@ -79,12 +79,14 @@ SPLIT_KEY = KEY.parent / "split" / "key.json"
 OPENINGS_KEY = KEY.parent / "openings" / "key.json"
 IMPLICIT_KEY = KEY.parent / "implicit" / "key.json"
 # the opening-remark sets in the order they were made (bench/truth/openings.py)
-OPENING_SETS = ["tune", "heldout", "tune-new", "heldout-new"]
+OPENING_SETS = ["tune", "heldout", "tune-new", "heldout-new", "tune-shape", "heldout-shape"]
 OPENING_LABELS = {
     "tune": "tune",
     "heldout": "held out (never tuned on)",
     "tune-new": "new tune set",
     "heldout-new": "new held-out set (written first, never tuned on)",
+    "tune-shape": "third tune set (shapes, negatives)",
+    "heldout-shape": "third held-out set (shapes, negatives; written first, never tuned on)",
 }
 _HEADING = re.compile(r"^(#{1,6} .+|\d+\. [A-Z][\w ]+:)$")
 
@@ -242,11 +244,16 @@ def run_openings(split: str) -> dict[str, Any]:
             continue
         path = OPENINGS_KEY.parent / session["file"]
         messages = [e.message for e in read_session(path).active_path() if e.message is not None]
-        summary = summarize_extractive(SummaryRequest(messages=messages))
+        prompt = PROMPT_FOR_FORMAT[session["format"]]
+        summary = summarize_extractive(SummaryRequest(prompt_name=prompt, messages=messages))
         summaries[session["id"]] = summary
-        goal = section_text(summary, ("## Goal",)).lower()
+        goal = section_text(summary, GOAL_AND_RULES[prompt][:1]).lower()
         task_in_goal = all(re.search(p, goal) for p in session["task"]["present"])
-        opening_in_goal = session["opening"].lower().strip(" .!:)?") in goal
+        # a negative (the short first message is the task) must be in the goal; an opening must not be
+        opening = session["opening"].lower().strip(" .!:)?")
+        opening_in_goal = not session.get("opening_is_task") and bool(
+            re.search(r"(?<!\w)" + re.escape(opening) + r"(?!\w)", goal)
+        )
         row = rows[session["split"]]
         row[0] += task_in_goal and not opening_in_goal
         row[1] += 1

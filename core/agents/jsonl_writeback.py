@@ -255,9 +255,14 @@ def undo_written(
     backup_dir: Path,
     from_backup: bool = False,
     branch_line: Callable[[bytes], bytes] | None = None,
+    can_branch: bool = False,
     agent: str = "the agent",
 ) -> UndoResult:
-    """Take back a finished write-back: the exact bytes when nothing followed it, else a branch or the backup on request."""
+    """Take back a finished write-back: the exact bytes when nothing followed it, else a branch or the backup on request.
+
+    `can_branch`: the agent's sessions can continue from before the compaction (pi's tree); only then
+    does a refusal offer `--branch`.
+    """
     path = Path(pending.path)
     with opened_locked(path) as fd:
         data = read_all(fd)
@@ -279,11 +284,12 @@ def undo_written(
                 sha_after=sha256_hex(data + line),
             )
         added = len(data) - pending.size_after
-        offers = "--branch (continue from before the compaction) or --from-backup" if grew else "--from-backup"
+        branchable = grew and can_branch
+        offers = "--branch (continue from before the compaction) or --from-backup" if branchable else "--from-backup"
         what = f"{agent} wrote {added} bytes after the compaction" if grew else f"{path} was changed since"
         raise UndoNeedsChoice(
             f"{what}; the exact file cannot be restored — undo with {offers}",
-            ("branch", "from_backup") if grew else ("from_backup",),
+            ("branch", "from_backup") if branchable else ("from_backup",),
         )
 
 

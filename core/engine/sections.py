@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from cutline.core.engine.proposal import ToolFailure
-from cutline.core.models import Message, TextBlock
+from cutline.core.models import Message, TextBlock, ToolResultBlock
 
 MAX_TOOL_FAILURES = 8
 MAX_TOOL_FAILURE_CHARS = 240
@@ -43,7 +43,7 @@ def collect_tool_failures(messages: Iterable[Message]) -> list[ToolFailure]:
             continue
         seen.add(call_id)
         name = ((message.toolName or "").strip() and message.toolName) or "tool"
-        text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
+        text = "\n".join(_result_texts(message))
         normalized = re.sub(r"\s+", " ", text).strip()
         meta = _failure_meta(message)
         summary = normalized or ("failed" if meta else "failed (no output)")
@@ -51,6 +51,17 @@ def collect_tool_failures(messages: Iterable[Message]) -> list[ToolFailure]:
             summary = summary[: MAX_TOOL_FAILURE_CHARS - 3] + "..."
         failures.append(ToolFailure(toolCallId=call_id, toolName=name, summary=summary, meta=meta))
     return failures
+
+
+def _result_texts(message: Message) -> list[str]:
+    """A result's text blocks, and those of the result blocks it carries (Claude Code's and Qwen Code's readers nest them)."""
+    texts: list[str] = []
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            texts.append(block.text)
+        elif isinstance(block, ToolResultBlock):
+            texts.extend(inner.text for inner in block.content if isinstance(inner, TextBlock))
+    return texts
 
 
 def format_tool_failures(failures: list[ToolFailure]) -> str:

@@ -434,9 +434,15 @@ def is_strong_rule(normed: str) -> bool:
     return _STRONG_RULE_RX.search(normed) is not None
 
 
+# "Ignore it", "forget that", "scratch this": the revoking verb points back at a thing, it states no rule
+_REVOKE_POINTING = re.compile(r"^ (?:ignore|forget|scratch|never ?mind) (?:it|that|this|them|those) ")
+
+
 def revokes_at_start(normed: str) -> bool:
-    """ "Actually, …", "Instead …", "… instead.": a rule replacing an earlier one."""
-    return _starts(normed, _REVOKE_STARTS) or normed.endswith(" instead ")
+    """ "Actually, …", "Instead …", "… instead.": a rule replacing an earlier one (not "Ignore it, I'll delete it.")."""
+    if normed.endswith(" instead "):
+        return True
+    return _starts(normed, _REVOKE_STARTS) and _REVOKE_POINTING.match(normed) is None
 
 
 def revokes(normed: str) -> bool:

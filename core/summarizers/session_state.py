@@ -18,6 +18,7 @@ from typing import Any
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues, implicit_facts
 from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
+from cutline.core.summarizers.opening_shape import Opening, content_words, may_open
 from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, is_acknowledgement, read_user_text
 
 # how many of each kind a summary can use; older ones are dropped as newer ones arrive
@@ -225,6 +226,8 @@ class SpanState:
     names: CodeNames = field(default_factory=CodeNames)
     # a bit for each word of the kept rules' subjects (renumbered from the kept rules when it grows past a bound)
     subject_bits: dict[str, int] = field(default_factory=dict)
+    # the first ask while it may be an opening remark, told by the conversation's shape (`opening_shape`)
+    opening: Opening | None = None
 
     @property
     def latest_done(self) -> bool:
@@ -602,6 +605,7 @@ class SpanReader:
             return
         if read.kind != "ask":
             return
+        quiet_reply = state.at_cut == "answered" and not state.activity  # the last turn ended with no tool call
         state.turn += 1
         state.ask_count += 1
         typed = read.typed
@@ -629,6 +633,7 @@ class SpanReader:
                 requests.append(sentence)
             elif len(sentence) > 15:
                 statements.append((sentence, normed))
+        requested = bool(requests)
         if requests or said_rule_or_plan:
             for sentence, normed in statements:
                 _bounded_add(state.statements, normed, sentence, MAX_TODOS)
@@ -638,9 +643,21 @@ class SpanReader:
             requests = [sentence for sentence, _ in statements[:2]] or [sentence for sentence, _ in parts[:2]]
         if requests:
             ask = " ".join(requests)
-            if not state.first_ask:
-                state.first_ask = ask
+            self._goal(ask, typed, requested=requested, quiet_reply=quiet_reply, stated=said_rule_or_plan)
             state.asks.append(ask)
+
+    def _goal(self, ask: str, typed: str, *, requested: bool, quiet_reply: bool, stated: bool) -> None:
+        """The first ask is the goal; while it may be an opening remark (`opening_shape`) the asks after it judge it."""
+        state = self.state
+        opening = state.opening
+        if not state.first_ask:
+            state.first_ask = ask
+            if state.turn == 1 and not stated and may_open(typed):  # the span's first user turn, a few words
+                state.opening = Opening(ask, typed, content_words(typed))
+        elif opening is not None and not opening.next_ask(
+            content_words(typed), ask, requested=requested, quiet_reply=quiet_reply
+        ):
+            state.opening = None
 
     # -- assistant turns --
 
@@ -907,6 +924,13 @@ def read_span(messages: Iterable[Message]) -> SpanState:
         reader.message(message)
     state = reader.state
     state.plan = last_plan(state.last_assistant_text)
+    opening = state.opening
+    if opening is not None and opening.settled(state.files):  # an opening remark: the ask after it is the goal
+        state.first_ask = opening.task
+        if opening.ask in state.asks:
+            state.asks.remove(opening.ask)
+        if opening.typed in state.typed:
+            state.typed.remove(opening.typed)
     for typed in state.typed:  # bare code names in the last asks (the user's quoted ones counted as they came)
         state.names.bare(typed)
     return state

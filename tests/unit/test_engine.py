@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from pathlib import Path
 
 import pytest
 
@@ -447,3 +448,14 @@ def test_plan_and_settings_modes_must_agree(sample):
     the_plan = plan(sample.active_path(), CompactionSettings(mode="first-and-tail"))
     with pytest.raises(CutlineError, match="plan was made for mode first-and-tail, the settings ask for pi"):
         asyncio.run(compact(the_plan, sample, Recorder(), CompactionSettings()))
+
+
+@pytest.mark.parametrize("corpus", ["claude-code/main/session.jsonl", "qwen-code/main/session.jsonl"])
+def test_tool_failures_read_the_result_blocks_claude_code_and_qwen_code_nest(corpus: str) -> None:
+    """Their readers carry a tool's output in a result block inside the message: its text is the failure."""
+    session = read_session(Path(__file__).parents[1] / "fixtures" / "corpus" / corpus)
+    messages = [e.message for e in session.entries if getattr(e, "message", None) is not None]
+    failures = collect_tool_failures(messages)
+    assert failures, "the corpus session has a failing `cat missing-file.txt`"
+    assert all("missing-file.txt" in f.summary for f in failures), [f.summary for f in failures]
+    assert "failed (no output)" not in format_tool_failures(failures)

@@ -81,8 +81,10 @@ def test_codex_record_and_undo_after_the_agent_wrote(tmp_path: Path) -> None:
         assert history[0]["content"][0]["text"] == record["payload"]["message"]
         with path.open("ab") as handle:  # the agent resumed and wrote
             handle.write(b'{"timestamp":"x","ordinal":999,"type":"event_msg","payload":{"type":"task_started"}}\n')
-        with pytest.raises(UndoNeedsChoice, match="from-backup"):
+        with pytest.raises(UndoNeedsChoice, match="from-backup") as grew:
             undo(store, proposal.id)
+        # Codex has no tree to continue from before the compaction: --branch is refused, so never offered
+        assert "--branch" not in str(grew.value) and grew.value.choices == ("from_backup",)
         undo(store, proposal.id, from_backup=True)
     assert path.read_bytes() == original
 

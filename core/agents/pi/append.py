@@ -298,4 +298,6 @@ def undo_compaction(
 ) -> UndoResult:
     """Take back a compaction cutline wrote into a pi file (exact bytes, else a branch or the backup on request)."""
     maker = branch_back_line(pending.entry_id) if branch else None
-    return undo_written(pending, backup_dir=backup_dir, from_backup=from_backup, branch_line=maker, agent="pi")
+    return undo_written(
+        pending, backup_dir=backup_dir, from_backup=from_backup, branch_line=maker, can_branch=True, agent="pi"
+    )
