@@ -292,7 +292,7 @@ def implicit_order(by_job: dict[str, Any], split: str) -> list[dict[str, Any]]:
             verdicts = [judge(f["judge"]["present"], f["judge"]["contra"], result["summary"]) for f in session["facts"]]
             got = sum(f["weight"] * credit[v] for f, v in zip(session["facts"], verdicts, strict=True))
             row[role] = {"truth": max(0.0, got / total), "audit": result["score"]}
-        row["truth_ordered"] = row["good"]["truth"] > row["offline"]["truth"] > row["bad"]["truth"]
+        row["truth_ordered"] = row["good"]["truth"] >= row["offline"]["truth"] > row["bad"]["truth"]
         row["ordered"] = all(
             _agrees(row[a]["truth"] - row[b]["truth"], row[a]["audit"] - row[b]["audit"])
             for a, b in (("good", "offline"), ("offline", "bad"), ("good", "bad"))
@@ -452,7 +452,7 @@ def print_table(name: str, table: dict[str, Any]) -> None:
         truth = sum(r["truth_ordered"] for r in rows)
         ordered = sum(r["ordered"] for r in rows)
         print(
-            f"implicit facts ({label}): the truth orders good > offline > bad in {truth}/{len(rows)} sessions; "
+            f"implicit facts ({label}): the truth orders good >= offline > bad in {truth}/{len(rows)} sessions; "
             f"the audit orders them as the truth does in {ordered}/{len(rows)}"
         )
         for row in rows:

@@ -315,7 +315,8 @@ def report(result: dict[str, Any]) -> bool:
 
 def run_implicit(split: str) -> bool:
     """Implicit facts (bench/truth/implicit.py): the offline summary's facts kept, and the truth's order of the
-    session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether good > offline > bad."""
+    session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether good >= offline > bad
+    (an offline summary that keeps every fact is level with the good one, as in the main set's pairs)."""
     key = json.loads(IMPLICIT_KEY.read_text(encoding="utf-8"))
     credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}
     by_split: dict[str, list[str]] = defaultdict(list)
@@ -340,7 +341,7 @@ def run_implicit(split: str) -> bool:
                     cell = kept_by_kind[(part, fact["kind"])]
                     cell[0] += verdict == "kept"
                     cell[1] += 1
-        right = scores["good"] > scores["offline"] > scores["bad"]
+        right = scores["good"] >= scores["offline"] > scores["bad"]
         ordered[part][0] += right
         ordered[part][1] += 1
         by_split[part].append(
@@ -355,7 +356,7 @@ def run_implicit(split: str) -> bool:
             + "  ".join(f"{k} {kept_by_kind[(part, k)][0]}/{kept_by_kind[(part, k)][1]}" for k in kinds)
         )
         right, total = ordered[part]
-        print(f"the truth orders good > offline > bad: {right}/{total} (weighted retention by the judges)")
+        print(f"the truth orders good >= offline > bad: {right}/{total} (weighted retention by the judges)")
         for line in by_split[part]:
             print(line)
     return True

@@ -45,6 +45,11 @@ def _phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(pattern(tree))
 
 
+def phrases_search(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """`_phrases` for the other readers of `words_of` texts (`implicit_facts`)."""
+    return _phrases(phrases)
+
+
 def _words_or_phrases(words: frozenset[str], phrases: tuple[str, ...]) -> re.Pattern[str]:
     """One search for any of the words or phrases: in a `words_of` text (single spaces, padded) a word is
     one of its words exactly when it occurs with a space each side, as a phrase does."""

@@ -57,6 +57,9 @@ P_FIXED = 30
 P_RESOLVE = 62
 P_STATEMENT = 52
 P_FIXES = 58
+P_LEARNT = 94  # a constraint the assistant read from a failure still open
+P_MEASURE = 57
+P_ROLE = 56  # a file read whose role the assistant explained
 P_FOCUS = 110
 
 MAX_DONE_ASKS = 5
@@ -160,6 +163,11 @@ def _stated(items: _Items, state: SpanState) -> None:
             items.add("context", clip(text), P_STATEMENT)
     for text in state.todos.values():
         items.add("todo", clip(text), P_TODO)
+    for target, text in state.learnt.items():
+        if target in state.failures:  # a failure later fixed was a bug, not a constraint
+            items.add("constraints", text, P_LEARNT)
+    for label, text in state.measures.items():
+        items.add("done", f"{label}: {text}", P_MEASURE)
 
 
 def _work(items: _Items, state: SpanState, *, turn_prefix: bool, finished: bool) -> None:
@@ -185,7 +193,7 @@ def _work(items: _Items, state: SpanState, *, turn_prefix: bool, finished: bool)
         items.add("names", "Code names worked on: " + ", ".join(f"`{name}`" for name in names), P_NAMES)
     files = heapq.nsmallest(MAX_FILES, state.files.values(), key=lambda f: (not f.modified, -f.order))
     for record in files:
-        items.add("files", record.describe(), P_MODIFIED if record.modified else P_READ)
+        items.add("files", record.describe(), P_MODIFIED if record.modified else P_ROLE if record.role else P_READ)
 
 
 # exact strings an agent must not paraphrase: code quotes, URLs, paths, hashes and ids

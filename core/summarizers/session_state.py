@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
-from cutline.core.summarizers import cues
+from cutline.core.summarizers import cues, implicit_facts
 from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
 from cutline.core.summarizers.opening_shape import Opening, content_words, may_open
 from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, is_acknowledgement, read_user_text
@@ -30,6 +30,7 @@ MAX_ERRORS = 6
 MAX_ITEM_CHARS = 300
 MAX_LATEST_ASK_CHARS = 800
 MAX_ACTIVITY = 4
+MAX_MEASURES = 3
 # the words the kept rules' subjects are numbered over: a rule's mask stays a few machine words long
 MAX_SUBJECT_BITS = 2048
 # what a span replaces is counted up to here (the summary's budget stops growing long before)
@@ -146,6 +147,7 @@ class FileRecord:
     deleted: bool = False
     last_failure: str = ""
     order: int = 0
+    role: str = ""  # what the assistant said the file is for (`implicit_facts.file_role`)
 
     @property
     def modified(self) -> bool:
@@ -164,6 +166,8 @@ class FileRecord:
         elif self.reads:
             parts.append("read first" if self.reads == 1 else f"read {self.reads}x")
         text = f"`{self.path}`: {', '.join(parts) or 'touched'}"
+        if self.role:
+            text += f" \u2014 {self.role}"
         if self.last_failure:
             text += f"; last change failed: {self.last_failure}"
         return text
@@ -201,6 +205,10 @@ class SpanState:
     decisions: dict[str, str] = field(default_factory=dict)
     todos: dict[str, str] = field(default_factory=dict)
     fixes: dict[str, str] = field(default_factory=dict)
+    # a tool's short output with a number that the assistant pointed back at, or with a unit, by the call's label
+    measures: dict[str, str] = field(default_factory=dict)
+    # what the assistant said a failure means for the work, by the failure's target (kept while it is open)
+    learnt: dict[str, str] = field(default_factory=dict)
     files: dict[str, FileRecord] = field(default_factory=dict)
     failures: dict[str, Failure] = field(default_factory=dict)
     resolved: dict[str, Failure] = field(default_factory=dict)
@@ -579,6 +587,13 @@ class SpanReader:
         self.state = state or SpanState()
         self._calls: dict[str, _Call] = {}
         self._order = 0
+        # what the next assistant text may turn into an implicit fact (`implicit_facts`): a short output with a
+        # number (its label and lines), a failure's target, whether the last ask asked which way to go, and the
+        # files the calls since the last text touched (a few: the first text after them reads them, then they go)
+        self._measure: tuple[str, str] | None = None
+        self._failed = ""
+        self._choice = False
+        self._touched: list[str] = []
 
     # -- user turns --
 
@@ -649,6 +664,10 @@ class SpanReader:
     def assistant(self, message: Message) -> None:
         state = self.state
         text, calls = _text_and_calls(message)
+        if text and (self._measure is not None or self._failed or self._choice or self._touched):
+            self._implicit(text, bool(calls))
+        elif calls:
+            self._choice = False  # it went looking: what it says after that is no direct answer
         if text:
             state.names.quoted(text)
             state.last_assistant_text = text
@@ -680,6 +699,35 @@ class SpanReader:
                 "the model call", error_text(message.errorMessage), "assistant", state.turn
             )
 
+    def _implicit(self, text: str, calls: bool) -> None:
+        """What an assistant text makes of what came just before it: a measurement, a constraint, a conclusion,
+        a file's role (`implicit_facts`). Each waits for the first text after it, then goes."""
+        state = self.state
+        if self._measure is not None:
+            if implicit_facts.points_back(text):
+                _bounded_add(state.measures, *self._measure, MAX_MEASURES)
+            self._measure = None
+        if self._failed:
+            found = implicit_facts.limitation(said(text[: implicit_facts.LEARNT_SCAN_CHARS]))
+            if found:
+                _bounded_add(state.learnt, self._failed, clip(found, implicit_facts.MAX_LEARNT_CHARS), MAX_ERRORS)
+            self._failed = ""
+        if self._choice:
+            self._choice = False  # only a direct answer, in prose, concludes: not one that looks something up first
+            if not calls:
+                found = clip(implicit_facts.conclusion(said(text)), implicit_facts.MAX_CONCLUSION_CHARS)
+                if found:
+                    _bounded_add(state.decisions, cues.words_of(found), found, MAX_DECISIONS)
+        touched, self._touched = self._touched, []
+        for path in touched:
+            if path in text:
+                for sentence in sentences(text):
+                    role = implicit_facts.file_role(sentence, path)
+                    record = state.files.get(path)
+                    if role and record is not None:
+                        record.role = clip(role, implicit_facts.MAX_ROLE_CHARS)
+                        break
+
     # -- results --
 
     def result(self, call_id: str, failed: bool, output: str, tool_name: str | None) -> None:
@@ -697,6 +745,13 @@ class SpanReader:
         self._order += 1
         for action, path in paths:
             self._file(path, action, failed=failed, really_failed=really_failed, output=output)
+            if not failed and len(self._touched) < MAX_ACTIVITY:
+                self._touched.append(path)
+        if really_failed:
+            self._failed = target  # what the assistant makes of it comes in its next text
+        self._measure = None
+        if not failed and made.command and not made.paths and len(output) <= implicit_facts.MAX_MEASURE_OUTPUT_CHARS:
+            self._measured(made, output)
         verb = _activity(call, paths, command)
         if verb:
             done = verb + (" (failed)" if really_failed else "")
@@ -711,6 +766,17 @@ class SpanReader:
             fixed = state.failures.pop(target, None)
             if fixed is not None:
                 _bounded_failure(state.resolved, fixed)
+
+    def _measured(self, made: _Call, output: str) -> None:
+        """A command's short output with a number waits for the assistant's next text (kept at once with a unit)."""
+        lines = implicit_facts.measure_lines(output)
+        if not lines:
+            return
+        found = (_label(made.call, made.paths, made.command), clip(lines, implicit_facts.MAX_MEASURE_CHARS))
+        if implicit_facts.has_unit(lines):
+            _bounded_add(self.state.measures, *found, MAX_MEASURES)
+        else:
+            self._measure = found
 
     def _file(self, path: str, action: str, *, failed: bool, really_failed: bool, output: str) -> None:
         """What a call's result did to one file."""
@@ -770,7 +836,12 @@ class SpanReader:
             if type(block) is ToolResultBlock:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
         if text.strip():
+            asks = state.ask_count
             self.user_text(text)
+            if state.ask_count != asks:  # a new ask: what waited for the assistant's text is past
+                self._choice = implicit_facts.asks_to_choose(state.latest_ask)
+                self._measure = None
+                self._failed = ""
 
 
 _CHANGED_KEYS = ("newText", "new_string", "new_str", "oldText", "old_string", "old_str", "new_source")

@@ -87,3 +87,49 @@ def test_every_agent_shape_and_an_update_are_linear_too() -> None:
             _work(4 * n, prompt_name=prompt, previous_summary=previous, kind="update"),
         )
         assert ratio <= MAX_GROWTH, f"{prompt}: work grew {ratio:.1f}x from {n} to {4 * n} turns"
+
+
+def _implicit_turn(i: int) -> list[Message]:
+    """A turn of implicit facts (`implicit_facts`): a which-way question answered directly, a read whose role the
+    assistant explains, a short output with a number it points back at, a failure it reads a constraint from."""
+    path = f"src/part_{i}/table_{i}.py"
+    return [
+        Message(role="user", content=[TextBlock(text=f"Cache {i} in memory or on disk, which one?")]),
+        Message(role="assistant", content=[TextBlock(text=f"On disk under /var/cache/{i}: memory is tight here.")]),
+        Message(role="assistant", content=[ToolCallBlock(id=f"r{i}", name="read", arguments={"path": path})]),
+        Message(role="toolResult", toolCallId=f"r{i}", toolName="read", content=[TextBlock(text="rows = {}")]),
+        Message(
+            role="assistant",
+            content=[
+                TextBlock(text=f"{path} is the lookup table {i} every handler reads."),
+                ToolCallBlock(id=f"c{i}", name="bash", arguments={"command": f"count_rows {i}"}),
+            ],
+        ),
+        Message(role="toolResult", toolCallId=f"c{i}", toolName="bash", content=[TextBlock(text=f"rows: {i * 7}")]),
+        Message(
+            role="assistant",
+            content=[
+                TextBlock(text="That is the current size."),
+                ToolCallBlock(id=f"b{i}", name="bash", arguments={"command": f"install_{i} cache"}),
+            ],
+        ),
+        Message(
+            role="toolResult",
+            toolCallId=f"b{i}",
+            toolName="bash",
+            isError=True,
+            content=[TextBlock(text=f"error: package {i} requires network access")],
+        ),
+        Message(role="assistant", content=[TextBlock(text=f"This host cannot reach the network, so {i} stays local.")]),
+    ]
+
+
+def test_the_implicit_facts_are_gathered_in_linear_work() -> None:
+    n = 150
+
+    def work(turns: int) -> int:
+        messages = [message for i in range(turns) for message in _implicit_turn(i)]
+        return count_lines(lambda: summarize_extractive(SummaryRequest(messages=messages, max_tokens=1_000_000)))
+
+    ratio = line_growth(work(n), work(4 * n))
+    assert ratio <= MAX_GROWTH, f"work grew {ratio:.1f}x from {n} to {4 * n} turns"
