@@ -8,34 +8,12 @@ on the summarizer before these were gathered; each negative one guards against n
 
 from __future__ import annotations
 
-from cutline.core.models import Message, TextBlock, ToolCallBlock
+from cutline.core.models import Message
 from cutline.core.summarizers.base import SummaryRequest
 from cutline.core.summarizers.extractive import summarize_extractive
 from cutline.core.summarizers.implicit_facts import asks_to_choose, conclusion, file_role, limitation, measure_lines
 from cutline.core.summarizers.session_state import said
-
-# a long read of an unrelated file: real spans are mostly tool output, and the summary must be shorter than the span
-LONG_OUTPUT = "\n".join(f"line {n}: nothing of note here, just filler output" for n in range(80))
-
-
-def user(text: str) -> Message:
-    return Message(role="user", content=[TextBlock(text=text)])
-
-
-def assistant(text: str = "", *calls: ToolCallBlock) -> Message:
-    return Message(role="assistant", content=[*([TextBlock(text=text)] if text else []), *calls])
-
-
-def call(call_id: str, name: str, **arguments: object) -> ToolCallBlock:
-    return ToolCallBlock(id=call_id, name=name, arguments=arguments)
-
-
-def result(call_id: str, text: str, error: bool = False, name: str = "bash") -> Message:
-    return Message(role="toolResult", toolCallId=call_id, toolName=name, isError=error, content=[TextBlock(text=text)])
-
-
-def filler(n: int) -> list[Message]:
-    return [assistant("", call(f"f{n}", "read", path=f"docs/notes_{n}.md")), result(f"f{n}", LONG_OUTPUT, name="read")]
+from tests.support.summary_messages import assistant, call, filler, result, user
 
 
 def section(summary: str, heading: str) -> list[str]:
