@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -185,15 +186,22 @@ class FoundItemScreen(OnDesk, Screen[None]):
         view = self.view = message.view
         self.query_one("#found-item-title", Static).update(Text(_who(view), style="bold"))
         table: DataTable[Text] = self.query_one(DataTable)
-        table.clear()
-        for n, line in enumerate(view.messages):
-            style = "dim" if line.part == "summarized" else "green"
-            table.add_row(
-                Text(line.part, style=style),
+        rows = [
+            (
+                Text(line.part, style="dim" if line.part == "summarized" else "green"),
                 Text(line.role),
                 Text(one_line(line.text, 100)),
-                key=f"{n}:{line.entry_id}",
             )
+            for line in view.messages
+        ]
+        # the columns as wide as their widest cell from the start: a table that widens its columns after it
+        # was drawn (on idle) can leave its header at the old widths on screen (seen on a loaded machine)
+        table.clear(columns=True)
+        for at, (label, key) in enumerate((("Part", "part"), ("Role", "role"), ("Message", "text"))):
+            width = max([cell_len(label), *(row[at].cell_len for row in rows)])
+            table.add_column(label, key=key, width=width)
+        for n, (line, row) in enumerate(zip(view.messages, rows, strict=True)):
+            table.add_row(*row, key=f"{n}:{line.entry_id}")
         self.query_one(SummaryEditor).load_text(view.summary)
         self.query_one("#found-item-notes", Static).update(Text("\n".join(view.notes[-3:]), style="dim"))
 
