@@ -63,6 +63,19 @@ class Walk:
         self._sorted_ops: dict[int, list[tuple[list[str], list[int], dict[str, int], bool]]] = {}
         self._positions: list[int] | None = None
         self._breaks: list[int] | None = None
+        self._entry_tokens: list[int] | None = None
+
+    def entry_tokens(self, tokens: list[int]) -> list[int]:
+        """Every path entry's count (`tokens`, the index's), each walked item's weight in its place.
+
+        Made by the first plan and kept: no setting changes it (a re-plan copied 100,000 counts).
+        """
+        if self._entry_tokens is None:
+            weights = list(tokens)
+            for it in self.items:
+                weights[it.pos] = it.weight
+            self._entry_tokens = weights
+        return self._entry_tokens
 
     @property
     def positions(self) -> list[int]:

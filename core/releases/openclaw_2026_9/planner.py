@@ -411,7 +411,6 @@ class Prepared:
         path = index.path
         native = index.counter == "chars4"
         self.counter = index.counter
-        self._entry_tokens: list[int] | None = None
         boundary = next((i for i in range(index.n - 1, -1, -1) if _kind(path[i]) in ("compaction", "reset")), -1)
         self.previous = -1
         self.previous_summary: str | None = None
@@ -475,15 +474,6 @@ class Prepared:
         self.walk = Walk(items)
         self.prelude_ops = [op for m in self.prelude for op in fileops(m)]
 
-    def entry_tokens(self, index: PathIndex) -> list[int]:
-        """Every path entry's count, each planned entry's its weight (made by the first plan, never changed after)."""
-        if self._entry_tokens is None:
-            tokens = list(index.tokens)
-            for it in self.walk.items:
-                tokens[it.pos] = it.weight
-            self._entry_tokens = tokens
-        return self._entry_tokens
-
 
 def prepared_of(index: PathIndex) -> Prepared:
     """The prepared path, cached on the index."""
@@ -517,7 +507,7 @@ def decide(index: PathIndex, settings: CompactionSettings) -> Decision:
         previous_summary=prepared.previous_summary,
         latest_request=prepared.latest_request,
         seed_ops=[(0, f) for f in prepared.seed[0]] + [(2, f) for f in prepared.seed[1]] + prepared.prelude_ops,
-        entry_tokens=prepared.entry_tokens(index),
+        entry_tokens=walk.entry_tokens(index.tokens),
     )
     path = index.path
     if not path:

@@ -206,7 +206,6 @@ class Projection:
         self.invalidating = invalidating
         self.counter = index.counter
         # what every plan of this projection reads and no setting changes: made by the first plan that asks
-        self._entry_tokens: list[int] | None = None
         self._previous: int | None = None
         self._estimate: ContextEstimate | None = None
         # the last item the model sees or a compaction: a recovery-omission suffix must lie after it
@@ -316,15 +315,6 @@ class Projection:
             )
         else:
             self.edit_replaces.append(None)
-
-    def entry_tokens(self) -> list[int]:
-        """Every path entry's count, each projected entry's its projected weight (made once: never changed after)."""
-        if self._entry_tokens is None:
-            tokens = list(self.index.tokens)
-            for it in self.items:
-                tokens[it.pos] = it.weight
-            self._entry_tokens = tokens
-        return self._entry_tokens
 
     def previous_compaction(self) -> int:
         """The first item that is a compaction giving the model its summary, -1 when none (found once)."""
@@ -460,7 +450,7 @@ def decide(index: PathIndex, settings: CompactionSettings, projection: Projectio
     items = projection.items
     estimate = projection.estimate()
     decision = Decision(
-        rules=NAME, walk=walk, start=0, end=walk.n, estimate=estimate, entry_tokens=projection.entry_tokens()
+        rules=NAME, walk=walk, start=0, end=walk.n, estimate=estimate, entry_tokens=walk.entry_tokens(index.tokens)
     )
     path = index.path
     if index.n and path[-1].type == "compaction":
