@@ -1,4 +1,7 @@
-"""A session's path total (`sessions.path_tokens`) is set at import without summing the stored counts in SQL where the import knows them.
+"""What an import reads back from the store: no path total it can sum itself, no raw line it does not compare.
+
+A session's path total (`sessions.path_tokens`) is set at import without summing the
+stored counts in SQL where the import knows them.
 
 Why: a whole-file import (every Codex file, a Claude Code or pi file read whole, and
 every re-import of a grown or changed file) summed the path's cached chars4 counts
@@ -8,6 +11,11 @@ cached counts are exactly those the import made, so its total is their sum over 
 path; only a grown session, whose earlier counts stay cached, needs the query (once).
 The stored total must be what the query gives, on every Claude Code and Codex file
 of the samples, fixtures and corpus (whole-file import, then replaced, then grown).
+
+A grown file's re-import compares the stored keys with the file's: it read every
+stored raw line back with them (~110 MB for 50,000 Claude Code records), though it
+compares a raw line only for an OpenClaw store's events and for the old last record
+of a file that did not end with a newline.
 """
 
 from __future__ import annotations
@@ -40,15 +48,18 @@ FILES = _files()
 
 
 class _Sums:
-    """Counts the path-total queries run on a connection."""
+    """Counts the path-total queries run on a connection, and keeps the statements that read raw lines back."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.runs = 0
+        self.raw_reads: list[str] = []
         conn.set_trace_callback(self._seen)
 
     def _seen(self, statement: str) -> None:
         if "sum(t.tokens)" in statement:
             self.runs += 1
+        if statement.lstrip().upper().startswith("SELECT") and " raw" in statement:
+            self.raw_reads.append(statement)
 
 
 def _total_by_query(store: Store, session_id: str) -> int | None:
@@ -105,3 +116,21 @@ def test_a_grown_session_s_import_sums_its_path_once(agent: str, tmp_path: Path)
         assert sums.runs == 1  # main: 2 (once when caching the new counts, once after)
         sums.runs = 0
         assert _stored_total(store, grown.session_id) == _total_by_query(store, grown.session_id) is not None
+
+
+@pytest.mark.parametrize("trailing_newline", [True, False])
+def test_a_grown_file_s_import_reads_back_only_the_raw_line_it_compares(trailing_newline: bool, tmp_path: Path) -> None:
+    """Every stored key is compared; a raw line is read back only for the old last record of a file without a final newline."""
+    whole = grow("codex", 400, tmp_path / "whole.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join(whole[:200]) + ("\n" if trailing_newline else ""), encoding="utf-8")
+    with Store(tmp_path / "store.db") as store:
+        first = store.import_file(path)
+        path.write_text("\n".join(whole) + "\n", encoding="utf-8")
+        sums = _Sums(store.conn)
+        grown = store.import_file(path)
+        assert grown.grown and grown.added == grown.total - first.total
+        if trailing_newline:
+            assert sums.raw_reads == []  # main: every stored raw line, with its key
+        else:
+            assert len(sums.raw_reads) == 1 and "LIMIT 1" in sums.raw_reads[0]
