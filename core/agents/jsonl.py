@@ -283,6 +283,8 @@ def _decode(text: str) -> Any:
         return _msgspec_decode(text)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return _json_decode(text)
+
+
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
