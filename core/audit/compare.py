@@ -31,7 +31,9 @@ import heapq
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 from operator import neg
 from typing import Literal
@@ -548,6 +550,13 @@ def _choice(text: str, toks: Toks = _plain_tokens) -> tuple[set[str], set[str]] 
     return set(before), set(after)
 
 
+@lru_cache(maxsize=256)
+def _choice_of(text: str) -> tuple[set[str], set[str]] | None:
+    """`_choice` of a fact's text, made once while its candidates are compared (do not change the sets); any `Toks`
+    gives the same tokens (`Passages.toks` keeps `tokens`' own), so the plain one is used."""
+    return _choice(text)
+
+
 # ---------------------------------------------------------------------------
 # Passages
 # ---------------------------------------------------------------------------
@@ -593,6 +602,15 @@ class Passage:
             groups = self.__dict__["_by_prefix"] = {k: tuple(v) for k, v in lists.items()}
         return groups
 
+    def frame_norms(self) -> list[str]:
+        """Its norms in order without "not" and time stamps (`_substitution`'s frame), made once (do not change it)."""
+        found: list[str] | None = self.__dict__.get("_frame")
+        if found is None:
+            found = self.__dict__["_frame"] = [
+                t.norm for t in self.toks if t.norm != "not" and not _STAMP.fullmatch(t.norm)
+            ]
+        return found
+
     def path_tails(self) -> frozenset[str]:
         """What follows a "/" in the passage's paths ("b/c.py" and "c.py" of "a/b/c.py"), made once."""
         tails = self.__dict__.get("_tails")
@@ -605,6 +623,8 @@ class Passage:
 # texts whose tokens `Passages.toks` keeps at most: the facts' own texts (and their clauses) pass through it too, each
 # once, so an unbounded cache held the tokens of every fact of a long audit (9,875 texts, ~50 MB at 100,000 entries)
 TOKENS_KEPT = 2_000
+# `Passages.candidates` answers kept (the oldest let go first): those of the fact being judged
+CANDIDATES_KEPT = 8
 
 
 @dataclass
@@ -622,6 +642,7 @@ class Passages:
     _merged: dict[int, list[Passage]] = field(default_factory=dict)
     _tokens: dict[tuple[str, bool], list[Token]] = field(default_factory=dict)
     _words: dict[str, list[int]] = field(default_factory=dict)
+    _candidates: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.whole = "\n".join(normalize_text(t) for t in self.texts if t)
@@ -638,12 +659,23 @@ class Passages:
                         self.index.setdefault(norm, []).append(position)
 
     def candidates(self, norms: Iterable[str]) -> list[int]:
-        """Passages sharing the most tokens with `norms`, best first."""
-        index = self.index
-        hits = Counter(chain.from_iterable(index.get(norm, ()) for norm in norms))
-        # the best CANDIDATES by (most hits, first position): a heap, not a sort of every passage hit (a common word
-        # hits most passages of a long summary)
-        return [p for _, p in heapq.nsmallest(CANDIDATES, zip(map(neg, hits.values()), hits.keys()))]
+        """Passages sharing the most tokens with `norms`, best first (do not change the list).
+
+        The last few answers are kept: a fact's contradiction check and its overlap step ask with the same tokens
+        (unless a revoking word was left out), and each count reads every passage a common word hits.
+        """
+        key = tuple(norms)
+        kept = self._candidates
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= CANDIDATES_KEPT:
+                del kept[next(iter(kept))]
+            index = self.index
+            hits = Counter(chain.from_iterable(index.get(norm, ()) for norm in key))
+            # the best CANDIDATES by (most hits, first position): a heap, not a sort of every passage hit (a common
+            # word hits most passages of a long summary)
+            found = kept[key] = [p for _, p in heapq.nsmallest(CANDIDATES, zip(map(neg, hits.values()), hits.keys()))]
+        return found
 
     def merged(self, position: int) -> list[Passage]:
         """The passage alone, then with its neighbours of the same text (made once per passage)."""
@@ -852,7 +884,7 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     """The same sentence frame with something else in one place: another name, flag, path or object."""
     # times and dates are when something was said (OpenClaw stamps every prompt), not what
     a = [t.norm for t in fact_toks if t.norm != "not" and not _STAMP.fullmatch(t.norm)]
-    b = [t.norm for t in passage.toks if t.norm != "not" and not _STAMP.fullmatch(t.norm)]
+    b = passage.frame_norms()
     if len(a) < 2:
         return None
     # the matching blocks hold only tokens the passage has: too few of them, and no frame is shared (no diff needed)
@@ -898,10 +930,16 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     return None
 
 
-def _role_swap(fact_text: str, passage_text: str, toks: Toks = _plain_tokens) -> str | None:
-    """The same frame and the same role word ("using", "by", "in" …) followed by something else entirely."""
+def _role_swap(
+    fact_text: str, passage_text: str, toks: Toks = _plain_tokens, norms: AbstractSet[str] | None = None
+) -> str | None:
+    """The same frame and the same role word ("using", "by", "in" …) followed by something else entirely.
+
+    `norms`: the passage's `Passage.norms`, when `passage_text` is one passage's own text: a frame word that cannot be
+    among its words rules the frame out before the passage is read (`_may_hold`).
+    """
     fact_words = toks(fact_text, True)
-    passage_words = toks(passage_text, True)
+    roles = []
     for i, tok in enumerate(fact_words):
         if tok.norm not in _ROLE_MARKERS:
             continue
@@ -909,6 +947,12 @@ def _role_swap(fact_text: str, passage_text: str, toks: Toks = _plain_tokens) ->
         tail = [t.norm for t in fact_words[i + 1 :] if t.norm not in _STOP][:3]
         if len(frame) < 2 or not tail:
             continue
+        if norms is None or all(_may_hold(norms, f) for f in frame[-3:]):
+            roles.append((tok, frame, tail))
+    if not roles:
+        return None  # no role word with a frame the passage can hold: the passage is not read
+    passage_words = toks(passage_text, True)
+    for tok, frame, tail in roles:
         for j, other in enumerate(passage_words):
             if other.norm != tok.norm:
                 continue
@@ -920,6 +964,18 @@ def _role_swap(fact_text: str, passage_text: str, toks: Toks = _plain_tokens) ->
     return None
 
 
+# the norms a word `tokens` drops (a stop word, or shorter than three letters) can have: a passage's `norms` lack them
+# though its words kept with the stop words (`toks(text, True)`) hold them
+_STOP_FORMS = _STOP | frozenset(
+    stem(w.replace("'", "")) for w in _STOP if _PLAIN_WORD.fullmatch(w) and not specific_form(w)
+)
+
+
+def _may_hold(norms: AbstractSet[str], norm: str) -> bool:
+    """Whether a passage's words kept with the stop words can hold `norm`, told from its `Passage.norms`."""
+    return norm in norms or norm in _STOP_FORMS or len(norm) < 3
+
+
 def _flip(
     fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None, toks: Toks = _plain_tokens
 ) -> str | None:
@@ -927,7 +983,7 @@ def _flip(
     plain = [t for t in fact_toks if not t.specific]
     if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
         return None
-    if _choice(fact_text, toks) is not None and passage.choice(toks) is not None:
+    if _choice_of(fact_text) is not None and passage.choice(toks) is not None:
         return None  # "A instead of B" and "A (not B)": the choices are compared, a "not" before B is no flip
     # clause by clause: each clause of the fact against the passage's clauses that say most of it (a quoted error's
     # "Cannot …" elsewhere in the line says nothing; "push to origin only, never to upstream" restates "do not push
@@ -969,7 +1025,7 @@ def _quantifier_flip(fact_text: str, fact_toks: Sequence[Token], passage: Passag
 
 
 def _reversed_choice(fact_text: str, passage: Passage, toks: Toks = _plain_tokens) -> str | None:
-    mine = _choice(fact_text, toks)
+    mine = _choice_of(fact_text)
     theirs = passage.choice(toks)
     if mine is None or theirs is None:
         return None
@@ -1056,7 +1112,11 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
             if fact_q and topical >= TOPICAL_OVERLAP and not _updated(fact, restated):
                 reason = _quantity_conflict(fact_q, passage.amounts)
             if restated is None:
-                reason = reason or _substitution(fact_toks, passage) or _role_swap(fact.text, passage.text, seen.toks)
+                reason = (
+                    reason
+                    or _substitution(fact_toks, passage)
+                    or _role_swap(fact.text, passage.text, seen.toks, passage.norms)
+                )
             if not _updated(fact, restated):
                 reason = reason or _reversed_choice(fact.text, passage, seen.toks)
                 reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd, seen.toks)
@@ -1076,14 +1136,22 @@ def _updated(fact: FactView, restated: int | None) -> bool:
 def _state_conflict(fact: FactView, passage: str) -> str | None:
     if not fact.open_task and fact.error_state is None:
         return None  # no state to contradict
-    lower = passage.lower()
-    if fact.open_task and _DONE.search(lower) and not _OPEN.search(lower):
+    done, open_, fixed, unfixed = _states(passage)
+    if fact.open_task and done and not open_:
         return "an open task is stated as done"
-    if fact.error_state == "open" and _FIXED.search(lower) and not _UNFIXED.search(lower):
+    if fact.error_state == "open" and fixed and not unfixed:
         return "an unresolved error is stated as fixed"
-    if fact.error_state == "fixed" and _UNFIXED.search(lower):
+    if fact.error_state == "fixed" and unfixed:
         return "a fixed error is stated as still failing"
     return None
+
+
+@lru_cache(maxsize=4096)
+def _states(passage: str) -> tuple[bool, bool, bool, bool]:
+    """Whether a passage's text states something done, open, fixed, still failing (read once per text: a passage is
+    compared with many facts)."""
+    lower = passage.lower()
+    return tuple(p.search(lower) is not None for p in (_DONE, _OPEN, _FIXED, _UNFIXED))  # type: ignore[return-value]
 
 
 def _telling(fact_toks: Sequence[Token]) -> set[str]:

@@ -303,3 +303,22 @@ def test_matching_a_word_reads_the_passage_s_forms_of_it_not_every_word_of_the_p
         overlap(fact, p, None)  # what is made once per passage is made
     at_n, at_4n = count_lines(lambda: overlap(fact, small, None)), count_lines(lambda: overlap(fact, large, None))
     assert at_4n <= 1.2 * at_n, f"{at_4n / at_n:.1f}x the lines for a passage 4x as long"
+
+
+def test_a_fact_s_contradiction_checks_do_not_read_a_long_passage_that_cannot_hold_its_frame() -> None:
+    """A candidate passage is checked for another name in the fact's role ("using X" for "using Y") only when the
+    words before the fact's role word can all be in it (`_role_swap`'s `norms`): a long summary line sharing one word
+    with the fact is not read word by word for every fact. Before, every candidate's words were."""
+    from cutline.core.audit.compare import FactView, _contradiction, passages
+
+    fact = FactView("Always run the nightly migrations in the staging cluster", "instruction")
+
+    def seen(count: int) -> Any:
+        found = passages([f"The migrations touched the staging tables {_words(count)}"])
+        assert len(found.items) == 1
+        return found
+
+    small, large = seen(200), seen(800)
+    assert _contradiction(fact, small) is None and _contradiction(fact, large) is None  # what is made once is made
+    at_n, at_4n = count_lines(lambda: _contradiction(fact, small)), count_lines(lambda: _contradiction(fact, large))
+    assert at_4n <= 1.2 * at_n, f"{at_4n / at_n:.1f}x the lines for a passage 4x as long"
