@@ -36,6 +36,7 @@ from itertools import chain
 from operator import neg
 from typing import Literal
 
+from cutline.core.audit.rewording import error_label, name_plural, quoted_words, within_named_folder
 from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
 
 Verdict = Literal["kept", "reworded", "lost", "contradicted"]
@@ -813,6 +814,8 @@ def _match_weight(tok: Token, passage: Passage, cwd: str | None) -> float:
             return 1.0
     if not tok.specific and _near(tok.norm, passage):
         return 1.0
+    if tok.specific and name_plural(tok.norm, passage.norms):
+        return 1.0  # "URLs" for "URL": a name's plural (names are not stemmed)
     if "/" in tok.norm:
         rel = tok.norm[len(cwd) :] if cwd and tok.norm.startswith(cwd) else tok.norm
         if any(n.endswith("/" + rel) or n == rel or rel.endswith("/" + n) for n in passage.norms if "/" in n):
@@ -879,7 +882,7 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     for n, (op, i1, i2, j1, j2) in enumerate(ops):
         if op != "replace":
             continue
-        gone = [x for x in a[i1:i2] if x not in passage.norms]
+        gone = [x for x in a[i1:i2] if x not in passage.norms and not within_named_folder(x, passage.text)]
         new = [y for y in b[j1:j2] if y not in a]
         plain_variant = any(_variant(x, y) for x in gone for y in new if x.isalpha() and y.isalpha())
         if not gone or not new or plain_variant:
@@ -1098,6 +1101,20 @@ def judge_kept(fact: FactView, seen: Passages) -> Judgement:
     return _judge_sentence(fact, seen, contradictions=False)
 
 
+def _as_said(fact: FactView, fact_toks: list[Token]) -> list[Token]:
+    """The tokens by which a rewording is scored (rewording.py): an error's label ("fatal runtime error:") left out
+    when the message has two words more, the words of a quoted phrase counted as specific."""
+    label = error_label(fact.text) if fact.kind == "error" else set()
+    if label:
+        message = [t for t in fact_toks if t.norm not in label and t.raw.lower() not in label]
+        if len({t.norm for t in message}) >= 2:
+            fact_toks = message
+    quoted = quoted_words(fact.text)
+    if not quoted:
+        return fact_toks
+    return [Token(t.norm, True, t.raw) if not t.specific and t.raw.lower() in quoted else t for t in fact_toks]
+
+
 def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True) -> Judgement:
     key = normalize_sentence(fact.text)
     if key and key in seen.whole:
@@ -1113,10 +1130,11 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
     fact_toks = [t for t in all_toks if t.norm not in _REVOKE or t.specific]
     if not fact_toks:
         return Judgement("lost", "none", 0.0)
+    scored = _as_said(fact, fact_toks)
     best, best_text = 0.0, ""
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position):
-            score = overlap(fact_toks, passage, seen.cwd)
+            score = overlap(scored, passage, seen.cwd)
             if score > best:
                 best, best_text = score, passage.text
     if fact.fix:
@@ -1134,7 +1152,7 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
         if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
             return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
         return Judgement("lost", "none", round(best, 3), best_text)
-    needed = REWORDED_OVERLAP if len(fact_toks) >= 3 else 0.99
+    needed = REWORDED_OVERLAP if len(scored) >= 3 else 0.99
     if best >= needed:
         return Judgement("reworded", "overlap", round(best, 3), best_text)
     return Judgement("lost", "none", round(best, 3), best_text)
