@@ -36,7 +36,14 @@ from itertools import chain
 from operator import neg
 from typing import Literal
 
-from cutline.core.audit.rewording import error_label, name_plural, quoted_words, within_named_folder
+from cutline.core.audit.rewording import (
+    digits_for_words,
+    error_label,
+    name_plural,
+    quoted_keywords,
+    same_number,
+    within_named_folder,
+)
 from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
 
 Verdict = Literal["kept", "reworded", "lost", "contradicted"]
@@ -816,6 +823,8 @@ def _match_weight(tok: Token, passage: Passage, cwd: str | None) -> float:
         return 1.0
     if tok.specific and name_plural(tok.norm, passage.norms):
         return 1.0  # "URLs" for "URL": a name's plural (names are not stemmed)
+    if same_number(tok.norm, passage.norms, (q.value for q in passage.amounts)):
+        return 1.0  # "three" for "3"
     if "/" in tok.norm:
         rel = tok.norm[len(cwd) :] if cwd and tok.norm.startswith(cwd) else tok.norm
         if any(n.endswith("/" + rel) or n == rel or rel.endswith("/" + n) for n in passage.norms if "/" in n):
@@ -1043,8 +1052,8 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
         fact_toks = tokens(fact.text)
     if not fact_toks:
         return None
-    fact_q = quantities(fact.text)
-    wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
+    fact_q = quantities(digits_for_words(fact.text))  # "three retries" is 3 retries (rewording.py)
+    wordy = [t for t in _message(fact, fact_toks) if not _DIGIT.search(t.norm)]
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position)[:1]:
             topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
@@ -1101,15 +1110,20 @@ def judge_kept(fact: FactView, seen: Passages) -> Judgement:
     return _judge_sentence(fact, seen, contradictions=False)
 
 
+def _message(fact: FactView, fact_toks: list[Token]) -> list[Token]:
+    """An error's tokens without its label ("fatal runtime error:", rewording.py) when two words more are left."""
+    label = error_label(fact.text) if fact.kind == "error" else set()
+    if not label:
+        return fact_toks
+    message = [t for t in fact_toks if t.norm not in label and t.raw.lower() not in label]
+    return message if len({t.norm for t in message}) >= 2 else fact_toks
+
+
 def _as_said(fact: FactView, fact_toks: list[Token]) -> list[Token]:
     """The tokens by which a rewording is scored (rewording.py): an error's label ("fatal runtime error:") left out
-    when the message has two words more, the words of a quoted phrase counted as specific."""
-    label = error_label(fact.text) if fact.kind == "error" else set()
-    if label:
-        message = [t for t in fact_toks if t.norm not in label and t.raw.lower() not in label]
-        if len({t.norm for t in message}) >= 2:
-            fact_toks = message
-    quoted = quoted_words(fact.text)
+    when the message has two words more, a quoted phrase counted as a quoted word is (its longest word specific)."""
+    fact_toks = _message(fact, fact_toks)
+    quoted = quoted_keywords(fact.text)
     if not quoted:
         return fact_toks
     return [Token(t.norm, True, t.raw) if not t.specific and t.raw.lower() in quoted else t for t in fact_toks]

@@ -7,8 +7,9 @@ dropped fact stays lost, a contradicted one contradicted.
 - **an error's label**: "fatal runtime error: stack overflow" is the failure "stack overflow";
   the label before the colon ("ERROR", "fatal", "fatal runtime error") says how a tool prints a
   failure, not what failed;
-- **a quoted phrase**: the words of "'usb c'" are a literal (a query, a name, a message) and
-  count as much as a quoted word does;
+- **a quoted phrase**: "'usb c'" is a literal (a query, a name, a message) and counts as much
+  as a quoted word does (its longest word counts as specific);
+- **a number in words**: "three minutes" is "3 minutes" (two to twenty, and the tens);
 - **a path in a named folder**: "`npx jest src/sync` fails" speaks of what is in src/sync, so
   "src/sync/merge.test.ts" is not another name put in its place.
 
@@ -45,6 +46,51 @@ _QUOTED = re.compile(r"(?<![\w'])'([^'\n]{1,60}?\s[^'\n]{0,60}?)'(?![\w'])|\"([^
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 
 
+_NUMBER_WORDS = {
+    word: n
+    for n, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+    if n >= 2
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_NUMBER_NAMES = {n: word for word, n in _NUMBER_WORDS.items()}
+_SPELLED = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")(\s+[a-z])", re.IGNORECASE)
+
+
+def same_number(norm: str, norms: Collection[str], values: Iterable[float]) -> bool:
+    """Whether a number is there written the other way: "three" as "3" (a token or a quantity's value), "3" as
+    "three"."""
+    if norm in _NUMBER_WORDS:
+        n = _NUMBER_WORDS[norm]
+        return str(n) in norms or any(v == n for v in values)
+    if norm.isdigit() and len(norm) <= 2:
+        word = _NUMBER_NAMES.get(int(norm))
+        return word is not None and word in norms
+    return False
+
+
 def name_plural(norm: str, norms: Collection[str]) -> bool:
     """Whether an alphabetic name is in `norms` in its singular or plural form ("urls" / "url", "gpu" / "gpus")."""
     if not norm.isalpha() or len(norm) < 3:
@@ -66,11 +112,14 @@ def error_label(text: str) -> set[str]:
     return set(words)
 
 
-def quoted_words(text: str) -> set[str]:
-    """The lower-case words inside quoted phrases of more than one word ("'usb c'", '"add to cart"')."""
+def quoted_keywords(text: str) -> set[str]:
+    """The longest word (lower case) of each quoted phrase of more than one word ("usb" of "'usb c'"): a quoted
+    phrase weighs as a quoted word does, once, not once per word."""
     found: set[str] = set()
     for m in _QUOTED.finditer(text):
-        found.update(_WORD.findall((m.group(1) or m.group(2) or "").lower()))
+        words = _WORD.findall((m.group(1) or m.group(2) or "").lower())
+        if words:
+            found.add(max(words, key=len))
     return found
 
 
@@ -81,9 +130,15 @@ def within_named_folder(path: str, text: str) -> bool:
     lower = text.lower()
     for n in range(len(parts) - 1, 1, -1):
         folder = "/".join(parts[:n])
-        if re.search(r"(?<![\w./-])/?" + re.escape(folder) + r"/?(?![\w.-])", lower):
+        if re.search(r"(?<![\w./-])/?" + re.escape(folder) + r"/?(?![\w./-])", lower):
             return True
     return False
 
 
-__all__ = ["error_label", "name_plural", "quoted_words", "within_named_folder"]
+def digits_for_words(text: str) -> str:
+    """The text with numbers in words before a word written in digits ("three retries" -> "3 retries"), so that a
+    quantity written in words is compared as one."""
+    return _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]) + m.group(2), text)
+
+
+__all__ = ["digits_for_words", "error_label", "name_plural", "quoted_keywords", "same_number", "within_named_folder"]

@@ -286,7 +286,9 @@ def _statement_of(entry: Entry) -> Fact | None:
 
 # the assistant's remark on the output it just read ("That is the full build.", "There it is."): what it says is that
 # output, so it is kept where the output's numbers are
-_POINTER = re.compile(r"^(?:that|this|these|those)(?:'s|\s+(?:is|are|was|were)\b)|^(?:there|here) (?:it|they) (?:is|are)\b", re.I)
+_POINTER = re.compile(
+    r"^(?:that|this|these|those)(?:'s|\s+(?:is|are|was|were)\b)|^(?:there|here) (?:it|they) (?:is|are)\b", re.I
+)
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?!\w)")
 _POINTED_NUMBERS = 12
 
