@@ -21,7 +21,9 @@ passage (a line or sentence of the summary or a kept message, or two adjacent on
 
 Comparison tokens are lower-cased words lightly stemmed, identifiers kept whole (paths,
 dotted or underscored names, flags, numbers with their unit), with a few synonyms folded
-(repository/repo, configuration/settings/config, database/db).
+(repository/repo, configuration/settings/config, database/db). Clear rewordings that tokens alone
+miss (a name's plural, an error's label, a number in words, a quoted phrase, a path in a folder a
+passage names) are rewording.py's.
 """
 
 from __future__ import annotations
