@@ -21,7 +21,9 @@ passage (a line or sentence of the summary or a kept message, or two adjacent on
 
 Comparison tokens are lower-cased words lightly stemmed, identifiers kept whole (paths,
 dotted or underscored names, flags, numbers with their unit), with a few synonyms folded
-(repository/repo, configuration/settings/config, database/db).
+(repository/repo, configuration/settings/config, database/db). Clear rewordings that tokens alone
+miss (a name's plural, an error's label, a number in words, a quoted phrase, a path in a folder a
+passage names) are rewording.py's.
 """
 
 from __future__ import annotations
@@ -38,6 +40,14 @@ from itertools import chain
 from operator import neg
 from typing import Literal
 
+from cutline.core.audit.rewording import (
+    digits_for_words,
+    error_label,
+    name_plural,
+    quoted_keywords,
+    same_number,
+    within_named_folder,
+)
 from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
 
 Verdict = Literal["kept", "reworded", "lost", "contradicted"]
@@ -845,6 +855,10 @@ def _match_weight(tok: Token, passage: Passage, cwd: str | None) -> float:
             return 1.0
     if not tok.specific and _near(tok.norm, passage):
         return 1.0
+    if tok.specific and name_plural(tok.norm, passage.norms):
+        return 1.0  # "URLs" for "URL": a name's plural (names are not stemmed)
+    if same_number(tok.norm, passage.norms, (q.value for q in passage.amounts)):
+        return 1.0  # "three" for "3"
     if "/" in tok.norm:
         rel = tok.norm[len(cwd) :] if cwd and tok.norm.startswith(cwd) else tok.norm
         if any(n.endswith("/" + rel) or n == rel or rel.endswith("/" + n) for n in passage.norms if "/" in n):
@@ -911,7 +925,7 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     for n, (op, i1, i2, j1, j2) in enumerate(ops):
         if op != "replace":
             continue
-        gone = [x for x in a[i1:i2] if x not in passage.norms]
+        gone = [x for x in a[i1:i2] if x not in passage.norms and not within_named_folder(x, passage.text)]
         new = [y for y in b[j1:j2] if y not in a]
         plain_variant = any(_variant(x, y) for x in gone for y in new if x.isalpha() and y.isalpha())
         if not gone or not new or plain_variant:
@@ -1096,8 +1110,8 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
         fact_toks = tokens(fact.text)
     if not fact_toks:
         return None
-    fact_q = quantities(fact.text)
-    wordy = [t for t in fact_toks if not _DIGIT.search(t.norm)]
+    fact_q = quantities(digits_for_words(fact.text))  # "three retries" is 3 retries (rewording.py)
+    wordy = [t for t in _message(fact, fact_toks) if not _DIGIT.search(t.norm)]
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position)[:1]:
             topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
@@ -1166,6 +1180,25 @@ def judge_kept(fact: FactView, seen: Passages) -> Judgement:
     return _judge_sentence(fact, seen, contradictions=False)
 
 
+def _message(fact: FactView, fact_toks: list[Token]) -> list[Token]:
+    """An error's tokens without its label ("fatal runtime error:", rewording.py) when two words more are left."""
+    label = error_label(fact.text) if fact.kind == "error" else set()
+    if not label:
+        return fact_toks
+    message = [t for t in fact_toks if t.norm not in label and t.raw.lower() not in label]
+    return message if len({t.norm for t in message}) >= 2 else fact_toks
+
+
+def _as_said(fact: FactView, fact_toks: list[Token]) -> list[Token]:
+    """The tokens by which a rewording is scored (rewording.py): an error's label ("fatal runtime error:") left out
+    when the message has two words more, a quoted phrase counted as a quoted word is (its longest word specific)."""
+    fact_toks = _message(fact, fact_toks)
+    quoted = quoted_keywords(fact.text)
+    if not quoted:
+        return fact_toks
+    return [Token(t.norm, True, t.raw) if not t.specific and t.raw.lower() in quoted else t for t in fact_toks]
+
+
 def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True) -> Judgement:
     key = normalize_sentence(fact.text)
     if key and key in seen.whole:
@@ -1181,10 +1214,11 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
     fact_toks = [t for t in all_toks if t.norm not in _REVOKE or t.specific]
     if not fact_toks:
         return Judgement("lost", "none", 0.0)
+    scored = _as_said(fact, fact_toks)
     best, best_text = 0.0, ""
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position):
-            score = overlap(fact_toks, passage, seen.cwd)
+            score = overlap(scored, passage, seen.cwd)
             if score > best:
                 best, best_text = score, passage.text
     if fact.fix:
@@ -1202,7 +1236,7 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
         if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
             return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
         return Judgement("lost", "none", round(best, 3), best_text)
-    needed = REWORDED_OVERLAP if len(fact_toks) >= 3 else 0.99
+    needed = REWORDED_OVERLAP if len(scored) >= 3 else 0.99
     if best >= needed:
         return Judgement("reworded", "overlap", round(best, 3), best_text)
     return Judgement("lost", "none", round(best, 3), best_text)

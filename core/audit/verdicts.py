@@ -36,7 +36,7 @@ from cutline.core.facts import (
     entry_facts,
     normalize_sentence,
 )
-from cutline.core.models import Entry, Message, TextBlock, ThinkingBlock, ToolCallBlock
+from cutline.core.models import Entry, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 
 IMPORTANT_WEIGHT = 2.0
 # a correct rewording keeps the fact as fully as a verbatim copy (the truth set's judges credit both 1): crediting it
@@ -284,6 +284,39 @@ def _statement_of(entry: Entry) -> Fact | None:
     return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
 
 
+# the assistant's remark on the output it just read ("That is the full build.", "There it is."): what it says is that
+# output, so it is kept where the output's numbers are
+_POINTER = re.compile(
+    r"^(?:that|this|these|those)(?:'s|\s+(?:is|are|was|were)\b)|^(?:there|here) (?:it|they) (?:is|are)\b", re.I
+)
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?!\w)")
+_POINTED_NUMBERS = 12
+
+
+def _output_numbers(text: str) -> tuple[str, ...]:
+    """A tool output's numbers of three digits or more (fewer say too little to find it by), the first few."""
+    found = dict.fromkeys(n.rstrip(",") for n in _NUMBER.findall(text) if len(re.sub(r"\D", "", n)) >= 3)
+    return tuple(found)[:_POINTED_NUMBERS]
+
+
+def _number_forms(number: str) -> tuple[str, ...]:
+    """A number as a summary may write it: as printed, without or with thousands separators ("1284507", "1,284,507")."""
+    plain = number.replace(",", "")
+    forms = [number, plain]
+    if plain.isdigit() and len(plain) > 3:
+        forms.append(f"{int(plain):,}")
+    return tuple(dict.fromkeys(forms))
+
+
+def _pointed_kept(numbers: Sequence[str], seen: Passages) -> str:
+    """The passage that holds one of the numbers of the output a remark points at, else ""."""
+    for number in numbers:
+        for form in _number_forms(number):
+            if seen.has_identifier(form):
+                return seen.line_with(form)
+    return ""
+
+
 def _answer_of(fact: Fact, at: int, following: dict[int, Fact | None], texts: dict[str, str]) -> Fact | None:
     """The answer to a question or a failed command's error at conversation position `at`, None when there is none."""
     if at < 0 or not (_asks(fact) or fact.kind == "error"):
@@ -324,6 +357,9 @@ class ConversationScan:
         self._texts: dict[str, str] = {}
         self._pending: list[int] = []
         self._following: dict[int, Fact | None] = {}
+        # the numbers of the last tool output, and of the output each remark answering a question points at (by key)
+        self._output: tuple[str, ...] = ()
+        self._pointed: dict[str, tuple[str, ...]] = {}
         self._count = 0
         # the guard's inputs: the last ten messages and the text of the last user message with any
         self.last_messages: deque[Message] = deque(maxlen=IDENTIFIER_SOURCE_MESSAGES)
@@ -343,6 +379,12 @@ class ConversationScan:
         own = entry.message
         if own is not None and own.role == "assistant":
             _fixes(own, at, self._latest_fix)
+        if own is not None and (
+            own.role in ("toolResult", "bashExecution") or any(isinstance(b, ToolResultBlock) for b in own.content)
+        ):
+            self._output = _output_numbers(own.text())
+        elif own is not None and own.role == "user" and _own_text(entry):
+            self._output = ()
         self._seen.know(_statements(entry, at))
         self._settle(entry)
         if entry.id in self._asking_ids:
@@ -364,6 +406,8 @@ class ConversationScan:
             answer = _statement_of(entry)
             if answer is None:
                 return
+            if self._output and _POINTER.match(answer.text):
+                self._pointed[answer.key] = self._output
         for at in self._pending:
             self._following[at] = answer
         self._pending = []
@@ -427,7 +471,11 @@ class ConversationScan:
             if a is None:
                 a = index[(answer.kind, answer.key)] = len(judged)
                 view = _view(answer, None, position.get(answer.source_entry_id or "", -1))
-                judged.append(_audit_fact(answer, "conversation", judge_kept(view, seen), 2.0))
+                said = judge_kept(view, seen)
+                line = _pointed_kept(self._pointed.get(answer.key, ()), seen) if said.verdict == "lost" else ""
+                if line:
+                    said = Judgement("reworded", "pointed", said.score, line, "the output it points at is kept")
+                judged.append(_audit_fact(answer, "conversation", said, 2.0))
             if judged[n].verdict == "lost" and judged[a].retained:
                 judged[n] = judged[n].model_copy(
                     update={

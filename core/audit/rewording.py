@@ -1,0 +1,144 @@
+"""Clear rewordings the comparison (compare.py) would otherwise read as another fact or as a loss.
+
+Each rule is general (a form of language, not a list of the facts' words) and narrow: a
+dropped fact stays lost, a contradicted one contradicted.
+
+- **a name's plural**: "URLs" is "URL", "GPUs" is "GPU" (names are not stemmed like plain words);
+- **an error's label**: "fatal runtime error: stack overflow" is the failure "stack overflow";
+  the label before the colon ("ERROR", "fatal", "fatal runtime error") says how a tool prints a
+  failure, not what failed;
+- **a quoted phrase**: "'usb c'" is a literal (a query, a name, a message) and counts as much
+  as a quoted word does (its longest word counts as specific);
+- **a number in words**: "three minutes" is "3 minutes" (two to twenty, and the tens);
+- **a path in a named folder**: "`npx jest src/sync` fails" speaks of what is in src/sync, so
+  "src/sync/merge.test.ts" is not another name put in its place.
+
+Pure functions of strings and sets, so that compare.py's loops stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+
+# the words an error's label is made of ("ERROR:", "fatal:", "fatal runtime error:", "Unhandled exception:")
+_LABEL_WORDS = frozenset(
+    [
+        "error",
+        "errors",
+        "fatal",
+        "runtime",
+        "panic",
+        "panicked",
+        "exception",
+        "uncaught",
+        "unhandled",
+        "failed",
+        "failure",
+        "fail",
+        "critical",
+        "warning",
+        "internal",
+    ]
+)
+_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z ]{0,40}?)\s*:\s+\S")
+_QUOTED = re.compile(r"(?<![\w'])'([^'\n]{1,60}?\s[^'\n]{0,60}?)'(?![\w'])|\"([^\"\n]{1,60}?\s[^\"\n]{0,60}?)\"")
+_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+
+
+_NUMBER_WORDS = {
+    word: n
+    for n, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+    if n >= 2
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_NUMBER_NAMES = {n: word for word, n in _NUMBER_WORDS.items()}
+_SPELLED = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")(\s+[a-z])", re.IGNORECASE)
+
+
+def same_number(norm: str, norms: Collection[str], values: Iterable[float]) -> bool:
+    """Whether a number is there written the other way: "three" as "3" (a token or a quantity's value), "3" as
+    "three"."""
+    if norm in _NUMBER_WORDS:
+        n = _NUMBER_WORDS[norm]
+        return str(n) in norms or any(v == n for v in values)
+    if norm.isdigit() and len(norm) <= 2:
+        word = _NUMBER_NAMES.get(int(norm))
+        return word is not None and word in norms
+    return False
+
+
+def name_plural(norm: str, norms: Collection[str]) -> bool:
+    """Whether an alphabetic name is in `norms` in its singular or plural form ("urls" / "url", "gpu" / "gpus")."""
+    if not norm.isalpha() or len(norm) < 3:
+        return False
+    if norm.endswith("s") and len(norm) >= 4 and norm[:-1] in norms:
+        return True
+    return norm + "s" in norms
+
+
+def error_label(text: str) -> set[str]:
+    """The lower-case words of an error message's label ("fatal runtime error" of "fatal runtime error: stack
+    overflow"), when the label is made of error words only; else none."""
+    m = _LABEL.match(text)
+    if m is None:
+        return set()
+    words = m.group(1).lower().split()
+    if not words or any(w not in _LABEL_WORDS for w in words):
+        return set()
+    return set(words)
+
+
+def quoted_keywords(text: str) -> set[str]:
+    """The longest word (lower case) of each quoted phrase of more than one word ("usb" of "'usb c'"): a quoted
+    phrase weighs as a quoted word does, once, not once per word."""
+    found: set[str] = set()
+    for m in _QUOTED.finditer(text):
+        words = _WORD.findall((m.group(1) or m.group(2) or "").lower())
+        if words:
+            found.add(max(words, key=len))
+    return found
+
+
+def within_named_folder(path: str, text: str) -> bool:
+    """Whether a path lies in a folder of two segments or more that the text names ("src/sync/merge.test.ts" in
+    "`npx jest src/sync` fails")."""
+    parts = path.strip("/").split("/")
+    lower = text.lower()
+    for n in range(len(parts) - 1, 1, -1):
+        folder = "/".join(parts[:n])
+        if re.search(r"(?<![\w./-])/?" + re.escape(folder) + r"/?(?![\w./-])", lower):
+            return True
+    return False
+
+
+def digits_for_words(text: str) -> str:
+    """The text with numbers in words before a word written in digits ("three retries" -> "3 retries"), so that a
+    quantity written in words is compared as one."""
+    return _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]) + m.group(2), text)
+
+
+__all__ = ["digits_for_words", "error_label", "name_plural", "quoted_keywords", "same_number", "within_named_folder"]
