@@ -26,6 +26,8 @@ from cutline.core.summarizers import cues
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from cutline.core.summarizers.earlier_summary import parse_items
 from cutline.core.summarizers.layouts import OPENCLAW, Item, Layout, layout_for, render_within
+from cutline.core.summarizers.opening_shape import content_words
+from cutline.core.summarizers.sentence_function import on_topic, path_words
 from cutline.core.summarizers.session_state import (
     MAX_LATEST_ASK_CHARS,
     SpanState,
@@ -154,13 +156,20 @@ def _stated(items: _Items, state: SpanState) -> None:
     """Rules, decisions, fixes, the user's statements of fact and TODOs."""
     for rule in state.rules:
         items.add("constraints", rule.text, P_CONSTRAINT)
-    for text in state.decisions.values():
-        items.add("decisions", clip(text), P_DECISION)
+    decisions = list(state.decisions.values())
+    for text in decisions:
+        # a sentence of a longer decision already listed (an answer's conclusion and its reason) goes once
+        if not any(text != other and text in other for other in decisions):
+            items.add("decisions", clip(text), P_DECISION)
     for text in state.fixes.values():
         items.add("done", clip(text), P_FIXES)
-    for text in state.statements.values():
-        if text not in state.latest_ask:  # the latest ask is there verbatim
-            items.add("context", clip(text), P_STATEMENT)
+    if state.statements:
+        # a statement that shares no word with the work (asks, rules, files, code names) is small talk
+        topic = content_words(" ".join([*state.asks, *(rule.text for rule in state.rules)]))
+        topic |= path_words(state.files) | content_words(" ".join(state.names.top(MAX_CODE_NAMES)))
+        for text in state.statements.values():
+            if text not in state.latest_ask and on_topic(text, topic):  # the latest ask is there verbatim
+                items.add("context", clip(text), P_STATEMENT)
     for text in state.todos.values():
         items.add("todo", clip(text), P_TODO)
     for target, text in state.learnt.items():
