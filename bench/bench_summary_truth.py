@@ -47,7 +47,7 @@ from bench.truth.judge import KEY, judge, judge_fact, load_key, score_summaries 
 from bench.truth.slot import span  # noqa: E402
 from cutline.core.releases.pi_0_87.summary import TURN_CONTEXT_SEPARATOR  # noqa: E402
 from cutline.core.summarizers.base import SummaryRequest  # noqa: E402
-from cutline.core.summarizers.extractive import summarize_extractive  # noqa: E402
+from cutline.core.summarizers.extractive import name_turn_under_way, summarize_extractive  # noqa: E402
 from cutline.core.summarizers.session_state import read_span  # noqa: E402
 
 PROMPT_FOR_FORMAT = {
@@ -210,7 +210,9 @@ def summarize_split(session: dict[str, Any]) -> tuple[str, str, int]:
     prefix = SummaryRequest(
         kind="turn_prefix", prompt_name=PREFIX_PROMPT[session["format"]], messages=s.messages[start:]
     )
-    return summarize_extractive(history) + TURN_CONTEXT_SEPARATOR + summarize_extractive(prefix), prompt, replaced
+    # as the engine joins them offline: the history's empty "under way" section names the turn's ask
+    history_text = name_turn_under_way(summarize_extractive(history), prompt, s.messages[start:])
+    return history_text + TURN_CONTEXT_SEPARATOR + summarize_extractive(prefix), prompt, replaced
 
 
 def run_split(split: str) -> dict[str, Any]:
