@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from cutline.core.summarizers import cues
 from cutline.core.summarizers.opening_shape import content_words
-from cutline.core.summarizers.user_text import is_acknowledgement
+from cutline.core.summarizers.user_text import ACK_WORDS, is_acknowledgement
 
 # the opening of a request put as a question: a modal and who is to do it ("can we", "could you please")
 _REQUEST_QUESTION = re.compile(r"^ (?:can|could|would|will) (?:we|you|u)(?: please| also| just| maybe)* (\S+) ")
@@ -92,8 +92,18 @@ def is_reply(sentence: str) -> bool:
     return not rest or not cues.is_request(rest, cues.words_of(rest))
 
 
-def sets_nothing(sentence: str) -> bool:
-    """A reply or a go-ahead ("Go ahead.", "Carry on."): no task, no progress, no context."""
+# the first words a reply or a go-ahead can open with (one set lookup rules most sentences out)
+_OPENS_REPLY = frozenset(["and", "oh", "yes", "yeah", "yep", "yup", "right", "oops", "sorry", "apologies", "my", "ah"])
+_OPENS_NOTHING = _OPENS_REPLY | ACK_WORDS
+
+
+def sets_nothing(sentence: str, normed: str) -> bool:
+    """A reply or a go-ahead ("Go ahead.", "Carry on."): no task, no progress, no context.
+
+    `normed`: the sentence's `cues.words_of` form (its first word decides whether to look further)."""
+    first = normed[1 : normed.find(" ", 1)]
+    if first not in _OPENS_NOTHING and first != "indeed":
+        return False
     return is_acknowledgement(sentence) or is_reply(sentence)
 
 

@@ -609,15 +609,20 @@ class SpanReader:
         typed = read.typed
         parts = said(typed)
         # a reply to the assistant or a go-ahead sets no task; a message of only those is an acknowledgement
-        nothing = [sentence_function.sets_nothing(sentence) for sentence, _ in parts]
+        nothing = [sentence_function.sets_nothing(sentence, normed) for sentence, normed in parts]
         if parts and all(nothing):
             return
         # the last turn ended with no tool call, or it only looked around and asked what to do
         quiet_reply = state.at_cut == "answered" and (
             not state.activity or (not self._changed and state.final_text.rstrip().endswith("?"))
         )
-        # an offer to help, not a question of which one: the next message may state the task without a request form
-        invited = quiet_reply and not implicit_facts.asks_to_choose(state.final_text)
+        # it asked what to do (an offer to help, not a question of which one): the next message may state the task
+        # without a request form
+        invited = (
+            quiet_reply
+            and state.final_text.rstrip().endswith("?")
+            and not implicit_facts.asks_to_choose(state.final_text)
+        )
         self._changed = False
         state.turn += 1
         state.ask_count += 1
