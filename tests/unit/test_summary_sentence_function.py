@@ -8,11 +8,13 @@ split turn's history names the turn under way.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 
 from cutline.core.models import Message
 from cutline.core.summarizers.base import SummaryRequest
 from cutline.core.summarizers.extractive import summarize_extractive
+from tests.support.paths import ROOT
 from tests.support.summary_messages import assistant, call, filler, result, user
 
 RULES = "## Constraints & Preferences"
@@ -161,3 +163,14 @@ def test_a_split_turns_history_names_the_turn_under_way() -> None:
     named = name_turn_under_way(history, "pi-checkpoint", prefix)
     assert "- [ ] Review the whole branch diff like a grumpy reviewer." in section(named, "### In Progress")
     assert name_turn_under_way(history, "pi-checkpoint", filler(5)) == history  # no ask in the prefix: as it was
+
+
+def test_the_tune_sessions_of_the_sentence_function_round_are_judged_right() -> None:
+    """bench/truth/functions.py's tune part, by its judges (the held-out part: bench_summary_truth.py only)."""
+    spec = importlib.util.spec_from_file_location("bench_summary_truth", ROOT / "bench" / "bench_summary_truth.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    found = bench.run_functions("tune")
+    assert sum(total for _, total in found["rows"]["tune"].values()) == 92
+    assert not found["misses"].get("tune"), found["misses"]
