@@ -47,7 +47,7 @@ from bench.truth.judge import KEY, judge, judge_fact, load_key, score_summaries 
 from bench.truth.slot import span  # noqa: E402
 from cutline.core.releases.pi_0_87.summary import TURN_CONTEXT_SEPARATOR  # noqa: E402
 from cutline.core.summarizers.base import SummaryRequest  # noqa: E402
-from cutline.core.summarizers.extractive import summarize_extractive  # noqa: E402
+from cutline.core.summarizers.extractive import name_turn_under_way, summarize_extractive  # noqa: E402
 from cutline.core.summarizers.session_state import read_span  # noqa: E402
 
 PROMPT_FOR_FORMAT = {
@@ -78,6 +78,31 @@ PREFIX_PROMPT = {"pi": "pi-current-turn-prefix", "openclaw": "pi-turn-prefix"}
 SPLIT_KEY = KEY.parent / "split" / "key.json"
 OPENINGS_KEY = KEY.parent / "openings" / "key.json"
 IMPLICIT_KEY = KEY.parent / "implicit" / "key.json"
+FUNCTIONS_KEY = KEY.parent / "functions" / "key.json"
+# sentence functions (bench/truth/functions.py): the section groups its judges read, per prompt
+FUNCTION_SECTIONS = {
+    "pi-checkpoint": {
+        "goal": ("## Goal",),
+        "rules": ("## Constraints & Preferences",),
+        "done": ("### Done",),
+        "context": ("## Critical Context",),
+        "under_way": ("### In Progress",),
+    },
+    "claude-code": {
+        "goal": ("1. Primary Request and Intent:",),
+        "rules": ("1. Primary Request and Intent:",),
+        "done": ("5. Problem Solving:",),
+        "context": ("5. Problem Solving:",),
+        "under_way": ("8. Current Work:",),
+    },
+    "codex": {
+        "goal": ("## Task",),
+        "rules": ("## Constraints & preferences",),
+        "done": ("## Progress",),
+        "context": ("## References",),
+        "under_way": ("## Latest request (verbatim)", "## In progress"),
+    },
+}
 # the opening-remark sets in the order they were made (bench/truth/openings.py)
 OPENING_SETS = ["tune", "heldout", "tune-new", "heldout-new", "tune-shape", "heldout-shape"]
 OPENING_LABELS = {
@@ -185,7 +210,9 @@ def summarize_split(session: dict[str, Any]) -> tuple[str, str, int]:
     prefix = SummaryRequest(
         kind="turn_prefix", prompt_name=PREFIX_PROMPT[session["format"]], messages=s.messages[start:]
     )
-    return summarize_extractive(history) + TURN_CONTEXT_SEPARATOR + summarize_extractive(prefix), prompt, replaced
+    # as the engine joins them offline: the history's empty "under way" section names the turn's ask
+    history_text = name_turn_under_way(summarize_extractive(history), prompt, s.messages[start:])
+    return history_text + TURN_CONTEXT_SEPARATOR + summarize_extractive(prefix), prompt, replaced
 
 
 def run_split(split: str) -> dict[str, Any]:
@@ -271,6 +298,54 @@ def report_openings(result: dict[str, Any]) -> bool:
         for miss in result["misses"].get(part, []):
             print(f"  {miss}")
         ok &= right == total
+    return ok
+
+
+def run_functions(split: str) -> dict[str, Any]:
+    """Sentence functions (bench/truth/functions.py): each judge's text in (or not in) its section group."""
+    from cutline.core.agents import read_session
+
+    key = json.loads(FUNCTIONS_KEY.read_text(encoding="utf-8"))
+    rows: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    misses: dict[str, list[str]] = defaultdict(list)
+    summaries: dict[str, str] = {}
+    for session in key["sessions"]:
+        if split not in ("all", session["split"]):
+            continue
+        path = FUNCTIONS_KEY.parent / session["file"]
+        messages = [e.message for e in read_session(path).active_path() if e.message is not None]
+        prompt = PROMPT_FOR_FORMAT[session["format"]]
+        summary = summarize_extractive(SummaryRequest(prompt_name=prompt, messages=messages))
+        summaries[session["id"]] = summary
+        for j in session["judges"]:
+            where = j["where"]
+            text = summary if where == "anywhere" else section_text(summary, FUNCTION_SECTIONS[prompt][where])
+            found = all(re.search(p, text.lower()) for p in j["present"])
+            right = found == (j["expect"] == "in")
+            cell = rows[session["split"]][j["what"]]
+            cell[0] += right
+            cell[1] += 1
+            if not right:
+                misses[session["split"]].append(f"{session['id']}: {j['what']} ({where}, {j['expect']})")
+    return {"rows": {k: dict(v) for k, v in rows.items()}, "misses": dict(misses), "summaries": summaries}
+
+
+def report_functions(result: dict[str, Any]) -> bool:
+    """Print per shape; the tune part must be all right (the held-out part is reported, never tuned on)."""
+    ok = True
+    for part in sorted(result["rows"], key=lambda p: p != "tune"):
+        label = "held out (written first, never tuned on)" if part == "heldout" else part
+        print(f"\n== sentence functions, {label}")
+        right = total = 0
+        for what, (r, t) in sorted(result["rows"][part].items()):
+            print(f"{what:40} {r}/{t}")
+            right += r
+            total += t
+        print(f"judges right: {right}/{total}")
+        for miss in result["misses"].get(part, []):
+            print(f"  {miss}")
+        if part == "tune":
+            ok &= right == total
     return ok
 
 
@@ -390,13 +465,16 @@ def main() -> int:
     ok &= report_split(split_result)
     openings = run_openings(args.split)
     ok &= report_openings(openings)
+    functions = run_functions(args.split)
+    ok &= report_functions(functions)
     run_implicit(args.split)
     against_hand(result["summaries"])
     if args.show:
         shown = (
             result["summaries"].get(args.show)
             or split_result["summaries"].get(args.show)
-            or openings["summaries"].get(args.show, "no such session")
+            or openings["summaries"].get(args.show)
+            or functions["summaries"].get(args.show, "no such session")
         )
         print(f"\n--- {args.show}\n{shown}")
     print("\nall targets met" if ok else "\nsome target missed")

@@ -24,8 +24,10 @@ from collections.abc import Sequence
 from cutline.core.models import Message
 from cutline.core.summarizers import cues
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
-from cutline.core.summarizers.earlier_summary import parse_items
+from cutline.core.summarizers.earlier_summary import PLACEHOLDER, parse_items
 from cutline.core.summarizers.layouts import OPENCLAW, Item, Layout, layout_for, render_within
+from cutline.core.summarizers.opening_shape import content_words
+from cutline.core.summarizers.sentence_function import on_topic, path_words
 from cutline.core.summarizers.session_state import (
     MAX_LATEST_ASK_CHARS,
     SpanState,
@@ -33,6 +35,7 @@ from cutline.core.summarizers.session_state import (
     read_span,
     short_ask,
 )
+from cutline.core.summarizers.user_text import read_user_text
 
 # the request's prompt_name that asks for OpenClaw's five required sections
 OPENCLAW_SAFEGUARD_PROMPT = "openclaw-safeguard"
@@ -154,13 +157,20 @@ def _stated(items: _Items, state: SpanState) -> None:
     """Rules, decisions, fixes, the user's statements of fact and TODOs."""
     for rule in state.rules:
         items.add("constraints", rule.text, P_CONSTRAINT)
-    for text in state.decisions.values():
-        items.add("decisions", clip(text), P_DECISION)
+    decisions = list(state.decisions.values())
+    for text in decisions:
+        # a sentence of a longer decision already listed (an answer's conclusion and its reason) goes once
+        if not any(text != other and text in other for other in decisions):
+            items.add("decisions", clip(text), P_DECISION)
     for text in state.fixes.values():
         items.add("done", clip(text), P_FIXES)
-    for text in state.statements.values():
-        if text not in state.latest_ask:  # the latest ask is there verbatim
-            items.add("context", clip(text), P_STATEMENT)
+    if state.statements:
+        # a statement that shares no word with the work (asks, rules, files, code names) is small talk
+        topic = content_words(" ".join([*state.asks, *(rule.text for rule in state.rules)]))
+        topic |= path_words(state.files) | content_words(" ".join(state.names.top(MAX_CODE_NAMES)))
+        for text in state.statements.values():
+            if text not in state.latest_ask and on_topic(text, topic):  # the latest ask is there verbatim
+                items.add("context", clip(text), P_STATEMENT)
     for text in state.todos.values():
         items.add("todo", clip(text), P_TODO)
     for target, text in state.learnt.items():
@@ -262,6 +272,32 @@ def summarize_extractive(request: SummaryRequest) -> str:
     if focus and layout is not OPENCLAW:
         items.add("context", "Focus requested: " + focus, P_FOCUS)
     return render_within(layout, items.items, budget(request, replaced))
+
+
+def name_turn_under_way(history: str, prompt_name: str, prefix: Sequence[Message]) -> str:
+    """A split turn's history summary, written offline: an empty section of what is under way names the turn's ask.
+
+    pi summarizes the history before a split turn and the turn's prefix apart; the history part ends with a
+    finished turn, so on its own it says nothing is under way while the prefix's summary, joined after it, holds
+    the ask. The engine calls this on the offline history summary with the prefix's messages."""
+    ask = ""
+    for message in prefix:
+        if message.role == "user":
+            read = read_user_text(message.text())
+            if read.kind == "ask":
+                ask = read.typed
+            break
+    if not ask:
+        return history
+    for section in layout_for(prompt_name, "history").sections:
+        if "latest" not in section.keys:
+            continue
+        empty = f"{section.heading}\n{section.indent}- {PLACEHOLDER}" if section.bullet else ""
+        marker = "1. " if section.bullet == "1." else section.bullet
+        line = f"{section.indent}{marker}{short_ask(ask, 200)} (split turn: its start is in the turn context below)"
+        if empty and empty in history:
+            return history.replace(empty, f"{section.heading}\n{line}", 1)
+    return history
 
 
 def parse_summary(summary: str) -> list[tuple[str, str]]:

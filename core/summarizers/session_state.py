@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
-from cutline.core.summarizers import cues, implicit_facts
+from cutline.core.summarizers import cues, implicit_facts, sentence_function
 from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
 from cutline.core.summarizers.opening_shape import Opening, content_words, may_open
 from cutline.core.summarizers.user_text import SUMMARY_OPENINGS, is_acknowledgement, read_user_text
@@ -594,6 +594,7 @@ class SpanReader:
         self._failed = ""
         self._choice = False
         self._touched: list[str] = []
+        self._changed = False  # a file written, edited or deleted since the last ask
 
     # -- user turns --
 
@@ -605,10 +606,26 @@ class SpanReader:
             return
         if read.kind != "ask":
             return
-        quiet_reply = state.at_cut == "answered" and not state.activity  # the last turn ended with no tool call
+        typed = read.typed
+        parts = said(typed)
+        # a reply to the assistant or a go-ahead sets no task; a message of only those is an acknowledgement
+        nothing = [sentence_function.sets_nothing(sentence, normed) for sentence, normed in parts]
+        if parts and all(nothing):
+            return
+        # the last turn ended with no tool call, or it only looked around and asked what to do
+        quiet_reply = state.at_cut == "answered" and (
+            not state.activity or (not self._changed and state.final_text.rstrip().endswith("?"))
+        )
+        # it asked what to do (an offer to help, not a question of which one): the next message may state the task
+        # without a request form
+        invited = (
+            quiet_reply
+            and state.final_text.rstrip().endswith("?")
+            and not implicit_facts.asks_to_choose(state.final_text)
+        )
+        self._changed = False
         state.turn += 1
         state.ask_count += 1
-        typed = read.typed
         state.latest_ask = typed
         state.at_cut = "asked"
         state.names.quoted(typed, USER_WEIGHT)
@@ -617,19 +634,31 @@ class SpanReader:
         requests: list[str] = []
         said_rule_or_plan = False
         statements: list[tuple[str, str]] = []
-        parts = said(typed)
-        for sentence, normed in parts:
-            stated = cues.may_state(normed)  # one lookup rules out a rule, a decision and a TODO for most
-            if (stated and cues.is_rule(normed)) or cues.revokes_at_start(normed):
+        kept: list[tuple[str, str]] = []
+        for (sentence, normed), sets_nothing in zip(parts, nothing, strict=True):
+            # a question is a rule only when it asks to keep or not do something; its reason after the "?" is none
+            asked = sentence_function.question_rule(sentence, normed)
+            ruled = sentence_function.rule_words(sentence, normed) if asked is None else ""
+            stated = asked is None and cues.may_state(ruled)  # one lookup rules out a rule, decision, TODO for most
+            if (
+                asked
+                or (stated and cues.is_rule(ruled))
+                or cues.revokes_at_start(normed)
+                or (asked is None and sentence_function.forbids(sentence, normed))
+            ):
                 add_rule(state, sentence, normed)
                 said_rule_or_plan = True
-            elif stated and cues.is_decision(normed):
+                continue
+            if sets_nothing:  # "Yes, that was me, sorry.", "Go ahead.": no task, no progress
+                continue
+            kept.append((sentence, normed))
+            if stated and cues.is_decision(normed):
                 _bounded_add(state.decisions, normed, sentence, MAX_DECISIONS)
                 said_rule_or_plan = True
             elif stated and cues.is_todo(normed):
                 _bounded_add(state.todos, normed, sentence, MAX_TODOS)
                 said_rule_or_plan = True
-            elif cues.is_request(sentence, normed):
+            elif asked is not None or cues.is_request(sentence, normed) or sentence_function.lists_asks(sentence):
                 requests.append(sentence)
             elif len(sentence) > 15:
                 statements.append((sentence, normed))
@@ -640,10 +669,11 @@ class SpanReader:
             statements = []
         if not requests and not said_rule_or_plan:
             # "Step 3: make the parser handle empty ledgers." — no request form, still the ask of this turn
-            requests = [sentence for sentence, _ in statements[:2]] or [sentence for sentence, _ in parts[:2]]
+            requests = [sentence for sentence, _ in statements[:2]] or [sentence for sentence, _ in kept[:2]]
         if requests:
             ask = " ".join(requests)
-            self._goal(ask, typed, requested=requested, quiet_reply=quiet_reply, stated=said_rule_or_plan)
+            # a task stated without a request form after an offer to help is still the task
+            self._goal(ask, typed, requested=requested or invited, quiet_reply=quiet_reply, stated=said_rule_or_plan)
             state.asks.append(ask)
 
     def _goal(self, ask: str, typed: str, *, requested: bool, quiet_reply: bool, stated: bool) -> None:
@@ -745,6 +775,7 @@ class SpanReader:
         self._order += 1
         for action, path in paths:
             self._file(path, action, failed=failed, really_failed=really_failed, output=output)
+            self._changed |= action != "read" and not failed
             if not failed and len(self._touched) < MAX_ACTIVITY:
                 self._touched.append(path)
         if really_failed:

@@ -64,7 +64,7 @@ SUMMARY_OPENINGS = (
 )
 
 _SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(?:\s+\S.*)?$", re.DOTALL)
-_ACK_WORDS = frozenset(
+ACK_WORDS = frozenset(
     [
         "ok",
         "okay",
@@ -267,7 +267,7 @@ def is_acknowledgement(text: str) -> bool:
     words = [w.lower().strip("'") for w in _WORD.findall(text)]
     if not words:
         return len(text.strip()) <= 8
-    return len(words) <= 6 and all(w in _ACK_WORDS for w in words)
+    return len(words) <= 6 and all(w in ACK_WORDS for w in words)
 
 
 def is_opening(text: str) -> bool:

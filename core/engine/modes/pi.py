@@ -26,6 +26,7 @@ from cutline.core.engine.sections import collect_tool_failures, format_file_oper
 from cutline.core.engine.summary_run import NO_PRIOR_HISTORY, SummaryRun, SummaryStyle, settings_style
 from cutline.core.errors import SummarizerError
 from cutline.core.models import CompactionRecord, Entry, Message
+from cutline.core.summarizers.extractive import name_turn_under_way
 
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 
@@ -178,6 +179,8 @@ async def engine_summary(mode: PiMode, job: CompactionJob, run: SummaryRun) -> R
             mode.summarize_history(job, run, history, previous) if job.summarized else _constant(NO_PRIOR_HISTORY),
             mode.summarize_prefix(run, job.prefix),
         )
+        if not run.reads_text and job.summarized:  # offline: the history part names the turn under way
+            history_text = name_turn_under_way(history_text, run.prompt_name, job.prefix)
         body = f"{history_text}{TURN_CONTEXT_SEPARATOR}{prefix_text}"
     else:
         body = await mode.summarize_history(job, run, history, previous)
