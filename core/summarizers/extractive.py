@@ -42,7 +42,7 @@ OPENCLAW_SAFEGUARD_PROMPT = "openclaw-safeguard"
 
 # Priorities: higher survives a tight budget longer.
 P_LATEST = 100
-P_GOAL = 92
+P_GOAL = 98  # above the rules: the task outlasts them when space runs out (a span of 40 rules filled the budget and dropped the goal)
 P_CONSTRAINT = 96
 P_IN_PROGRESS = 85
 P_BLOCKED = 82
