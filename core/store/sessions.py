@@ -91,6 +91,8 @@ _ROWS_PER_LOCK = 512
 _READ_BY_PI = frozenset({"pi", "openclaw"})
 # the formats whose stored models tell every flag `Sessions.path_columns` reads that the facts do not hold
 _COLUMNS_BY_MODEL = frozenset({"claude_code", "codex"})
+# the formats whose stored path `path_window` windows (their readers put their agents' context rules in the neutral model)
+_WINDOWED = frozenset({"pi", "claude_code", "codex"})
 
 
 class AmbiguousSessionError(NotFoundError):
@@ -441,7 +443,7 @@ class Sessions:
         path, and where `window_start` says the path needs its whole length.
         """
         row = self.row(session_id)
-        if row is None or row["format"] != "pi" or row["version"] == 4:
+        if row is None or row["format"] not in _WINDOWED or row["version"] == 4:
             return None
         with no_cyclic_gc():
             window = self._path_window(session_id, counter, through, before, flags_only, lazy)

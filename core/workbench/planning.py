@@ -179,7 +179,7 @@ def _window(
     """(session id, the stored path as a `PathWindow`) when the plan may read a window of it, else None."""
     candidate = session_file(ref)
     if candidate is not None:
-        if not store.importer.streams_pi_file(candidate):
+        if not store.importer.streams_pi_file(candidate) and not store.importer.windowed_agent_file(candidate):
             return None
         session_id = str(store.import_file(candidate).session_id)
     else:
