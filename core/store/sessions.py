@@ -78,8 +78,12 @@ _PATH_WINDOW = (
 # message, since their facts are made from the final model, continuation marks included (`entry_facts`: such a
 # record is no CUT_POINT; a stream's amended rows get new facts), and only a user's images change pi's estimate
 # (Claude Code 50k: 3,529 continued assistant records no longer rebuilt for a plan)
+# An `other` record (an attachment, a snapshot, an event) gives the model nothing and edits nothing: 2, silent
+# (`PathWindow.plain`), unless its model names a context_edit (a record of that type name in a file) or has a \u escape
 _PATH_WINDOW_BY_MODEL = (
-    "SELECT id, type, facts, CASE WHEN type = 'message' AND role IN ('assistant', 'toolResult') THEN 1 ELSE "
+    "SELECT id, type, facts, CASE WHEN type = 'message' AND role IN ('assistant', 'toolResult') THEN 1"
+    r" WHEN type = 'other' AND instr(coalesce(model_json, ''), 'context_edit') = 0"
+    r" AND instr(coalesce(model_json, ''), '\u') = 0 AND coalesce(model_json, '') <> '' THEN 2 ELSE "
     + _PLAIN_CASE
     + " END FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index"
 )
