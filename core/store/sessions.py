@@ -458,9 +458,11 @@ class Sessions:
         process that plans or compacts once (the store must not change meanwhile: a read
         that finds fewer entries there is one clear error).
 
-        None, so the caller loads the whole session, for anything but a pi file (Claude
-        Code, Codex and OpenClaw sessions and pi version-4 files, OpenClaw's, are not
-        windowed: their compactions and resets are read differently), for a path with an
+        None, so the caller loads the whole session, for anything but a pi, Claude Code or
+        Codex session (OpenClaw sessions and pi version-4 files, OpenClaw's, are not
+        windowed: their compactions and resets are read differently; Claude Code's and
+        Codex's readers put their rules in the neutral model, and their windows read rows
+        without the raw lines none of their readers needs), for a path with an
         entry lacking stored facts or a cached `counter` count, for `through` not on the
         path, and where `window_start` says the path needs its whole length.
         """
