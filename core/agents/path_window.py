@@ -159,7 +159,8 @@ class PathWindow(Sequence[Entry]):
     `tail` may be a `LazyEntries` (held entries read when first asked for). `plain`, when
     given, marks each position whose entry a planner may take from its facts and count
     alone (`Sessions.path_window`: a user, assistant or toolResult message that reaches the
-    model, whose stored chars4 count is current pi's estimate too; see rules.pi_current).
+    model, whose stored chars4 count is current pi's estimate too; see rules.pi_current), and
+    2 where the entry gives the model nothing (a Claude Code or Codex `other` record).
     """
 
     def __init__(

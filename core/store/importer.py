@@ -289,6 +289,25 @@ class Importer:
         header = session_header(resolved)
         return header is not None and isinstance(header.get("id"), str) and header.get("version") != 4
 
+    def windowed_agent_file(self, path: Path | str) -> bool:
+        """Whether `path` looks like a Claude Code or Codex file from its head (the first detected record's agent).
+
+        Why: a plan or compaction of such a file works on its stored path (`Sessions.path_window`),
+        so the file is imported (streamed when new) rather than read whole and kept. A file the
+        head does not tell is read whole, as before; the stored format decides the window anyway.
+        """
+        from cutline.core.agents.peek import head_records, head_text
+        from cutline.core.agents.registry import detect
+
+        resolved = Path(path)
+        if is_store_ref(resolved):
+            return False
+        for record in head_records(head_text(resolved)):
+            adapter = detect(record)
+            if adapter is not None:
+                return adapter.format in ("claude_code", "codex")
+        return False
+
     def import_and_read(
         self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4"
     ) -> ImportedFile:

@@ -74,6 +74,19 @@ _PATH_WINDOW = (
     + _PLAIN_CASE
     + " FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index"
 )
+# the same for Claude Code and Codex rows: an assistant or toolResult message is plain whether or not it continues a
+# message, since their facts are made from the final model, continuation marks included (`entry_facts`: such a
+# record is no CUT_POINT; a stream's amended rows get new facts), and only a user's images change pi's estimate
+# (Claude Code 50k: 3,529 continued assistant records no longer rebuilt for a plan)
+# An `other` record (an attachment, a snapshot, an event) gives the model nothing and edits nothing: 2, silent
+# (`PathWindow.plain`), unless its model names a context_edit (a record of that type name in a file) or has a \u escape
+_PATH_WINDOW_BY_MODEL = (
+    "SELECT id, type, facts, CASE WHEN type = 'message' AND role IN ('assistant', 'toolResult') THEN 1"
+    r" WHEN type = 'other' AND instr(coalesce(model_json, ''), 'context_edit') = 0"
+    r" AND instr(coalesce(model_json, ''), '\u') = 0 AND coalesce(model_json, '') <> '' THEN 2 ELSE "
+    + _PLAIN_CASE
+    + " END FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index"
+)
 
 
 # the path's rows that may show current pi wrote it (`is_current_pi`): a system message, a compaction naming systemMessage
@@ -91,6 +104,13 @@ _ROWS_PER_LOCK = 512
 _READ_BY_PI = frozenset({"pi", "openclaw"})
 # the formats whose stored models tell every flag `Sessions.path_columns` reads that the facts do not hold
 _COLUMNS_BY_MODEL = frozenset({"claude_code", "codex"})
+# the formats whose stored path `path_window` windows (their readers put their agents' context rules in the neutral model)
+_WINDOWED = frozenset({"pi", "claude_code", "codex"})
+# a row's raw line as an entry read for a plan, a summary or an audit of a Claude Code or Codex path needs it: a
+# message or `other` entry with its model stored is rebuilt without its line (only their write-back and export read
+# those lines, from the whole session; Claude Code 50k: ~75 MB of attachment lines held by a plan); any other keeps it
+_RAW_LINE = "raw"
+_RAW_LINE_BY_MODEL = "CASE WHEN type IN ('message', 'other') AND coalesce(model_json, '') <> '' THEN '' ELSE raw END"
 
 
 class AmbiguousSessionError(NotFoundError):
@@ -366,19 +386,23 @@ class Sessions:
                 mark(is_plain)
         return ids, kinds, facts, counts
 
-    def path_entries(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Entry]:
+    def path_entries(
+        self, session_id: str, start: int = 0, stop: int | None = None, *, by_model: bool = False
+    ) -> list[Entry]:
         """The entries at positions [start, stop) of the active path, rebuilt without loading the rest of the session.
 
         Why: a view of a long session needs only the rows on screen; the path index is stored per entry.
         The rows are fetched under the store's lock `_ROWS_PER_LOCK` at a time and rebuilt
         outside it (one statement, so one snapshot): a run reading 100,000 entries held the
         lock for the whole rebuild, and the desk's list, reading the rows coming into view,
-        waited (PageUp 19.7 s during a run).
+        waited (PageUp 19.7 s during a run). With `by_model` (a Claude Code or Codex
+        path), a message or `other` entry comes without its raw line (`_RAW_LINE_BY_MODEL`).
         """
         lock = self._db.lock
+        line_of = _RAW_LINE_BY_MODEL if by_model else _RAW_LINE
         with lock:
             cursor = self._db.conn.execute(
-                "SELECT model_json, raw, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
+                f"SELECT model_json, {line_of}, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
                 " ORDER BY path_index",
                 (session_id, start, stop if stop is not None else 2**63 - 1),
             )
@@ -434,27 +458,41 @@ class Sessions:
         process that plans or compacts once (the store must not change meanwhile: a read
         that finds fewer entries there is one clear error).
 
-        None, so the caller loads the whole session, for anything but a pi file (Claude
-        Code, Codex and OpenClaw sessions and pi version-4 files, OpenClaw's, are not
-        windowed: their compactions and resets are read differently), for a path with an
+        None, so the caller loads the whole session, for anything but a pi, Claude Code or
+        Codex session (OpenClaw sessions and pi version-4 files, OpenClaw's, are not
+        windowed: their compactions and resets are read differently; Claude Code's and
+        Codex's readers put their rules in the neutral model, and their windows read rows
+        without the raw lines none of their readers needs), for a path with an
         entry lacking stored facts or a cached `counter` count, for `through` not on the
         path, and where `window_start` says the path needs its whole length.
         """
         row = self.row(session_id)
-        if row is None or row["format"] != "pi" or row["version"] == 4:
+        if row is None or row["format"] not in _WINDOWED or row["version"] == 4:
             return None
         with no_cyclic_gc():
-            window = self._path_window(session_id, counter, through, before, flags_only, lazy)
+            by_model = row["format"] in _COLUMNS_BY_MODEL
+            window = self._path_window(session_id, counter, through, before, flags_only, lazy, by_model)
             freeze_if_big(len(window) if window is not None else 0)
         return window
 
     def _path_window(
-        self, session_id: str, counter: str, through: str | None, before: bool, flags_only: bool, lazy: bool
+        self,
+        session_id: str,
+        counter: str,
+        through: str | None,
+        before: bool,
+        flags_only: bool,
+        lazy: bool,
+        by_model: bool = False,
     ) -> PathWindow | None:
-        """`path_window`, with the collector paused by the caller (it builds ~100,000 small dicts that stay)."""
+        """`path_window`, with the collector paused by the caller (it builds ~100,000 small dicts that stay).
+
+        With `by_model` (Claude Code, Codex: their stored models tell what pi's lines do), entries are read without
+        the raw lines no reader of the window needs, and the plain marks are `_PATH_WINDOW_BY_MODEL`'s.
+        """
         with self._db.reading() as conn:
             # two plain reads instead of `path_facts`'s join, row by row: ~0.1 s less at 100,000 entries
-            rows = conn.execute(_PATH_WINDOW, (session_id,)).fetchall()
+            rows = conn.execute(_PATH_WINDOW_BY_MODEL if by_model else _PATH_WINDOW, (session_id,)).fetchall()
             cached: dict[str, int] = dict(
                 conn.execute(
                     "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?",
@@ -497,7 +535,7 @@ class Sessions:
             start = min(start, earlier if earlier is not None else 0)
 
         def fetch(lo: int, hi: int) -> list[Entry]:
-            entries = self.path_entries(session_id, lo, hi)
+            entries = self.path_entries(session_id, lo, hi, by_model=by_model)
             if len(entries) != hi - lo:
                 raise CutlineError(
                     f"session {session_id} changed in the store while it was read: run the command again"
@@ -505,7 +543,7 @@ class Sessions:
             return entries
 
         def fetch_at(indices: list[int]) -> dict[int, Entry]:
-            found = self.path_entries_at(session_id, indices)
+            found = self.path_entries_at(session_id, indices, by_model=by_model)
             if len(found) != len(indices):
                 raise CutlineError(
                     f"session {session_id} changed in the store while it was read: run the command again"
@@ -515,7 +553,7 @@ class Sessions:
         if lazy:
             held = LazyEntries(start, len(ids), fetch, fetch_at)
             return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain)
-        tail = self.path_entries(session_id, start, len(ids))
+        tail = self.path_entries(session_id, start, len(ids), by_model=by_model)
         return PathWindow(ids, kinds, facts, counts, start, tail, fetch)
 
     # -- the path as columns (issue 12: tokens and timeline without the whole session) --------
@@ -578,14 +616,15 @@ class Sessions:
                 return True
         return False
 
-    def path_entries_at(self, session_id: str, indices: list[int]) -> dict[int, Entry]:
-        """The entries at these positions of the active path, by position, rebuilt without loading the rest."""
+    def path_entries_at(self, session_id: str, indices: list[int], *, by_model: bool = False) -> dict[int, Entry]:
+        """The entries at these positions of the active path, by position, rebuilt without loading the rest (`path_entries`)."""
         found: dict[int, Entry] = {}
+        line_of = _RAW_LINE_BY_MODEL if by_model else _RAW_LINE
         with self._db.reading() as conn:
             for at in range(0, len(indices), 500):
                 chunk = indices[at : at + 500]
                 cursor = conn.execute(
-                    "SELECT path_index, model_json, raw, line FROM entries WHERE session_id = ? AND path_index IN"
+                    f"SELECT path_index, model_json, {line_of}, line FROM entries WHERE session_id = ? AND path_index IN"
                     f" ({','.join('?' * len(chunk))})",
                     (session_id, *chunk),
                 )

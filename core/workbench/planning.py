@@ -100,7 +100,7 @@ def compaction_window(
 ) -> PathWindow | None:
     """The session's path as a `PathWindow` when a compaction reads only its end, else None (load the whole session).
 
-    Windowed: pi files the store can window (`Sessions.path_window`), in mode `pi`, planned
+    Windowed: pi, Claude Code and Codex sessions the store can window (`Sessions.path_window`), in mode `pi`, planned
     with pi 0.73's or current pi's rules (OpenClaw 2026.9's planner and context walk the
     whole path; the other modes were not checked entry by entry), with every entry's
     `counter` count cached. The rule set is `rules` when given, current pi where the
@@ -152,9 +152,9 @@ def open_for_plan(
 ) -> PlanTarget:
     """Open SESSION (a stored session or a session file) for a plan and a run, in the shape its path is best read in.
 
-    A pi file the store imports streaming, or a stored pi session, is read as a window of
-    its stored path when the compaction may read one (`compaction_window`): a cold plan of
-    a 100,000-entry file kept the whole session as models (~2 s, ~900 MB). Any other file
+    A pi, Claude Code or Codex file (imported first, streamed when new) or stored session is
+    read as a window of its stored path when the compaction may read one (`compaction_window`):
+    a cold plan of a 100,000-entry file kept the whole session as models (~2 s, ~900 MB). Any other file
     is read once, counted as it is read, and kept. `hold` receives what the caller should
     keep to the end of the process; `lazy` reads a window's entries only as a plan asks for
     them (a process that plans once).
@@ -179,7 +179,7 @@ def _window(
     """(session id, the stored path as a `PathWindow`) when the plan may read a window of it, else None."""
     candidate = session_file(ref)
     if candidate is not None:
-        if not store.importer.streams_pi_file(candidate):
+        if not store.importer.streams_pi_file(candidate) and not store.importer.windowed_agent_file(candidate):
             return None
         session_id = str(store.import_file(candidate).session_id)
     else:

@@ -115,7 +115,8 @@ _SILENT_KINDS = frozenset({"thinking_level_change", "model_change", "custom", "l
 
 def _light_marks(path: Any, count: int) -> bytes:
     """Per position of a lazy `PathWindow`: 1 a plain message taken from its facts, 2 an entry type that gives
-    nothing, 0 an entry to read (those are read now, in one go); empty for any other path (every entry read)."""
+    nothing (or one the window marks so: a Claude Code or Codex `other` record), 0 an entry to read (those are
+    read now, in one go); empty for any other path (every entry read)."""
     if not isinstance(path, PathWindow) or path.plain is None:
         return b""
     plain, kinds, facts = path.plain, path.kinds, path.facts
@@ -123,7 +124,7 @@ def _light_marks(path: Any, count: int) -> bytes:
         1
         if plain[i] and facts[i]["f"] & IN_CONTEXT and not (facts[i]["f"] & ASSISTANT and "r" in facts[i])
         else 2
-        if kinds[i] in _SILENT_KINDS
+        if kinds[i] in _SILENT_KINDS or plain[i] == 2
         else 0
         for i in range(count)
     )
