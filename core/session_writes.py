@@ -61,19 +61,31 @@ class WriteBackOutcome(BaseModel):
 
 
 def stored_write_back_plan(store: Store, header: Session) -> WriteBackPlan | None:
-    """`write_back_plan` of a stored pi session from its header and the store's facts of its path, without its entries.
+    """`write_back_plan` of a stored session from its header and the store's facts of its path, without its entries.
 
-    None where the entries are needed (a pi file before version 3, another agent's session):
-    then the caller reads the session whole.
+    pi: the entry count, the trailing newline and whether current pi wrote the path; Claude
+    Code: the path's last record; Codex: the rollout's last line. None where more is needed
+    (a pi file before version 3, a Codex last line whose `ordinal` is a boolean, another
+    agent's session): then the caller reads the session whole.
     """
-    if header.format != "pi":
-        return None
-    from cutline.core.agents.pi.append import stored_write_back_plan as pi_plan
+    plan: WriteBackPlan | None
+    if header.format == "pi":
+        from cutline.core.agents.pi.append import stored_write_back_plan as pi_plan
 
-    row = store.sessions.row(header.id)
-    if row is None:
+        row = store.sessions.row(header.id)
+        if row is None:
+            return None
+        plan = pi_plan(header, bool(row["entry_count"]), store.sessions.path_is_current_pi(header.id))
+    elif header.format == "claude_code":
+        from cutline.core.agents.claude_code.writeback import plan_from_leaf
+
+        plan = plan_from_leaf(store.sessions.path_leaf(header.id))
+    elif header.format == "codex":
+        from cutline.core.agents.codex.writeback import plan_from_last
+
+        plan = plan_from_last(header.header_line, store.sessions.last_entry(header.id))
+    else:
         return None
-    plan = pi_plan(header, bool(row["entry_count"]), store.sessions.path_is_current_pi(header.id))
     return None if plan is None else write_back_plan(header, plan=plan)
 
 

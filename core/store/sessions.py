@@ -616,6 +616,25 @@ class Sessions:
                 return True
         return False
 
+    def path_leaf(self, session_id: str) -> Entry | None:
+        """The last entry of the stored active path (None: the path is empty), rebuilt alone with its raw line."""
+        return self._one_entry(
+            "SELECT model_json, raw, line FROM entries WHERE session_id = ? AND path_index IS NOT NULL"
+            " ORDER BY path_index DESC LIMIT 1",
+            session_id,
+        )
+
+    def last_entry(self, session_id: str) -> Entry | None:
+        """The session's last stored entry in file order (as `load` ends), rebuilt alone with its raw line."""
+        return self._one_entry(
+            "SELECT model_json, raw, line FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1", session_id
+        )
+
+    def _one_entry(self, query: str, session_id: str) -> Entry | None:
+        with self._db.reading() as conn:
+            row = conn.execute(query, (session_id,)).fetchone()
+        return None if row is None else entry_from_row(row[0], row[1], row[2])
+
     def path_entries_at(self, session_id: str, indices: list[int], *, by_model: bool = False) -> dict[int, Entry]:
         """The entries at these positions of the active path, by position, rebuilt without loading the rest (`path_entries`)."""
         found: dict[int, Entry] = {}

@@ -72,8 +72,8 @@ class PlanTarget:
     def write_back(self, store: Store, *, hold: Hold = _keep) -> WriteBackPlan:
         """Whether accepting a proposal of this session can write it back, how, or why not.
 
-        A windowed session (a pi file) is told from its header and the store's facts of its
-        path; any other from the session read whole.
+        A windowed session (a pi, Claude Code or Codex file) is told from its header and the
+        store's facts of its path (`stored_write_back_plan`); any other from the session read whole.
         """
         from cutline.core.session_writes import stored_write_back_plan, write_back_plan
 

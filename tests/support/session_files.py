@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.support.paths import ROOT
@@ -23,3 +24,18 @@ GENERATED_PI: dict[str, dict[str, Any]] = {
     "uncompacted": {"every": 0, "seed": 6},
     "uncompacted-images": {"every": 0, "images": True, "current_pi": True, "branch": True, "seed": 8},
 }
+
+
+def files_of(*formats: str) -> list[Path]:
+    """The files of SESSION_FILES whose first records these agents' adapters recognise (e.g. "claude_code", "codex")."""
+    from cutline.core.agents.peek import head_records, head_text
+    from cutline.core.agents.registry import detect
+
+    def agent_of(path: Path) -> str | None:
+        for record in head_records(head_text(path)):
+            adapter = detect(record)
+            if adapter is not None:
+                return adapter.format
+        return None
+
+    return [p for p in SESSION_FILES if agent_of(p) in formats]

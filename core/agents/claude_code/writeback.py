@@ -24,9 +24,18 @@ _IS_CLAUDE = program_named("claude", "cli.js")
 def plan(session: Session) -> WriteBackPlan:
     """Whether the session takes a compaction: a Claude Code transcript whose last record has a uuid to link to."""
     path = session.active_path()
-    if not path:
+    return plan_from_leaf(path[-1] if path else None)
+
+
+def plan_from_leaf(leaf: Entry | None) -> WriteBackPlan:
+    """`plan` from the active path's last entry alone (None: the path is empty), e.g. as the store holds it.
+
+    Why: `compact` of a 50,000-record transcript planned from a window of its stored path
+    read the whole session again (~650 MB) only to say whether it can be written back.
+    """
+    if leaf is None:
         return WriteBackPlan.refused("the transcript has no records to compact")
-    if not path[-1].raw_line or f'"{path[-1].id}"' not in path[-1].raw_line:
+    if not leaf.raw_line or f'"{leaf.id}"' not in leaf.raw_line:
         return WriteBackPlan.refused(
             "the transcript's last record has no uuid: Claude Code could not link a compaction"
         )

@@ -64,6 +64,9 @@ def kept_items(session: Session, first_kept: str | None) -> list[dict[str, Any]]
     return items
 
 
+NO_ORDINAL = "the rollout's lines carry no `ordinal` (written by a Codex before 0.16x); Codex 0.169 would not resume it"
+
+
 def last_ordinal(session: Session) -> int:
     """The highest `ordinal` in the rollout (the header's included); refused when the last line has none."""
     raws = [_raw(e) for e in session.entries]
@@ -72,10 +75,28 @@ def last_ordinal(session: Session) -> int:
     numbers = [n for n in found if isinstance(n, int) and not isinstance(n, bool)]
     last = raws[-1] if raws else header
     if not numbers or not isinstance(last.get("ordinal"), int):
-        raise NotWritable(
-            "the rollout's lines carry no `ordinal` (written by a Codex before 0.16x); Codex 0.169 would not resume it"
-        )
+        raise NotWritable(NO_ORDINAL)
     return max(numbers)
+
+
+def has_last_ordinal(header_line: str | None, last: Entry | None) -> bool | None:
+    """Whether `last_ordinal` answers (True) or refuses (False), from the header and the last entry alone.
+
+    `last`: the rollout's last entry in file order (None: it has none). None when the other
+    lines are needed: the last line's `ordinal` is a JSON boolean, which passes the last
+    line's test but is no number, and the header carries none.
+    """
+    header = json.loads(header_line) if header_line else {}
+    if not isinstance(header, dict):
+        return None
+    line = _raw(last) if last is not None else header
+    ordinal = line.get("ordinal")
+    if not isinstance(ordinal, int):
+        return False
+    if not isinstance(ordinal, bool):
+        return True
+    first = header.get("ordinal")
+    return True if isinstance(first, int) and not isinstance(first, bool) else None
 
 
 def compacted_record(session: Session, record: CompactionRecord, *, timestamp: str) -> dict[str, Any]:

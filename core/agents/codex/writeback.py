@@ -6,7 +6,14 @@ import json
 from pathlib import Path
 
 from cutline.core.agents.appended_lines import append_lines, program_named, running_program
-from cutline.core.agents.codex.compaction import NotWritable, compaction_payload, last_ordinal, new_entry_id
+from cutline.core.agents.codex.compaction import (
+    NO_ORDINAL,
+    NotWritable,
+    compaction_payload,
+    has_last_ordinal,
+    last_ordinal,
+    new_entry_id,
+)
 from cutline.core.agents.entries import now_iso
 from cutline.core.agents.jsonl_writeback import undo_written
 from cutline.core.agents.writeback import OnPrepared, PendingWrite, UndoResult, WriteBackPlan, WrittenBack, no_record
@@ -22,6 +29,22 @@ def plan(session: Session) -> WriteBackPlan:
         last_ordinal(session)
     except NotWritable as exc:
         return WriteBackPlan.refused(str(exc))
+    return _append()
+
+
+def plan_from_last(header_line: str | None, last: Entry | None) -> WriteBackPlan | None:
+    """`plan` from the header line and the rollout's last entry alone (as the store holds them), or None to read it whole.
+
+    Why: `compact` of a 50,000-line rollout planned from a window of its stored path read
+    the whole session again only to say whether it can be written back.
+    """
+    told = has_last_ordinal(header_line, last)
+    if told is None:
+        return None
+    return _append() if told else WriteBackPlan.refused(NO_ORDINAL)
+
+
+def _append() -> WriteBackPlan:
     return WriteBackPlan(
         possible=True,
         how="append",
