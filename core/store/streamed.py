@@ -78,13 +78,13 @@ class StreamedRows:
 
     def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
+        seq = len(self.ids)
+        if seq < self.start:
+            self._kept(entry, seq)
+            return
         entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
             entry, "" if from_line or not isinstance(entry, Entry) else model_json(entry)
         )
-        seq = len(self.ids)
-        if seq < self.start:
-            self._kept(entry, entry_id, parent_id, seq)
-            return
         earlier = self._last_seq.get(entry_id)
         if earlier is not None:
             if earlier < self.start:
@@ -107,8 +107,9 @@ class StreamedRows:
         if len(self._pending) >= self._batch:
             self.flush()
 
-    def _kept(self, entry: Entry | LightEntry, entry_id: str, parent_id: str | None, seq: int) -> None:
-        """A record of a grown file's old part: its row is stored already; only its id and parent are kept."""
+    def _kept(self, entry: Entry | LightEntry, seq: int) -> None:
+        """A record of a grown file's old part: its row is stored already (none is built); only its id and parent are kept."""
+        entry_id, parent_id = entry.id, entry.parentId
         if self._guess is not None:
             self._guess(entry)  # the guess counts the records before the new ones
         else:
