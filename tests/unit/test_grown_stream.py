@@ -11,6 +11,7 @@ files replaced rather than grown), and the rows built do not grow with the old p
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -118,7 +119,16 @@ def test_a_grown_file_s_streamed_re_import_stores_what_the_whole_one_does(
         assert tables == whole_tables
 
 
-@pytest.mark.parametrize("how", ["line-dropped", "old-record-repeated", "no-final-newline"])
+def _rewound(head: list[bytes], tail: list[bytes], at: int) -> bytes:
+    """The tail appended as a rewind: its first message's parent is an old message from `at` on (the records after it leave the path)."""
+    records = [json.loads(line) for line in tail]
+    first = next(i for i, r in enumerate(records) if r.get("type") in ("user", "assistant") and "uuid" in r)
+    old = next(json.loads(line) for line in head[at:] if json.loads(line).get("type") in ("user", "assistant"))
+    records[first]["parentUuid"] = old["uuid"]
+    return b"".join(head) + b"".join(json.dumps(r).encode() + b"\n" for r in records)
+
+
+@pytest.mark.parametrize("how", ["line-dropped", "old-record-repeated", "no-final-newline", "rewound"])
 def test_a_file_replaced_or_not_safely_grown_is_read_whole_as_before(
     how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -128,6 +138,8 @@ def test_a_file_replaced_or_not_safely_grown_is_read_whole_as_before(
         later = b"".join(whole[:100] + whole[101:])
     elif how == "old-record-repeated":
         later = head + whole[50] + b"".join(whole[200:])  # an old uuid again: an old key changes
+    elif how == "rewound":
+        later = _rewound(whole[:200], whole[200:], 120)
     else:
         head = head.rstrip(b"\n")
         later = head + b"\n" + b"".join(whole[200:])
@@ -136,6 +148,8 @@ def test_a_file_replaced_or_not_safely_grown_is_read_whole_as_before(
     assert tables == whole_tables
     if how == "line-dropped":
         assert reports[1]["replaced"]
+    if how == "rewound":
+        assert reports[1]["grown"]
 
 
 def _rows_built(old: int, new: int, whole: list[bytes], tmp_path: Path) -> tuple[int, dict[str, Any]]:
