@@ -30,7 +30,7 @@ from cutline.core.store.db import Row, StoreDatabase, utc_now
 from cutline.core.store.memory import TRIM_AT_BYTES, freeze_if_big, give_back_freed_memory, no_cyclic_gc
 from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, path_index_of, row_sink
 from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
-from cutline.core.store.streamed import INSERT, StoredRow, StreamedRows
+from cutline.core.store.streamed import INSERT, NotGrown, StoredRow, StreamedRows
 from cutline.core.store.token_counts import TokenCounts
 from cutline.core.tokens import chars4_tokens, entry_tokens, get_counter
 
@@ -372,6 +372,17 @@ class Importer:
         if peek is None:
             return None
         adapter = peek.adapter
+        if adapter.format == "claude_code":
+            grown = self._import_grown_streamed(
+                path,
+                peek.session_id,
+                count_tokens,
+                progress,
+                lambda sink, writer: read_streamed(path, adapter, sink=sink, amend=writer.amend),
+                adapter.path_guess(),
+            )
+            if grown is not None:
+                return grown
         return self._import_streamed(
             path,
             peek.session_id,
@@ -449,6 +460,91 @@ class Importer:
             total=total,
             problems=session.problems,
         )
+
+    def _import_grown_streamed(
+        self,
+        path: Path,
+        session_id: str,
+        count_tokens: bool,
+        progress: ImportProgress | None,
+        read: Callable[[EntrySink, StreamedRows], Session],
+        guess: PathGuess | None,
+    ) -> ImportReport | None:
+        """A stored file that grew, its new records written as it is read; None when it is not such a file (nothing written).
+
+        Why: the whole-file re-import held every record's row (~720 MB at 50,000 Claude Code
+        records) to compare the keys and insert the tail. Here the old part's records are
+        only compared with the stored keys as they come (their rows are kept as stored, as
+        that import keeps them), the new ones are written as `_import_streamed` writes a new
+        file's, and the end of the reading's changes rewrite the new rows and recount the old
+        ones. What the whole-file import would call replaced rolls back (`NotGrown`) and is
+        read whole, as is a file whose old end had no newline (its last record is compared).
+        """
+        from cutline.core.agents import NotStreamable
+
+        source = str(path)
+        counts: dict[str, int] = {}
+        try:
+            with no_cyclic_gc(), self._db.transaction() as conn:
+                row = self._stored_row(session_id, source)
+                if row is None or not self._may_have_grown(row, path):
+                    return None
+                store_id: str = row["id"]
+                stored = [
+                    key
+                    for (key,) in conn.execute("SELECT id FROM entries WHERE session_id = ? ORDER BY seq", (store_id,))
+                ]
+                writer = StreamedRows(
+                    conn,
+                    store_id,
+                    lambda conn, batch: self._insert_entry_rows(conn, batch),
+                    _ENTRY_BATCH,
+                    guess,
+                    stored,
+                )
+                sink: EntrySink = _counting(writer, counts) if count_tokens else writer
+                size = _file_size(path)
+                if progress is not None:
+                    sink = _reporting(sink, size, progress)
+                with _bulk_cache(conn, _BULK_ROWS if size >= _BULK_BYTES else 0):
+                    session = read(sink, writer)
+                    if (
+                        session.id != session_id
+                        or session.source_size is None
+                        or session.source_size <= row["source_size"]
+                        or session.header_line != row["header_line"]
+                    ):
+                        raise NotGrown
+                    if progress is not None:
+                        progress("writing", 0, 0)
+                    total = writer.finish(session.leaf_id, _recount(counts) if count_tokens else None)
+                self._update_session_row(conn, store_id, session, utc_now(), total)
+                if counts:
+                    self._counts.save_unless_cached(conn, store_id, "chars4", counts, refresh=False)
+                self._counts.refresh_total(conn, store_id)  # grown: the path or its cached counts changed
+        except (NotStreamable, CutlineError):
+            return None  # rolled back; read whole instead (which decides grown or replaced, or raises)
+        return ImportReport(
+            session_id=store_id,
+            name=display_name(session.name, session.source_path, store_id),
+            format=session.format,
+            path=session.source_path,
+            added=total - writer.start,
+            total=total,
+            grown=True,
+            problems=session.problems,
+        )
+
+    @staticmethod
+    def _may_have_grown(row: Row, path: Path) -> bool:
+        """`_grown_from`'s checks that need no reading: the file is longer and begins with the stored file's bytes."""
+        old_size = row["source_size"]
+        if old_size is None or row["source_sha256"] is None or not row["trailing_newline"]:
+            return False
+        try:
+            return bool(path.stat().st_size > old_size and file_sha256(path, old_size) == row["source_sha256"])
+        except OSError:
+            return False
 
     def _import_while_counting(
         self, session: Session, rows: list[EntryRow], count: Callable[[Entry], int], counter: str
@@ -561,11 +657,14 @@ class Importer:
 
     def _existing_row(self, session: Session) -> Row | None:
         """The stored session this one updates: the same file, else the same id from no other file."""
-        if session.source_path:
-            for row in self._sessions.rows_for_path(session.source_path):
-                if row["id"] == session.id or row["id"].startswith(f"{session.id}-"):
+        return self._stored_row(session.id, session.source_path)
+
+    def _stored_row(self, session_id: str, source_path: str | None) -> Row | None:
+        if source_path:
+            for row in self._sessions.rows_for_path(source_path):
+                if row["id"] == session_id or row["id"].startswith(f"{session_id}-"):
                     return row
-        return self._existing_by_id(session.id, session.source_path)
+        return self._existing_by_id(session_id, source_path)
 
     def _existing_by_id(self, session_id: str, source_path: str | None) -> Row | None:
         """The stored session with this id when it came from no file (or this one has none)."""

@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Callable
 
 from cutline.core.agents.adapter import PathGuess
+from cutline.core.agents.jsonl import NotStreamable
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -41,6 +42,10 @@ _AMENDED = (
 )
 
 
+class NotGrown(NotStreamable):
+    """A re-imported file's records are not the stored ones followed by new ones (the import rolls back and reads it whole)."""
+
+
 class StreamedRows:
     """A reader sink that inserts each entry's row into `store_id`'s entries in batches; `finish` fixes the guesses."""
 
@@ -51,6 +56,7 @@ class StreamedRows:
         insert: Callable[[sqlite3.Connection, list[StoredRow]], None] | None = None,
         batch: int = BATCH,
         guess: PathGuess | None = None,
+        stored: list[str] | None = None,
     ) -> None:
         self._conn = conn
         self._store_id = store_id
@@ -66,15 +72,23 @@ class StreamedRows:
         self.path_index: dict[str, int] = {}  # set by `finish`: the active path's ids and places
         self._amends: dict[int, Callable[[Entry], None]] = {}
         self.path_fixes = 0  # set by `finish`: the rows whose guessed path_index was wrong
+        # a grown file's re-import: the keys stored of its old part, whose rows are kept (not written again)
+        self._stored = stored if stored is not None else []
+        self.start = len(self._stored)
 
     def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
+        seq = len(self.ids)
+        if seq < self.start:
+            self._kept(entry, seq)
+            return
         entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
             entry, "" if from_line or not isinstance(entry, Entry) else model_json(entry)
         )
-        seq = len(self.ids)
         earlier = self._last_seq.get(entry_id)
         if earlier is not None:
+            if earlier < self.start:
+                raise NotGrown  # an old record's key changes: main's keys comparison calls the file replaced
             self._rename(entry_id, earlier)
         self._last_seq[entry_id] = seq
         depth: int | None
@@ -92,6 +106,18 @@ class StreamedRows:
         )
         if len(self._pending) >= self._batch:
             self.flush()
+
+    def _kept(self, entry: Entry | LightEntry, seq: int) -> None:
+        """A record of a grown file's old part: its row is stored already (none is built); only its id and parent are kept."""
+        entry_id, parent_id = entry.id, entry.parentId
+        if self._guess is not None:
+            self._guess(entry)  # the guess counts the records before the new ones
+        else:
+            self._depth[entry_id] = self._depth.get(parent_id, -1) + 1 if parent_id is not None else 0
+        self._last_seq[entry_id] = seq
+        self.ids.append(entry_id)
+        self._parents.append(parent_id)
+        self._written.append(None)
 
     def flush(self) -> None:
         """Insert the rows not written yet."""
@@ -132,6 +158,15 @@ class StreamedRows:
             updates = []
             for seq, serialized, raw, line in rows:
                 entry = entry_from_row(serialized, raw, line)
+                if seq < self.start:
+                    # a grown file's old row stays as stored (as the whole-file re-import keeps it); its
+                    # parent and count are the changed entry's, from the parent as read (not as stored)
+                    entry.parentId = self._parents[seq]
+                    fixes[seq](entry)
+                    self._parents[seq] = entry.parentId
+                    if recount is not None and self._last_seq.get(entry.id) == seq:
+                        recount(entry)
+                    continue
                 fixes[seq](entry)
                 _, parent_id, kind, role, timestamp, _, _, _, facts = entry_row(entry, "")
                 self._parents[seq] = parent_id
@@ -148,15 +183,40 @@ class StreamedRows:
         self.flush()
         self._rewrite(recount)
         keys = keys_of(self.ids)  # raises on a collision the inserts did not meet
+        if keys[: self.start] != self._stored:
+            raise NotGrown
         path_index = self.path_index = path_index_of(self.ids, self._parents, leaf_id)
         fixes = [
             (index, self._store_id, key)
-            for key, written in zip(keys, self._written, strict=True)
+            for key, written in zip(keys[self.start :], self._written[self.start :], strict=True)
             if (index := path_index.get(key)) != written
         ]
         self._conn.executemany("UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?", fixes)
         self.path_fixes = len(fixes)
+        if self.start:
+            self._reindex_kept(path_index)
         return len(self.ids)
+
+    def _reindex_kept(self, path_index: dict[str, int]) -> None:
+        """The old rows' path_index set as the whole-file re-import sets it (`Importer._reindex_path`, old rows only)."""
+        current: dict[str, int] = dict(
+            self._conn.execute(
+                "SELECT id, path_index FROM entries WHERE session_id = ? AND seq < ? AND path_index IS NOT NULL",
+                (self._store_id, self.start),
+            ).fetchall()
+        )
+        self._conn.executemany(
+            "UPDATE entries SET path_index = NULL WHERE session_id = ? AND id = ?",
+            [(self._store_id, key) for key in current if key not in path_index],
+        )
+        self._conn.executemany(
+            "UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?",
+            [
+                (index, self._store_id, key)
+                for key, index in current.items()
+                if key in path_index and path_index[key] != index
+            ],
+        )
 
 
 def _insert(conn: sqlite3.Connection, batch: list[StoredRow]) -> None:
