@@ -25,26 +25,15 @@ from pathlib import Path
 
 import pytest
 
-from cutline.core.agents import sniff
 from cutline.core.store import Store
 from cutline.core.store.schema import PATH_TOKENS_SUM
 from tests.support.grown_sessions import grow
+from tests.support.session_files import files_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _files() -> list[Path]:
-    found: list[Path] = []
-    for path in sorted([*ROOT.glob("sample_sessions/**/*.jsonl"), *ROOT.glob("tests/fixtures/**/*.jsonl")]):
-        try:
-            if sniff(path) in ("claude_code", "codex"):
-                found.append(path)
-        except Exception:
-            continue  # not a session file of any agent (a truth set, a request log)
-    return found
-
-
-FILES = _files()
+FILES = files_of("claude_code", "codex")
 
 
 class _Sums:

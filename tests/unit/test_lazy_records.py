@@ -29,22 +29,12 @@ from cutline.core.store import Store
 from cutline.core.store.rows import EntryRow, model_json, row_sink
 from cutline.core.store.streamed import StreamedRows
 from tests.support.grown_sessions import grow
+from tests.support.session_files import files_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _files() -> list[Path]:
-    found: list[Path] = []
-    for path in sorted([*ROOT.glob("sample_sessions/**/*.jsonl"), *ROOT.glob("tests/fixtures/**/*.jsonl")]):
-        try:
-            if sniff(path) in ("claude_code", "codex"):
-                found.append(path)
-        except Exception:
-            continue  # not a session file of any agent (a truth set, a request log)
-    return found
-
-
-FILES = _files()
+FILES = files_of("claude_code", "codex")
 
 
 def _parsed_first(lines: Lines, file: str, start: int = 0, index: int = 0, *, bom: bool = False) -> Iterator[Record]:
