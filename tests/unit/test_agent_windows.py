@@ -25,13 +25,13 @@ import cutline.core.summarizers.extractive as extractive
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.models import Entry, Message
 from cutline.core.store import Store
-from cutline.core.store.importer import Importer
 from cutline.core.store.sessions import Sessions
 from cutline.core.summarizers.session_state import SpanState
 from tests.support.cli import run
 from tests.support.grown_sessions import grow
 from tests.support.paths import ROOT
 from tests.support.session_files import SESSION_FILES
+from tests.support.whole_reads import count_whole_reads
 
 AGENTS = ["claude-code", "codex"]
 RECORDS = 600  # n records of a grown session; 4n: 2,400
@@ -59,19 +59,7 @@ def test_plan_compact_and_audit_do_not_load_the_session_whole(
     `Sessions.load` for an unchanged file) and kept every entry for the plan and the summary.
     """
     file = _grown(tmp_path, agent, RECORDS)
-    whole: list[str] = []
-    load, read = Sessions.load, Importer.import_and_read
-
-    def loading(self: Sessions, ref: str) -> Any:
-        whole.append("load")
-        return load(self, ref)
-
-    def reading(self: Importer, *args: Any, **kwargs: Any) -> Any:
-        whole.append("import_and_read")
-        return read(self, *args, **kwargs)
-
-    monkeypatch.setattr(Sessions, "load", loading)
-    monkeypatch.setattr(Importer, "import_and_read", reading)
+    whole = count_whole_reads(monkeypatch)
     code, _, err = run(capsys, "plan", "--json", *KEEP, str(file))
     assert code == 0, err
     proposal = _compact(capsys, file)

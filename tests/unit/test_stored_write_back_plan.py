@@ -20,13 +20,13 @@ import pytest
 from cutline.core.agents.peek import session_header
 from cutline.core.session_writes import stored_write_back_plan, write_back_plan
 from cutline.core.store import Store
-from cutline.core.store.importer import Importer
 from cutline.core.store.sessions import Sessions
 from tests.support.cli import run
 from tests.support.grown_sessions import grow
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import write_pi_session
 from tests.support.session_files import GENERATED_PI, SESSION_FILES, files_of
+from tests.support.whole_reads import count_whole_reads
 
 PI_FILES = [p for p in SESSION_FILES if (h := session_header(p)) is not None and h.get("version") != 4]
 AGENT_FILES = files_of("claude_code", "codex")
@@ -157,19 +157,7 @@ def test_compact_of_claude_code_and_codex_says_the_write_back_without_loading_th
 ) -> None:
     """The text `compact` (the write-back line; `--json` has none): no `Sessions.load`, no whole-file read."""
     file = grow(agent, 300, tmp_path / f"{agent}.jsonl")
-    whole: list[str] = []
-    load, read = Sessions.load, Importer.import_and_read
-
-    def loading(self: Sessions, ref: str) -> Any:
-        whole.append("load")
-        return load(self, ref)
-
-    def reading(self: Importer, *args: Any, **kwargs: Any) -> Any:
-        whole.append("import_and_read")
-        return read(self, *args, **kwargs)
-
-    monkeypatch.setattr(Sessions, "load", loading)
-    monkeypatch.setattr(Importer, "import_and_read", reading)
+    whole = count_whole_reads(monkeypatch)
     code, out, err = run(capsys, "compact", "--keep-recent-tokens", "2000", str(file))
     assert code == 0, err
     assert "write-back: possible with `accept --write-back`" in out
