@@ -424,24 +424,14 @@ class Importer:
                     "INSERT INTO sessions (id, format, imported_at, updated_at) VALUES (?, ?, ?, ?)",
                     (store_id, format, now, now),
                 )
-                writer = StreamedRows(
-                    conn,
-                    store_id,
-                    lambda conn, batch: self._insert_entry_rows(conn, batch),
-                    _ENTRY_BATCH,
-                    guess,
-                )
-                sink: EntrySink = _counting(writer, counts) if count_tokens else writer
-                size = _file_size(path)
-                if progress is not None:
-                    sink = _reporting(sink, size, progress)
-                with _bulk_cache(conn, _BULK_ROWS if size >= _BULK_BYTES else 0):
-                    session = read(sink, writer)
+
+                def as_peeked(session: Session) -> None:
                     if session.id != header_id:
                         raise _NotAsPeeked
-                    if progress is not None:
-                        progress("writing", 0, 0)
-                    total = writer.finish(session.leaf_id, _recount(counts) if count_tokens else None)
+
+                writer, session, total = self._stream_rows(
+                    conn, store_id, path, read, guess, counts, count_tokens, progress, as_peeked
+                )
                 self._update_session_row(conn, store_id, session, now, total)
                 if counts:
                     # a new session: no counts were cached before, and its path total needs no query
@@ -494,20 +484,8 @@ class Importer:
                     key
                     for (key,) in conn.execute("SELECT id FROM entries WHERE session_id = ? ORDER BY seq", (store_id,))
                 ]
-                writer = StreamedRows(
-                    conn,
-                    store_id,
-                    lambda conn, batch: self._insert_entry_rows(conn, batch),
-                    _ENTRY_BATCH,
-                    guess,
-                    stored,
-                )
-                sink: EntrySink = _counting(writer, counts) if count_tokens else writer
-                size = _file_size(path)
-                if progress is not None:
-                    sink = _reporting(sink, size, progress)
-                with _bulk_cache(conn, _BULK_ROWS if size >= _BULK_BYTES else 0):
-                    session = read(sink, writer)
+
+                def as_grown(session: Session) -> None:
                     if (
                         session.id != session_id
                         or session.source_size is None
@@ -515,9 +493,10 @@ class Importer:
                         or session.header_line != row["header_line"]
                     ):
                         raise NotGrown
-                    if progress is not None:
-                        progress("writing", 0, 0)
-                    total = writer.finish(session.leaf_id, _recount(counts) if count_tokens else None)
+
+                writer, session, total = self._stream_rows(
+                    conn, store_id, path, read, guess, counts, count_tokens, progress, as_grown, stored
+                )
                 self._update_session_row(conn, store_id, session, utc_now(), total)
                 if counts:
                     self._counts.save_unless_cached(conn, store_id, "chars4", counts, refresh=False)
@@ -534,6 +513,38 @@ class Importer:
             grown=True,
             problems=session.problems,
         )
+
+    def _stream_rows(
+        self,
+        conn: sqlite3.Connection,
+        store_id: str,
+        path: Path,
+        read: Callable[[EntrySink, StreamedRows], Session],
+        guess: PathGuess | None,
+        counts: dict[str, int],
+        count_tokens: bool,
+        progress: ImportProgress | None,
+        check: Callable[[Session], None],
+        stored: list[str] | None = None,
+    ) -> tuple[StreamedRows, Session, int]:
+        """Read `path` into rows written as they come (after the `stored` keys, for a grown file): (writer, session, rows).
+
+        `check` raises when the session read is not the one the caller peeked (its transaction then rolls back).
+        """
+        writer = StreamedRows(
+            conn, store_id, lambda conn, batch: self._insert_entry_rows(conn, batch), _ENTRY_BATCH, guess, stored
+        )
+        sink: EntrySink = _counting(writer, counts) if count_tokens else writer
+        size = _file_size(path)
+        if progress is not None:
+            sink = _reporting(sink, size, progress)
+        with _bulk_cache(conn, _BULK_ROWS if size >= _BULK_BYTES else 0):
+            session = read(sink, writer)
+            check(session)
+            if progress is not None:
+                progress("writing", 0, 0)
+            total = writer.finish(session.leaf_id, _recount(counts) if count_tokens else None)
+        return writer, session, total
 
     @staticmethod
     def _may_have_grown(row: Row, path: Path) -> bool:
