@@ -827,6 +827,8 @@ class Importer:
             [
                 (index, store_id, entry_id)
                 for entry_id, index in path_index.items()
-                if current.get(entry_id, index) != index
+                # an entry off the path before (no path_index) is on it now when the new records continue its
+                # branch (pi's /tree, a return to a rewound branch): it is set too
+                if current.get(entry_id) != index
             ],
         )

@@ -209,12 +209,13 @@ class StreamedRows:
             "UPDATE entries SET path_index = NULL WHERE session_id = ? AND id = ?",
             [(self._store_id, key) for key in current if key not in path_index],
         )
+        # an old row off the path before is on it again when the new records continue its branch: set too
         self._conn.executemany(
             "UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?",
             [
                 (index, self._store_id, key)
-                for key, index in current.items()
-                if key in path_index and path_index[key] != index
+                for key in self._stored  # the old part's keys (`finish` checked them)
+                if (index := path_index.get(key)) is not None and current.get(key) != index
             ],
         )
 
