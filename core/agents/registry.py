@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from cutline.core.agents import claude_code, codex, openclaw, opencode, pi, qwen_code
 from cutline.core.agents.adapter import AgentAdapter
+from cutline.core.agents.peek import head_records, head_text
 from cutline.core.errors import FormatError
 
 # Codex before Qwen Code before Claude Code before pi: their record types overlap ("message", "user");
@@ -33,4 +35,13 @@ def detect(record: dict[str, Any]) -> AgentAdapter | None:
     for adapter in ADAPTERS:
         if adapter.detect(record):
             return adapter
+    return None
+
+
+def head_format(path: Path) -> str | None:
+    """The format of the first record at the head of the file an adapter knows (None: none does, or no record)."""
+    for record in head_records(head_text(path)):
+        adapter = detect(record)
+        if adapter is not None:
+            return adapter.format
     return None

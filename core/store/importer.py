@@ -296,17 +296,10 @@ class Importer:
         so the file is imported (streamed when new) rather than read whole and kept. A file the
         head does not tell is read whole, as before; the stored format decides the window anyway.
         """
-        from cutline.core.agents.peek import head_records, head_text
-        from cutline.core.agents.registry import detect
+        from cutline.core.agents.registry import head_format
 
         resolved = Path(path)
-        if is_store_ref(resolved):
-            return False
-        for record in head_records(head_text(resolved)):
-            adapter = detect(record)
-            if adapter is not None:
-                return adapter.format in ("claude_code", "codex")
-        return False
+        return not is_store_ref(resolved) and head_format(resolved) in ("claude_code", "codex")
 
     def import_and_read(
         self, path: Path | str, count: Callable[[Entry], int] | None = None, counter: str = "chars4"

@@ -28,14 +28,6 @@ GENERATED_PI: dict[str, dict[str, Any]] = {
 
 def files_of(*formats: str) -> list[Path]:
     """The files of SESSION_FILES whose first records these agents' adapters recognise (e.g. "claude_code", "codex")."""
-    from cutline.core.agents.peek import head_records, head_text
-    from cutline.core.agents.registry import detect
+    from cutline.core.agents.registry import head_format
 
-    def agent_of(path: Path) -> str | None:
-        for record in head_records(head_text(path)):
-            adapter = detect(record)
-            if adapter is not None:
-                return adapter.format
-        return None
-
-    return [p for p in SESSION_FILES if agent_of(p) in formats]
+    return [p for p in SESSION_FILES if head_format(p) in formats]

@@ -30,7 +30,7 @@ from cutline.core.summarizers.session_state import SpanState
 from tests.support.cli import run
 from tests.support.grown_sessions import grow
 from tests.support.paths import ROOT
-from tests.support.session_files import SESSION_FILES
+from tests.support.session_files import files_of
 from tests.support.whole_reads import count_whole_reads
 
 AGENTS = ["claude-code", "codex"]
@@ -163,21 +163,6 @@ _PROPOSAL_ID = re.compile(r"\b01[0-9a-f]{18}\b")
 _VARIANTS = {"default": [], "keep-1500": ["--keep-recent-tokens", "1500"], "pi-0.73": ["--rules", "pi-0.73", *KEEP]}
 
 
-def _agent_files() -> list[Path]:
-    """Every Claude Code and Codex file of the fixtures and samples (told by their first records)."""
-    from cutline.core.agents.peek import head_records, head_text
-    from cutline.core.agents.registry import detect
-
-    def agent_of(path: Path) -> str | None:
-        for record in head_records(head_text(path)):
-            adapter = detect(record)
-            if adapter is not None:
-                return adapter.format
-        return None
-
-    return [p for p in SESSION_FILES if agent_of(p) in ("claude_code", "codex")]
-
-
 def _clean(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _clean(v) for k, v in value.items() if k not in _VOLATILE}
@@ -215,7 +200,7 @@ def test_every_claude_code_and_codex_file_gives_the_whole_session_s_answers(
 
     Each way in its own store, so neither reads what the other stored.
     """
-    files = _agent_files()
+    files = files_of("claude_code", "codex")
     assert len(files) >= 40, len(files)  # the corpus, the samples and the golden files
     windowed = _answers(capsys, files)
     monkeypatch.setenv("CUTLINE_HOME", str(tmp_path / "whole"))

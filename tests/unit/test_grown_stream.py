@@ -18,26 +18,15 @@ from typing import Any
 
 import pytest
 
-from cutline.core.agents import sniff
 from cutline.core.store import Store, rows, streamed
 from cutline.core.store.importer import Importer
 from tests.support.grown_sessions import grow
+from tests.support.session_files import files_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _claude_code_files() -> list[Path]:
-    found: list[Path] = []
-    for path in sorted([*ROOT.glob("sample_sessions/**/*.jsonl"), *ROOT.glob("tests/fixtures/**/*.jsonl")]):
-        try:
-            if sniff(path) == "claude_code":
-                found.append(path)
-        except Exception:
-            continue  # not a session file (a truth set, a request log)
-    return found
-
-
-FILES = _claude_code_files()
+FILES = files_of("claude_code")
 
 
 def _tables(db: Path) -> dict[str, list[dict[str, Any]]]:
