@@ -41,6 +41,8 @@ from operator import neg
 from typing import Literal
 
 from cutline.core.audit.rewording import (
+    _NUMBER_NAMES,
+    _NUMBER_WORDS,
     digits_for_words,
     error_label,
     name_plural,
@@ -369,40 +371,37 @@ class Token:
     raw: str
 
 
-def _pieces(text: str) -> list[tuple[str, bool]]:
-    """The text's pieces with whether each starts a sentence (its capital then says nothing)."""
+def _parts(raw_piece: str, starts: bool) -> list[tuple[str, bool]]:
+    """A piece of the text between separators, cut into its words with whether each starts a sentence (`starts`:
+    whether the piece does; its capital then says nothing)."""
     out: list[tuple[str, bool]] = []
-    starts = True
-    for raw_piece in _SPLIT.split(text):
-        if not raw_piece:
-            continue
-        parts = raw_piece.split("::") if "::" in raw_piece else [raw_piece]
-        for part in parts:
-            core = part.strip(_EDGE)
-            if _HYPHENATED.fullmatch(core) and core.lower() not in _NEGATORS:
-                # hyphenated words ("partial-refund", "Redis-based"): their parts
-                out.extend((p, starts and n == 0) for n, p in enumerate(core.split("-")))
-            elif _NUMBER_WORD.fullmatch(core):
-                number, word = core.split("-", 1)
-                out.extend([(number, starts), (word, False)])
-            elif _SLASHED.fullmatch(core):
-                out.extend((p, False) for p in core.split("/"))  # "requests/minute"
-            else:
-                out.append((part, starts))
-            starts = False
-        starts = raw_piece.endswith((".", ":", "!", "?", ";"))
+    parts = raw_piece.split("::") if "::" in raw_piece else [raw_piece]
+    for part in parts:
+        core = part.strip(_EDGE)
+        if _HYPHENATED.fullmatch(core) and core.lower() not in _NEGATORS:
+            # hyphenated words ("partial-refund", "Redis-based"): their parts
+            out.extend((p, starts and n == 0) for n, p in enumerate(core.split("-")))
+        elif _NUMBER_WORD.fullmatch(core):
+            number, word = core.split("-", 1)
+            out.extend([(number, starts), (word, False)])
+        elif _SLASHED.fullmatch(core):
+            out.extend((p, False) for p in core.split("/"))  # "requests/minute"
+        else:
+            out.append((part, starts))
+        starts = False
     return out
 
 
 _ABBREVIATIONS = (
-    (re.compile(r"\bSSE\b"), "server-sent events"),
-    (re.compile(r"\be2e\b", re.IGNORECASE), "end-to-end"),
-    (re.compile(r"\bDB\b"), "database"),
-    (re.compile(r"\bLB\b"), "load balancer"),
+    ("SSE", re.compile(r"\bSSE\b"), "server-sent events"),
+    ("2", re.compile(r"\be2e\b", re.IGNORECASE), "end-to-end"),
+    ("DB", re.compile(r"\bDB\b"), "database"),
+    ("LB", re.compile(r"\bLB\b"), "load balancer"),
 )
 
 
 _LABEL = re.compile(r"(?<![\w#])#\d+\b")
+_SENTENCE_STOPS = (".", ":", "!", "?", ";")
 
 
 def tokens(text: str, keep_stop: bool = False) -> list[Token]:
@@ -411,11 +410,32 @@ def tokens(text: str, keep_stop: bool = False) -> list[Token]:
     `Passages.toks` keeps them for one audit: the same passage is read for many facts.
     """
     out: list[Token] = []
-    # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity)
-    text = _LABEL.sub(" ", text.replace('\\"', '"'))
-    for pattern, expansion in _ABBREVIATIONS:
-        text = pattern.sub(expansion, text)
-    for piece, first in _pieces(text):
+    # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity); each pattern only where its
+    # literal part is (it cannot match elsewhere)
+    text = text.replace('\\"', '"')
+    if "#" in text:
+        text = _LABEL.sub(" ", text)
+    for literal, pattern, expansion in _ABBREVIATIONS:
+        if literal in text:
+            text = pattern.sub(expansion, text)
+    starts = True
+    for raw_piece in _SPLIT.split(text):
+        if not raw_piece:
+            continue
+        for tok, stop in _piece_tokens(raw_piece, starts):
+            if keep_stop or not stop:
+                out.append(tok)
+        starts = raw_piece.endswith(_SENTENCE_STOPS)
+    return out
+
+
+@lru_cache(maxsize=1 << 15)
+def _piece_tokens(raw_piece: str, starts: bool) -> tuple[tuple[Token, bool], ...]:
+    """The tokens of a piece of text between separators (`starts`: whether it starts a sentence), each with whether
+    it is a stop word (left out unless `keep_stop`). Made once per piece: a long audit tokenizes the same words in
+    many passages and facts (the tokens are frozen; the tuple is shared)."""
+    out: list[tuple[Token, bool]] = []
+    for piece, first in _parts(raw_piece, starts):
         if piece:
             core = piece.strip(_EDGE).strip(".,:;!?'\"`*()")
             if piece.startswith("--"):
@@ -433,15 +453,14 @@ def tokens(text: str, keep_stop: bool = False) -> list[Token]:
             title_case = core[:1].isupper() and core[1:].islower()
             specific = (is_specific(piece) and not (first and title_case)) or proper
             if lower in _NEGATORS or lower.endswith("n't"):
-                out.append(Token("not", False, core))
+                out.append((Token("not", False, core), False))
                 continue
-            if not keep_stop and (lower in _STOP or (len(lower) < 3 and not _DIGIT.search(lower))):
-                continue
+            stop = lower in _STOP or (len(lower) < 3 and not _DIGIT.search(lower))
             norm = _SYNONYMS.get(lower, lower)
             if _PLAIN_WORD.fullmatch(norm) and not specific_form(norm) and not proper:
                 norm = stem(norm.replace("'", ""))
-            out.append(Token(norm, specific and lower not in _STOP, core))
-    return out
+            out.append((Token(norm, specific and lower not in _STOP, core), stop))
+    return tuple(out)
 
 
 def specific_form(norm: str) -> bool:
@@ -653,6 +672,9 @@ class Passages:
     _tokens: dict[tuple[str, bool], list[Token]] = field(default_factory=dict)
     _words: dict[str, list[int]] = field(default_factory=dict)
     _candidates: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
+    _probes: dict[tuple[str, bool], Probe] = field(default_factory=dict)
+    _alphabetic: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _slashed: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         self.whole = "\n".join(normalize_text(t) for t in self.texts if t)
@@ -711,6 +733,82 @@ class Passages:
                     )
                 )
         return out
+
+    def probe(self, tok: Token) -> Probe:
+        """What `_match_weight(tok, passage, self.cwd)` needs for any passage of these (see `Probe`), made once per
+        norm and specificity. Exact only for these passages: the forms are looked for among their norms."""
+        key = (tok.norm, tok.specific)
+        found = self._probes.get(key)
+        if found is None:
+            found = self._probes[key] = self._probe(tok.norm, tok.specific)
+        return found
+
+    def _probe(self, norm: str, specific: bool) -> Probe:
+        forms: set[str] = set()
+        # `_match_weight`'s checks in its order; each that looks in the passage's norms is a set of forms here
+        value = norm.replace(",", "")
+        number = float(value) if _PLAIN_NUMBER.fullmatch(value) else None
+        dimension = _UNIT_DIMENSION.get(norm) or _UNIT_DIMENSION.get(norm + "s")
+        unit = dimension[1] if dimension is not None else None
+        if not specific and len(norm) >= 3 and norm.isalpha():
+            forms.update(_near_forms(norm, self._alphabetic_norms().get(norm[:3], ())))
+        if specific and norm.isalpha() and len(norm) >= 3:  # `name_plural`'s forms
+            forms.add(norm + "s")
+            if norm.endswith("s") and len(norm) >= 4:
+                forms.add(norm[:-1])
+        count = None
+        if norm in _NUMBER_WORDS:
+            count = _NUMBER_WORDS[norm]
+            forms.add(str(count))
+        elif norm.isdigit() and len(norm) <= 2 and (word := _NUMBER_NAMES.get(int(norm))) is not None:
+            forms.add(word)
+        file = None
+        if "/" in norm:
+            cwd = self.cwd
+            rel = norm[len(cwd) :] if cwd and norm.startswith(cwd) else norm
+            forms.update(n for n in self._slashed_norms() if n.endswith("/" + rel) or n == rel or rel.endswith("/" + n))
+            file = _basename(norm)
+        elif specific and len(norm) >= 5:
+            forms.update(n for n in self._slashed_norms() if n.endswith("/" + norm))
+        forms.discard(norm)
+        rest = (
+            None
+            if number is None and unit is None and count is None and file is None
+            else _Amounts(number, unit, count, file)
+        )
+        return Probe(norm, SPECIFIC_WEIGHT if specific else 1.0, frozenset(forms), rest)
+
+    def _alphabetic_norms(self) -> dict[str, tuple[str, ...]]:
+        """The vocabulary's alphabetic norms by their first three letters (`Passage.by_prefix` of every passage)."""
+        if not self._alphabetic and self.index:
+            lists: dict[str, list[str]] = {}
+            for norm in self.index:
+                if norm.isalpha():
+                    lists.setdefault(norm[:3], []).append(norm)
+            self._alphabetic.update((k, tuple(v)) for k, v in lists.items())
+        return self._alphabetic
+
+    def _slashed_norms(self) -> tuple[str, ...]:
+        if self._slashed is None:
+            self._slashed = tuple(n for n in self.index if "/" in n)
+        return self._slashed
+
+    def overlap_probes(self, fact_toks: Sequence[Token]) -> tuple[list[Probe], float]:
+        """The probes `probed_overlap` reads for `overlap(fact_toks, …)`: one per norm (its first token's), "not" left
+        out; and their total weight (0 when none)."""
+        seen: dict[str, Token] = {}
+        for tok in fact_toks:
+            if tok.norm != "not":
+                seen.setdefault(tok.norm, tok)
+        probes = [self.probe(tok) for tok in seen.values()]
+        total = 0.0
+        for probe in probes:
+            total += probe.weight
+        return probes, total
+
+    def shared_probes(self, fact_toks: Sequence[Token]) -> list[Probe]:
+        """The probes `probed_shared` reads for `_shared(fact_toks, …)`: one per norm (its last token's)."""
+        return [self.probe(tok) for tok in {t.norm: t for t in fact_toks}.values()]
 
     def has_identifier(self, key: str) -> bool:
         """Whether an identifier occurs in the visible text, in one of its forms."""
@@ -887,6 +985,98 @@ def overlap(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> fl
     return got / total
 
 
+# ---------------------------------------------------------------------------
+# The same weights, each token's other forms looked up once per audit
+# ---------------------------------------------------------------------------
+#
+# `overlap` and `_shared` run for every token of every fact against each of ~36 candidate passages, and nearly every
+# token a passage lacks is then looked for in another form (`_match_weight`: a near form, a name's plural, a number in
+# words, a path written otherwise) and not found. Every passage `Passages` compares is one of its own items or two
+# neighbours merged, so its norms are among the items' norms (the vocabulary, `Passages.index`): a token's forms that
+# `_match_weight` would find by reading a passage's norms are found once, among the vocabulary's (`Passages.probe`),
+# and each passage is then asked whether it holds any of them (one set test). Only what a passage's quantities say
+# (a number's value, a unit, a number in words) and a path's file name (0.5) are asked of each passage.
+
+
+@dataclass(frozen=True, slots=True)
+class _Amounts:
+    """What of a token's `_match_weight` a passage's quantities and file names tell (the rest is `Probe.forms`)."""
+
+    number: float | None  # a plain number: 1 when a quantity of the passage has its value
+    unit: str | None  # a unit's word: 1 when a quantity of the passage has that unit
+    count: int | None  # a number in words: 1 when a quantity of the passage has its value
+    file: str | None  # a path's file name: 0.5 when it is among the passage's norms or file names
+
+    def weight(self, passage: Passage) -> float:
+        amounts = passage.amounts
+        if amounts:
+            if self.number is not None and any(q.value == self.number for q in amounts):
+                return 1.0
+            if self.unit is not None and any(q.unit == self.unit for q in amounts):
+                return 1.0
+            if self.count is not None and any(q.value == self.count for q in amounts):
+                return 1.0
+        if self.file is not None and (self.file in passage.norms or self.file in passage.basenames):
+            return 0.5
+        return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A token's `_match_weight` against any passage of one `Passages`: 1 when the passage's norms hold its norm or one
+    of `forms`, else what `amounts` tells (None: nothing)."""
+
+    norm: str
+    weight: float  # the token's weight in `overlap`
+    forms: frozenset[str]
+    amounts: _Amounts | None
+
+    def match(self, passage: Passage) -> float:
+        """`_match_weight(tok, passage, cwd)` for a passage of the `Passages` that made the probe."""
+        norms = passage.norms
+        if self.norm in norms or (self.forms and not self.forms.isdisjoint(norms)):
+            return 1.0
+        return 0.0 if self.amounts is None else self.amounts.weight(passage)
+
+
+def _near_forms(word: str, alphabetic: Iterable[str]) -> Iterator[str]:
+    """The words of `alphabetic` (alphabetic, with `word`'s first three letters) that `_near` takes for `word`."""
+    for other in alphabetic:
+        short, long_ = (word, other) if len(word) <= len(other) else (other, word)
+        if long_.startswith(short[: max(3, len(short) - 1)]) and len(long_) - len(short) <= 3 and len(short) >= 3:
+            yield other
+
+
+def probed_overlap(probes: Sequence[Probe], total: float, passage: Passage) -> float:
+    """`overlap(fact_toks, passage, cwd)` from the fact's `Passages.overlap_probes` (`probes`, `total`)."""
+    if not total:
+        return 0.0
+    norms = passage.norms
+    got = 0.0
+    for probe in probes:
+        if probe.norm in norms or (probe.forms and not probe.forms.isdisjoint(norms)):
+            got += probe.weight
+        elif probe.amounts is not None:
+            got += probe.weight * probe.amounts.weight(passage)
+    return got / total
+
+
+def probed_shared(probes: Sequence[Probe], passage: Passage, enough: int) -> bool:
+    """Whether `_shared(fact_toks, passage, cwd) >= enough`, from the fact's `Passages.shared_probes`."""
+    norms = passage.norms
+    found = 0
+    for probe in probes:
+        if (
+            probe.norm in norms
+            or (probe.forms and not probe.forms.isdisjoint(norms))
+            or (probe.amounts is not None and probe.amounts.weight(passage) > 0)
+        ):
+            found += 1
+            if found >= enough:
+                return True
+    return False
+
+
 _STAMP = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|\d{4}-\d{2}-\d{2}(?:t[\d:.]+z?)?")
 
 
@@ -991,11 +1181,19 @@ def _may_hold(norms: AbstractSet[str], norm: str) -> bool:
 
 
 def _flip(
-    fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None, toks: Toks = _plain_tokens
+    fact_text: str,
+    fact_toks: Sequence[Token],
+    passage: Passage,
+    cwd: str | None,
+    toks: Toks = _plain_tokens,
+    probed: tuple[list[Probe], float] | None = None,
 ) -> str | None:
-    """The same statement with its negation or modality turned around."""
+    """The same statement with its negation or modality turned around (`probed`: `Passages.overlap_probes` of the
+    fact's plain tokens, when the passage is one of those `Passages`)."""
     plain = [t for t in fact_toks if not t.specific]
-    if len(plain) < 2 or overlap(plain, passage, cwd) < FLIP_OVERLAP:
+    if len(plain) < 2:
+        return None
+    if (probed_overlap(*probed, passage) if probed is not None else overlap(plain, passage, cwd)) < FLIP_OVERLAP:
         return None
     if _choice_of(fact_text) is not None and passage.choice(toks) is not None:
         return None  # "A instead of B" and "A (not B)": the choices are compared, a "not" before B is no flip
@@ -1025,10 +1223,19 @@ _EACH = re.compile(r"\b(each|every|per)\b")
 _ALL = re.compile(r"\b(single|shared|for all|one \w+ for all|all of them)\b")
 
 
-def _quantifier_flip(fact_text: str, fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> str | None:
-    """ "one per X" stated as "one for all X" (or the other way round)."""
+def _quantifier_flip(
+    fact_text: str,
+    fact_toks: Sequence[Token],
+    passage: Passage,
+    cwd: str | None,
+    probed: tuple[list[Probe], float] | None = None,
+) -> str | None:
+    """ "one per X" stated as "one for all X" (or the other way round); `probed`: `Passages.overlap_probes` of
+    `fact_toks`, when the passage is one of those `Passages`."""
     plain = [t for t in fact_toks if not t.specific]
-    if len(plain) < 2 or overlap(fact_toks, passage, cwd) < FLIP_OVERLAP:
+    if len(plain) < 2:
+        return None
+    if (probed_overlap(*probed, passage) if probed is not None else overlap(fact_toks, passage, cwd)) < FLIP_OVERLAP:
         return None
     mine, theirs = fact_text.lower(), passage.text.lower()
     if _EACH.search(mine) and _ALL.search(theirs) and not _EACH.search(theirs):
@@ -1112,9 +1319,14 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
         return None
     fact_q = quantities(digits_for_words(fact.text))  # "three retries" is 3 retries (rewording.py)
     wordy = [t for t in _message(fact, fact_toks) if not _DIGIT.search(t.norm)]
+    # `overlap(wordy, …) if _shared(wordy, …) >= 2 else 0.0`, each token's other forms looked up once (`Probe`)
+    shared = seen.shared_probes(wordy)
+    probes, total = seen.overlap_probes(wordy)
+    plain_probes = seen.overlap_probes([t for t in fact_toks if not t.specific])  # `_flip`'s
+    all_probes = seen.overlap_probes(fact_toks)  # `_quantifier_flip`'s
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position)[:1]:
-            topical = overlap(wordy, passage, seen.cwd) if _shared(wordy, passage, seen.cwd) >= 2 else 0.0
+            topical = probed_overlap(probes, total, passage) if probed_shared(shared, passage, 2) else 0.0
             if fact.error_state is not None and _telling(fact_toks) & passage.norms:
                 topical = max(topical, 1.0)  # an error is named by its telling tokens (test name, code, class)
             reason = None
@@ -1133,8 +1345,8 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
                 )
             if not _updated(fact, restated):
                 reason = reason or _reversed_choice(fact.text, passage, seen.toks)
-                reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd, seen.toks)
-                reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd)
+                reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd, seen.toks, plain_probes)
+                reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd, all_probes)
             if reason is None and topical >= TOPICAL_OVERLAP:
                 reason = _state_conflict(fact, passage.text)
             if reason is not None:
@@ -1216,9 +1428,10 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
         return Judgement("lost", "none", 0.0)
     scored = _as_said(fact, fact_toks)
     best, best_text = 0.0, ""
+    probes, total = seen.overlap_probes(scored)  # `overlap(scored, passage, seen.cwd)`, the forms looked up once
     for position in seen.candidates(t.norm for t in fact_toks):
         for passage in seen.merged(position):
-            score = overlap(scored, passage, seen.cwd)
+            score = probed_overlap(probes, total, passage)
             if score > best:
                 best, best_text = score, passage.text
     if fact.fix:
