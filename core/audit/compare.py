@@ -631,6 +631,15 @@ class Passage:
             groups = self.__dict__["_by_prefix"] = {k: tuple(v) for k, v in lists.items()}
         return groups
 
+    def clause_words(self, toks: Toks) -> list[tuple[str, set[str]]]:
+        """The passage's clauses with their norms (`_flip`'s), made once (do not change them)."""
+        found: list[tuple[str, set[str]]] | None = self.__dict__.get("_clause_words")
+        if found is None:
+            found = self.__dict__["_clause_words"] = [
+                (c, {t.norm for t in toks(c, False)}) for c in _clauses(self.text)
+            ]
+        return found
+
     def frame_norms(self) -> list[str]:
         """Its norms in order without "not" and time stamps (`_substitution`'s frame), made once (do not change it)."""
         found: list[str] | None = self.__dict__.get("_frame")
@@ -907,6 +916,8 @@ _LEAD_LABEL = re.compile(r"^[\w ]{1,24}:\s+")
 def passages(texts: Sequence[str], cwd: str | None = None) -> Passages:
     """Index the visible texts (`cwd`: the session's working directory, for relative paths)."""
     base = cwd.rstrip("/").lower() + "/" if cwd and cwd.strip("/") else None
+    # each audit starts with no pieces' tokens kept: its work is then its own, not what an earlier one left
+    _piece_tokens.cache_clear()
     return Passages(texts, base)
 
 
@@ -1100,6 +1111,11 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     mine = set(a)
     start = next((i for i, y in enumerate(b) if y in mine), 0)
     b = b[max(0, start - 2) : start + len(a) + 6]
+    # the fact's words the frame holds bound what the diff can match: too few, and it is not made (the same answer)
+    window = set(b)
+    can_match = len([x for x in a if x in window])
+    if can_match / len(a) < (0.5 if len(a) <= 4 else 0.6) or (can_match < 2 and len(a) > 2):
+        return None
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     matched = sum(block.size for block in matcher.get_matching_blocks())
     if matched / len(a) < (0.5 if len(a) <= 4 else 0.6) or (matched < 2 and len(a) > 2):
@@ -1201,9 +1217,9 @@ def _flip(
     # "Cannot …" elsewhere in the line says nothing; "push to origin only, never to upstream" restates "do not push
     # to upstream; only push to origin" clause for clause); a flip when none of them has the fact clause's polarity
     words = {t.norm for t in plain}
-    theirs_all = [(c, {t.norm for t in toks(c, False)}) for c in _clauses(passage.text)]
-    for clause in _clauses(fact_text):
-        mine_words = {t.norm for t in toks(clause, False)} & words
+    theirs_all = passage.clause_words(toks)
+    for clause, clause_words in _clause_words(fact_text):
+        mine_words = clause_words & words
         best = max((len(mine_words & theirs) for _, theirs in theirs_all), default=0)
         if best == 0:
             continue
@@ -1212,6 +1228,13 @@ def _flip(
         if mine not in theirs and (mine == "negative" or "negative" in theirs):
             return f"\u201c{passage.text.strip()}\u201d states the opposite"
     return None
+
+
+@lru_cache(maxsize=256)
+def _clause_words(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A fact's clauses with their norms, made once while its candidates are compared (any `Toks` gives the same
+    tokens: `Passages.toks` keeps `tokens`' own)."""
+    return tuple((c, frozenset(t.norm for t in tokens(c, False))) for c in _clauses(text))
 
 
 def _clauses(text: str) -> list[str]:
