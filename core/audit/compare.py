@@ -1220,7 +1220,7 @@ def _flip(
     theirs_all = passage.clause_words(toks)
     for clause, clause_words in _clause_words(fact_text):
         mine_words = clause_words & words
-        best = max((len(mine_words & theirs) for _, theirs in theirs_all), default=0)
+        best = max([len(mine_words & theirs) for _, theirs in theirs_all], default=0)
         if best == 0:
             continue
         mine = _polarity(clause)
