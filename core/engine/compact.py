@@ -206,6 +206,11 @@ def _judge(proposal: Proposal, job: CompactionJob) -> None:
         proposal.quality = judge(proposal.summary, inputs, job.settings)
 
 
+def utc_today() -> dt.date:
+    """The date the injected turns carry when the caller names none (OpenClaw fills `YYYY-MM-DD` with it)."""
+    return dt.datetime.now(dt.UTC).date()
+
+
 def _inject_turns(proposal: Proposal, settings: CompactionSettings, today: dt.date) -> None:
     """The memory-flush and post-compaction recovery turns the settings ask for."""
     if settings.memoryFlush.enabled:
@@ -235,7 +240,7 @@ async def compact(
     path = path if path is not None else session.active_path()
     settings = in_agent_shape(settings, session.format)
     mode = checked_mode(plan, path, settings)
-    today = today or dt.datetime.now(dt.UTC).date()
+    today = today or utc_today()
     started = time.perf_counter()
     run = SummaryRun(summarizer, settings, progress, plan.contextWindow, mode.summary_style(settings))
     summarize, prefix = plan.summarize_indices(), plan.turn_prefix_indices()

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import cutline.core.engine.compact as compact
 import cutline.core.summarizers.extractive as extractive
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.engine.span import BLOCK, MessageSpan
@@ -27,11 +28,25 @@ from cutline.core.summarizers.session_state import SpanState
 from tests.support.cli import run
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import write_pi_session
-from tests.support.proposal_digests import DIGESTS, LARGE_ENTRIES, LARGE_VARIANTS, VARIANTS, digest, large_session
+from tests.support.proposal_digests import (
+    DIGEST_DATE,
+    DIGESTS,
+    LARGE_ENTRIES,
+    LARGE_VARIANTS,
+    VARIANTS,
+    digest,
+    large_session,
+)
 from tests.support.session_files import SESSION_FILES
 
 KNOWN: dict[str, str] = json.loads(DIGESTS.read_text())
 _SLOW = pytest.mark.timeout(1200)
+
+
+@pytest.fixture(autouse=True)
+def _recorded_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The injected turns carry the day the digests were recorded, not today's."""
+    monkeypatch.setattr(compact, "utc_today", lambda: DIGEST_DATE)
 
 
 def _compact(capsys: pytest.CaptureFixture[str], file: Path, extra: list[str]) -> str:
