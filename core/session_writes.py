@@ -60,7 +60,7 @@ class WriteBackOutcome(BaseModel):
     notes: list[str] = []
 
 
-def stored_write_back_plan(store: Store, header: Session) -> WriteBackPlan | None:
+def stored_write_back_plan(store: Store, header: Session, *, look_for_agent: bool = True) -> WriteBackPlan | None:
     """`write_back_plan` of a stored session from its header and the store's facts of its path, without its entries.
 
     pi: the entry count, the trailing newline and whether current pi wrote the path; Claude
@@ -86,7 +86,28 @@ def stored_write_back_plan(store: Store, header: Session) -> WriteBackPlan | Non
         plan = plan_from_last(header.header_line, store.sessions.last_entry(header.id))
     else:
         return None
-    return None if plan is None else write_back_plan(header, plan=plan)
+    return None if plan is None else write_back_plan(header, plan=plan, look_for_agent=look_for_agent)
+
+
+def session_write_back_plan(store: Store, session_id: str, *, look_for_agent: bool = True) -> WriteBackPlan:
+    """`write_back_plan` of a stored session: from its header and stored facts where they tell, else read whole.
+
+    Why: the accept preview, `write-back-plan` and `context --proposal` loaded a 50,000-record
+    Claude Code session whole (~650 MB) only to ask whether it can be written back.
+    Raises NotFoundError when the store holds no such session.
+    """
+    return plan_and_session(store, session_id, look_for_agent=look_for_agent)[0]
+
+
+def plan_and_session(
+    store: Store, session_id: str, *, look_for_agent: bool = True
+) -> tuple[WriteBackPlan, Session | None]:
+    """`session_write_back_plan`, with the whole session when it had to be read for it (None: told from stored facts)."""
+    stored = stored_write_back_plan(store, store.sessions.header(session_id), look_for_agent=look_for_agent)
+    if stored is not None:
+        return stored, None
+    session = store.load_session(session_id)
+    return write_back_plan(session, look_for_agent=look_for_agent), session
 
 
 def write_back(
@@ -267,7 +288,7 @@ def recover_write_backs(store: Store) -> list[str]:
     messages: list[str] = []
     for pending in store.write_backs.pending():
         try:
-            session_format = store.load_session(pending.session_id).format
+            session_format = store.sessions.header(pending.session_id).format
         except NotFoundError:
             store.write_backs.forget(pending.proposal_id)
             continue
@@ -310,7 +331,7 @@ def undo(store: Store, ref: str, *, from_backup: bool = False, branch: bool = Fa
     The proposal is open again afterwards.
     """
     proposal_id, record = _undoable(store, ref)
-    session = store.load_session(record.session_id)
+    session = store.sessions.header(record.session_id)  # the running-agent look reads the header's facts alone
     adapter = adapter_for(session.format)
     running = adapter.running_agent(session)
     if running is not None:
@@ -359,7 +380,7 @@ def undo_plan(store: Store, ref: str) -> UndoPlan:
     When the agent wrote since, `undo` itself says so and names the choices (UndoNeedsChoice).
     """
     proposal_id, record = _undoable(store, ref)
-    adapter = adapter_for(store.load_session(record.session_id).format)
+    adapter = adapter_for(store.sessions.header(record.session_id).format)
     path = record.path
     if record.how == "append":
         restores = (
