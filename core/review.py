@@ -26,7 +26,7 @@ from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Session
-from cutline.core.session_writes import plan_and_session, recover_write_backs, written_back_to
+from cutline.core.session_writes import plan_and_session, recover_write_backs, stored_preview_line, written_back_to
 from cutline.core.session_writes import write_back as write_back_accepted
 from cutline.core.store import Store
 from cutline.core.store.proposals import (
@@ -196,6 +196,10 @@ def _preview_line(
     stamp = timestamp or now_iso()
     if plan is not None and plan.possible:
         if session is None:
+            header = store.sessions.header(proposal.session_id)
+            line = stored_preview_line(store, header, record, entry_id=proposal.entryId, timestamp=stamp)
+            if line is not None:
+                return line
             session = store.load_session(proposal.session_id)
         return adapter_for(session.format).preview_line(session, record, entry_id=proposal.entryId, timestamp=stamp)
     return compaction_line(record, entry_id=proposal.entryId, parent_id=proposal.parentEntryId, timestamp=stamp)

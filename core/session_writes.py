@@ -24,7 +24,7 @@ from cutline.core.agents.writeback import (
 )
 from cutline.core.engine.proposal import Proposal
 from cutline.core.errors import CutlineError, NotFoundError, WriteBackRefused
-from cutline.core.models import Session
+from cutline.core.models import CompactionRecord, Entry, Session
 from cutline.core.paths import backups_dir
 from cutline.core.store import Store
 from cutline.core.store.db import utc_now
@@ -108,6 +108,57 @@ def plan_and_session(
         return stored, None
     session = store.load_session(session_id)
     return write_back_plan(session, look_for_agent=look_for_agent), session
+
+
+def stored_preview_line(
+    store: Store, header: Session, record: CompactionRecord, *, entry_id: str, timestamp: str
+) -> str | None:
+    """`preview_line` of a stored session its plan says can be written back, without its other entries.
+
+    From the header and the stored path from the first kept entry to the leaf (pi: the leaf
+    alone; Codex: with the highest `ordinal` of the stored lines), which is all the agents'
+    writers look at for these. None where more is needed, and the caller reads the session
+    whole: pi before version 3 or written by current pi (its checkpoint is made from the
+    whole path), a first kept entry not on the stored path, Claude Code's parent chain
+    leaving the kept part of the path, anything the writer refuses (the whole session says why).
+    Why: the accept preview of a 50,000-record Claude Code session loaded it whole (~650 MB).
+    """
+    kind = header.format
+    if kind not in ("pi", "claude_code", "codex", "qwen_code"):
+        return None
+    if kind == "pi" and (
+        (header.version if header.version is not None else 1) < 3 or store.sessions.path_is_current_pi(header.id)
+    ):
+        return None
+    length = store.sessions.path_length(header.id)
+    start = length - 1
+    if record.firstKeptEntryId is not None and kind != "pi":
+        found = store.sessions.path_index_of(header.id, record.firstKeptEntryId)
+        if found is None:
+            return None
+        start = found
+    if start < 0:
+        return None
+    kept = _chained(header, store.sessions.path_entries(header.id, start, length))
+    try:
+        if kind == "codex":
+            from cutline.core.agents.codex.compaction import compaction_payload, highest_ordinal
+
+            last = highest_ordinal(header.header_line, store.sessions.raw_lines(header.id))
+            if last is None:
+                return None
+            return compaction_payload(kept, record, timestamp=timestamp, last=last).decode("utf-8").rstrip("\r\n")
+        return adapter_for(kind).preview_line(kept, record, entry_id=entry_id, timestamp=timestamp)
+    except (WriteBackRefused, ValueError):
+        return None
+
+
+def _chained(header: Session, entries: list[Entry]) -> Session:
+    """The header holding `entries` (a stretch of its active path) as its whole path, each the parent of the next."""
+    chained: list[Entry] = []
+    for entry in entries:
+        chained.append(entry.model_copy(update={"parentId": chained[-1].id if chained else None}))
+    return header.model_copy(update={"entries": chained, "leaf_id": chained[-1].id if chained else None})
 
 
 def write_back(

@@ -8,13 +8,15 @@ question, or only for its format; the store's header and facts of the path tell 
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from cutline.core import review
+from cutline.core import review, workbench
+from cutline.core.agents.registry import adapter_for
 from cutline.core.agents.writeback import PendingWrite
 from cutline.core.session_writes import recover_write_backs, undo, undo_plan
 from cutline.core.store import Store
@@ -101,3 +103,29 @@ def test_the_crash_recovery_reads_no_session_whole(agent: str, tmp_path: Path, m
         said = recover_write_backs(store)
         assert len(said) == 1 and "still open" in said[0], said
         assert whole == [], whole
+
+
+@pytest.mark.parametrize("agent", ["claude_code", "codex"])
+def test_the_accept_preview_and_the_context_after_it_read_no_session_whole(
+    agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line and the plan from stored facts; the context after it reads the file with the line appended."""
+    path = _case(tmp_path, agent)
+    with Store(tmp_path / "db") as store:
+        proposal = propose(store, path, keep_recent_tokens=60)
+        whole = count_whole_reads(monkeypatch)
+        preview = workbench.accept_preview(store, proposal.id, dt.datetime(2026, 1, 2, 3, 4, 5, 678000))
+        after = review.context_after_accept(store, proposal.id, timestamp=preview.timestamp)
+        assert whole == [], whole
+        monkeypatch.undo()
+        assert preview.write_back.possible
+        assert preview.line == review.preview_entry(store, proposal.id, timestamp=preview.timestamp)
+        session = store.load_session(proposal.session_id)
+        record = proposal.compaction_record(preview.summary)
+        expected = adapter_for(session.format).preview_line(
+            session, record, entry_id=proposal.entryId, timestamp=preview.timestamp
+        )
+        assert preview.line == expected
+        assert after is not None
+        review.accept(store, proposal.id, write_back=True, timestamp=preview.timestamp)
+        assert path.read_text(encoding="utf-8").rstrip("\n").endswith(preview.line)
