@@ -64,7 +64,7 @@ def stored_write_back_plan(store: Store, header: Session, *, look_for_agent: boo
     """`write_back_plan` of a stored session from its header and the store's facts of its path, without its entries.
 
     pi: the entry count, the trailing newline and whether current pi wrote the path; Claude
-    Code: the path's last record; Codex: the rollout's last line. None where more is needed
+    Code and Qwen Code: the path's last record; Codex: the rollout's last line. None where more is needed
     (a pi file before version 3, a Codex last line whose `ordinal` is a boolean, another
     agent's session): then the caller reads the session whole.
     """
@@ -80,6 +80,10 @@ def stored_write_back_plan(store: Store, header: Session, *, look_for_agent: boo
         from cutline.core.agents.claude_code.writeback import plan_from_leaf
 
         plan = plan_from_leaf(store.sessions.path_leaf(header.id))
+    elif header.format == "qwen_code":
+        from cutline.core.agents.qwen_code.writeback import plan_from_leaf as qwen_plan
+
+        plan = qwen_plan(store.sessions.path_leaf(header.id))
     elif header.format == "codex":
         from cutline.core.agents.codex.writeback import plan_from_last
 

@@ -22,7 +22,7 @@ import pytest
 from cutline.core.agents.registry import adapter_for
 from cutline.core.errors import WriteBackRefused
 from cutline.core.models import CompactionRecord, Session
-from cutline.core.session_writes import stored_preview_line, write_back_plan
+from cutline.core.session_writes import stored_preview_line, stored_write_back_plan, write_back_plan
 from cutline.core.store import Store
 from tests.support.grown_sessions import grow
 from tests.support.paths import ROOT
@@ -137,3 +137,16 @@ def test_a_codex_ordinal_higher_earlier_than_the_last_line_s_is_the_one_counted(
         header = store.sessions.header(session_id)
         line = stored_preview_line(store, header, CompactionRecord(summary="s"), entry_id="x", timestamp=STAMP)
     assert line is not None and json.loads(line)["ordinal"] == 10**6 + 1
+
+
+@pytest.mark.parametrize("file", files_of("qwen_code"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_qwen_code_file_gives_the_same_plan_from_stored_facts(file: Path, tmp_path: Path) -> None:
+    """Qwen Code: the stored path's last record, as Claude Code (main: None, read whole)."""
+    copy = tmp_path / file.name
+    shutil.copyfile(file, copy)
+    with Store() as store:
+        session_id = store.import_file(copy).session_id
+        stored = stored_write_back_plan(store, store.sessions.header(session_id), look_for_agent=False)
+        whole = write_back_plan(store.load_session(session_id), look_for_agent=False)
+    assert stored is not None
+    assert stored == whole
