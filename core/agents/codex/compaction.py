@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from itertools import chain
 from typing import Any
 
 from cutline.core.agents.context import context_weight
@@ -84,8 +85,9 @@ def last_ordinal(session: Session) -> int:
 
 
 def _highest(lines: Iterable[dict[str, Any]]) -> int | None:
-    numbers = [n for r in lines if isinstance(n := r.get("ordinal"), int) and not isinstance(n, bool)]
-    return max(numbers) if numbers else None
+    """The highest integer `ordinal` of `lines` (a boolean is none), each looked at once and let go."""
+    numbers = (n for r in lines if isinstance(n := r.get("ordinal"), int) and not isinstance(n, bool))
+    return max(numbers, default=None)
 
 
 def highest_ordinal(header_line: str | None, lines: Iterable[str]) -> int | None:
@@ -101,7 +103,7 @@ def highest_ordinal(header_line: str | None, lines: Iterable[str]) -> int | None
         return None
     if not isinstance(header, dict):
         return None
-    return _highest([header, *(_raw_line(line) for line in lines)])
+    return _highest(chain([header], (_raw_line(line) for line in lines)))  # one line parsed at a time
 
 
 def has_last_ordinal(header_line: str | None, last: Entry | None) -> bool | None:
