@@ -8,6 +8,7 @@ alone), so a session loads without re-reading its file.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -623,6 +624,37 @@ class Sessions:
             " ORDER BY path_index DESC LIMIT 1",
             session_id,
         )
+
+    def path_index_of(self, session_id: str, entry_id: str) -> int | None:
+        """Where entry `entry_id` sits on the stored active path (None: not on it), read from its row alone."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT path_index FROM entries WHERE session_id = ? AND id = ? AND path_index IS NOT NULL",
+                (session_id, entry_id),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def raw_lines(self, session_id: str) -> Iterator[str]:
+        """Every stored entry's raw line in file order (as `load` ends up with them), streamed: no entry rebuilt.
+
+        Fetched under the store's lock `_ROWS_PER_LOCK` at a time, as `path_entries` does, so a
+        reader of another window is not held up while the lines are looked at.
+        """
+        lock = self._db.lock
+        with lock:
+            cursor = self._db.conn.execute("SELECT raw FROM entries WHERE session_id = ? ORDER BY seq", (session_id,))
+            rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        try:
+            while rows:
+                for (raw,) in rows:
+                    yield raw
+                if len(rows) < _ROWS_PER_LOCK:
+                    break
+                with lock:
+                    rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        finally:
+            with lock:
+                cursor.close()
 
     def last_entry(self, session_id: str) -> Entry | None:
         """The session's last stored entry in file order (as `load` ends), rebuilt alone with its raw line."""
