@@ -267,10 +267,17 @@ def stream_claude_code(lines: StreamedLines, file: str, stem: str, sink: EntrySi
                 target.summary = entry.message.text()
             pending = None
         if held is not None:
-            _hand_on(held, skeleton, dropped, sink)
+            # the held entry's usage goes when this record is a block of the same API message: `usage_once_per_call`
+            # keeps a message's usage on its last record only, whatever the rest of the file holds
+            before, seen = held
+            message = before.message
+            if seen.usage and seen.response is not None and seen.response == skeleton.response and message is not None:
+                message.usage = None
+                dropped.add(seen.seq)
+            sink(before, False)
         held = entry, skeleton
     if held is not None:
-        _hand_on(held, None, dropped, sink)
+        sink(held[0], False)
     if building.ids.clashed():
         raise NotStreamable(f"{file}: an id made for a record without a uuid is a later record's uuid")
     lines.problems.extend(building.found)
@@ -286,26 +293,6 @@ def stream_claude_code(lines: StreamedLines, file: str, stem: str, sink: EntrySi
                 continue
         amend(seq, fix.apply)
     return _session(building, stem, lines, [], leaf_id)
-
-
-def _hand_on(held: tuple[Entry, _Skeleton], following: _Skeleton | None, dropped: set[int], sink: EntrySink) -> None:
-    """Hand on a held entry, its usage dropped when the record read after it is a block of the same API message.
-
-    Why it may be dropped now: `usage_once_per_call` keeps a message's usage on its last record only, and
-    this one has a later record of its message, whatever the rest of the file holds.
-    """
-    entry, skeleton = held
-    message = entry.message
-    if (
-        following is not None
-        and skeleton.usage
-        and skeleton.response is not None
-        and following.response == skeleton.response
-        and message is not None
-    ):
-        message.usage = None
-        dropped.add(skeleton.seq)
-    sink(entry, False)
 
 
 class LinearPlaces:
