@@ -64,6 +64,7 @@ def main() -> None:
     paths = args.paths or [HERE / "sample_sessions", HERE / "tests" / "fixtures"]
     files: list[Path] = []
     for path in paths:
+        path = path.resolve()
         files += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
     counts: dict[str, int] = {}
     with (
