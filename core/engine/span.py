@@ -100,17 +100,17 @@ class MessageSpan(Sequence[Message]):
         self.most_held = max(self.most_held, len(entries))
         summarizable, remember = self._summarizable, self._remember
         messages: list[Message | LightMessage] = []
-        # what `remember` picks, validated: a message, or the position of a light entry's (read validated below)
-        picked: list[Message | int] = []
-        for position, entry in zip(self._indices[at : at + BLOCK], entries, strict=True):
-            if isinstance(entry, LightEntry):
+        picked: list[Message] = []
+        for entry in entries:
+            if type(entry) is LightEntry:
                 seen = light(entry)
                 if seen is None:
                     continue
                 messages.append(seen)
                 if remember is not None and remember(seen):
-                    picked.append(self._validated(entry) if entry.raw_line else position)
+                    picked.append(self._validated(entry))
             else:
+                assert isinstance(entry, Entry)
                 message = summarizable(entry)
                 if message is None:
                     continue
@@ -118,28 +118,21 @@ class MessageSpan(Sequence[Message]):
                 if remember is not None and remember(message):
                     picked.append(message)
         if remember is not None:
-            wanted = [p for p in picked if isinstance(p, int)]
-            read = dict(zip(wanted, path.read_unkept(wanted), strict=True)) if wanted else {}
-            self._picked[at] = [self._message_of(read[p]) if isinstance(p, int) else p for p in picked]
+            self._picked[at] = picked
         return messages
 
     def _validated(self, entry: LightEntry) -> Message:
-        """The pydantic message of a light entry of a pi line (the store's rebuild of the line): for the few a walk remembers."""
+        """The pydantic message of a light entry (the store's own rebuild of its line): for the few a walk remembers."""
         rebuilt = entry_from_line(entry.raw_line, entry.line)
-        if rebuilt is None:
+        message = self._summarizable(rebuilt) if rebuilt is not None else None
+        if message is None:
             raise CutlineError(
                 f"stored entry at line {entry.line} cannot be rebuilt from its line (re-import the file)"
             )
-        return self._message_of(rebuilt)
-
-    def _message_of(self, entry: Entry) -> Message:
-        message = self._summarizable(entry)
-        if message is None:
-            raise CutlineError(f"stored entry at line {entry.line} gives no message validated, one read light")
         return message
 
     def read_light(self) -> Iterator[Message | LightMessage]:
-        """One walk over the span, as iterating it, but a message row msgspec reads comes as its light message.
+        """One walk over the span, as iterating it, but a pi message line msgspec reads comes as its light message.
 
         Why: the extractive summary reads each message's values once; a light message
         (core.agents.light: the same values, without the fields the light structs leave out)

@@ -13,7 +13,6 @@ from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.entries import entry_from_json, entry_json
 from cutline.core.agents.index_facts import entry_facts
 from cutline.core.agents.light import LightEntry
-from cutline.core.agents.light_stored import stored_light_entry
 from cutline.core.agents.pi.reader import entry_from_line, message_line_entry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -120,17 +119,11 @@ def light_or_entry_from_row(serialized: str, raw: str, line: int | None) -> Entr
 
     Why: a summary reads every message of the span once, for its text; building each one
     as a validated pydantic entry was about a third of an uncompacted 100k `compact`. A
-    light entry holds the same values (`light_entry` and `stored_light_entry` answer None
-    for any row they do not mirror, which is then rebuilt as before), without the fields
-    the light structs leave out.
+    light entry holds the same values (`light_entry` answers None for any line it does not
+    mirror, which is then rebuilt as before), without the fields the light structs leave out.
     """
     if not serialized:
         found = message_line_entry(raw, line or 0, light=True)
         if found is not None:
             return found
-    elif not raw:
-        # a Claude Code or Codex message read without its raw line (`Sessions.path_entries`' by_model): its model
-        stored = stored_light_entry(serialized)
-        if stored is not None:
-            return stored
     return entry_from_row(serialized, raw, line)

@@ -421,18 +421,15 @@ class Sessions:
                 cursor.close()
         return entries
 
-    def path_light_entries(
-        self, session_id: str, start: int, stop: int, *, by_model: bool = False
-    ) -> list[Entry | LightEntry]:
-        """`path_entries`, with a light entry for each message row msgspec reads (`light_or_entry_from_row`).
+    def path_light_entries(self, session_id: str, start: int, stop: int) -> list[Entry | LightEntry]:
+        """`path_entries` of a pi path, with a light entry for each message line msgspec reads (`light_or_entry_from_row`).
 
         For a reader of the messages' values only (the extractive summary's walk over the span).
         """
         lock = self._db.lock
-        line_of = _RAW_LINE_BY_MODEL if by_model else _RAW_LINE
         with lock:
             cursor = self._db.conn.execute(
-                f"SELECT model_json, {line_of}, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
+                f"SELECT model_json, {_RAW_LINE}, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
                 " ORDER BY path_index",
                 (session_id, start, stop),
             )
@@ -580,18 +577,18 @@ class Sessions:
                 )
             return found
 
-        light = self._fetch_light(session_id, by_model)
+        light = None if by_model else self._fetch_light(session_id)
         if lazy:
             held = LazyEntries(start, len(ids), fetch, fetch_at)
             return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain, fetch_light=light)
         tail = self.path_entries(session_id, start, len(ids), by_model=by_model)
         return PathWindow(ids, kinds, facts, counts, start, tail, fetch, fetch_light=light)
 
-    def _fetch_light(self, session_id: str, by_model: bool) -> FetchLight:
-        """A window's light reader (`PathWindow.read_light`): `path_light_entries` of [lo, hi), checked as `path_entries`'."""
+    def _fetch_light(self, session_id: str) -> FetchLight:
+        """A window's light reader (`PathWindow.read_light`) of a pi path; Claude Code's and Codex's rows hold models light entries do not mirror."""
 
         def fetch_light(lo: int, hi: int) -> list[Entry | LightEntry]:
-            entries = self.path_light_entries(session_id, lo, hi, by_model=by_model)
+            entries = self.path_light_entries(session_id, lo, hi)
             if len(entries) != hi - lo:
                 raise CutlineError(
                     f"session {session_id} changed in the store while it was read: run the command again"

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cutline.core.agents.light import LightMessage, LightText, LightToolCall
-from cutline.core.agents.light_stored import LightToolResult, StoredLightMessage
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues, implicit_facts, sentence_function
 from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
@@ -429,7 +428,7 @@ def _mask(bits: dict[str, int], subject: frozenset[str]) -> int:
 
 
 # what the span's walk hands over: a pydantic message, or a light one (core.agents.light) with the same values
-SpanMessage = Message | LightMessage | StoredLightMessage
+SpanMessage = Message | LightMessage
 Call = ToolCallBlock | LightToolCall
 
 
@@ -584,7 +583,7 @@ def _text_and_calls(message: SpanMessage) -> tuple[str, list[Call]]:
 
 
 def _result_text(blocks: list[Any]) -> str:
-    return "\n".join(b.text for b in blocks if type(b) is TextBlock or type(b) is LightText)
+    return "\n".join(b.text for b in blocks if type(b) is TextBlock)
 
 
 class SpanReader:
@@ -872,7 +871,7 @@ class SpanReader:
             return
         text = "\n".join(b.text for b in message.content if type(b) is TextBlock or type(b) is LightText)
         for block in message.content:
-            if type(block) is ToolResultBlock or type(block) is LightToolResult:
+            if type(block) is ToolResultBlock:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
         if text.strip():
             asks = state.ask_count
@@ -937,13 +936,7 @@ def _text(message: SpanMessage) -> str:
     """`Message.text` of a span message; a light one has no system sections, tool result blocks nor extras to read."""
     if isinstance(message, Message):
         return message.text()
-    parts: list[str] = []
-    blocks: list[Any] = message.content  # a stored model's light message may hold tool results too
-    for block in blocks:
-        if type(block) is LightText:
-            parts.append(block.text)
-        elif type(block) is LightToolResult:
-            parts.extend(b.text for b in block.content if type(b) is LightText)
+    parts = [b.text for b in message.content if type(b) is LightText]
     if message.role in ("branchSummary", "compactionSummary") and message.summary:
         parts.append(message.summary)
     if message.role == "bashExecution":
@@ -965,9 +958,9 @@ def _size(message: SpanMessage) -> int:
                 size += 16 * len(args)
                 for value in args.values():
                     size += len(value) if type(value) is str else 8
-        elif type(block) is ToolResultBlock or type(block) is LightToolResult:
+        elif type(block) is ToolResultBlock:
             for inner in block.content:
-                if type(inner) is TextBlock or type(inner) is LightText:
+                if type(inner) is TextBlock:
                     size += len(inner.text)
         else:
             size += len(str(getattr(block, "thinking", "") or ""))
