@@ -98,7 +98,13 @@ def _holding(
             for k, message in enumerate(walked):
                 if k == length // 2 and length > found.get("messages", 0):
                     found["messages"] = length
-                    alive = [o for o in _with_untracked() if isinstance(o, Entry | LightEntry) and id(o) not in earlier]
+                    alive = list(
+                        {
+                            id(o): o
+                            for o in _with_untracked()
+                            if isinstance(o, Entry | LightEntry) and id(o) not in earlier
+                        }.values()
+                    )
                     found["entries"] = len(alive)
                     found["raw"] = sum(len(e.raw_line) for e in alive)
                 yield message
