@@ -393,11 +393,12 @@ def report(result: dict[str, Any]) -> bool:
     return ok
 
 
-def run_implicit(split: str) -> bool:
-    """Implicit facts (bench/truth/implicit.py): the offline summary's facts kept, and the truth's order of the
-    session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether good >= offline > bad
-    (an offline summary that keeps every fact is level with the good one, as in the main set's pairs)."""
-    key = json.loads(IMPLICIT_KEY.read_text(encoding="utf-8"))
+def run_implicit(split: str, key_file: Path = IMPLICIT_KEY, name: str = "implicit facts") -> bool:
+    """Implicit facts (bench/truth/implicit.py; round 2: implicit2.py): the offline summary's facts kept, and the
+    truth's order of the session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether
+    good >= offline > bad (an offline summary that keeps every fact is level with the good one, as in the main set's
+    pairs). The offline summary is written with the prompt of the session's agent."""
+    key = json.loads(key_file.read_text(encoding="utf-8"))
     credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}
     by_split: dict[str, list[str]] = defaultdict(list)
     kept_by_kind: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -406,9 +407,10 @@ def run_implicit(split: str) -> bool:
         part = session["split"]
         if split not in ("all", part):
             continue
-        s = span(IMPLICIT_KEY.parent / session["file"])
+        s = span(key_file.parent / session["file"])
+        prompt = PROMPT_FOR_FORMAT[session.get("format", "pi")]
         offline = summarize_extractive(
-            SummaryRequest(prompt_name="pi-checkpoint", messages=s.messages, previous_summary=s.previous_summary)
+            SummaryRequest(prompt_name=prompt, messages=s.messages, previous_summary=s.previous_summary)
         )
         scores = {}
         for role, text in (("good", session["good"]), ("offline", offline), ("bad", session["bad"])):
@@ -429,7 +431,7 @@ def run_implicit(split: str) -> bool:
         )
     for part in sorted(by_split, key=lambda p: p != "tune"):
         label = "held out (never tuned on)" if part == "heldout" else part
-        print(f"\n== implicit facts, {label}")
+        print(f"\n== {name}, {label}")
         kinds = sorted({k for p, k in kept_by_kind if p == part})
         print(
             "offline summary keeps: "
@@ -473,6 +475,7 @@ def main() -> int:
     functions = run_functions(args.split)
     ok &= report_functions(functions)
     run_implicit(args.split)
+    run_implicit(args.split, IMPLICIT2_KEY, "implicit facts, round 2")
     against_hand(result["summaries"])
     if args.show:
         shown = (
