@@ -92,7 +92,7 @@ HELD_OUT: list[Case] = [
         "facts": {
             "concluded": (
                 [r"(stored|store|persist\w*|keep)[^.\n]{0,30}deadline|deadline column"],
-                [r"(derive|derived|deriving|compute|computed|work(ed)? it out)[^.\n]{0,40}(each time|on the fly)"],
+                [r"decided:? (to )?(derive|compute|work)[^.\n]{0,40}(each time|on the fly)"],
             ),
             "learnt": (
                 [
@@ -105,8 +105,8 @@ HELD_OUT: list[Case] = [
             "asked": (
                 [
                     r"(sla|breach)[^.\n]{0,30}(email|mail)",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify|rewrite)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif|rewrit)\w*",
                 ],
                 [],
             ),
@@ -137,7 +137,7 @@ HELD_OUT: list[Case] = [
         "bad": {
             "goal": "Fix SLA issues.",
             "done": ["Looked at some files and ran a couple of commands."],
-            "decisions": ["Work the SLA clock out each time from the events table."],
+            "decisions": ["Decided: work the SLA clock out each time from the events table."],
             "now": "Write the migration with a backfill.",
             "next": ["Continue."],
         },
@@ -217,8 +217,8 @@ HELD_OUT: list[Case] = [
             "asked": (
                 [
                     r"calibration table",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify|redo)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif|redo)\w*",
                 ],
                 [],
             ),
@@ -333,8 +333,8 @@ HELD_OUT: list[Case] = [
             "asked": (
                 [
                     r"(public |feed'?s? )(feed )?url",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged|the same)|(don'?t|do not|not|never)"
-                    r" (touch|change|edit|modify|move)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged|the same)|(don'?t|do not|not|never|avoid)"
+                    r" (touch|chang|edit|modif|mov)\w*",
                 ],
                 [],
             ),
@@ -445,8 +445,8 @@ HELD_OUT: list[Case] = [
             "asked": (
                 [
                     r"route codes?",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify|rename)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif|renam)\w*",
                 ],
                 [],
             ),
@@ -568,8 +568,8 @@ HELD_OUT: list[Case] = [
             "asked": (
                 [
                     r"wording|notice text|notice'?s? (text|copy)",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify|alter)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif|alter)\w*",
                 ],
                 [],
             ),
@@ -684,8 +684,8 @@ HELD_OUT: list[Case] = [
             "asked": (
                 [
                     r"response (shape|format)",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify|alter)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif|alter)\w*",
                 ],
                 [],
             ),
@@ -802,8 +802,8 @@ TUNE: list[Case] = [
             "asked": (
                 [
                     r"audio guide",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif)\w*",
                 ],
                 [],
             ),
@@ -905,8 +905,8 @@ TUNE: list[Case] = [
             "asked": (
                 [
                     r"column",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged|order)|(don'?t|do not|not|"
-                    r"never) (touch|change|edit|modify|reorder)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged|order)|(don'?t|do not|not|"
+                    r"never|avoid) (touch|chang|edit|modif|reorder)\w*",
                 ],
                 [],
             ),
@@ -1016,8 +1016,8 @@ TUNE: list[Case] = [
             "asked": (
                 [
                     r"\bttl\b",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged|what it is)|(don'?t|do not|"
-                    r"not|never) (touch|change|edit|modify|lower)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged|what it is)|(don'?t|do not|"
+                    r"not|never|avoid) (touch|chang|edit|modif|lower)\w*",
                 ],
                 [],
             ),
@@ -1104,7 +1104,7 @@ TUNE: list[Case] = [
         "facts": {
             "concluded": (
                 [r"unaccent"],
-                [r"(chose|choose|go with|going with|decided on|move (search )?to|use) meilisearch"],
+                [r"(chose|choose|go with|going with|decided on|use) meilisearch"],
             ),
             "learnt": (
                 [r"superuser", r"postgres user|as postgres|migration"],
@@ -1114,8 +1114,8 @@ TUNE: list[Case] = [
             "asked": (
                 [
                     r"recipe urls?|urls?",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif)\w*",
                 ],
                 [],
             ),
@@ -1224,8 +1224,8 @@ TUNE: list[Case] = [
             "asked": (
                 [
                     r"event fields?|field names?",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify|rename)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif|renam)\w*",
                 ],
                 [],
             ),
@@ -1330,8 +1330,8 @@ TUNE: list[Case] = [
             "asked": (
                 [
                     r"url scheme|thumbnail urls?",
-                    r"(leave|left|keep)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never) "
-                    r"(touch|change|edit|modify)",
+                    r"(leav\w*|left|keep\w*)[^.\n]{0,50}(alone|as (it )?is|untouched|unchanged)|(don'?t|do not|not|never|avoid) "
+                    r"(touch|chang|edit|modif)\w*",
                 ],
                 [],
             ),
