@@ -14,10 +14,12 @@ noise reported; the share of reported losses truly lost on the hand-judged summa
 and whether the audit's score ranks summaries as the truth does (pairs of summaries of
 one session: the planted one, the offline extractive one, the hand-written ones).
 
-Last, the implicit-facts part (tests/fixtures/truth/implicit/, bench/truth/implicit.py): per
-session its good, offline (extractive) and bad summaries, the truth's scores (the regex
-judges) and the audit's, and how often the audit orders them as the truth does, tune and
-held out apart (`--implicit tune` audits the tune sessions only).
+Last, the implicit-facts part (tests/fixtures/truth/implicit/, bench/truth/implicit.py; its
+second round, in pi, Claude Code and Codex format, tests/fixtures/truth/implicit2/,
+bench/truth/implicit2.py): per session its good, offline (extractive, with the prompt of the
+session's agent) and bad summaries, the truth's scores (the regex judges) and the audit's, and
+how often the audit orders them as the truth does, per round, tune and held out apart
+(`--implicit tune` audits the tune sessions only, `--implicit-rounds 2` the second round only).
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 TRUTH = ROOT / "tests" / "fixtures" / "truth"
 IMPLICIT = TRUTH / "implicit"
+# the implicit-facts rounds: the folder of each, and the prefix of its keys in the table
+IMPLICIT_ROUNDS = {1: (IMPLICIT, "implicit"), 2: (TRUTH / "implicit2", "implicit2")}
+PROMPT_FOR_FORMAT = {"pi": "pi-checkpoint", "claude_code": "claude-code", "codex": "codex"}
 ROLES = ("good", "offline", "bad")
 RANK = {"kept": 0, "reworded": 1, "lost": 2, "contradicted": 3}
 POSITIVE = ("lost", "contradicted")
@@ -107,26 +112,29 @@ def measure(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------
 
 
-def _extractive(file: Path) -> str:
+def _extractive(file: Path, prompt_name: str = "pi-checkpoint") -> str:
     sys.path.insert(0, str(ROOT))
     from bench.truth.slot import request
     from cutline.core.summarizers import get_summarizer
 
-    return asyncio.run(get_summarizer("extractive").summarize(request(file)))
+    summary_request = request(file).model_copy(update={"prompt_name": prompt_name})
+    return asyncio.run(get_summarizer("extractive").summarize(summary_request))
 
 
-def load_implicit(splits: tuple[str, ...] = ("tune", "heldout")) -> list[dict[str, Any]]:
-    """The implicit-facts part's sessions (bench/truth/implicit.py) of the splits given."""
-    key = json.loads((IMPLICIT / "key.json").read_text(encoding="utf-8"))
-    return [s for s in key["sessions"] if s["split"] in splits]
+def load_implicit(splits: tuple[str, ...] = ("tune", "heldout"), round_: int = 1) -> list[dict[str, Any]]:
+    """The implicit-facts part's sessions of the splits given: round 1 (bench/truth/implicit.py) or 2 (implicit2.py)."""
+    folder = IMPLICIT_ROUNDS[round_][0]
+    key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
+    return [s | {"folder": str(folder)} for s in key["sessions"] if s["split"] in splits]
 
 
 def implicit_jobs(sessions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per implicit-facts session: its good, offline (extractive) and bad summaries put in place."""
+    """Per implicit-facts session: its good, offline (extractive, its agent's prompt) and bad summaries put in place."""
     out: list[dict[str, Any]] = []
     for session in sessions:
-        file = IMPLICIT / session["file"]
-        texts = {"good": session["good"], "offline": _extractive(file), "bad": session["bad"]}
+        file = Path(session.get("folder", IMPLICIT)) / session["file"]
+        offline = _extractive(file, PROMPT_FOR_FORMAT[session.get("format", "pi")])
+        texts = {"good": session["good"], "offline": offline, "bad": session["bad"]}
         out.extend(
             {"name": f"implicit-{role}:{session['id']}", "file": str(file), "summary": texts[role]} for role in ROLES
         )
@@ -269,11 +277,12 @@ def score(key: dict[str, Any], hand: list[dict[str, Any]], results: list[dict[st
     table["ranking"] = ranking(key, hand, by_job)
     for split in ("tune", "heldout"):
         table[f"between/{split}"] = between(key, hand, by_job, split)
-        table[f"implicit/{split}"] = implicit_order(by_job, split)
+        for round_, (_, prefix) in IMPLICIT_ROUNDS.items():
+            table[f"{prefix}/{split}"] = implicit_order(by_job, split, round_)
     return table
 
 
-def implicit_order(by_job: dict[str, Any], split: str) -> list[dict[str, Any]]:
+def implicit_order(by_job: dict[str, Any], split: str, round_: int = 1) -> list[dict[str, Any]]:
     """Per implicit-facts session: the truth's and the audit's scores of the good, offline and bad summaries, and
     whether the audit orders each pair as the truth does (`_agrees`: a pair the truth puts level must stay level)."""
     sys.path.insert(0, str(ROOT))
@@ -281,7 +290,7 @@ def implicit_order(by_job: dict[str, Any], split: str) -> list[dict[str, Any]]:
 
     credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}
     rows: list[dict[str, Any]] = []
-    for session in load_implicit((split,)):
+    for session in load_implicit((split,), round_):
         jobs_of = {role: by_job.get(f"implicit-{role}:{session['id']}") for role in ROLES}
         if any(j is None for j in jobs_of.values()):
             continue
@@ -444,15 +453,16 @@ def print_table(name: str, table: dict[str, Any]) -> None:
             cells = "  ".join(f"{r} {row[r]['truth']:.2f}/{row[r]['audit']:.2f}" for r in ("good", "offline", "bad"))
             verdict = "ordered" if row["ordered"] else "NOT ordered"
             print(f"good >= offline > bad ({split}) {row['session']}: truth/audit {cells}: {verdict}")
-    for split in ("tune", "heldout"):
-        rows = table.get(f"implicit/{split}", [])
+    for split, (_, prefix) in ((s, r) for r in IMPLICIT_ROUNDS.values() for s in ("tune", "heldout")):
+        rows = table.get(f"{prefix}/{split}", [])
         if not rows:
             continue
         label = "held out, never tuned on" if split == "heldout" else split
         truth = sum(r["truth_ordered"] for r in rows)
         ordered = sum(r["ordered"] for r in rows)
+        name = "implicit facts" if prefix == "implicit" else "implicit facts, round 2"
         print(
-            f"implicit facts ({label}): the truth orders good >= offline > bad in {truth}/{len(rows)} sessions; "
+            f"{name} ({label}): the truth orders good >= offline > bad in {truth}/{len(rows)} sessions; "
             f"the audit orders them as the truth does in {ordered}/{len(rows)}"
         )
         for row in rows:
@@ -478,11 +488,13 @@ def main() -> int:
         default="tune,heldout",
         help="splits of the implicit-facts part to audit (comma-separated; 'none' for none)",
     )
+    parser.add_argument("--implicit-rounds", default="1,2", help="rounds of the implicit-facts part (comma-separated)")
     args = parser.parse_args()
     key = json.loads((TRUTH / "key.json").read_text(encoding="utf-8"))
     hand = json.loads((TRUTH / "hand.json").read_text(encoding="utf-8"))
     job_list = jobs(key, hand, not args.no_extractive)
-    job_list += implicit_jobs(load_implicit(tuple(args.implicit.split(","))))
+    for round_ in (int(r) for r in args.implicit_rounds.split(",")):
+        job_list += implicit_jobs(load_implicit(tuple(args.implicit.split(",")), round_))
     summaries = {j["name"]: j["summary"] for j in job_list}
     outputs: dict[str, Any] = {}
     if not args.no_baseline:

@@ -25,8 +25,9 @@ never tuned on:
 Then the split-turn sessions (`tests/fixtures/truth/split/`, bench/truth/split_turns.py),
 summarized as the engine does (pi and OpenClaw: the history before the turn and the turn
 prefix apart, joined as pi joins them; Claude Code and Codex: the whole span, cut mid-turn):
-the latest request must be in what says what is under way (the sections above, or the turn
-prefix's `## Original Request`), and the earlier ask, finished, must not be there.
+the latest request must be in what says what is under way (the sections above; on a split turn
+the history part's own section, not the turn prefix's `## Original Request`, which names the
+turn's ask whatever the history says), and the earlier ask, finished, must not be there.
 """
 
 from __future__ import annotations
@@ -72,12 +73,11 @@ GOAL_AND_RULES = {
     "claude-code": ("1. Primary Request and Intent:",),
     "codex": ("## Task", "## Constraints & preferences"),
 }
-# a split turn's prefix summary says what is under way in its original request
-PREFIX_UNDER_WAY = ("## Original Request",)
 PREFIX_PROMPT = {"pi": "pi-current-turn-prefix", "openclaw": "pi-turn-prefix"}
 SPLIT_KEY = KEY.parent / "split" / "key.json"
 OPENINGS_KEY = KEY.parent / "openings" / "key.json"
 IMPLICIT_KEY = KEY.parent / "implicit" / "key.json"
+IMPLICIT2_KEY = KEY.parent / "implicit2" / "key.json"
 FUNCTIONS_KEY = KEY.parent / "functions" / "key.json"
 # sentence functions (bench/truth/functions.py): the section groups its judges read, per prompt
 FUNCTION_SECTIONS = {
@@ -191,8 +191,12 @@ def run(split: str) -> dict[str, Any]:
     }
 
 
-def summarize_split(session: dict[str, Any]) -> tuple[str, str, int]:
-    """A split-turn session summarized as the engine does: history and turn prefix apart, or the whole span."""
+def summarize_split(session: dict[str, Any]) -> tuple[str, str, int, str]:
+    """A split-turn session summarized as the engine does: history and turn prefix apart, or the whole span.
+
+    Returns the summary, its prompt, the characters replaced and the text that must say what is under way: the
+    section that says so (UNDER_WAY) of the history part itself on a split turn (not the turn prefix's "Original
+    Request", which names it whatever the history says), of the whole summary otherwise."""
     s = span(SPLIT_KEY.parent / session["file"])
     prompt = PROMPT_FOR_FORMAT[session["format"]]
     kind = "update" if s.previous_summary else "history"
@@ -201,7 +205,8 @@ def summarize_split(session: dict[str, Any]) -> tuple[str, str, int]:
         request = SummaryRequest(
             kind=kind, prompt_name=prompt, messages=s.messages, previous_summary=s.previous_summary
         )
-        return summarize_extractive(request), prompt, replaced
+        summary = summarize_extractive(request)
+        return summary, prompt, replaced, section_text(summary, UNDER_WAY[prompt])
     # pi and OpenClaw: the turn starts at the last user message; what comes before it is the history
     start = max(i for i, m in enumerate(s.messages) if m.role == "user")
     history = SummaryRequest(
@@ -212,7 +217,8 @@ def summarize_split(session: dict[str, Any]) -> tuple[str, str, int]:
     )
     # as the engine joins them offline: the history's empty "under way" section names the turn's ask
     history_text = name_turn_under_way(summarize_extractive(history), prompt, s.messages[start:])
-    return history_text + TURN_CONTEXT_SEPARATOR + summarize_extractive(prefix), prompt, replaced
+    summary = history_text + TURN_CONTEXT_SEPARATOR + summarize_extractive(prefix)
+    return summary, prompt, replaced, section_text(history_text, UNDER_WAY[prompt])
 
 
 def run_split(split: str) -> dict[str, Any]:
@@ -224,9 +230,8 @@ def run_split(split: str) -> dict[str, Any]:
     for session in key["sessions"]:
         if split != "all" and session["split"] != split:
             continue
-        summary, prompt, replaced = summarize_split(session)
+        summary, _prompt, replaced, under_way = summarize_split(session)
         summaries[session["id"]] = summary
-        under_way = section_text(summary, UNDER_WAY[prompt] + PREFIX_UNDER_WAY)
         request = session["request"]
         named = judge(request["present"], request["contra"], under_way) == "kept"
         finished_there = all(re.search(p, under_way.lower()) for p in session["finished"]["present"])
@@ -388,11 +393,12 @@ def report(result: dict[str, Any]) -> bool:
     return ok
 
 
-def run_implicit(split: str) -> bool:
-    """Implicit facts (bench/truth/implicit.py): the offline summary's facts kept, and the truth's order of the
-    session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether good >= offline > bad
-    (an offline summary that keeps every fact is level with the good one, as in the main set's pairs)."""
-    key = json.loads(IMPLICIT_KEY.read_text(encoding="utf-8"))
+def run_implicit(split: str, key_file: Path = IMPLICIT_KEY, name: str = "implicit facts") -> bool:
+    """Implicit facts (bench/truth/implicit.py; round 2: implicit2.py): the offline summary's facts kept, and the
+    truth's order of the session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether
+    good >= offline > bad (an offline summary that keeps every fact is level with the good one, as in the main set's
+    pairs). The offline summary is written with the prompt of the session's agent."""
+    key = json.loads(key_file.read_text(encoding="utf-8"))
     credit = {"kept": 1.0, "lost": 0.0, "contradicted": -0.5}
     by_split: dict[str, list[str]] = defaultdict(list)
     kept_by_kind: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -401,9 +407,10 @@ def run_implicit(split: str) -> bool:
         part = session["split"]
         if split not in ("all", part):
             continue
-        s = span(IMPLICIT_KEY.parent / session["file"])
+        s = span(key_file.parent / session["file"])
+        prompt = PROMPT_FOR_FORMAT[session.get("format", "pi")]
         offline = summarize_extractive(
-            SummaryRequest(prompt_name="pi-checkpoint", messages=s.messages, previous_summary=s.previous_summary)
+            SummaryRequest(prompt_name=prompt, messages=s.messages, previous_summary=s.previous_summary)
         )
         scores = {}
         for role, text in (("good", session["good"]), ("offline", offline), ("bad", session["bad"])):
@@ -424,7 +431,7 @@ def run_implicit(split: str) -> bool:
         )
     for part in sorted(by_split, key=lambda p: p != "tune"):
         label = "held out (never tuned on)" if part == "heldout" else part
-        print(f"\n== implicit facts, {label}")
+        print(f"\n== {name}, {label}")
         kinds = sorted({k for p, k in kept_by_kind if p == part})
         print(
             "offline summary keeps: "
@@ -468,6 +475,7 @@ def main() -> int:
     functions = run_functions(args.split)
     ok &= report_functions(functions)
     run_implicit(args.split)
+    run_implicit(args.split, IMPLICIT2_KEY, "implicit facts, round 2")
     against_hand(result["summaries"])
     if args.show:
         shown = (

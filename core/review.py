@@ -20,11 +20,13 @@ from cutline.core.agents.entries import now_iso
 from cutline.core.agents.pi.writer import compaction_line
 from cutline.core.agents.registry import adapter_for
 from cutline.core.agents.wire import WireContext
+from cutline.core.agents.writeback import WriteBackPlan
 from cutline.core.engine.compact import Proposal, validate_proposal
 from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
-from cutline.core.session_writes import recover_write_backs, written_back_to
+from cutline.core.models import Session
+from cutline.core.session_writes import plan_and_session, recover_write_backs, stored_preview_line, written_back_to
 from cutline.core.session_writes import write_back as write_back_accepted
 from cutline.core.store import Store
 from cutline.core.store.proposals import (
@@ -178,14 +180,27 @@ def validate_version(proposal: Proposal, text: str) -> Validation:
 def preview_entry(store: Store, ref: str, *, timestamp: str | None = None) -> str:
     """Exactly the JSON line `accept` appends (pass the same `timestamp` to both; the entry id is fixed per proposal)."""
     proposal = load_proposal(store, ref)
+    try:
+        plan, session = plan_and_session(store, proposal.session_id, look_for_agent=False)
+    except NotFoundError:
+        plan, session = None, None
+    return _preview_line(store, proposal, plan, session, timestamp)
+
+
+def _preview_line(
+    store: Store, proposal: Proposal, plan: WriteBackPlan | None, session: Session | None, timestamp: str | None
+) -> str:
+    """`preview_entry` of a proposal whose write-back plan is known (`session`: the whole session, when it was read)."""
     text = latest_version(store, proposal.id).text
     record = proposal.compaction_record(text)
     stamp = timestamp or now_iso()
-    try:
-        session = store.load_session(proposal.session_id)
-    except NotFoundError:
-        session = None
-    if session is not None and adapter_for(session.format).write_back_plan(session).possible:
+    if plan is not None and plan.possible:
+        if session is None:
+            header = store.sessions.header(proposal.session_id)
+            line = stored_preview_line(store, header, record, entry_id=proposal.entryId, timestamp=stamp)
+            if line is not None:
+                return line
+            session = store.load_session(proposal.session_id)
         return adapter_for(session.format).preview_line(session, record, entry_id=proposal.entryId, timestamp=stamp)
     return compaction_line(record, entry_id=proposal.entryId, parent_id=proposal.parentEntryId, timestamp=stamp)
 
@@ -200,18 +215,18 @@ def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None
     """
     proposal = load_proposal(store, ref)
     try:
-        session = store.load_session(proposal.session_id)
+        plan, session = plan_and_session(store, proposal.session_id, look_for_agent=False)
     except NotFoundError:
         return None
-    adapter = adapter_for(session.format)
-    plan = adapter.write_back_plan(session)
     if not plan.possible:
         return None
-    line = preview_entry(store, proposal.id, timestamp=timestamp)
+    line = _preview_line(store, proposal, plan, session, timestamp)
     if plan.how not in ("append", "migrate-and-append"):
-        after = adapter.session_after_write_back(session, line)
+        session = session if session is not None else store.load_session(proposal.session_id)
+        after = adapter_for(session.format).session_after_write_back(session, line)
         return None if after is None else session_wire_context(after)
-    source = Path(session.source_path or "")
+    header = session if session is not None else store.sessions.header(proposal.session_id)
+    source = Path(header.source_path or "")
     if not source.is_file():
         return None
     appended = line.encode("utf-8") + b"\n"
@@ -219,7 +234,8 @@ def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None
         # a pi v1/v2 file: rewritten as v3 first, exactly as the write-back rewrites it
         from cutline.core.agents.pi.migrate import migrated_lines
 
-        data = ("\n".join(migrated_lines(session)) + "\n").encode("utf-8") + appended
+        whole = session if session is not None else store.load_session(proposal.session_id)
+        data = ("\n".join(migrated_lines(whole)) + "\n").encode("utf-8") + appended
     else:
         data = source.read_bytes() + appended
     with tempfile.TemporaryDirectory(prefix="cutline-after-") as folder:

@@ -24,7 +24,7 @@ from cutline.core.agents.writeback import (
 )
 from cutline.core.engine.proposal import Proposal
 from cutline.core.errors import CutlineError, NotFoundError, WriteBackRefused
-from cutline.core.models import Session
+from cutline.core.models import CompactionRecord, Entry, Session
 from cutline.core.paths import backups_dir
 from cutline.core.store import Store
 from cutline.core.store.db import utc_now
@@ -60,11 +60,11 @@ class WriteBackOutcome(BaseModel):
     notes: list[str] = []
 
 
-def stored_write_back_plan(store: Store, header: Session) -> WriteBackPlan | None:
+def stored_write_back_plan(store: Store, header: Session, *, look_for_agent: bool = True) -> WriteBackPlan | None:
     """`write_back_plan` of a stored session from its header and the store's facts of its path, without its entries.
 
     pi: the entry count, the trailing newline and whether current pi wrote the path; Claude
-    Code: the path's last record; Codex: the rollout's last line. None where more is needed
+    Code and Qwen Code: the path's last record; Codex: the rollout's last line. None where more is needed
     (a pi file before version 3, a Codex last line whose `ordinal` is a boolean, another
     agent's session): then the caller reads the session whole.
     """
@@ -80,13 +80,89 @@ def stored_write_back_plan(store: Store, header: Session) -> WriteBackPlan | Non
         from cutline.core.agents.claude_code.writeback import plan_from_leaf
 
         plan = plan_from_leaf(store.sessions.path_leaf(header.id))
+    elif header.format == "qwen_code":
+        from cutline.core.agents.qwen_code.writeback import plan_from_leaf as qwen_plan
+
+        plan = qwen_plan(store.sessions.path_leaf(header.id))
     elif header.format == "codex":
         from cutline.core.agents.codex.writeback import plan_from_last
 
         plan = plan_from_last(header.header_line, store.sessions.last_entry(header.id))
     else:
         return None
-    return None if plan is None else write_back_plan(header, plan=plan)
+    return None if plan is None else write_back_plan(header, plan=plan, look_for_agent=look_for_agent)
+
+
+def session_write_back_plan(store: Store, session_id: str, *, look_for_agent: bool = True) -> WriteBackPlan:
+    """`write_back_plan` of a stored session: from its header and stored facts where they tell, else read whole.
+
+    Why: the accept preview, `write-back-plan` and `context --proposal` loaded a 50,000-record
+    Claude Code session whole (~650 MB) only to ask whether it can be written back.
+    Raises NotFoundError when the store holds no such session.
+    """
+    return plan_and_session(store, session_id, look_for_agent=look_for_agent)[0]
+
+
+def plan_and_session(
+    store: Store, session_id: str, *, look_for_agent: bool = True
+) -> tuple[WriteBackPlan, Session | None]:
+    """`session_write_back_plan`, with the whole session when it had to be read for it (None: told from stored facts)."""
+    stored = stored_write_back_plan(store, store.sessions.header(session_id), look_for_agent=look_for_agent)
+    if stored is not None:
+        return stored, None
+    session = store.load_session(session_id)
+    return write_back_plan(session, look_for_agent=look_for_agent), session
+
+
+def stored_preview_line(
+    store: Store, header: Session, record: CompactionRecord, *, entry_id: str, timestamp: str
+) -> str | None:
+    """`preview_line` of a stored session its plan says can be written back, without its other entries.
+
+    From the header and the stored path from the first kept entry to the leaf (pi: the leaf
+    alone; Codex: with the highest `ordinal` of the stored lines), which is all the agents'
+    writers look at for these. None where more is needed, and the caller reads the session
+    whole: pi before version 3 or written by current pi (its checkpoint is made from the
+    whole path), a first kept entry not on the stored path, Claude Code's parent chain
+    leaving the kept part of the path, anything the writer refuses (the whole session says why).
+    Why: the accept preview of a 50,000-record Claude Code session loaded it whole (~650 MB).
+    """
+    kind = header.format
+    if kind not in ("pi", "claude_code", "codex", "qwen_code"):
+        return None
+    if kind == "pi" and (
+        (header.version if header.version is not None else 1) < 3 or store.sessions.path_is_current_pi(header.id)
+    ):
+        return None
+    length = store.sessions.path_length(header.id)
+    start = length - 1
+    if record.firstKeptEntryId is not None and kind != "pi":
+        found = store.sessions.path_index_of(header.id, record.firstKeptEntryId)
+        if found is None:
+            return None
+        start = found
+    if start < 0:
+        return None
+    kept = _chained(header, store.sessions.path_entries(header.id, start, length))
+    try:
+        if kind == "codex":
+            from cutline.core.agents.codex.compaction import compaction_payload, highest_ordinal
+
+            last = highest_ordinal(header.header_line, store.sessions.raw_lines(header.id))
+            if last is None:
+                return None
+            return compaction_payload(kept, record, timestamp=timestamp, last=last).decode("utf-8").rstrip("\r\n")
+        return adapter_for(kind).preview_line(kept, record, entry_id=entry_id, timestamp=timestamp)
+    except (WriteBackRefused, ValueError):
+        return None
+
+
+def _chained(header: Session, entries: list[Entry]) -> Session:
+    """The header holding `entries` (a stretch of its active path) as its whole path, each the parent of the next."""
+    chained: list[Entry] = []
+    for entry in entries:
+        chained.append(entry.model_copy(update={"parentId": chained[-1].id if chained else None}))
+    return header.model_copy(update={"entries": chained, "leaf_id": chained[-1].id if chained else None})
 
 
 def write_back(
@@ -267,7 +343,7 @@ def recover_write_backs(store: Store) -> list[str]:
     messages: list[str] = []
     for pending in store.write_backs.pending():
         try:
-            session_format = store.load_session(pending.session_id).format
+            session_format = store.sessions.header(pending.session_id).format
         except NotFoundError:
             store.write_backs.forget(pending.proposal_id)
             continue
@@ -310,7 +386,7 @@ def undo(store: Store, ref: str, *, from_backup: bool = False, branch: bool = Fa
     The proposal is open again afterwards.
     """
     proposal_id, record = _undoable(store, ref)
-    session = store.load_session(record.session_id)
+    session = store.sessions.header(record.session_id)  # the running-agent look reads the header's facts alone
     adapter = adapter_for(session.format)
     running = adapter.running_agent(session)
     if running is not None:
@@ -359,7 +435,7 @@ def undo_plan(store: Store, ref: str) -> UndoPlan:
     When the agent wrote since, `undo` itself says so and names the choices (UndoNeedsChoice).
     """
     proposal_id, record = _undoable(store, ref)
-    adapter = adapter_for(store.load_session(record.session_id).format)
+    adapter = adapter_for(store.sessions.header(record.session_id).format)
     path = record.path
     if record.how == "append":
         restores = (

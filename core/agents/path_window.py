@@ -15,9 +15,12 @@ from typing import Any, overload
 
 from cutline.core.agents.context import context_indices
 from cutline.core.agents.index_facts import CONTEXT_EDIT, IN_CONTEXT, PI_CURRENT_SIGN, RESET, WEIGHT
+from cutline.core.agents.light import LightEntry
 from cutline.core.models import Entry
 
 Fetch = Callable[[int, int], list[Entry]]
+# positions [lo, hi) of the path, a light entry where the store row is a pi message line msgspec reads
+FetchLight = Callable[[int, int], list[Entry | LightEntry]]
 FetchAt = Callable[[list[int]], dict[int, Entry]]
 # entries fetched at once for a read before the window (explanations look at one or two)
 _CHUNK = 64
@@ -173,6 +176,8 @@ class PathWindow(Sequence[Entry]):
         tail: Sequence[Entry],
         fetch: Fetch,
         plain: bytes | None = None,
+        *,
+        fetch_light: FetchLight | None = None,
     ) -> None:
         if len(tail) != len(ids) - start:
             raise ValueError(f"{len(tail)} window entries for positions {start}..{len(ids) - 1}")
@@ -183,6 +188,7 @@ class PathWindow(Sequence[Entry]):
         self.start = start
         self._tail = tail
         self._fetch = fetch
+        self._fetch_light = fetch_light
         self._early: dict[int, Entry] = {}
         self.fetched = 0  # entries read before the window (a test looks)
         self.plain = plain
@@ -253,6 +259,22 @@ class PathWindow(Sequence[Entry]):
             else:
                 found += [tail[k] for k in held]
         return found
+
+    def read_light(self, positions: list[int]) -> list[Entry | LightEntry]:
+        """`read_unkept`, but each pi message line msgspec reads comes as a light entry (core.agents.light), read from the store.
+
+        For a walk that reads the messages' values once (the extractive summary): a light
+        entry costs about a third of a validated one. Where the window has no light reader
+        (Claude Code, Codex) or the positions are sparse, the entries are `read_unkept`'s.
+        """
+        fetch_light = self._fetch_light
+        if fetch_light is None or not positions:
+            return list(self.read_unkept(positions))
+        lo, hi = positions[0], positions[-1] + 1
+        if hi - lo > 2 * len(positions):
+            return list(self.read_unkept(positions))
+        block = fetch_light(lo, hi)
+        return [block[i - lo] for i in positions]
 
     def gives_message(self, position: int) -> bool | None:
         """Whether the entry at `position` gives a message to a summary, from its facts; None when they cannot tell.

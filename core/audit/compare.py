@@ -1471,7 +1471,8 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
         )
         if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
             return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
-        return Judgement("lost", "none", round(best, 3), best_text)
+        if not telling <= error_label(fact.text):  # only the label's code ("error[E0463]:"): the words may say it
+            return Judgement("lost", "none", round(best, 3), best_text)
     needed = REWORDED_OVERLAP if len(scored) >= 3 else 0.99
     if best >= needed:
         return Judgement("reworded", "overlap", round(best, 3), best_text)

@@ -4,7 +4,8 @@ Each rule is general (a form of language, not a list of the facts' words) and na
 dropped fact stays lost, a contradicted one contradicted.
 
 - **a name's plural**: "URLs" is "URL", "GPUs" is "GPU" (names are not stemmed like plain words);
-- **an error's label**: "fatal runtime error: stack overflow" is the failure "stack overflow";
+- **an error's label**: "fatal runtime error: stack overflow" is the failure "stack overflow"
+  (a code in the label too: "error[E0463]: can't find crate for `core`" is "can't find crate for core");
   the label before the colon ("ERROR", "fatal", "fatal runtime error") says how a tool prints a
   failure, not what failed;
 - **a quoted phrase**: "'usb c'" is a literal (a query, a name, a message) and counts as much
@@ -41,7 +42,8 @@ _LABEL_WORDS = frozenset(
         "internal",
     ]
 )
-_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z ]{0,40}?)\s*:\s+\S")
+# a label may carry the tool's code for the message in brackets ("error[E0463]:", "warning[W0612]:")
+_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z ]{0,40}?)(?:\[([A-Za-z]{0,4}\d{1,6})\])?\s*:\s+\S")
 _QUOTED = re.compile(r"(?<![\w'])'([^'\n]{1,60}?\s[^'\n]{0,60}?)'(?![\w'])|\"([^\"\n]{1,60}?\s[^\"\n]{0,60}?)\"")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 
@@ -109,7 +111,7 @@ def error_label(text: str) -> set[str]:
     words = m.group(1).lower().split()
     if not words or any(w not in _LABEL_WORDS for w in words):
         return set()
-    return set(words)
+    return set(words) | ({m.group(2).lower()} if m.group(2) else set())
 
 
 def quoted_keywords(text: str) -> set[str]:

@@ -168,7 +168,8 @@ def _view(fact: Fact, error_state: str | None, order: int = -1) -> View:
         kind=fact.kind,
         identifiers=tuple(fact.identifiers),
         context=fact.context,
-        open_task=fact.kind == "request",
+        # a question put to the assistant ("Queue or faster library, then?") is answered, not done: it has no state
+        open_task=fact.kind == "request" and not _asks(fact),
         error_state=error_state,
         fix=fact.kind == "decision" and re.match(r"(fixed|resolved)\b", fact.text, re.IGNORECASE) is not None,
         order=order,
@@ -189,6 +190,20 @@ def _weight(fact: Fact, origin: str, error_state: str | None, latest: str | None
     if fact.kind == "decision":
         return 2.0
     return 1.0 if fact.identifier_kind in ("path", "url") else 0.75
+
+
+def _judged(fact: Fact, view: View, seen: Passages) -> Judgement:
+    """`judge`, but a user's question (`_asks`) states nothing another passage could contradict, and a fact one passage
+    keeps nearly word for word ("Set the key …" for "Now set the key …") is kept though another passage conflicts."""
+    if _asks(fact):
+        return judge_kept(view, seen)
+    found = judge(view, seen)
+    if found.verdict != "contradicted" or found.rule != "contradiction":
+        return found
+    kept = judge_kept(view, seen)
+    if kept.verdict == "kept" or (kept.score >= _NEAR_VERBATIM and kept.closest != found.closest):
+        return kept
+    return found
 
 
 def _audit_fact(
@@ -244,7 +259,19 @@ _QUESTION_WORD = re.compile(
     r"^(?:(?:ok|okay|so|and|fine|right|well)\b[,.]?\s*)*(?:what|which|how|why|where|who)\b", re.I
 )
 # the assistant announcing what it will do, or acknowledging: not yet an answer
-_PLAN = re.compile(r"^(?:let me|let's|i'll|i will|i'm going to|first\b|sure\b|ok\b|okay\b|on it\b|alright\b)", re.I)
+_PLAN = re.compile(
+    r"^(?:let me|let's|i'll|i will|i'm going to|i'd like to|i want to|first\b|sure\b|ok\b|okay\b|on it\b|alright\b)",
+    re.I,
+)
+# the assistant announcing that it will look at something first ("Let me read the handler before I choose.", "I'll
+# look at the producer and the consumer before I answer."): a step of the work, not a decision the summary must keep
+_LOOK_FIRST = re.compile(
+    r"^(?:let me|let's|i'll|i will|i'd like to|i want to|i'm going to)\s+(?:first\s+)?"
+    r"(?:look|read|check|see|inspect|open|have a look|take a look)\b",
+    re.I,
+)
+# a passage that keeps a fact this nearly word for word keeps it, whatever another passage says (`_judged`)
+_NEAR_VERBATIM = 0.9
 _ANSWER_WORDS = 8
 _ANSWER_MAX_WORDS = 30
 
@@ -317,6 +344,23 @@ def _pointed_kept(numbers: Sequence[str], seen: Passages) -> str:
     return ""
 
 
+# where an answer's first clause ends: a colon or semicolon, a sentence's end, ", so", a dash
+_CLAUSE_END = re.compile(r"(?<=\w)[:;.](?=\s)|,\s+so\s|\s[\u2014\u2013-]\s")
+
+
+def _first_clause(text: str) -> str:
+    """An answer's first clause ("A background queue." of "A background queue. The request then only …", "app/x.py is
+    the upload endpoint itself" of "app/x.py is the upload endpoint itself: it decodes …"); "" when it is the whole
+    text or names fewer than two content words."""
+    clause = _CLAUSE_END.split(text, maxsplit=1)[0].strip()
+    return clause if clause != text.strip() and len(content_words(clause)) >= 2 else ""
+
+
+def _bare_question(fact: Fact) -> bool:
+    """A user's question that names at most one thing ("Which one?", "so which way?"): its answer is what it says."""
+    return _asks(fact) and len(content_words(fact.text)) <= 1
+
+
 def _answer_of(fact: Fact, at: int, following: dict[int, Fact | None], texts: dict[str, str]) -> Fact | None:
     """The answer to a question or a failed command's error at conversation position `at`, None when there is none."""
     if at < 0 or not (_asks(fact) or fact.kind == "error"):
@@ -371,6 +415,8 @@ class ConversationScan:
         self._count += 1
         self.position[entry.id] = at
         for fact in entry_facts(entry):
+            if fact.kind == "decision" and _LOOK_FIRST.match(fact.text.strip()):
+                continue
             self._facts.add(fact)
             if fact.kind == "error" or _asks(fact):
                 self._asking_ids.add(entry.id)
@@ -450,7 +496,7 @@ class ConversationScan:
                 _audit_fact(
                     fact,
                     "conversation",
-                    judge(_view(fact, state, position.get(fact.source_entry_id or "", -1)), seen),
+                    _judged(fact, _view(fact, state, position.get(fact.source_entry_id or "", -1)), seen),
                     _weight(fact, "conversation", state, latest_request_entry),
                 )
             )
@@ -466,7 +512,9 @@ class ConversationScan:
         # answers: one fact each (a decision the conversation already has stays that fact); a question or an error
         # whose answer the summary keeps is kept in the answer's words
         index = {(f.kind, f.key): n for n, f in enumerate(facts)}
+        answered: set[int] = set()
         for n, answer in self.answers(facts):
+            answered.add(n)
             a = index.get((answer.kind, answer.key))
             if a is None:
                 a = index[(answer.kind, answer.key)] = len(judged)
@@ -475,6 +523,11 @@ class ConversationScan:
                 line = _pointed_kept(self._pointed.get(answer.key, ()), seen) if said.verdict == "lost" else ""
                 if line:
                     said = Judgement("reworded", "pointed", said.score, line, "the output it points at is kept")
+                # an answer's point is its first clause ("A background queue." before the reasons for it)
+                clause = _first_clause(answer.text) if said.verdict == "lost" else ""
+                first = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen) if clause else None
+                if first is not None and first.verdict != "lost":
+                    said = Judgement("reworded", "first-clause", first.score, first.closest, "its first clause is kept")
                 judged.append(_audit_fact(answer, "conversation", said, 2.0))
             if judged[n].verdict == "lost" and judged[a].retained:
                 judged[n] = judged[n].model_copy(
@@ -485,6 +538,13 @@ class ConversationScan:
                         "closest": judged[a].closest,
                         "reason": "what it led to is kept",
                     }
+                )
+        # a question naming nothing ("Which one?") that the assistant never answered: nothing of it to keep (answered,
+        # it goes with its answer: kept with it, lost with it)
+        for n, fact in enumerate(facts):
+            if judged[n].verdict == "lost" and n not in answered and _bare_question(fact):
+                judged[n] = judged[n].model_copy(
+                    update={"retained": True, "weight": 0.0, "rule": "bare-question", "reason": "it names nothing"}
                 )
         for e, r in _revocations(facts).items():
             old, new = judged[e], judged[r]

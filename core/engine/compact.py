@@ -15,6 +15,7 @@ import datetime as dt
 import time
 from collections.abc import Sequence
 
+from cutline.core.agents.light import LightEntry, LightMessage
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.context import entry_message, sum_context_tokens
@@ -86,6 +87,13 @@ def _summarizable(entry: Entry) -> Message | None:
     if entry.type == "compaction" or entry.isSidechain or entry.isCompactSummary:
         return None
     return entry_message(entry)
+
+
+def _light_summarizable(entry: LightEntry) -> LightMessage | None:
+    """`_summarizable` of a light entry (always a message line): its message, unless a sidechain or compact summary."""
+    if entry.isSidechain or entry.isCompactSummary:
+        return None
+    return entry.message
 
 
 def _messages_at(path: Sequence[Entry], indices: list[int]) -> list[Message]:
@@ -206,6 +214,11 @@ def _judge(proposal: Proposal, job: CompactionJob) -> None:
         proposal.quality = judge(proposal.summary, inputs, job.settings)
 
 
+def utc_today() -> dt.date:
+    """The date the injected turns carry when the caller names none (OpenClaw fills `YYYY-MM-DD` with it)."""
+    return dt.datetime.now(dt.UTC).date()
+
+
 def _inject_turns(proposal: Proposal, settings: CompactionSettings, today: dt.date) -> None:
     """The memory-flush and post-compaction recovery turns the settings ask for."""
     if settings.memoryFlush.enabled:
@@ -235,7 +248,7 @@ async def compact(
     path = path if path is not None else session.active_path()
     settings = in_agent_shape(settings, session.format)
     mode = checked_mode(plan, path, settings)
-    today = today or dt.datetime.now(dt.UTC).date()
+    today = today or utc_today()
     started = time.perf_counter()
     run = SummaryRun(summarizer, settings, progress, plan.contextWindow, mode.summary_style(settings))
     summarize, prefix = plan.summarize_indices(), plan.turn_prefix_indices()
@@ -243,7 +256,7 @@ async def compact(
         plan=plan,
         path=path,
         settings=settings,
-        summarized=MessageSpan(path, summarize, _summarizable, remember=is_failed_result),
+        summarized=MessageSpan(path, summarize, _summarizable, remember=is_failed_result, light=_light_summarizable),
         prefix=_messages_at(path, prefix),
         read_files=list(plan.readOnlyFiles),
         modified_files=list(plan.modifiedFiles),

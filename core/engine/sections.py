@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Iterable
 
+from cutline.core.agents.light import LightMessage
 from cutline.core.engine.proposal import ToolFailure
 from cutline.core.models import Message, TextBlock, ToolResultBlock
 
@@ -26,7 +27,7 @@ def _failure_meta(message: Message) -> str | None:
     return " ".join(parts) or None
 
 
-def is_failed_result(message: Message) -> bool:
+def is_failed_result(message: Message | LightMessage) -> bool:
     """Whether a message is an errored tool result (what `collect_tool_failures` reads; every other message it skips)."""
     return message.role == "toolResult" and message.isError is True
 

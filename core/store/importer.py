@@ -30,7 +30,7 @@ from cutline.core.store.db import Row, StoreDatabase, utc_now
 from cutline.core.store.memory import TRIM_AT_BYTES, freeze_if_big, give_back_freed_memory, no_cyclic_gc
 from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, path_index_of, row_sink
 from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
-from cutline.core.store.streamed import INSERT, NotGrown, StoredRow, StreamedRows
+from cutline.core.store.streamed import INSERT, NotGrown, StoredRow, StreamedRows, reindex_kept
 from cutline.core.store.token_counts import TokenCounts
 from cutline.core.tokens import chars4_tokens, entry_tokens, get_counter
 
@@ -617,7 +617,8 @@ class Importer:
                 if row is None:
                     self._insert_session_row(conn, store_id, session, now)
                 elif start is not None:
-                    self._reindex_path(conn, store_id, path_index)
+                    # the old rows' places; the new rows are inserted below with theirs
+                    reindex_kept(conn, store_id, start, keys[:start], path_index)
                 else:
                     conn.execute("DELETE FROM entries WHERE session_id = ?", (store_id,))
                     self._counts.forget(conn, store_id)
@@ -802,26 +803,3 @@ class Importer:
 
     def _insert_entry_rows(self, conn: sqlite3.Connection, batch: Sequence[StoredRow]) -> None:
         conn.executemany(_INSERT_ENTRY, batch)
-
-    @staticmethod
-    def _reindex_path(conn: sqlite3.Connection, store_id: str, path_index: dict[str, int]) -> None:
-        """Make path_index of the stored entries match the new active path."""
-        current: dict[str, int] = dict(
-            conn.execute(
-                "SELECT id, path_index FROM entries WHERE session_id = ? AND path_index IS NOT NULL", (store_id,)
-            ).fetchall()
-        )
-        conn.executemany(
-            "UPDATE entries SET path_index = NULL WHERE session_id = ? AND id = ?",
-            [(store_id, entry_id) for entry_id in current if entry_id not in path_index],
-        )
-        conn.executemany(
-            "UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?",
-            [
-                (index, store_id, entry_id)
-                for entry_id, index in path_index.items()
-                # an entry off the path before (no path_index) is on it now when the new records continue its
-                # branch (pi's /tree, a return to a rewound branch): it is set too
-                if current.get(entry_id) != index
-            ],
-        )

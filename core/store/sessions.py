@@ -8,19 +8,21 @@ alone), so a session loads without re-reading its file.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from cutline.core.agents.light import LightEntry
 from cutline.core.agents.path_columns import PathColumns
-from cutline.core.agents.path_window import LazyEntries, PathWindow, window_start
+from cutline.core.agents.path_window import FetchLight, LazyEntries, PathWindow, window_start
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
 from cutline.core.store.like import like_prefix
 from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
-from cutline.core.store.rows import entry_from_row
+from cutline.core.store.rows import entry_from_row, light_or_entry_from_row
 
 PROBLEMS = TypeAdapter(list[Problem])
 
@@ -420,6 +422,32 @@ class Sessions:
                 cursor.close()
         return entries
 
+    def path_light_entries(self, session_id: str, start: int, stop: int) -> list[Entry | LightEntry]:
+        """`path_entries` of a pi path, with a light entry for each message line msgspec reads (`light_or_entry_from_row`).
+
+        For a reader of the messages' values only (the extractive summary's walk over the span).
+        """
+        lock = self._db.lock
+        with lock:
+            cursor = self._db.conn.execute(
+                f"SELECT model_json, {_RAW_LINE}, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
+                " ORDER BY path_index",
+                (session_id, start, stop),
+            )
+            rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        entries: list[Entry | LightEntry] = []
+        try:
+            while rows:
+                entries.extend(light_or_entry_from_row(model_json, raw, line) for model_json, raw, line in rows)
+                if len(rows) < _ROWS_PER_LOCK:
+                    break
+                with lock:
+                    rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        finally:
+            with lock:
+                cursor.close()
+        return entries
+
     def compaction_entries(self, prefix: str) -> list[tuple[str, str]]:
         """(session id, entry id) of every stored compaction entry whose id starts with `prefix`, by session and order."""
         with self._db.reading() as conn:
@@ -550,11 +578,25 @@ class Sessions:
                 )
             return found
 
+        light = None if by_model else self._fetch_light(session_id)
         if lazy:
             held = LazyEntries(start, len(ids), fetch, fetch_at)
-            return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain)
+            return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain, fetch_light=light)
         tail = self.path_entries(session_id, start, len(ids), by_model=by_model)
-        return PathWindow(ids, kinds, facts, counts, start, tail, fetch)
+        return PathWindow(ids, kinds, facts, counts, start, tail, fetch, fetch_light=light)
+
+    def _fetch_light(self, session_id: str) -> FetchLight:
+        """A window's light reader (`PathWindow.read_light`) of a pi path; Claude Code's and Codex's rows hold models light entries do not mirror."""
+
+        def fetch_light(lo: int, hi: int) -> list[Entry | LightEntry]:
+            entries = self.path_light_entries(session_id, lo, hi)
+            if len(entries) != hi - lo:
+                raise CutlineError(
+                    f"session {session_id} changed in the store while it was read: run the command again"
+                )
+            return entries
+
+        return fetch_light
 
     # -- the path as columns (issue 12: tokens and timeline without the whole session) --------
 
@@ -623,6 +665,37 @@ class Sessions:
             " ORDER BY path_index DESC LIMIT 1",
             session_id,
         )
+
+    def path_index_of(self, session_id: str, entry_id: str) -> int | None:
+        """Where entry `entry_id` sits on the stored active path (None: not on it), read from its row alone."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT path_index FROM entries WHERE session_id = ? AND id = ? AND path_index IS NOT NULL",
+                (session_id, entry_id),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def raw_lines(self, session_id: str) -> Iterator[str]:
+        """Every stored entry's raw line in file order (as `load` ends up with them), streamed: no entry rebuilt.
+
+        Fetched under the store's lock `_ROWS_PER_LOCK` at a time, as `path_entries` does, so a
+        reader of another window is not held up while the lines are looked at.
+        """
+        lock = self._db.lock
+        with lock:
+            cursor = self._db.conn.execute("SELECT raw FROM entries WHERE session_id = ? ORDER BY seq", (session_id,))
+            rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        try:
+            while rows:
+                for (raw,) in rows:
+                    yield raw
+                if len(rows) < _ROWS_PER_LOCK:
+                    break
+                with lock:
+                    rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        finally:
+            with lock:
+                cursor.close()
 
     def last_entry(self, session_id: str) -> Entry | None:
         """The session's last stored entry in file order (as `load` ends), rebuilt alone with its raw line."""

@@ -198,26 +198,38 @@ class StreamedRows:
         return len(self.ids)
 
     def _reindex_kept(self, path_index: dict[str, int]) -> None:
-        """The old rows' path_index set as the whole-file re-import sets it (`Importer._reindex_path`, old rows only)."""
-        current: dict[str, int] = dict(
-            self._conn.execute(
-                "SELECT id, path_index FROM entries WHERE session_id = ? AND seq < ? AND path_index IS NOT NULL",
-                (self._store_id, self.start),
-            ).fetchall()
-        )
-        self._conn.executemany(
-            "UPDATE entries SET path_index = NULL WHERE session_id = ? AND id = ?",
-            [(self._store_id, key) for key in current if key not in path_index],
-        )
-        # an old row off the path before is on it again when the new records continue its branch: set too
-        self._conn.executemany(
-            "UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?",
-            [
-                (index, self._store_id, key)
-                for key in self._stored  # the old part's keys (`finish` checked them)
-                if (index := path_index.get(key)) is not None and current.get(key) != index
-            ],
-        )
+        """The old rows' path_index set as the whole-file re-import sets it (`reindex_kept`, as `Importer._import` does)."""
+        reindex_kept(self._conn, self._store_id, self.start, self._stored, path_index)
+
+
+def reindex_kept(
+    conn: sqlite3.Connection, store_id: str, start: int, kept: list[str], path_index: dict[str, int]
+) -> None:
+    """A grown session's old rows (the first `start`, keys `kept`): path_index set to their place on the new path, or NULL.
+
+    Why only these: the new rows are written with their place; an UPDATE for each of them before it
+    exists changed nothing (one per appended entry on a whole-file re-import).
+    """
+    current: dict[str, int] = dict(
+        conn.execute(
+            "SELECT id, path_index FROM entries WHERE session_id = ? AND seq < ? AND path_index IS NOT NULL",
+            (store_id, start),
+        ).fetchall()
+    )
+    conn.executemany(
+        "UPDATE entries SET path_index = NULL WHERE session_id = ? AND id = ?",
+        [(store_id, key) for key in current if key not in path_index],
+    )
+    # an old row off the path before is on it again when the new records continue its branch (pi's /tree, a
+    # return to a rewound branch): set too
+    conn.executemany(
+        "UPDATE entries SET path_index = ? WHERE session_id = ? AND id = ?",
+        [
+            (index, store_id, key)
+            for key in kept
+            if (index := path_index.get(key)) is not None and current.get(key) != index
+        ],
+    )
 
 
 def _insert(conn: sqlite3.Connection, batch: list[StoredRow]) -> None:

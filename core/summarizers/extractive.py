@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from cutline.core.models import Message
 from cutline.core.summarizers import cues
@@ -30,6 +30,7 @@ from cutline.core.summarizers.opening_shape import content_words
 from cutline.core.summarizers.sentence_function import on_topic, path_words
 from cutline.core.summarizers.session_state import (
     MAX_LATEST_ASK_CHARS,
+    SpanMessage,
     SpanState,
     clip,
     read_span,
@@ -240,11 +241,18 @@ def budget(request: SummaryRequest, replaced_chars: int) -> int:
     return min(target, max(request.max_tokens, 1) * 4)
 
 
+def _walk_once(messages: Sequence[Message]) -> Iterable[SpanMessage]:
+    """The messages for one reading of their values: a span's light walk where it has one (core.engine.span.MessageSpan.read_light)."""
+    read_light = getattr(messages, "read_light", None)
+    walk: Iterable[SpanMessage] = read_light() if callable(read_light) else messages
+    return walk
+
+
 def summarize_extractive(request: SummaryRequest) -> str:
     """The extractive summary for any request kind (history, update, turn_prefix, merge)."""
     layout: Layout = layout_for(request.prompt_name, request.kind)
     turn_prefix = request.kind == "turn_prefix"
-    state = read_span(request.messages)
+    state = read_span(_walk_once(request.messages))
     items = _Items()
     earlier: list[str] = []
     if request.previous_summary:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cutline.core.agents.light import LightMessage, LightText, LightToolCall
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues, implicit_facts, sentence_function
 from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
@@ -426,7 +427,12 @@ def _mask(bits: dict[str, int], subject: frozenset[str]) -> int:
     return mask
 
 
-def _arguments(call: ToolCallBlock) -> dict[str, Any]:
+# what the span's walk hands over: a pydantic message, or a light one (core.agents.light) with the same values
+SpanMessage = Message | LightMessage
+Call = ToolCallBlock | LightToolCall
+
+
+def _arguments(call: Call) -> dict[str, Any]:
     args = call.arguments
     if isinstance(args, str):
         try:
@@ -436,7 +442,7 @@ def _arguments(call: ToolCallBlock) -> dict[str, Any]:
     return args if isinstance(args, dict) else {}
 
 
-def call_paths(call: ToolCallBlock, args: dict[str, Any]) -> list[tuple[str, str]]:
+def call_paths(call: Call, args: dict[str, Any]) -> list[tuple[str, str]]:
     """(action, path) pairs a call acts on: read, write, edit or delete."""
     name = call.name.lower()
     if name in PATCH_TOOLS or (name in ("exec_command", "shell") and "*** Begin Patch" in str(args.get("input", ""))):
@@ -526,7 +532,7 @@ def _command_read(command: str) -> list[tuple[str, str]]:
     return [("read", match.group(1).strip("'\""))] if match else []
 
 
-def _label(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
+def _label(call: Call, paths: list[tuple[str, str]], command: str) -> str:
     if paths:
         return f"`{call.name}` `{paths[0][1]}`"
     if command and len(command) <= 120 and "\n" not in command:
@@ -534,7 +540,7 @@ def _label(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> s
     return f"`{call.name}`"
 
 
-def _target(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
+def _target(call: Call, paths: list[tuple[str, str]], command: str) -> str:
     if paths:
         # a failed read or edit of a file is resolved by any later successful call on that file
         return f"file\x00{paths[0][1]}"
@@ -543,7 +549,7 @@ def _target(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> 
     return f"{call.name.lower()}\x00"
 
 
-def _is_no_match(call: ToolCallBlock, command: str, output: str) -> bool:
+def _is_no_match(call: Call, command: str, output: str) -> bool:
     """A search that simply found nothing (grep's exit 1): not an error."""
     searching = call.name.lower() in _SEARCH_TOOLS or (command and _program(command) in _SEARCH_PROGRAMS)
     if not searching:
@@ -554,24 +560,24 @@ def _is_no_match(call: ToolCallBlock, command: str, output: str) -> bool:
 
 @dataclass
 class _Call:
-    call: ToolCallBlock
+    call: Call
     paths: list[tuple[str, str]]
     command: str
     turn: int
 
 
-def _text_and_calls(message: Message) -> tuple[str, list[ToolCallBlock]]:
+def _text_and_calls(message: SpanMessage) -> tuple[str, list[Call]]:
     """An assistant message's text (its text blocks joined, stripped) and tool calls, in one look at its blocks.
 
     Here and below a block's kind is told by `type(block) is …`: the block models have no subclasses,
     and a model class's `isinstance` runs pydantic's own check, several times slower, once per block.
     """
     texts: list[str] = []
-    calls: list[ToolCallBlock] = []
+    calls: list[Call] = []
     for block in message.content:
-        if type(block) is TextBlock:
+        if type(block) is TextBlock or type(block) is LightText:
             texts.append(block.text)
-        elif type(block) is ToolCallBlock:
+        elif type(block) is ToolCallBlock or type(block) is LightToolCall:
             calls.append(block)
     return (texts[0] if len(texts) == 1 else "\n".join(texts)).strip(), calls
 
@@ -691,7 +697,7 @@ class SpanReader:
 
     # -- assistant turns --
 
-    def assistant(self, message: Message) -> None:
+    def assistant(self, message: SpanMessage) -> None:
         state = self.state
         text, calls = _text_and_calls(message)
         if text and (self._measure is not None or self._failed or self._choice or self._touched):
@@ -831,14 +837,14 @@ class SpanReader:
         else:
             record.deleted = True
 
-    def bash_execution(self, message: Message) -> None:
+    def bash_execution(self, message: SpanMessage) -> None:
         """A command the user ran themselves (pi's `!`): a failure only when it exits non-zero."""
         command = message.command or ""
         call = ToolCallBlock(id=f"bash:{self._order}", name="bash", arguments={"command": command})
         self._calls[call.id] = _Call(call, [], command, self.state.turn)
         self.result(call.id, message.exitCode not in (None, 0), message.output or "", "bash")
 
-    def message(self, message: Message) -> None:
+    def message(self, message: SpanMessage) -> None:
         """Read one message of the span."""
         state = self.state
         role = message.role
@@ -854,7 +860,8 @@ class SpanReader:
         if role == "toolResult":
             content = message.content
             # one text block (the usual result) is its text as is; anything else is joined as `Message.text` joins it
-            output = content[0].text if len(content) == 1 and type(content[0]) is TextBlock else message.text()
+            first = content[0] if len(content) == 1 else None
+            output = first.text if type(first) is TextBlock or type(first) is LightText else _text(message)
             self.result(message.toolCallId or "", message.isError, output, message.toolName)
             return
         if role == "bashExecution":
@@ -862,7 +869,7 @@ class SpanReader:
             return
         if role != "user":
             return
-        text = "\n".join(b.text for b in message.content if type(b) is TextBlock)
+        text = "\n".join(b.text for b in message.content if type(b) is TextBlock or type(b) is LightText)
         for block in message.content:
             if type(block) is ToolResultBlock:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
@@ -878,7 +885,7 @@ class SpanReader:
 _CHANGED_KEYS = ("newText", "new_string", "new_str", "oldText", "old_string", "old_str", "new_source")
 
 
-def _changed_texts(call: ToolCallBlock, args: dict[str, Any]) -> list[str]:
+def _changed_texts(call: Call, args: dict[str, Any]) -> list[str]:
     """The code an edit changes: its old and new text (Claude Code's and pi's keys, a patch's +/- lines)."""
     texts = [v for k in _CHANGED_KEYS if isinstance(v := args.get(k), str)]
     for edit in args.get("edits") or []:  # MultiEdit
@@ -916,7 +923,7 @@ def _bounded_failure(store: dict[str, Failure], failure: Failure) -> None:
 _VERBS = {"read": "read", "write": "wrote", "edit": "edited", "delete": "deleted"}
 
 
-def _activity(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -> str:
+def _activity(call: Call, paths: list[tuple[str, str]], command: str) -> str:
     if paths:
         action, path = paths[0]
         return f"{_VERBS[action]} `{path}`"
@@ -925,13 +932,25 @@ def _activity(call: ToolCallBlock, paths: list[tuple[str, str]], command: str) -
     return f"called `{call.name}`"
 
 
-def _size(message: Message) -> int:
+def _text(message: SpanMessage) -> str:
+    """`Message.text` of a span message; a light one has no system sections, tool result blocks nor extras to read."""
+    if isinstance(message, Message):
+        return message.text()
+    parts = [b.text for b in message.content if type(b) is LightText]
+    if message.role in ("branchSummary", "compactionSummary") and message.summary:
+        parts.append(message.summary)
+    if message.role == "bashExecution":
+        parts.append(f"$ {message.command or ''}\n{message.output or ''}")
+    return "\n".join(p for p in parts if p)
+
+
+def _size(message: SpanMessage) -> int:
     """About the characters a message puts in the context (texts, tool arguments' strings, results, summaries)."""
     size = len(message.summary or "") + len(message.command or "") + len(message.output or "")
     for block in message.content:
-        if type(block) is TextBlock:
+        if type(block) is TextBlock or type(block) is LightText:
             size += len(block.text)
-        elif type(block) is ToolCallBlock:
+        elif type(block) is ToolCallBlock or type(block) is LightToolCall:
             args = block.arguments
             if isinstance(args, str):
                 size += len(args)
@@ -948,7 +967,7 @@ def _size(message: Message) -> int:
     return size
 
 
-def read_span(messages: Iterable[Message]) -> SpanState:
+def read_span(messages: Iterable[SpanMessage]) -> SpanState:
     """The state a span of messages leaves, read in one pass."""
     reader = SpanReader()
     for message in messages:

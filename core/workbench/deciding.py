@@ -69,7 +69,7 @@ def accept_preview(store: Store, proposal_id: str, moment: dt.datetime) -> Accep
     Raises InvalidProposal when the current summary cannot be accepted.
     """
     from cutline.core import review
-    from cutline.core.session_writes import write_back_plan
+    from cutline.core.session_writes import session_write_back_plan
 
     proposal = review.load_proposal(store, proposal_id)
     text = review.latest_version(store, proposal_id).text
@@ -78,16 +78,16 @@ def accept_preview(store: Store, proposal_id: str, moment: dt.datetime) -> Accep
         raise review.InvalidProposal(f"the current summary cannot be accepted: {validation.summary()}")
     timestamp = entry_timestamp(moment)
     line = review.preview_entry(store, proposal_id, timestamp=timestamp)
-    plan = write_back_plan(store.load_session(proposal.session_id))  # a look for a running agent too
+    plan = session_write_back_plan(store, proposal.session_id)  # a look for a running agent too
     return AcceptPreview(proposal_id, line, timestamp, plan, text)
 
 
 def write_back_of(store: Store, proposal_id: str) -> WriteBackPlan:
     """Whether `proposal_id`'s session can be written back, how, and why not (nothing is written)."""
     from cutline.core import review
-    from cutline.core.session_writes import write_back_plan
+    from cutline.core.session_writes import session_write_back_plan
 
-    return write_back_plan(store.load_session(review.load_proposal(store, proposal_id).session_id))
+    return session_write_back_plan(store, review.load_proposal(store, proposal_id).session_id)
 
 
 def write_back_of_session(session: Session) -> WriteBackPlan:

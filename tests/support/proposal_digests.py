@@ -11,6 +11,7 @@ the code under test); tests/unit/test_span_proposals.py compares against them.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import os
@@ -42,6 +43,10 @@ LARGE_VARIANTS = ["default", "pi-0.73", "openclaw", "safeguard", "first-and-tail
 # the session's store id too: a file whose session id another stored file has is stored under that id and a
 # suffix made from its path, which is where the checkout is
 _VOLATILE = ("id", "created_at", "entryId", "timings", "session_id")
+
+# the date the injected turns carry (OpenClaw's memory flush names memory/YYYY-MM-DD.md): the day the digests
+# were recorded, so that they do not depend on the day they are compared
+DIGEST_DATE = dt.date(2026, 12, 2)
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -102,6 +107,9 @@ def _run_main(*args: str) -> tuple[int, str, str]:
 
 
 def main() -> None:
+    import cutline.core.engine.compact as compact
+
+    compact.utc_today = lambda: DIGEST_DATE  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as home:
         os.environ["CUTLINE_HOME"] = str(Path(home) / "cutline")
         os.environ["HOME"] = home

@@ -22,6 +22,7 @@ import pytest
 
 import cutline.core.store.sessions as sessions_module
 import cutline.core.summarizers.extractive as extractive
+from cutline.core.agents.light import LightEntry, LightMessage
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.models import Entry, Message
 from cutline.core.store import Store
@@ -68,6 +69,14 @@ def test_plan_compact_and_audit_do_not_load_the_session_whole(
     assert whole == [], whole
 
 
+def _with_untracked() -> Iterator[object]:
+    """Every object the collector tracks, and the items of its lists (light entries are not tracked: gc=False)."""
+    for o in gc.get_objects():
+        yield o
+        if type(o) is list:
+            yield from o
+
+
 def _holding(
     tmp_path: Path, agent: str, records: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> dict[str, int]:
@@ -81,11 +90,21 @@ def _holding(
     def sampled(messages: Iterable[Message]) -> SpanState:
         length = len(messages) if isinstance(messages, list) or hasattr(messages, "__len__") else 0  # type: ignore[arg-type]
 
-        def walk() -> Iterator[Message]:
-            for k, message in enumerate(messages):
+        # the summary's own walk: light where the span reads light (`MessageSpan.read_light`)
+        read_light = getattr(messages, "read_light", None)
+        walked = read_light() if callable(read_light) else messages
+
+        def walk() -> Iterator[Message | LightMessage]:
+            for k, message in enumerate(walked):
                 if k == length // 2 and length > found.get("messages", 0):
                     found["messages"] = length
-                    alive = [o for o in gc.get_objects() if isinstance(o, Entry) and id(o) not in earlier]
+                    alive = list(
+                        {
+                            id(o): o
+                            for o in _with_untracked()
+                            if isinstance(o, Entry | LightEntry) and id(o) not in earlier
+                        }.values()
+                    )
                     found["entries"] = len(alive)
                     found["raw"] = sum(len(e.raw_line) for e in alive)
                 yield message
@@ -102,6 +121,7 @@ def _holding(
     earlier = {id(o) for o in gc.get_objects() if isinstance(o, Entry)}
     with monkeypatch.context() as patched:
         patched.setattr(extractive, "read_span", sampled)
+        patched.setattr(extractive, "_walk_once", lambda messages: messages)  # `sampled` walks it
         patched.setattr(Sessions, "path_window", recording)
         _compact(capsys, file)
     with Store() as store:

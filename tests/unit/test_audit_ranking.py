@@ -74,3 +74,22 @@ def test_on_implicit_facts_the_audit_puts_the_offline_summary_below_a_good_one_a
         assert row["ordered"], f"{row['session']}: audit scores {scores}"
         assert scores["offline"] >= scores["good"] - 0.05, f"{row['session']}: audit scores {scores}"
         assert scores["good"] > scores["bad"] and scores["offline"] > scores["bad"], f"{row['session']}: {scores}"
+
+
+def test_on_the_second_round_of_implicit_facts_the_audit_orders_the_summaries_as_the_truth_does() -> None:
+    """Round 2's tune sessions (bench/truth/implicit2.py: pi, Claude Code and Codex): every pair of the good, offline
+    and bad summaries ordered as the truth orders it (level within 0.05 where the truth puts them level). With main's
+    audit before issue 23's round 2 (questions read as open tasks and contradicted, "I'll read X first" taken as a
+    decision, answers judged by their reasons), 0 of 6."""
+    bench = _bench()
+    sessions = bench.load_implicit(("tune",), 2)
+    assert len(sessions) == 6 and {s["format"] for s in sessions} == {"pi", "claude_code", "codex"}
+    wanted = bench.implicit_jobs(sessions)
+    results = bench.measure(wanted)
+    for result, job in zip(results, wanted, strict=True):
+        result["summary"] = job["summary"]
+    rows = bench.implicit_order({r["job"]: r for r in results}, "tune", 2)
+    assert len(rows) == len(sessions)
+    for row in rows:
+        scores = {role: round(row[role]["audit"], 3) for role in ("good", "offline", "bad")}
+        assert row["truth_ordered"] and row["ordered"], f"{row['session']}: audit scores {scores}"

@@ -339,3 +339,29 @@ def test_the_audit_reports_the_guard_on_an_openclaw_compaction() -> None:
     assert report.quality is not None
     assert report.quality.inputs.requiredSections == list(REQUIRED_SUMMARY_SECTIONS)
     assert report.quality.summary().startswith(("passed", "failed"))
+
+
+def test_openclaw_offline_split_turn_history_names_the_turn_under_way() -> None:
+    """The safeguard's history part ends with a finished turn: offline, its `## Pending user asks` names the split
+    turn's ask (`name_turn_under_way`), as current pi's and the engine's split-turn flows do."""
+    ask = "Now make the webhook handler idempotent using the Stripe event id."
+    messages = [
+        user("Run the full test suite and tell me whether anything fails."),
+        assistant("", ("t", "bash", {"command": "pytest -q"})),
+        result("t", "\n".join(f"tests/test_{n}.py PASSED" for n in range(40)) + "\n40 passed"),
+        assistant("The suite is green: 40 passed, nothing fails."),
+        user(ask),
+        assistant("", ("r", "read", {"path": "billing/webhooks.py"})),
+        result("r", "def handle(event):\n" + "    pass\n" * 200, name="read"),
+        assistant("", ("g", "bash", {"command": "git log --oneline -n 40"})),
+        result("g", "\n".join(f"abc{n:04d} commit {n}" for n in range(40))),
+        assistant("", ("l", "bash", {"command": "ls -la"})),
+        result("l", "\n".join(f"file_{n}.py" for n in range(40))),
+    ]
+    settings = CompactionSettings(keepRecentTokens=120, rules="openclaw-2026.9", recentTurnsPreserve=0)
+    proposal, the_plan = run(session_of(messages), settings, ExtractiveSummarizer())
+    assert the_plan.isSplitTurn
+    history = proposal.summary.split("**Turn Context (split turn):**")[0]
+    pending = history.split("## Pending user asks\n", 1)[1].split("\n\n", 1)[0]
+    assert f"- {ask} (split turn: its start is in the turn context below)" in pending, proposal.summary
+    assert "full test suite" not in pending

@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
+import cutline.core.engine.compact as compact
 import cutline.core.summarizers.extractive as extractive
+from cutline.core.agents.light import LightMessage
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.engine.span import BLOCK, MessageSpan
 from cutline.core.models import Message
@@ -27,11 +29,25 @@ from cutline.core.summarizers.session_state import SpanState
 from tests.support.cli import run
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import write_pi_session
-from tests.support.proposal_digests import DIGESTS, LARGE_ENTRIES, LARGE_VARIANTS, VARIANTS, digest, large_session
+from tests.support.proposal_digests import (
+    DIGEST_DATE,
+    DIGESTS,
+    LARGE_ENTRIES,
+    LARGE_VARIANTS,
+    VARIANTS,
+    digest,
+    large_session,
+)
 from tests.support.session_files import SESSION_FILES
 
 KNOWN: dict[str, str] = json.loads(DIGESTS.read_text())
 _SLOW = pytest.mark.timeout(1200)
+
+
+@pytest.fixture(autouse=True)
+def _recorded_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The injected turns carry the day the digests were recorded, not today's."""
+    monkeypatch.setattr(compact, "utc_today", lambda: DIGEST_DATE)
 
 
 def _compact(capsys: pytest.CaptureFixture[str], file: Path, extra: list[str]) -> str:
@@ -74,10 +90,18 @@ def test_the_comparison_sees_one_message_missing(
         next(messages, None)
         yield from messages
 
+    light = MessageSpan.read_light
+
+    def skipping_light(self: MessageSpan) -> Iterator[Message | LightMessage]:
+        messages = light(self)
+        next(messages, None)
+        yield from messages
+
     file = ROOT / "sample_sessions" / "pi-coding-session.jsonl"
     key = f"{file.relative_to(ROOT)}::pi-1500"
     assert _compact(capsys, file, VARIANTS["pi-1500"]) == KNOWN[key]
     monkeypatch.setattr(MessageSpan, "__iter__", skipping)
+    monkeypatch.setattr(MessageSpan, "read_light", skipping_light)
     assert _compact(capsys, file, VARIANTS["pi-1500"]) != KNOWN[key]
 
 
@@ -87,7 +111,18 @@ TURNS = 400  # n: ~2,800 entries (the summary's span several blocks long); 4n: ~
 
 
 def _live_messages() -> int:
-    return sum(1 for o in gc.get_objects() if type(o) is Message)
+    """Messages alive, pydantic or light (the extractive summary's walk reads light ones, `MessageSpan.read_light`)."""
+    return sum(1 for o in gc.get_objects() if type(o) is Message) + sum(
+        1 for o in _untracked_too() if type(o) is LightMessage
+    )
+
+
+def _untracked_too() -> Iterator[object]:
+    """Every object the collector tracks, and the ones they refer to (light structs are not tracked: gc=False)."""
+    for o in gc.get_objects():
+        yield o
+        if type(o) is list:
+            yield from o
 
 
 def _holding(
@@ -103,8 +138,8 @@ def _holding(
     def sampled(messages: Iterable[Message]) -> SpanState:
         length = len(messages) if isinstance(messages, list | MessageSpan) else 0
 
-        def walk() -> Iterator[Message]:
-            for k, message in enumerate(messages):
+        def walk() -> Iterator[Message | LightMessage]:
+            for k, message in enumerate(messages.read_light() if isinstance(messages, MessageSpan) else messages):
                 if k == length // 2 and length > found.get("messages", 0):  # the history's span, not the turn prefix
                     found["messages"] = length
                     found["live"] = _live_messages() - before  # (earlier commands of this process hold theirs)
@@ -121,6 +156,7 @@ def _holding(
     before = _live_messages()
     with monkeypatch.context() as patched:
         patched.setattr(extractive, "read_span", sampled)
+        patched.setattr(extractive, "_walk_once", lambda messages: messages)  # `sampled` walks the span light
         patched.setattr(Sessions, "path_window", recording)
         code, _, err = run(capsys, "compact", "--summarizer", "extractive", "--json", str(file))
     assert code == 0, err

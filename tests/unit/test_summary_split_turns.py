@@ -125,3 +125,32 @@ def test_the_split_turn_truth_sessions_are_the_generators_output() -> None:
     key = json.loads((ROOT / "tests" / "fixtures" / "truth" / "split" / "key.json").read_text(encoding="utf-8"))
     splits = [s["split"] for s in key["sessions"]]
     assert splits.count("tune") == 16 and splits.count("heldout") == 8
+
+
+def _summary_bench():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_summary_truth", ROOT / "bench" / "bench_summary_truth.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_split_turn_bench_asks_the_history_part_itself_to_name_the_turn(monkeypatch) -> None:
+    """bench_summary_truth.py's split-turn check reads the history part's own "under way" section: a history that
+    does not name the turn (here `name_turn_under_way` left out) is a miss even though the turn prefix's
+    "Original Request" names it; with it, the tune sessions all pass."""
+    bench = _summary_bench()
+    found = bench.run_split("tune")
+    assert found["rows"]["tune"] == [16, 16, 16], found["misses"]
+    monkeypatch.setattr(bench, "name_turn_under_way", lambda history, prompt, prefix: history)
+    found = bench.run_split("tune")
+    missed = sorted(
+        m.split(":")[0] for m in found["misses"].get("tune", []) if m.endswith("latest request not under way")
+    )
+    assert missed == sorted(
+        s["id"]
+        for s in json.loads((ROOT / "tests/fixtures/truth/split/key.json").read_text())["sessions"]
+        if s["split"] == "tune" and s["turn_prefix"]
+    )

@@ -251,6 +251,11 @@ def stream_claude_code(lines: StreamedLines, file: str, stem: str, sink: EntrySi
     skeletons: list[_Skeleton] = []
     boundaries: dict[str, _Boundary] = {}
     pending: _Boundary | None = None
+    # each entry is handed on when the next one is read: a block record followed by one of the same API message
+    # loses its usage first (`usage_once_per_call` would take it: it is not the message's last record), so its row
+    # is not written twice for that (Claude Code 50k: 3,529 of 8,235 rewritten rows, 2,941 for that alone)
+    held: tuple[Entry, _Skeleton] | None = None
+    dropped: set[int] = set()
     for entry in building.entries():
         skeleton = _Skeleton(len(skeletons), entry)
         skeletons.append(skeleton)
@@ -261,7 +266,18 @@ def stream_claude_code(lines: StreamedLines, file: str, stem: str, sink: EntrySi
             if target is not None and not target.summary:
                 target.summary = entry.message.text()
             pending = None
-        sink(entry, False)
+        if held is not None:
+            # the held entry's usage goes when this record is a block of the same API message: `usage_once_per_call`
+            # keeps a message's usage on its last record only, whatever the rest of the file holds
+            before, seen = held
+            message = before.message
+            if seen.usage and seen.response is not None and seen.response == skeleton.response and message is not None:
+                message.usage = None
+                dropped.add(seen.seq)
+            sink(before, False)
+        held = entry, skeleton
+    if held is not None:
+        sink(held[0], False)
     if building.ids.clashed():
         raise NotStreamable(f"{file}: an id made for a record without a uuid is a later record's uuid")
     lines.problems.extend(building.found)
@@ -270,7 +286,12 @@ def stream_claude_code(lines: StreamedLines, file: str, stem: str, sink: EntrySi
         if boundary.summary != boundary.built:
             fixes.setdefault(boundary.seq, _Fix()).summary = boundary.summary
     for seq in sorted(fixes):
-        amend(seq, fixes[seq].apply)
+        fix = fixes[seq]
+        if seq in dropped:
+            fix.drop_usage = False  # done before it was handed on
+            if not fix.changes():
+                continue
+        amend(seq, fix.apply)
     return _session(building, stem, lines, [], leaf_id)
 
 
@@ -359,6 +380,10 @@ class _Fix:
         self.parent: str | None = None
         self.mark = False
         self.drop_usage = False
+
+    def changes(self) -> bool:
+        """Whether applying it changes anything."""
+        return self.summary is not None or self.reparent or self.mark or self.drop_usage
 
     def apply(self, entry: Entry) -> None:
         if self.summary is not None and entry.compaction is not None:

@@ -53,9 +53,18 @@ def derived_uuid(session_id: str, entry_id: str) -> str:
 def plan(session: Session) -> WriteBackPlan:
     """Whether the session takes a compression: a chat file whose last record has a uuid to link to."""
     path = session.active_path()
-    if not path:
+    return plan_from_leaf(path[-1] if path else None)
+
+
+def plan_from_leaf(leaf: Entry | None) -> WriteBackPlan:
+    """`plan` from the active path's last entry alone (None: the path is empty), e.g. as the store holds it.
+
+    Why: the accept preview and `write-back-plan` of a long chat file read it whole only to
+    ask this, as Claude Code's did (`claude_code.writeback.plan_from_leaf`).
+    """
+    if leaf is None:
         return WriteBackPlan.refused("the chat file has no records to compress")
-    if _raw(path[-1]).get("uuid") != path[-1].id:
+    if _raw(leaf).get("uuid") != leaf.id:
         return WriteBackPlan.refused("the chat file's last record has no uuid: Qwen Code could not link a compression")
     return WriteBackPlan(
         possible=True,

@@ -47,6 +47,7 @@ from cutline.core.summarizers.agent_prompts import (
     OPENCLAW_SYSTEM_PROMPT,
 )
 from cutline.core.summarizers.base import SummaryRequest
+from cutline.core.summarizers.extractive import name_turn_under_way
 from cutline.core.summarizers.prompts import IDENTIFIER_PRESERVATION_INSTRUCTIONS, TURN_PREFIX_SUMMARIZATION_PROMPT
 
 SUMMARY_MAX_CHARS = 16_000
@@ -396,6 +397,8 @@ async def openclaw_summary(
                 calls.notes.append(f"history: summarization failed: {exc}")
                 calls.degrade("annotation")
                 body = structured_fallback(previous)
+            if split_turn and prefix and not calls.reads_text:  # offline: the history part names the turn under way
+                body = name_turn_under_way(body, SAFEGUARD_PROMPT, prefix)
         body = retain_protected_facts(body, latest_request, inputs.identifiers)
         return cap_summary(head + body, suffix)
 
