@@ -916,8 +916,10 @@ _LEAD_LABEL = re.compile(r"^[\w ]{1,24}:\s+")
 def passages(texts: Sequence[str], cwd: str | None = None) -> Passages:
     """Index the visible texts (`cwd`: the session's working directory, for relative paths)."""
     base = cwd.rstrip("/").lower() + "/" if cwd and cwd.strip("/") else None
-    # each audit starts with no pieces' tokens kept: its work is then its own, not what an earlier one left
-    _piece_tokens.cache_clear()
+    # each audit starts with nothing kept from an earlier one (pieces' tokens, facts' clauses and choices, passages'
+    # states): its work is then its own, whatever ran before it in the process
+    for cached in (_piece_tokens, _choice_of, _clause_words, _states):
+        cached.cache_clear()
     return Passages(texts, base)
 
 

@@ -141,12 +141,22 @@ def _proposal(capsys: pytest.CaptureFixture[str], db: str, file: Path) -> str:
 
 @pytest.mark.parametrize("every", [0, 6], ids=["uncompacted", "compacted"])
 def test_the_audit_of_a_proposal_grows_linearly(every: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 96 and 384 turns (~680 and ~2,700 entries), after one audit not counted.
+
+    The uncounted audit takes what a process does once (its regular expressions compiled,
+    its imports) out of the count, which otherwise depended on what ran before in the
+    process. The sizes: at 24 turns the summary's facts meet only part of the source they
+    are compared with, and the audit's work grows 5.1x from 24 to 96 turns, 4.2x from 96
+    to 384 (the summary stays 3.6-5k characters at every size); a quadratic step is ~16x
+    at either.
+    """
     calls = []
-    for s in (1, 4):
+    for s in (4, 16):
         file = _pi(tmp_path, s, every)
         db = _stored(tmp_path, file, capsys)
         proposal = _proposal(capsys, db, file)
         calls.append(_cli(capsys, "audit", "--json", "--proposal", proposal, "--db", db, str(file)))
+    calls[0]()
     assert_linear(calls[0], calls[1], "audit --proposal")
 
 
@@ -205,6 +215,15 @@ def test_a_quadratic_reader_step_is_caught(tmp_path: Path, quadratic: Callable[[
     quadratic("cutline.core.agents.claude_code.reader", "_message")
     with pytest.raises(AssertionError, match="super-linear"):
         test_readers_grow_linearly("claude-code", tmp_path)
+
+
+def test_a_quadratic_audit_step_is_caught(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], quadratic: Callable[[str, str], None]
+) -> None:
+    """The audit's sizes and warm-up leave it able to fail: one per-entry step (its facts) made quadratic."""
+    quadratic("cutline.core.audit.verdicts", "entry_facts")
+    with pytest.raises(AssertionError, match="super-linear"):
+        test_the_audit_of_a_proposal_grows_linearly(0, tmp_path, capsys)
 
 
 def _scanned(entries: list[Any]) -> Any:
