@@ -118,7 +118,8 @@ def _holding(
         return window
 
     # entries an earlier command of this process holds to its end (`hold_until_exit`) are not this one's
-    earlier = {id(o) for o in gc.get_objects() if isinstance(o, Entry)}
+    # (light entries too: they are not tracked by the collector, so they are found in lists)
+    earlier = {id(o) for o in _with_untracked() if isinstance(o, Entry | LightEntry)}
     with monkeypatch.context() as patched:
         patched.setattr(extractive, "read_span", sampled)
         patched.setattr(extractive, "_walk_once", lambda messages: messages)  # `sampled` walks it
