@@ -8,9 +8,9 @@ alone), so a session loads without re-reading its file.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -23,6 +23,8 @@ from cutline.core.store.db import Row, StoreDatabase
 from cutline.core.store.like import like_prefix
 from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
 from cutline.core.store.rows import entry_from_row, light_or_entry_from_row
+
+_Built = TypeVar("_Built")
 
 PROBLEMS = TypeAdapter(list[Problem])
 
@@ -400,8 +402,27 @@ class Sessions:
         waited (PageUp 19.7 s during a run). With `by_model` (a Claude Code or Codex
         path), a message or `other` entry comes without its raw line (`_RAW_LINE_BY_MODEL`).
         """
-        lock = self._db.lock
         line_of = _RAW_LINE_BY_MODEL if by_model else _RAW_LINE
+        return self._path_rows(session_id, start, stop, line_of, entry_from_row)
+
+    def path_light_entries(self, session_id: str, start: int, stop: int) -> list[Entry | LightEntry]:
+        """`path_entries` of a pi path, with a light entry for each message line msgspec reads (`light_or_entry_from_row`).
+
+        For a reader of the messages' values only (the extractive summary's walk over the span).
+        """
+        return self._path_rows(session_id, start, stop, _RAW_LINE, light_or_entry_from_row)
+
+    def _path_rows(
+        self,
+        session_id: str,
+        start: int,
+        stop: int | None,
+        line_of: str,
+        build: Callable[[str, str, int | None], _Built],
+    ) -> list[_Built]:
+        """`build(model_json, raw line, line)` of each path row in [start, stop), fetched `_ROWS_PER_LOCK` at a time
+        under the store's lock (one statement, so one snapshot) and built outside it."""
+        lock = self._db.lock
         with lock:
             cursor = self._db.conn.execute(
                 f"SELECT model_json, {line_of}, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
@@ -409,10 +430,10 @@ class Sessions:
                 (session_id, start, stop if stop is not None else 2**63 - 1),
             )
             rows = cursor.fetchmany(_ROWS_PER_LOCK)
-        entries: list[Entry] = []
+        built: list[_Built] = []
         try:
             while rows:
-                entries.extend(entry_from_row(model_json, raw, line) for model_json, raw, line in rows)
+                built.extend(build(model_json, raw, line) for model_json, raw, line in rows)
                 if len(rows) < _ROWS_PER_LOCK:
                     break
                 with lock:
@@ -420,33 +441,7 @@ class Sessions:
         finally:
             with lock:
                 cursor.close()
-        return entries
-
-    def path_light_entries(self, session_id: str, start: int, stop: int) -> list[Entry | LightEntry]:
-        """`path_entries` of a pi path, with a light entry for each message line msgspec reads (`light_or_entry_from_row`).
-
-        For a reader of the messages' values only (the extractive summary's walk over the span).
-        """
-        lock = self._db.lock
-        with lock:
-            cursor = self._db.conn.execute(
-                f"SELECT model_json, {_RAW_LINE}, line FROM entries WHERE session_id = ? AND path_index >= ? AND path_index < ?"
-                " ORDER BY path_index",
-                (session_id, start, stop),
-            )
-            rows = cursor.fetchmany(_ROWS_PER_LOCK)
-        entries: list[Entry | LightEntry] = []
-        try:
-            while rows:
-                entries.extend(light_or_entry_from_row(model_json, raw, line) for model_json, raw, line in rows)
-                if len(rows) < _ROWS_PER_LOCK:
-                    break
-                with lock:
-                    rows = cursor.fetchmany(_ROWS_PER_LOCK)
-        finally:
-            with lock:
-                cursor.close()
-        return entries
+        return built
 
     def compaction_entries(self, prefix: str) -> list[tuple[str, str]]:
         """(session id, entry id) of every stored compaction entry whose id starts with `prefix`, by session and order."""
