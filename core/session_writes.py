@@ -15,12 +15,16 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from cutline.core.agents.adapter import AgentAdapter, off_branch_warning
+from cutline.core.agents.entries import StableIds, now_iso
 from cutline.core.agents.registry import adapter_for
 from cutline.core.agents.writeback import (
     AgentRunning,
+    OnPrepared,
     PendingWrite,
     UndoResult,
     WriteBackPlan,
+    WrittenBack,
 )
 from cutline.core.engine.proposal import Proposal
 from cutline.core.errors import CutlineError, NotFoundError, WriteBackRefused
@@ -127,34 +131,64 @@ def stored_preview_line(
     leaving the kept part of the path, anything the writer refuses (the whole session says why).
     Why: the accept preview of a 50,000-record Claude Code session loaded it whole (~650 MB).
     """
+    if not _written_from_stretch(store, header):
+        return None
+    kept = _kept_stretch(store, header, record.firstKeptEntryId if header.format != "pi" else None)
+    last = _highest_ordinal(store, header) if header.format == "codex" else None
+    if kept is None or (header.format == "codex" and last is None):
+        return None
+    return _line_from(kept, record, entry_id=entry_id, timestamp=timestamp, last=last)
+
+
+def _written_from_stretch(store: Store, header: Session) -> bool:
+    """Whether the agent's writer needs only a stretch of the stored path (and, for Codex, its highest `ordinal`).
+
+    Not for pi before version 3 or written by current pi (its checkpoint is made from the whole path), nor other agents.
+    """
     kind = header.format
     if kind not in ("pi", "claude_code", "codex", "qwen_code"):
+        return False
+    return kind != "pi" or (
+        (header.version if header.version is not None else 1) >= 3 and not store.sessions.path_is_current_pi(header.id)
+    )
+
+
+def _highest_ordinal(store: Store, header: Session) -> int | None:
+    """`last_ordinal` of a stored rollout from its raw lines, one at a time (None: no line carries a number)."""
+    from cutline.core.agents.codex.compaction import highest_ordinal
+
+    return highest_ordinal(header.header_line, store.sessions.raw_lines(header.id))
+
+
+def _line_from(
+    kept: Session, record: CompactionRecord, *, entry_id: str, timestamp: str, last: int | None
+) -> str | None:
+    """The writer's line from the header holding a stretch of the path (Codex: and `last`); None where it refuses."""
+    try:
+        if kept.format == "codex":
+            from cutline.core.agents.codex.compaction import compaction_payload
+
+            return compaction_payload(kept, record, timestamp=timestamp, last=last).decode("utf-8").rstrip("\r\n")
+        return adapter_for(kept.format).preview_line(kept, record, entry_id=entry_id, timestamp=timestamp)
+    except (WriteBackRefused, ValueError):
         return None
-    if kind == "pi" and (
-        (header.version if header.version is not None else 1) < 3 or store.sessions.path_is_current_pi(header.id)
-    ):
-        return None
+
+
+def _kept_stretch(store: Store, header: Session, first_kept: str | None) -> Session | None:
+    """The header holding the stored active path from `first_kept` (None: the leaf alone) to the leaf, chained.
+
+    None when `first_kept` is not on the stored path, or the path is empty.
+    """
     length = store.sessions.path_length(header.id)
     start = length - 1
-    if record.firstKeptEntryId is not None and kind != "pi":
-        found = store.sessions.path_index_of(header.id, record.firstKeptEntryId)
+    if first_kept is not None:
+        found = store.sessions.path_index_of(header.id, first_kept)
         if found is None:
             return None
         start = found
     if start < 0:
         return None
-    kept = _chained(header, store.sessions.path_entries(header.id, start, length))
-    try:
-        if kind == "codex":
-            from cutline.core.agents.codex.compaction import compaction_payload, highest_ordinal
-
-            last = highest_ordinal(header.header_line, store.sessions.raw_lines(header.id))
-            if last is None:
-                return None
-            return compaction_payload(kept, record, timestamp=timestamp, last=last).decode("utf-8").rstrip("\r\n")
-        return adapter_for(kind).preview_line(kept, record, entry_id=entry_id, timestamp=timestamp)
-    except (WriteBackRefused, ValueError):
-        return None
+    return _chained(header, store.sessions.path_entries(header.id, start, length))
 
 
 def _chained(header: Session, entries: list[Entry]) -> Session:
@@ -174,32 +208,37 @@ def write_back(
     summary version being accepted.
     """
     proposal = Proposal.model_validate_json(store.proposals.row(decision.proposal_id)["proposal_json"])
-    session = store.load_session(proposal.session_id)
-    adapter = adapter_for(session.format)
-    plan = adapter.write_back_plan(session)
+    record = proposal.compaction_record(record_text)
+    header = store.sessions.header(proposal.session_id)
+    # told from the store's facts where they tell (`StoredSession`), else from the session read whole, as before
+    plan = stored_write_back_plan(store, header, look_for_agent=False)
+    session = _WholeSession(store.load_session(proposal.session_id)) if plan is None else StoredSession(store, header)
+    adapter = adapter_for(session.header.format)
+    if plan is None:
+        plan = adapter.write_back_plan(session.header)
     if not plan.possible:
         raise WriteBackRefused(f"write-back refused: {plan.reason}; {ACCEPT_WITHOUT}")
-    ours = session.by_id().get(entry_id)
-    if ours is not None:
+    if session.has_entry(entry_id):
         return _already_written(store, session, decision, entry_id)
-    leaf = session.active_path()[-1].id if session.entries else None
+    leaf = session.leaf()
     if leaf != proposal.parentEntryId:
         raise WriteBackRefused(
             f"the session moved on since proposal {proposal.id} was made (leaf {leaf}, was {proposal.parentEntryId}); make a new proposal"
         )
+    header = session.header
     made_from = store.proposals.source_sha256(proposal.id)
-    if made_from is not None and made_from != session.source_sha256:
+    if made_from is not None and made_from != header.source_sha256:
         raise WriteBackRefused(
             f"the session file changed since proposal {proposal.id} was made (an earlier message was edited or "
             "the file was rewritten); make a new proposal"
         )
-    running = adapter.running_agent(session)
+    running = adapter.running_agent(header)
     if running is not None:
         raise AgentRunning(
             f"{adapter.label} seems to be running on this session ({running}): it would keep writing on its old "
             f"branch. Quit it, accept again, then resume it; or {ACCEPT_WITHOUT}"
         )
-    if not session.source_path:
+    if not header.source_path:
         raise WriteBackRefused("the session has no source file to write back to")
     version = decision.version
 
@@ -207,10 +246,9 @@ def write_back(
         store.write_backs.record_pending(pending.model_copy(update={"version": version}))
 
     try:
-        written = adapter.write_back(
-            Path(session.source_path),
-            session,
-            proposal.compaction_record(record_text),
+        written = session.write(
+            Path(header.source_path),
+            record,
             backup_dir=backups_dir(),
             entry_id=entry_id,
             timestamp=timestamp,
@@ -220,18 +258,19 @@ def write_back(
     except WriteBackRefused:
         store.write_backs.forget(proposal.id)
         raise
-    decision.written_to = session.source_path
+    del session  # the whole session, when it was read, is not held through the re-import
+    decision.written_to = header.source_path
     decision.entry_id = written.entry.id
     try:
         _record_done(store, decision, written.pending.model_copy(update={"version": version}))
     except sqlite3.OperationalError as exc:
         raise CutlineError(
-            f"the compaction was written to {session.source_path}, but the store could not record it ({exc}); "
+            f"the compaction was written to {header.source_path}, but the store could not record it ({exc}); "
             "cutline records it the next time it starts — do not compact this session again"
         ) from None
     notes = [f"backup of the file as it was: {written.pending.backup_path}"] if written.pending.backup_path else []
-    notes += _reimport(store, session.source_path, decision.proposal_id)
-    notes += _checked_once_more(store, session, written.pending, decision.proposal_id, notes)
+    notes += _reimport(store, header.source_path, decision.proposal_id)
+    notes += _checked_once_more(store, header, written.pending, decision.proposal_id, notes)
     return WriteBackOutcome(decision=decision, notes=notes)
 
 
@@ -308,26 +347,182 @@ def drift_warning(store: Store, proposal_id: str) -> str | None:
         return None
     record = found[1]
     try:
-        session = store.load_session(store.resolve_session(record.path))
+        session_id = store.resolve_session(record.path)
+        header = store.sessions.header(session_id)
     except CutlineError:
         return None
-    return adapter_for(session.format).drift(session, record)
+    adapter = adapter_for(header.format)
+    if header.format == "codex":
+        from cutline.core.agents.codex.writeback import drift_after
+
+        ours = store.sessions.first_compaction_at(session_id, record.first_line, record.entry_id)
+        return None if ours is None else drift_after(ours, store.sessions.lines_after(session_id, ours.line))
+    if type(adapter).drift is AgentAdapter.drift:
+        # the written records by id, and whether all are on the stored path: the rows alone say it
+        ids = record.written_ids or [record.entry_id]
+        if not any(store.sessions.has_entry(session_id, i) for i in ids):
+            return None
+        if all(store.sessions.path_index_of(session_id, i) is not None for i in ids):
+            return None
+        return off_branch_warning(ids)
+    session = store.load_session(session_id)
+    return adapter.drift(session, record)
 
 
-def _already_written(store: Store, session: Session, decision: Decision, entry_id: str) -> WriteBackOutcome:
+def _already_written(
+    store: Store, session: _WholeSession | StoredSession, decision: Decision, entry_id: str
+) -> WriteBackOutcome:
     """The compaction is in the file already (the store was not told): record it instead of writing it twice."""
-    if not any(e.id == entry_id for e in session.active_path()):
+    if not session.on_path(entry_id):
         raise WriteBackRefused(
-            f"compaction {entry_id} is in {session.source_path} already, but the agent continued on another branch; "
+            f"compaction {entry_id} is in {session.header.source_path} already, but the agent continued on another branch; "
             "make a new proposal"
         )
-    decision.written_to = session.source_path
+    decision.written_to = session.header.source_path
     decision.entry_id = entry_id
     _record_accepted(store, decision)
     return WriteBackOutcome(
         decision=decision,
         notes=[f"compaction {entry_id} was already in the file (an earlier write-back the store had not recorded)"],
     )
+
+
+class _WholeSession:
+    """What `write_back` asks of a session, answered from the session read whole (agents the store cannot tell for)."""
+
+    def __init__(self, session: Session) -> None:
+        self.header = session
+
+    def has_entry(self, entry_id: str) -> bool:
+        return self.header.by_id().get(entry_id) is not None
+
+    def on_path(self, entry_id: str) -> bool:
+        return any(e.id == entry_id for e in self.header.active_path())
+
+    def leaf(self) -> str | None:
+        return self.header.active_path()[-1].id if self.header.entries else None
+
+    def write(
+        self,
+        path: Path,
+        record: CompactionRecord,
+        *,
+        backup_dir: Path,
+        entry_id: str,
+        timestamp: str | None,
+        proposal_id: str,
+        on_prepared: OnPrepared,
+    ) -> WrittenBack:
+        return adapter_for(self.header.format).write_back(
+            path,
+            self.header,
+            record,
+            backup_dir=backup_dir,
+            entry_id=entry_id,
+            timestamp=timestamp,
+            proposal_id=proposal_id,
+            on_prepared=on_prepared,
+        )
+
+
+class StoredSession(_WholeSession):
+    """`_WholeSession`'s answers from the store's rows: the header, single rows by id, the path from the first kept entry.
+
+    For a session whose write-back plan the store tells (`stored_write_back_plan`). The
+    agent's writer gets the header holding the stored path from the first kept entry to the
+    leaf (Codex: with the rollout's highest `ordinal`, its next line and that line's id), all
+    it looks at; where that stretch cannot say (not on the stored path, a parent chain
+    leaving it, current pi's checkpoint), the session is read whole and written as before.
+    Why: `accept --write-back` of a 50,000-record Claude Code session loaded it whole
+    (~620 MB) for its leaf and its kept records.
+    """
+
+    def __init__(self, store: Store, header: Session) -> None:
+        super().__init__(header)
+        self.store = store
+
+    def has_entry(self, entry_id: str) -> bool:
+        return self.store.sessions.has_entry(self.header.id, entry_id)
+
+    def on_path(self, entry_id: str) -> bool:
+        return self.store.sessions.path_index_of(self.header.id, entry_id) is not None
+
+    def leaf(self) -> str | None:
+        found = self.store.sessions.path_leaf(self.header.id)
+        if found is None and self.store.sessions.last_entry(self.header.id) is not None:
+            return _WholeSession(self.store.load_session(self.header.id)).leaf()  # entries but no stored path
+        return None if found is None else found.id
+
+    def write(
+        self,
+        path: Path,
+        record: CompactionRecord,
+        *,
+        backup_dir: Path,
+        entry_id: str,
+        timestamp: str | None,
+        proposal_id: str,
+        on_prepared: OnPrepared,
+    ) -> WrittenBack:
+        stamp = timestamp or now_iso()
+        header = self.header
+        kept = last = None
+        if _written_from_stretch(self.store, header):
+            kept = _kept_stretch(self.store, header, record.firstKeptEntryId)
+            last = _highest_ordinal(self.store, header) if header.format == "codex" and kept is not None else None
+        if (
+            kept is None
+            or (header.format == "codex" and last is None)
+            or _line_from(kept, record, entry_id=entry_id, timestamp=stamp, last=last) is None
+        ):
+            # the stretch cannot say what the whole session says: read whole, written as before
+            whole = _WholeSession(self.store.load_session(header.id))
+            return whole.write(
+                path,
+                record,
+                backup_dir=backup_dir,
+                entry_id=entry_id,
+                timestamp=stamp,
+                proposal_id=proposal_id,
+                on_prepared=on_prepared,
+            )
+        if last is not None:  # Codex
+            from cutline.core.agents.codex.writeback import append_compacted
+
+            line = (self.store.sessions.highest_line(header.id) or 1) + 1
+            return append_compacted(
+                path,
+                kept,
+                record,
+                last=last,
+                line=line,
+                new_id=self._codex_entry_id(line),
+                backup_dir=backup_dir,
+                timestamp=stamp,
+                proposal_id=proposal_id,
+                on_prepared=on_prepared,
+            )
+        return adapter_for(header.format).write_back(
+            path,
+            kept,
+            record,
+            backup_dir=backup_dir,
+            entry_id=entry_id,
+            timestamp=stamp,
+            proposal_id=proposal_id,
+            on_prepared=on_prepared,
+        )
+
+    def _codex_entry_id(self, line: int) -> str:
+        """`new_entry_id` of the whole rollout: the first of its candidate ids no stored entry has."""
+        header_id = self.header.header.get("id")
+        seed = header_id if isinstance(header_id, str) else self.header.id
+        taken: set[str] = set()
+        while True:
+            candidate = StableIds(seed, set(taken)).make(line)
+            if not self.store.sessions.has_entry(self.header.id, candidate):
+                return candidate
+            taken.add(candidate)
 
 
 # -- recovery -------------------------------------------------------------------------

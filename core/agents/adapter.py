@@ -198,7 +198,12 @@ class AgentAdapter(ABC):
         on_path = {e.id for e in session.active_path()}
         if all(i in on_path for i in ids):
             return None
-        return (
-            f"the agent kept writing on its old branch after compaction {ids[0]}: it will not resume from it; "
-            "make a new proposal, or undo this one"
-        )
+        return off_branch_warning(ids)
+
+
+def off_branch_warning(ids: list[str]) -> str:
+    """`AgentAdapter.drift`'s warning: the written records `ids` are in the session but not all on its active path."""
+    return (
+        f"the agent kept writing on its old branch after compaction {ids[0]}: it will not resume from it; "
+        "make a new proposal, or undo this one"
+    )

@@ -9,6 +9,7 @@ interrupted one is told apart from the file alone on the next start.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -75,7 +76,14 @@ def pending_for(
 
     `payload` ends the new file; `written_ids` are the ids of the records it holds, in order.
     """
-    new = after if after is not None else before + payload
+    if after is None:
+        # `before + payload` told without making it: a second copy of a 100 MB file at the write-back's peak
+        digest = hashlib.sha256(before)
+        digest.update(payload)
+        size_after, sha_after, first_line = len(before) + len(payload), digest.hexdigest(), before.count(b"\n") + 1
+    else:
+        size_after, sha_after = len(after), sha256_hex(after)
+        first_line = after[: len(after) - len(payload)].count(b"\n") + 1
     return PendingWrite(
         proposal_id=proposal_id,
         session_id=session_id,
@@ -86,12 +94,12 @@ def pending_for(
         sha_before=sha256_hex(before),
         payload_size=len(payload),
         payload_sha=sha256_hex(payload),
-        size_after=len(new),
-        sha_after=sha256_hex(new),
+        size_after=size_after,
+        sha_after=sha_after,
         backup_path=str(backup_path) if backup_path is not None else None,
         payload=payload.decode("utf-8", "surrogateescape"),
         written_ids=written_ids,
-        first_line=new[: len(new) - len(payload)].count(b"\n") + 1,
+        first_line=first_line,
     )
 
 
@@ -105,8 +113,7 @@ def append_checked(path: Path, before: bytes, pending: PendingWrite, payload: by
     """
     on_prepared(pending)
     with opened_locked(path) as fd:
-        data = read_all(fd)
-        if data != before:
+        if not holds_exactly(fd, before):
             raise WriteBackRefused(
                 f"{path} changed while cutline was preparing the write-back (the agent is writing to it); "
                 "nothing was written — let the agent finish, re-import and make a new proposal"
@@ -116,6 +123,23 @@ def append_checked(path: Path, before: bytes, pending: PendingWrite, payload: by
         offset = append_or_restore(fd, payload, len(before), path)
         if offset != len(before) or read_range(fd, offset, len(payload)) != payload:
             _withdraw_after_race(fd, path, offset, payload)
+
+
+def holds_exactly(fd: int, data: bytes) -> bool:
+    """Whether the open file holds exactly `data` (`read_all(fd) == data`), read and compared a MiB at a time.
+
+    Why: the whole file read again beside `data` (and its chunks beside their join) was the
+    write-back's peak, three copies of a 100 MB session file.
+    """
+    view = memoryview(data)
+    at = 0
+    while True:
+        chunk = os.pread(fd, 1 << 20, at)
+        if not chunk:
+            return at == len(data)
+        if view[at : at + len(chunk)] != chunk:
+            return False
+        at += len(chunk)
 
 
 def _withdraw_after_race(fd: int, path: Path, offset: int, payload: bytes) -> None:

@@ -27,14 +27,14 @@ def sha256_hex(data: bytes) -> str:
 
 
 def read_all(fd: int) -> bytes:
-    """Every byte of the open file, read from its start (appends ignore the read position)."""
+    """Every byte of the open file, read from its start (appends ignore the read position).
+
+    Read into one buffer sized from the file's size (`FileIO.readall`): a list of chunks and
+    their join held the file twice, 224 MB at the peak of an undo of a 112 MB session file.
+    """
     os.lseek(fd, 0, os.SEEK_SET)
-    chunks: list[bytes] = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
+    with os.fdopen(os.dup(fd), "rb", buffering=0) as whole:
+        return whole.readall()
 
 
 def read_range(fd: int, start: int, size: int) -> bytes:

@@ -210,6 +210,14 @@ def _path_total(path_index: dict[str, int], counts: dict[str, int]) -> int | Non
     return sum(counted) if counted else None
 
 
+def _no_longer(row: Row, path: Path) -> bool:
+    """Whether the file is no longer than the stored one (`_grown_from` then says not grown: the import replaces it)."""
+    try:
+        return row["source_size"] is not None and path.stat().st_size <= row["source_size"]
+    except OSError:
+        return False
+
+
 def _same_fingerprint(row: Row, session: Session) -> bool:
     return (
         session.source_sha256 is not None
@@ -256,6 +264,8 @@ class Importer:
             return report
         if not is_store_ref(resolved):
             report = self._import_new_streamed(resolved, count_tokens, progress)
+            if report is None:
+                report = self._import_new_streamed(resolved, count_tokens, progress, replacing=True)
             if report is not None:
                 if _file_size(resolved) >= TRIM_AT_BYTES:
                     give_back_freed_memory()  # the file's lines, freed: not kept for what runs next
@@ -347,25 +357,31 @@ class Importer:
     # -- deciding and writing ------------------------------------------------
 
     def _import_new_streamed(
-        self, path: Path, count_tokens: bool, progress: ImportProgress | None
+        self, path: Path, count_tokens: bool, progress: ImportProgress | None, *, replacing: bool = False
     ) -> ImportReport | None:
         """A new file imported as it is read: a pi file (its header names the session) or one whose agent `streams`.
 
         None when the file is stored already, or is read whole (another agent, or what
-        the reading found did not allow it: then nothing was written).
+        the reading found did not allow it: then nothing was written). With `replacing`,
+        a stored file that is no longer than it was instead (see `_import_streamed`).
         """
         from cutline.core.agents import read_session, read_streamed, stream_peek
 
         header_id = _header_id(path)
         if header_id is not None:
             return self._import_streamed(
-                path, header_id, count_tokens, progress, lambda sink, _: read_session(path, sink=sink, keep=False)
+                path,
+                header_id,
+                count_tokens,
+                progress,
+                lambda sink, _: read_session(path, sink=sink, keep=False),
+                replacing=replacing,
             )
         peek = stream_peek(path)
         if peek is None:
             return None
         adapter = peek.adapter
-        if adapter.format == "claude_code":
+        if adapter.format == "claude_code" and not replacing:
             grown = self._import_grown_streamed(
                 path,
                 peek.session_id,
@@ -384,6 +400,7 @@ class Importer:
             lambda sink, writer: read_streamed(path, adapter, sink=sink, amend=writer.amend),
             adapter.format,
             adapter.path_guess(),
+            replacing=replacing,
         )
 
     def _import_streamed(
@@ -395,6 +412,8 @@ class Importer:
         read: Callable[[EntrySink, StreamedRows], Session],
         format: str = "pi",
         guess: PathGuess | None = None,
+        *,
+        replacing: bool = False,
     ) -> ImportReport | None:
         """Import a file the store has never seen, writing its rows as it is read; None when it is not new (or not as peeked).
 
@@ -402,6 +421,12 @@ class Importer:
         the end of the reading changes). The transaction is open for the whole read: a
         crash or an error leaves no trace, and a second process importing the same file
         waits, then finds it stored. A reading that raises `NotStreamable` is rolled back.
+
+        With `replacing`: a stored file that is no longer than it was (undo cut it back to
+        what it was before a write-back), which the whole-file import replaces (it cannot
+        have grown): its rows and counts are dropped and the file's written as a new one's,
+        in the same transaction, under its stored id; None when it is no such file. Why:
+        `undo` of a 50,000-record Claude Code write-back read the cut-back file whole (~780 MB).
         """
         from cutline.core.agents import NotStreamable
 
@@ -409,14 +434,22 @@ class Importer:
         counts: dict[str, int] = {}
         try:
             with no_cyclic_gc(), self._db.transaction() as conn:
-                if self._sessions.rows_for_path(source) or self._existing_by_id(header_id, source) is not None:
-                    return None  # stored before: the whole-file import decides between grown and replaced
-                store_id = self._new_store_id_for(header_id, source)
                 now = utc_now()
-                conn.execute(
-                    "INSERT INTO sessions (id, format, imported_at, updated_at) VALUES (?, ?, ?, ?)",
-                    (store_id, format, now, now),
-                )
+                if replacing:
+                    row = self._stored_row(header_id, source)
+                    if row is None or not _no_longer(row, path):
+                        return None
+                    store_id = row["id"]
+                    conn.execute("DELETE FROM entries WHERE session_id = ?", (store_id,))
+                    self._counts.forget(conn, store_id)
+                elif self._sessions.rows_for_path(source) or self._existing_by_id(header_id, source) is not None:
+                    return None  # stored before: the whole-file import decides between grown and replaced
+                else:
+                    store_id = self._new_store_id_for(header_id, source)
+                    conn.execute(
+                        "INSERT INTO sessions (id, format, imported_at, updated_at) VALUES (?, ?, ?, ?)",
+                        (store_id, format, now, now),
+                    )
 
                 def as_peeked(session: Session) -> None:
                     if session.id != header_id:
@@ -427,7 +460,7 @@ class Importer:
                 )
                 self._update_session_row(conn, store_id, session, now, total)
                 if counts:
-                    # a new session: no counts were cached before, and its path total needs no query
+                    # a new (or replaced) session: no counts were cached before, and its path total needs no query
                     # (summing the path's cached counts in SQL cost ~0.5 s per 100,000 entries)
                     self._counts.save_unless_cached(conn, store_id, "chars4", counts, refresh=False)
                 path_tokens = _path_total(writer.path_index, counts)
@@ -441,6 +474,7 @@ class Importer:
             path=session.source_path,
             added=total,
             total=total,
+            replaced=replacing,
             problems=session.problems,
         )
 

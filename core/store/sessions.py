@@ -746,3 +746,48 @@ class Sessions:
                 (session_id,),
             ).fetchone()
         return None if row is None else str(row[0])
+
+    # -- what a write-back and its drift warning ask of a stored session (session_writes) ---------
+
+    def has_entry(self, session_id: str, entry_id: str) -> bool:
+        """Whether a stored entry of the session has exactly this id (as a loaded session's `by_id` would find it)."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM entries WHERE session_id = ? AND id = ? LIMIT 1", (session_id, entry_id)
+            ).fetchone()
+        return row is not None
+
+    def highest_line(self, session_id: str) -> int | None:
+        """The highest line number of the session's stored entries (None: it has none), no entry rebuilt."""
+        with self._db.reading() as conn:
+            row = conn.execute("SELECT max(line) FROM entries WHERE session_id = ?", (session_id,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def first_compaction_at(self, session_id: str, line: int | None, entry_id: str) -> Entry | None:
+        """The first compaction entry in file order on this line or with this id, rebuilt alone with its raw line."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT model_json, raw, line FROM entries WHERE session_id = ? AND type = 'compaction'"
+                " AND (line = ? OR id = ?) ORDER BY seq LIMIT 1",
+                (session_id, line, entry_id),
+            ).fetchone()
+        return None if row is None else entry_from_row(row[0], row[1], row[2])
+
+    def lines_after(self, session_id: str, line: int) -> Iterator[tuple[int, str]]:
+        """(line, raw line) of the stored entries after `line`, in file order, streamed (`raw_lines`' way)."""
+        lock = self._db.lock
+        with lock:
+            cursor = self._db.conn.execute(
+                "SELECT line, raw FROM entries WHERE session_id = ? AND line > ? ORDER BY seq", (session_id, line)
+            )
+            rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        try:
+            while rows:
+                yield from rows
+                if len(rows) < _ROWS_PER_LOCK:
+                    break
+                with lock:
+                    rows = cursor.fetchmany(_ROWS_PER_LOCK)
+        finally:
+            with lock:
+                cursor.close()

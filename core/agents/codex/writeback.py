@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from cutline.core.agents.appended_lines import append_lines, program_named, running_program
@@ -88,13 +89,48 @@ def write_back(
     checked = plan(session)
     if not checked.possible:
         raise WriteBackRefused(f"{path}: {checked.reason}")
-    stamp = timestamp or now_iso()
-    payload = payload_for(session, record, path=path, timestamp=stamp)
     line = max((e.line for e in session.entries), default=1) + 1
-    new_id = new_entry_id(session, line)
-    pending, _ = append_lines(
+    return append_compacted(
         path,
         session,
+        record,
+        last=last_ordinal(session),
+        line=line,
+        new_id=new_entry_id(session, line),
+        backup_dir=backup_dir,
+        timestamp=timestamp,
+        proposal_id=proposal_id,
+        on_prepared=on_prepared,
+    )
+
+
+def append_compacted(
+    path: Path,
+    kept: Session,
+    record: CompactionRecord,
+    *,
+    last: int,
+    line: int,
+    new_id: str,
+    backup_dir: Path,
+    timestamp: str | None = None,
+    proposal_id: str = "",
+    on_prepared: OnPrepared = no_record,
+) -> WrittenBack:
+    """`write_back` once the whole rollout's facts are known: its highest `ordinal` (`last`), the line and id appended.
+
+    `kept` holds the header facts and at least the path from the first kept item to its
+    end (the whole rollout, or that stretch as the store holds it). Why: the write-back of
+    a 50,000-line rollout read it whole (~450 MB) for these three facts and the kept items.
+    """
+    stamp = timestamp or now_iso()
+    try:
+        payload = compaction_payload(kept, record, timestamp=stamp, last=last)
+    except NotWritable as exc:
+        raise WriteBackRefused(f"{path}: {exc}") from None
+    pending, _ = append_lines(
+        path,
+        kept,
         payload,
         backup_dir=backup_dir,
         entry_id=new_id,
@@ -104,7 +140,7 @@ def write_back(
     )
     entry = Entry(
         id=new_id,
-        parentId=session.leaf_id,
+        parentId=kept.leaf_id,
         type="compaction",
         timestamp=stamp,
         sourceType="compacted",
@@ -115,9 +151,9 @@ def write_back(
     return WrittenBack(entry=entry, pending=pending)
 
 
-def _ordinal(entry: Entry) -> int | None:
+def _ordinal(raw_line: str | None) -> int | None:
     try:
-        value = json.loads(entry.raw_line or "{}")
+        value = json.loads(raw_line or "{}")
     except ValueError:
         return None
     ordinal = value.get("ordinal") if isinstance(value, dict) else None
@@ -139,15 +175,24 @@ def drift(session: Session, written: PendingWrite) -> str | None:
         ),
         None,
     )
-    mark = _ordinal(ours) if ours is not None else None
-    if ours is None or mark is None:
+    if ours is None:
         return None
-    later = [(e.line, _ordinal(e)) for e in session.entries if e.line > ours.line]
-    stale = [line for line, ordinal in later if ordinal is not None and ordinal <= mark]
-    if not stale:
+    return drift_after(ours, ((e.line, e.raw_line) for e in session.entries if e.line > ours.line))
+
+
+def drift_after(ours: Entry, later: Iterable[tuple[int, str]]) -> str | None:
+    """`drift` from the written compaction's entry and the (line, raw line) of every entry after it, in file order.
+
+    Why apart: the store answers both without rebuilding the rollout (`session_writes.drift_warning`).
+    """
+    mark = _ordinal(ours.raw_line)
+    if mark is None:
+        return None
+    stale = next((line for line, raw in later if (ordinal := _ordinal(raw)) is not None and ordinal <= mark), None)
+    if stale is None:
         return None
     return (
-        f"Codex kept writing after the compaction on line {ours.line} without resuming from it (line {stale[0]} "
+        f"Codex kept writing after the compaction on line {ours.line} without resuming from it (line {stale} "
         f"repeats ordinal {mark} or less): make a new proposal, or undo this one"
     )
 
