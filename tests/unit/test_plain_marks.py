@@ -14,11 +14,16 @@ import re
 import sqlite3
 from pathlib import Path
 
-from cutline.core.store import Store
-from cutline.core.store.sessions import _PATH_WINDOW, _PATH_WINDOW_BY_MODEL, _PLAIN_CASE
+import pytest
 
-# the marks as they were told before (instr), the reference GLOB must agree with
-_INSTR_CASE = r"""CASE WHEN type = 'message' AND role IN ('assistant', 'toolResult', 'user')
+from cutline.core.store import Store
+from cutline.core.store.sessions import _PATH_WINDOW, _PATH_WINDOW_BY_MODEL, _PLAIN_CASE, Sessions
+from tests.support.cli import run
+from tests.support.pi_compactions import write_pi_session
+
+# the marks told by instr, as before (but for a toolResult, plain whatever its line holds), which GLOB must give
+_INSTR_CASE = r"""CASE WHEN type = 'message' AND role = 'toolResult' THEN 1
+        WHEN type = 'message' AND role IN ('assistant', 'user')
             AND instr(raw, 'continuesMessage') = 0 AND instr(raw, '\u') = 0
             AND instr(coalesce(model_json, ''), 'continuesMessage') = 0 AND instr(coalesce(model_json, ''), '\u') = 0
             AND (role <> 'user' OR (instr(raw, 'image') = 0 AND instr(coalesce(model_json, ''), 'image') = 0))
@@ -124,3 +129,48 @@ def test_a_line_holding_a_nul_is_never_a_stored_line(tmp_path: Path) -> None:
         stored = store.conn.execute("SELECT count(*), sum(instr(raw, char(0)) > 0) FROM entries").fetchone()
     assert stored[0] >= 5
     assert not stored[1]
+
+
+def test_a_tool_result_is_plain_whatever_its_line_holds_and_plans_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """toolResult lines with `continuesMessage`, a \\u escape and an image: taken from their facts, the same plans.
+
+    Their facts are never a cut point nor a turn start and their images count in chars4 as in
+    current pi's estimate; main read each such line as an entry (its marks were 0).
+    """
+    file = write_pi_session(tmp_path / "results.jsonl", every=0, seed=11)
+    lines = file.read_text(encoding="utf-8").splitlines()
+    changed: list[str] = []
+    for n, line in enumerate(lines):
+        if '"role":"toolResult"' not in line:
+            continue
+        kind = len(changed) % 3
+        if kind == 0:
+            line = line.replace('"message":{', '"message":{"continuesMessage":true,', 1)
+        elif kind == 1:
+            line = line.replace('"text":"', '"text":"caf\\u00e9 ', 1)
+        else:
+            image = '{"type":"image","data":"aGk=","mimeType":"image/png"},'
+            line = line.replace('"content":[', '"content":[' + image, 1)
+        lines[n] = line
+        changed.append(line.split('"id":"', 1)[1].split('"', 1)[0])
+    assert len(changed) > 12
+    file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with Store(tmp_path / "marks.db") as store:
+        session_id = str(store.import_file(file).session_id)
+        window = store.sessions.path_window(session_id, lazy=True)
+        assert window is not None and window.plain is not None
+        marks = {window.ids[i]: window.plain[i] for i in range(len(window))}
+    assert [marks[entry_id] for entry_id in changed] == [1] * len(changed)
+    for extra in (
+        ["--json", "--keep-recent-tokens", "1500", "--entry-tokens"],
+        ["--json"],
+        ["--keep-recent-tokens", "800"],
+    ):
+        windowed = run(capsys, "plan", *extra, "--db", str(tmp_path / f"w{len(extra)}.db"), str(file))
+        with monkeypatch.context() as patched:
+            patched.setattr(Sessions, "path_window", lambda self, *a, **k: None)
+            whole = run(capsys, "plan", *extra, "--db", str(tmp_path / f"f{len(extra)}.db"), str(file))
+        assert windowed == whole, extra
+        assert windowed[0] == 0, windowed[2]
