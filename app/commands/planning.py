@@ -82,9 +82,10 @@ def plan_cmd(
     with gc_paused(), Store(db_path) as store:
         target = workbench.open_for_plan(store, session, settings, counter, rules, hold=hold_until_exit, lazy=True)
         result = target.plan(settings, entry_tokens=entry_tokens)
-        writer = target.written_by(settings, rules)
+        # the writer names the rules in the text only (JSON has them as `rules`): a JSON plan does not import the audit
+        writer = None if as_json else target.written_by(settings, rules)
     workbench.refuse_reserve_over_window(settings, result)
-    if as_json:
+    if writer is None:
         data = result.model_dump(mode="json", exclude=None if entry_tokens else {"entryTokens"})
         data["sessionId"] = target.session_id
         say_json(indented_json(data, ensure_ascii=False))

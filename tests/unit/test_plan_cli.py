@@ -101,3 +101,28 @@ def test_plan_never_imports_the_ui() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=GOLDEN.parent.parent)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_json_plan_of_a_pi_file_never_imports_the_audit() -> None:
+    """The text names the rules the session was written by (the audit's `window_writer`); JSON says `rules` and needs no audit.
+
+    Importing core.audit.report (its matching, verdicts and the OpenClaw release it reads) was ~0.03-0.05 s of every
+    `plan --json`; the text plan still imports it.
+    """
+    import ast
+    import subprocess
+    import sys
+
+    def imported(*extra: str) -> list[str]:
+        code = (
+            "import sys\n"
+            "from cutline.app.cli import main\n"
+            f"main(['plan', {str(GOLDEN / 'sessions' / 'split-turns.jsonl')!r}, *{list(extra)!r}])\n"
+            "print(sorted(m for m in sys.modules if m.startswith('cutline.core.audit')))\n"
+        )
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=GOLDEN.parent.parent)
+        assert result.returncode == 0, result.stderr
+        return list(ast.literal_eval(result.stdout.strip().splitlines()[-1]))
+
+    assert imported("--json") == []
+    assert "cutline.core.audit.report" in imported()  # the check can see it
