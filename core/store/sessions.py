@@ -777,19 +777,5 @@ class Sessions:
 
     def lines_after(self, session_id: str, line: int) -> Iterator[tuple[int, str]]:
         """(line, raw line) of the stored entries after `line`, in file order, streamed (`raw_lines`' way)."""
-        lock = self._db.lock
-        with lock:
-            cursor = self._db.conn.execute(
-                "SELECT line, raw FROM entries WHERE session_id = ? AND line > ? ORDER BY seq", (session_id, line)
-            )
-            rows = cursor.fetchmany(_ROWS_PER_LOCK)
-        try:
-            while rows:
-                yield from rows
-                if len(rows) < _ROWS_PER_LOCK:
-                    break
-                with lock:
-                    rows = cursor.fetchmany(_ROWS_PER_LOCK)
-        finally:
-            with lock:
-                cursor.close()
+        sql = "SELECT line, raw FROM entries WHERE session_id = ? AND line > ? ORDER BY seq"
+        yield from self._locked_rows(sql, (session_id, line))

@@ -28,6 +28,7 @@ from cutline.core.engine.plan import plan
 from cutline.core.engine.proposal import Proposal
 from cutline.core.store import Store
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
+from tests.support.paths import TESTS
 
 SUMMARY = "## Goal\ncutline's summary of the work so far"
 
@@ -253,3 +254,17 @@ def race_loop(
         finally:
             store.close()
     return stats
+
+
+def thirdparty_case(tmp_path: Path, agent: str) -> Path:
+    """The corpus's third-party Claude Code or Codex session without its last record(s), which a proposal can be
+    written into."""
+    corpus = TESTS / "fixtures" / "corpus"
+    source, drop = (
+        (corpus / "claude-code" / "thirdparty" / "session.jsonl", 2)
+        if agent == "claude_code"
+        else (corpus / "codex" / "thirdparty" / "rollout.jsonl", 1)
+    )
+    path = tmp_path / ("session.jsonl" if agent == "claude_code" else "rollout-x.jsonl")
+    path.write_bytes(b"".join(source.read_bytes().splitlines(keepends=True)[:-drop]))
+    return path

@@ -22,11 +22,8 @@ from cutline.core.session_writes import recover_write_backs, undo, undo_plan
 from cutline.core.store import Store
 from tests.support.cli import run
 from tests.support.grown_sessions import grow
-from tests.support.paths import TESTS
 from tests.support.whole_reads import count_whole_reads
-from tests.support.writeback import propose
-
-CORPUS = TESTS / "fixtures" / "corpus"
+from tests.support.writeback import propose, thirdparty_case
 
 
 def _proposal(capsys: pytest.CaptureFixture[str], file: Path) -> str:
@@ -47,22 +44,10 @@ def test_write_back_plan_reads_no_session_whole(
     assert whole == [], whole
 
 
-def _case(tmp_path: Path, agent: str) -> Path:
-    """The corpus's third-party session without its last record(s), which a proposal can be written into."""
-    source, drop = (
-        (CORPUS / "claude-code" / "thirdparty" / "session.jsonl", 2)
-        if agent == "claude_code"
-        else (CORPUS / "codex" / "thirdparty" / "rollout.jsonl", 1)
-    )
-    path = tmp_path / ("session.jsonl" if agent == "claude_code" else "rollout-x.jsonl")
-    path.write_bytes(b"".join(source.read_bytes().splitlines(keepends=True)[:-drop]))
-    return path
-
-
 @pytest.mark.parametrize("agent", ["claude_code", "codex"])
 def test_undo_and_its_plan_read_no_session_whole(agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`undo` cuts the appended bytes off by its record; the session is looked at only for its agent running."""
-    path = _case(tmp_path, agent)
+    path = thirdparty_case(tmp_path, agent)
     original = path.read_bytes()
     with Store(tmp_path / "db") as store:
         proposal = propose(store, path, keep_recent_tokens=60)
@@ -79,7 +64,7 @@ def test_undo_and_its_plan_read_no_session_whole(agent: str, tmp_path: Path, mon
 @pytest.mark.parametrize("agent", ["claude_code", "codex"])
 def test_the_crash_recovery_reads_no_session_whole(agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A write-back recorded as pending, nothing written: the recovery forgets it, asking the store only the agent."""
-    path = _case(tmp_path, agent)
+    path = thirdparty_case(tmp_path, agent)
     with Store(tmp_path / "db") as store:
         proposal = propose(store, path, keep_recent_tokens=60)
         session_id = store.resolve_session(str(path))
@@ -110,7 +95,7 @@ def test_the_accept_preview_and_the_context_after_it_read_no_session_whole(
     agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The line and the plan from stored facts; the context after it reads the file with the line appended."""
-    path = _case(tmp_path, agent)
+    path = thirdparty_case(tmp_path, agent)
     with Store(tmp_path / "db") as store:
         proposal = propose(store, path, keep_recent_tokens=60)
         whole = count_whole_reads(monkeypatch)

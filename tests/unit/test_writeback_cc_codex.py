@@ -17,33 +17,19 @@ from cutline.core.agents.writeback import UndoNeedsChoice
 from cutline.core.errors import WriteBackRefused
 from cutline.core.session_writes import drift_warning, undo
 from cutline.core.store import Store
-from tests.support.paths import TESTS
-from tests.support.writeback import propose
-
-CORPUS = TESTS / "fixtures" / "corpus"
-
-
-def _case(tmp_path: Path, agent: str) -> Path:
-    source, drop = (
-        (CORPUS / "claude-code" / "thirdparty" / "session.jsonl", 2)
-        if agent == "claude_code"
-        else (CORPUS / "codex" / "thirdparty" / "rollout.jsonl", 1)
-    )
-    path = tmp_path / ("session.jsonl" if agent == "claude_code" else "rollout-x.jsonl")
-    path.write_bytes(b"".join(source.read_bytes().splitlines(keepends=True)[:-drop]))
-    return path
+from tests.support.writeback import propose, thirdparty_case
 
 
 @pytest.mark.parametrize("agent", ["claude_code", "codex"])
 def test_the_plan_says_possible_before_anyone_confirms(agent: str, tmp_path: Path) -> None:
-    session = read_session(str(_case(tmp_path, agent)))
+    session = read_session(str(thirdparty_case(tmp_path, agent)))
     adapter = adapter_for(session.format)
     assert adapter.write_back_refusal() is None
     assert adapter.write_back_plan(session).possible
 
 
 def test_claude_code_records_and_undo(tmp_path: Path) -> None:
-    path = _case(tmp_path, "claude_code")
+    path = thirdparty_case(tmp_path, "claude_code")
     original = path.read_bytes()
     with Store(tmp_path / "db") as store:
         proposal = propose(store, path, keep_recent_tokens=60)
@@ -68,7 +54,7 @@ def test_claude_code_records_and_undo(tmp_path: Path) -> None:
 
 
 def test_codex_record_and_undo_after_the_agent_wrote(tmp_path: Path) -> None:
-    path = _case(tmp_path, "codex")
+    path = thirdparty_case(tmp_path, "codex")
     original = path.read_bytes()
     last = json.loads(original.splitlines()[-1])
     with Store(tmp_path / "db") as store:
@@ -91,7 +77,7 @@ def test_codex_record_and_undo_after_the_agent_wrote(tmp_path: Path) -> None:
 
 def test_claude_code_refuses_kept_records_claude_code_would_drop(tmp_path: Path) -> None:
     """Parallel tool calls beside the parent chain are not kept by Claude Code's preservedSegment walk."""
-    path = _case(tmp_path, "claude_code")
+    path = thirdparty_case(tmp_path, "claude_code")
     original = path.read_bytes()
     with Store(tmp_path / "db") as store:
         proposal = propose(store, path, keep_recent_tokens=1500, rules="pi-0.73")  # a cut among parallel calls
@@ -101,7 +87,7 @@ def test_claude_code_refuses_kept_records_claude_code_would_drop(tmp_path: Path)
 
 
 def test_codex_refuses_a_rollout_without_ordinals(tmp_path: Path) -> None:
-    path = _case(tmp_path, "codex")
+    path = thirdparty_case(tmp_path, "codex")
     lines = [json.loads(x) for x in path.read_bytes().splitlines()]
     for line in lines:
         line.pop("ordinal", None)
@@ -141,7 +127,7 @@ def _last_record(data: bytes, agent: str) -> dict[str, object]:
 @pytest.mark.parametrize("agent", ["claude_code", "codex"])
 def test_drift_warned_when_the_agent_kept_writing_past_the_compaction(agent: str, tmp_path: Path) -> None:
     """Found by what the store recorded as written, not the proposal's entry id (Claude Code's and Codex's differ)."""
-    path = _case(tmp_path, agent)
+    path = thirdparty_case(tmp_path, agent)
     before = _last_record(path.read_bytes(), agent)  # what a still-running agent holds as its last record
     with Store(tmp_path / "db") as store:
         proposal = propose(store, path, keep_recent_tokens=60)
