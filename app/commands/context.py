@@ -6,6 +6,8 @@ inside the command.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from cutline.app.commands._store import DB
@@ -47,11 +49,24 @@ def context_cmd(session: str | None, as_json: bool, proposal_ref: str | None, db
                 )
         else:
             assert session is not None
-            context = session_wire_context(open_session(store, session))
+            context = _stored_context(store, session) or session_wire_context(open_session(store, session))
     if as_json:
         say_json(indented_json(context_json(context), ensure_ascii=False))
         return
     say(context_text(context))
+
+
+def _stored_context(store: Any, ref: str) -> Any:
+    """A stored session's context from the file's last lines as the store holds them (None: a file, or read whole).
+
+    A session file goes the whole way (read once and imported, `open_session`), so a new file is not read twice.
+    """
+    from cutline.app.commands._refs import resolve_stored, session_file
+    from cutline.core.session_writes import stored_wire_context
+
+    if session_file(ref) is not None:
+        return None
+    return stored_wire_context(store, resolve_stored(store, ref))
 
 
 COMMANDS = [context_cmd]
