@@ -46,10 +46,12 @@ _LIST_SESSIONS = """
 
 
 # the active path's ids, types, roles and facts, and whether a user message's line may set isMeta
-# (the key spelled out or with a \u escape somewhere in the line); CASE reads the line of user rows only
+# (the key spelled out or with a \u escape somewhere in the line); CASE reads the line of user rows only.
+# `GLOB '*needle*'` rather than `instr(...) > 0`: the same answer (see `_PLAIN_CASE`: no needle holds GLOB's `*?[`,
+# both match case by case, a stored line is JSON and holds no NUL), and GLOB skips to the needle's first character
 _PATH_COLUMNS = r"""
     SELECT id, type, role, facts,
-        CASE WHEN type = 'message' AND role = 'user' THEN instr(raw, 'isMeta') > 0 OR instr(raw, '\u') > 0 ELSE 0 END
+        CASE WHEN type = 'message' AND role = 'user' THEN raw GLOB '*isMeta*' OR raw GLOB '*\u*' ELSE 0 END
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
@@ -57,7 +59,7 @@ _PATH_COLUMNS = r"""
 # (a rendered attachment, an injected message) rather than from a key of its line: the stored model says it
 _PATH_COLUMNS_BY_MODEL = r"""
     SELECT id, type, role, facts,
-        CASE WHEN type = 'message' AND role = 'user' THEN instr(model_json, '"isMeta":true') > 0 ELSE 0 END
+        CASE WHEN type = 'message' AND role = 'user' THEN model_json GLOB '*"isMeta":true*' ELSE 0 END
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
