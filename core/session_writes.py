@@ -283,6 +283,27 @@ def _replaces_history(store: Store, session_id: str, at: int) -> bool:
     return isinstance(details, dict) and isinstance(details.get("replacement_history"), list)
 
 
+def unchanged_session(store: Store, path: Path) -> str | None:
+    """The stored session of a session file the store holds as it is (its size and hash, as an import tells), else None.
+
+    The file's most recently updated session, as `Store.import_file` finds an unchanged file's; None for an
+    OpenClaw or opencode store, whose sessions are not told by a file's bytes.
+    """
+    from cutline.core.agents.openclaw.store import is_store_ref
+
+    if is_store_ref(path):
+        return None
+    try:
+        resolved = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    rows = store.sessions.rows_for_path(str(resolved))
+    if not rows:
+        return None
+    header = store.sessions.header(str(rows[0]["id"]))
+    return header.id if _file_is_stored(header) else None
+
+
 def _file_is_stored(header: Session) -> bool:
     """Whether the session's file holds the bytes the store read (its size, then its hash)."""
     from cutline.core.store.importer import file_sha256

@@ -193,3 +193,43 @@ def test_the_context_reads_a_stretch_that_does_not_grow_with_the_file(
     for (small_bytes, small_entries), (large_bytes, large_entries) in zip(small, large, strict=True):
         assert small_entries == large_entries == 0, (small, large)
         assert 0 < large_bytes <= small_bytes * 1.5, (small, large)
+
+
+@pytest.mark.parametrize(
+    "name", ["claude-code-compacted.jsonl", "codex-rollout-compacted.jsonl", "pi-two-compactions.jsonl"]
+)
+def test_the_command_tells_a_stored_or_unchanged_file_from_its_last_lines(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`context FILE` (new: read whole and imported; unchanged: its last lines) and `context SESSION`: one output."""
+    file = tmp_path / name
+    shutil.copyfile(ROOT / "sample_sessions" / name, file)
+    db = str(tmp_path / "db")
+    read = Counter[str]()
+    read_file_text = agents.read_file_text
+    load = Sessions.load
+
+    def reading(path: Path) -> Any:
+        found = read_file_text(path)
+        read["bytes"] += found.size
+        return found
+
+    def loading(self: Sessions, ref: str) -> Any:
+        read["loads"] += 1
+        return load(self, ref)
+
+    monkeypatch.setattr(agents, "read_file_text", reading)
+    monkeypatch.setattr(Sessions, "load", loading)
+    outputs = []
+    for ref in (str(file), str(file), "last"):
+        if ref == "last":
+            with Store(db) as store:
+                ref = store.resolve_session(str(file))
+        read.clear()
+        printed = CliRunner().invoke(cli, ["context", "--db", db, "--json", ref])
+        assert printed.exit_code == 0, printed.output
+        outputs.append((printed.output, dict(read)))
+    (first, whole), (second, unchanged), (third, stored) = outputs
+    assert first == second == third
+    assert whole == {"bytes": file.stat().st_size}
+    assert unchanged == stored and stored.get("loads", 0) == 0 and 0 < stored["bytes"] < file.stat().st_size / 2
