@@ -220,13 +220,14 @@ def stored_context_after(
     appended. None where that cannot be the same answer, and the caller reads the file whole:
     not an append, pi before version 3 or written by current pi (its checkpoint and system
     entries come from the whole path), a first kept entry off the stored path, a file whose
-    bytes are not the ones the store holds (size and hash, as an import tells an unchanged file).
+    bytes are not the ones the store holds (size and hash, as an import tells an unchanged file)
+    or that ends without a newline.
     Why: a 50,000-record Claude Code file read whole with the line appended peaked at ~780 MB.
     """
     if plan.how != "append" or header.format not in _CONTEXT_FROM_SUFFIX or not _written_from_stretch(store, header):
         return None
-    if not _file_is_stored(header):
-        return None
+    if not header.trailing_newline or not _file_is_stored(header):
+        return None  # without a final newline the appended line joins the last one: only the whole file says how
     if first_kept is None:
         start = store.sessions.path_length(header.id) - 1
     else:
@@ -245,17 +246,14 @@ def stored_wire_context(store: Store, session_id: str) -> WireContext | None:
     The window starts at the latest compaction on the stored path or its first kept entry,
     whichever is earlier (`window_start`, from the compaction's stored facts). None, and the
     caller reads the session whole, where the context needs more: no compaction (the whole
-    path is the context), a pi `context_edit` on the path, pi before version 3, a Codex
+    path is the context), a pi `context_edit` on the path, a pi file of another version than 3, a Codex
     compaction without `replacement_history` (the earlier user prompts are sent again),
     other agents. Why: a 50,000-record session was rebuilt whole (~650 MB) for its last stretch.
     """
     header = store.sessions.header(session_id)
     if header.format not in _CONTEXT_FROM_SUFFIX:
         return None
-    if header.format == "pi" and (
-        (header.version if header.version is not None else 1) < 3
-        or store.sessions.path_has_type(session_id, "context_edit")
-    ):
+    if header.format == "pi" and (header.version != 3 or store.sessions.path_has_type(session_id, "context_edit")):
         return None
     compaction = store.sessions.latest_path_compaction(session_id)
     if compaction is None:

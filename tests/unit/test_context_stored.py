@@ -3,7 +3,7 @@
 Why: `context --proposal` read the session file with the appended line through the agent's
 whole reader (~780 MB at 50,000 Claude Code records) and `context SESSION` rebuilt the
 whole session, where the context is the latest compaction's window. Every pi, Claude Code,
-Codex and Qwen Code file of the samples and fixtures (and grown Claude Code / Codex
+Codex, Qwen Code and OpenClaw file of the samples and fixtures (and grown Claude Code / Codex
 sessions, and generated pi sessions) is proposed with two keeps; the context after each
 proposal is told from the stored rows and from the whole file with the line appended (the
 stored answer withheld), and the session's own context from the rows and from the whole
@@ -38,7 +38,7 @@ from tests.support.session_files import GENERATED_PI, files_of
 from tests.support.writeback import propose
 
 STAMP = "2026-01-02T03:04:05.678Z"
-FILES = files_of("pi", "claude_code", "codex", "qwen_code")
+FILES = files_of("pi", "claude_code", "codex", "qwen_code", "openclaw")
 
 
 def _json(context: Any) -> str | None:
@@ -128,6 +128,7 @@ def test_the_comparison_has_teeth(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     for kind in ("pi", "claude_code", "codex", "qwen_code"):
         assert told[kind]["after stored"] >= 1 and told[kind]["session stored"] >= 2, told
     assert told["pi"]["after whole"] > 0 and told["pi"]["session whole"] > 0, told
+    assert told["openclaw"]["after stored"] == told["openclaw"]["session stored"] == 0, told
 
 
 def _write(store: Store, proposal_id: str) -> None:
@@ -233,3 +234,17 @@ def test_the_command_tells_a_stored_or_unchanged_file_from_its_last_lines(
     assert first == second == third
     assert whole == {"bytes": file.stat().st_size}
     assert unchanged == stored and stored.get("loads", 0) == 0 and 0 < stored["bytes"] < file.stat().st_size / 2
+
+
+@pytest.mark.parametrize("ending", ["no final newline", "crlf"])
+@pytest.mark.parametrize(
+    "name", ["claude-code-compacted.jsonl", "codex-rollout-compacted.jsonl", "pi-two-compactions.jsonl"]
+)
+def test_a_file_without_a_final_newline_or_with_crlf_gives_the_whole_files_context(
+    name: str, ending: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The appended line joins a last line without its newline (read whole); CRLF lines read as LF ones."""
+    data = (ROOT / "sample_sessions" / name).read_bytes()
+    file = tmp_path / name
+    file.write_bytes(data.rstrip(b"\n") if ending == "no final newline" else data.replace(b"\n", b"\r\n"))
+    _every_way(file, tmp_path, monkeypatch)
