@@ -26,7 +26,13 @@ from cutline.core.engine.quality_guard import audit_summary
 from cutline.core.engine.validation import Validation
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Session
-from cutline.core.session_writes import plan_and_session, recover_write_backs, stored_preview_line, written_back_to
+from cutline.core.session_writes import (
+    plan_and_session,
+    recover_write_backs,
+    stored_context_after,
+    stored_preview_line,
+    written_back_to,
+)
 from cutline.core.session_writes import write_back as write_back_accepted
 from cutline.core.store import Store
 from cutline.core.store.proposals import (
@@ -209,7 +215,9 @@ def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None
     """What the agent sends once this proposal is written back, None when its session cannot take it.
 
     Exact by construction: the session file plus the very lines `accept` would append is read
-    again through the agent's own reader, and its context built as `cutline context` builds it;
+    again through the agent's own reader, and its context built as `cutline context` builds it
+    (where the store's rows tell, only the file's lines from the proposal's first kept entry
+    on: `session_writes.stored_context_after`);
     a session that takes it by insertion (OpenClaw's store) is read with the very event
     `accept` would insert, without writing the store.
     """
@@ -225,6 +233,13 @@ def context_after_accept(store: Store, ref: str, *, timestamp: str | None = None
         session = session if session is not None else store.load_session(proposal.session_id)
         after = adapter_for(session.format).session_after_write_back(session, line)
         return None if after is None else session_wire_context(after)
+    if session is None:
+        # told from the file's last lines as the store holds them, where they say what the whole file says
+        stored = stored_context_after(
+            store, store.sessions.header(proposal.session_id), plan, proposal.firstKeptEntryId, line
+        )
+        if stored is not None:
+            return stored
     header = session if session is not None else store.sessions.header(proposal.session_id)
     source = Path(header.source_path or "")
     if not source.is_file():

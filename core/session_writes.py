@@ -10,7 +10,9 @@ record are committed together. A start after a crash finishes what the file show
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
+import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -18,6 +20,7 @@ from pydantic import BaseModel
 from cutline.core.agents.adapter import AgentAdapter, off_branch_warning
 from cutline.core.agents.entries import StableIds, now_iso
 from cutline.core.agents.registry import adapter_for
+from cutline.core.agents.wire import WireContext
 from cutline.core.agents.writeback import (
     AgentRunning,
     OnPrepared,
@@ -197,6 +200,151 @@ def _chained(header: Session, entries: list[Entry]) -> Session:
     for entry in entries:
         chained.append(entry.model_copy(update={"parentId": chained[-1].id if chained else None}))
     return header.model_copy(update={"entries": chained, "leaf_id": chained[-1].id if chained else None})
+
+
+# -- the context told from the file's last lines (`cutline context`, the desk's Context tab) -------------------------
+
+# the formats whose context is read from a suffix of their file (their readers put every context rule in the entries
+# from the latest compaction's first kept entry on; OpenClaw, opencode and the others are read whole)
+_CONTEXT_FROM_SUFFIX = frozenset({"pi", "claude_code", "codex", "qwen_code"})
+
+
+def stored_context_after(
+    store: Store, header: Session, plan: WriteBackPlan, first_kept: str | None, line: str
+) -> WireContext | None:
+    """`context --proposal`'s context (what the agent sends once `line` is appended) from the stored rows, or None.
+
+    The agent's reader reads the file's lines from the first one of the stored path from the
+    proposal's first kept entry (none: the leaf) on, then `line`: the latest compaction
+    and all it keeps, so every context rule sees what it sees in the whole file with the line
+    appended. None where that cannot be the same answer, and the caller reads the file whole:
+    not an append, pi before version 3 or written by current pi (its checkpoint and system
+    entries come from the whole path), a first kept entry off the stored path, a file whose
+    bytes are not the ones the store holds (size and hash, as an import tells an unchanged file)
+    or that ends without a newline.
+    Why: a 50,000-record Claude Code file read whole with the line appended peaked at ~780 MB.
+    """
+    if plan.how != "append" or header.format not in _CONTEXT_FROM_SUFFIX or not _written_from_stretch(store, header):
+        return None
+    if not header.trailing_newline or not _file_is_stored(header):
+        return None  # without a final newline the appended line joins the last one: only the whole file says how
+    if first_kept is None:
+        start = store.sessions.path_length(header.id) - 1
+    else:
+        found = store.sessions.path_index_of(header.id, first_kept)
+        if found is None:
+            return None
+        start = found
+    if start < 0:
+        return None
+    return _suffix_context(store, header, start, line)
+
+
+def stored_wire_context(store: Store, session_id: str) -> WireContext | None:
+    """`cutline context SESSION` from the stored rows: the agent's reader on the file's lines from the latest compaction's window, or None.
+
+    The window starts at the latest compaction on the stored path or its first kept entry,
+    whichever is earlier (`window_start`, from the compaction's stored facts). None, and the
+    caller reads the session whole, where the context needs more: no compaction (the whole
+    path is the context), a pi `context_edit` on the path, a pi file of another version than 3, a Codex
+    compaction without `replacement_history` (the earlier user prompts are sent again),
+    other agents. Why: a 50,000-record session was rebuilt whole (~650 MB) for its last stretch.
+    """
+    header = store.sessions.header(session_id)
+    if header.format not in _CONTEXT_FROM_SUFFIX:
+        return None
+    if header.format == "pi" and (header.version != 3 or store.sessions.path_has_type(session_id, "context_edit")):
+        return None
+    compaction = store.sessions.latest_path_compaction(session_id)
+    if compaction is None:
+        return None
+    at = store.sessions.path_index_of(session_id, compaction)
+    facts = store.sessions.entry_facts(session_id, compaction)
+    if at is None or facts is None:
+        return None
+    if header.format == "codex" and not _replaces_history(store, session_id, at):
+        return None
+    start = at
+    kept = json.loads(facts).get("k")
+    if isinstance(kept, str):
+        found = store.sessions.path_index_of(session_id, kept)
+        if found is not None and found < at:
+            start = found
+    return None if start == 0 else _suffix_context(store, header, start, None)
+
+
+def _replaces_history(store: Store, session_id: str, at: int) -> bool:
+    """Whether the Codex compaction at path position `at` carries its `replacement_history` (the context starts with it)."""
+    found = store.sessions.path_entries(session_id, at, at + 1)
+    record = found[0].compaction if found else None
+    details = record.details if record is not None else None
+    return isinstance(details, dict) and isinstance(details.get("replacement_history"), list)
+
+
+def unchanged_session(store: Store, path: Path) -> str | None:
+    """The stored session of a session file the store holds as it is (its size and hash, as an import tells), else None.
+
+    The file's most recently updated session, as `Store.import_file` finds an unchanged file's; None for an
+    OpenClaw or opencode store, whose sessions are not told by a file's bytes.
+    """
+    from cutline.core.agents.openclaw.store import is_store_ref
+
+    if is_store_ref(path):
+        return None
+    try:
+        resolved = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    rows = store.sessions.rows_for_path(str(resolved))
+    if not rows:
+        return None
+    header = store.sessions.header(str(rows[0]["id"]))
+    return header.id if _file_is_stored(header) else None
+
+
+def _file_is_stored(header: Session) -> bool:
+    """Whether the session's file holds the bytes the store read (its size, then its hash)."""
+    from cutline.core.store.importer import file_sha256
+
+    if not header.source_path or header.source_size is None or header.source_sha256 is None:
+        return False
+    source = Path(header.source_path)
+    try:
+        return (
+            source.is_file()
+            and source.stat().st_size == header.source_size
+            and file_sha256(source) == header.source_sha256
+        )
+    except OSError:
+        return False
+
+
+def _suffix_context(store: Store, header: Session, start: int, appended: str | None) -> WireContext | None:
+    """The wire context of the file's stored lines from the first one of the path's entries from `start` on (and `appended`).
+
+    Written to a file of the source's name in a temporary folder (the header line first,
+    where the agent has one) and read by the agent's own reader, as `context` reads a file.
+    """
+    from cutline.core.agents import read_session, session_wire_context
+
+    first = store.sessions.first_seq_from(header.id, start)
+    if first is None:
+        return None
+    name = Path(header.source_path or f"{header.id}.jsonl").name
+    with tempfile.TemporaryDirectory(prefix="cutline-context-") as folder:
+        written = Path(folder) / name
+        with written.open("w", encoding="utf-8", newline="") as out:
+            if header.header_line:
+                out.write(header.header_line + "\n")
+            last: int | None = None
+            for number, raw in store.sessions.lines_from(header.id, first):
+                if number is not None and number == last:
+                    continue  # one line read as several entries
+                last = number
+                out.write(raw + "\n")
+            if appended is not None:
+                out.write(appended + "\n")
+        return session_wire_context(read_session(written))
 
 
 def write_back(

@@ -6,6 +6,8 @@ inside the command.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from cutline.app.commands._store import DB
@@ -47,11 +49,30 @@ def context_cmd(session: str | None, as_json: bool, proposal_ref: str | None, db
                 )
         else:
             assert session is not None
-            context = session_wire_context(open_session(store, session))
+            context = _stored_context(store, session)
+            if context is None:
+                context = session_wire_context(open_session(store, session))
     if as_json:
         say_json(indented_json(context_json(context), ensure_ascii=False))
         return
     say(context_text(context))
+
+
+def _stored_context(store: Any, ref: str) -> Any:
+    """SESSION's context from the store: the file's last lines as it holds them where they tell, else its rows whole.
+
+    None for a session file the store does not hold as it is (read once and imported, `open_session`, as before:
+    a new file is not imported and then rebuilt from its rows).
+    """
+    from cutline.app.commands._refs import load_held, resolve_stored, session_file
+    from cutline.core.agents import session_wire_context
+    from cutline.core.session_writes import stored_wire_context, unchanged_session
+
+    candidate = session_file(ref)
+    session_id = resolve_stored(store, ref) if candidate is None else unchanged_session(store, candidate)
+    if session_id is None:
+        return None
+    return stored_wire_context(store, session_id) or session_wire_context(load_held(store, session_id))
 
 
 COMMANDS = [context_cmd]

@@ -192,6 +192,7 @@ class PathWindow(Sequence[Entry]):
         self._early: dict[int, Entry] = {}
         self.fetched = 0  # entries read before the window (a test looks)
         self.plain = plain
+        self._current_pi_sign: bool | None = None  # `current_pi_sign`, once told
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -333,8 +334,14 @@ class PathWindow(Sequence[Entry]):
         return [bool(fact["f"] & WEIGHT) for fact in self.facts]
 
     def current_pi_sign(self) -> bool:
-        """Whether an entry shows current pi wrote the path (the facts' flag for `rules.choice.evidence`)."""
-        return any(fact["f"] & PI_CURRENT_SIGN for fact in self.facts)
+        """Whether an entry shows current pi wrote the path (the facts' flag for `rules.choice.evidence`).
+
+        Told once per window: a plan asks twice (the window's rule set, then the plan's), and each
+        answer scanned every fact (100,000 on an uncompacted path).
+        """
+        if self._current_pi_sign is None:
+            self._current_pi_sign = any(fact["f"] & PI_CURRENT_SIGN for fact in self.facts)
+        return self._current_pi_sign
 
     def head(self, stop: int) -> PathWindow:
         """The window of the path's first `stop` entries, from the same start (`stop` must not be before it).

@@ -46,10 +46,12 @@ _LIST_SESSIONS = """
 
 
 # the active path's ids, types, roles and facts, and whether a user message's line may set isMeta
-# (the key spelled out or with a \u escape somewhere in the line); CASE reads the line of user rows only
+# (the key spelled out or with a \u escape somewhere in the line); CASE reads the line of user rows only.
+# `GLOB '*needle*'` rather than `instr(...) > 0`: the same answer (see `_PLAIN_CASE`: no needle holds GLOB's `*?[`,
+# both match case by case, a stored line is JSON and holds no NUL), and GLOB skips to the needle's first character
 _PATH_COLUMNS = r"""
     SELECT id, type, role, facts,
-        CASE WHEN type = 'message' AND role = 'user' THEN instr(raw, 'isMeta') > 0 OR instr(raw, '\u') > 0 ELSE 0 END
+        CASE WHEN type = 'message' AND role = 'user' THEN raw GLOB '*isMeta*' OR raw GLOB '*\u*' ELSE 0 END
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
@@ -57,7 +59,7 @@ _PATH_COLUMNS = r"""
 # (a rendered attachment, an injected message) rather than from a key of its line: the stored model says it
 _PATH_COLUMNS_BY_MODEL = r"""
     SELECT id, type, role, facts,
-        CASE WHEN type = 'message' AND role = 'user' THEN instr(model_json, '"isMeta":true') > 0 ELSE 0 END
+        CASE WHEN type = 'message' AND role = 'user' THEN model_json GLOB '*"isMeta":true*' ELSE 0 END
     FROM entries WHERE session_id = ? AND path_index IS NOT NULL ORDER BY path_index
 """
 
@@ -779,3 +781,35 @@ class Sessions:
         """(line, raw line) of the stored entries after `line`, in file order, streamed (`raw_lines`' way)."""
         sql = "SELECT line, raw FROM entries WHERE session_id = ? AND line > ? ORDER BY seq"
         yield from self._locked_rows(sql, (session_id, line))
+
+    # -- what `cutline context` asks of a stored session (session_writes.stored_wire_context) ---------
+
+    def first_seq_from(self, session_id: str, path_index: int) -> int | None:
+        """The lowest file position (`seq`) of the stored active path's entries from position `path_index` on (None: none)."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT min(seq) FROM entries WHERE session_id = ? AND path_index >= ?", (session_id, path_index)
+            ).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def lines_from(self, session_id: str, seq: int) -> Iterator[tuple[int | None, str]]:
+        """(line, raw line) of the stored entries from file position `seq` on, in file order, streamed (`raw_lines`' way)."""
+        sql = "SELECT line, raw FROM entries WHERE session_id = ? AND seq >= ? ORDER BY seq"
+        yield from self._locked_rows(sql, (session_id, seq))
+
+    def entry_facts(self, session_id: str, entry_id: str) -> str | None:
+        """The stored index facts (JSON text) of the entry with exactly this id (None: no such entry or no facts)."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT facts FROM entries WHERE session_id = ? AND id = ? LIMIT 1", (session_id, entry_id)
+            ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def path_has_type(self, session_id: str, kind: str) -> bool:
+        """Whether an entry of this type lies on the stored active path."""
+        with self._db.reading() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM entries WHERE session_id = ? AND type = ? AND path_index IS NOT NULL LIMIT 1",
+                (session_id, kind),
+            ).fetchone()
+        return row is not None

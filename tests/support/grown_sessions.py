@@ -23,7 +23,9 @@ SOURCES = {
     "codex": CORPUS / "codex" / "main" / "rollout.jsonl",
 }
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-_TOKEN_ID = re.compile(r'"((?:msg|rs|call|fc|toolu|req|srvtoolu)_[A-Za-z0-9_-]+)"')
+# a message / call id as a JSON string value: not a key (`"call_id":`, which the pattern would read as an id and
+# rename, leaving every grown Codex call and output without its `call_id`)
+_TOKEN_ID = re.compile(r'"((?:msg|rs|call|fc|toolu|req|srvtoolu)_[A-Za-z0-9_-]+)"(?!\s*:)')
 _ORDINAL = re.compile(r'^(\{"timestamp":"[^"]*","ordinal":)\d+')
 
 
