@@ -28,7 +28,7 @@ from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase, utc_now
 from cutline.core.store.memory import TRIM_AT_BYTES, freeze_if_big, give_back_freed_memory, no_cyclic_gc
-from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, path_index_of, row_sink
+from cutline.core.store.rows import EntryRow, entry_row, keys_of, path_index_of, row_sink, stored_model
 from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
 from cutline.core.store.streamed import INSERT, NotGrown, StoredRow, StreamedRows, reindex_kept
 from cutline.core.store.token_counts import TokenCounts
@@ -825,7 +825,7 @@ class Importer:
                 _, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_rows[seq]
                 entry_rows[seq] = _HANDED_OVER
                 key = keys[seq]
-                stored = payload if isinstance(payload, str) else model_json(payload)
+                stored = payload if isinstance(payload, (str, bytes)) else stored_model(payload)
                 yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, stored, facts)
 
         added = 0
