@@ -17,11 +17,12 @@ import sqlite3
 from collections.abc import Callable
 
 from cutline.core.agents.adapter import PathGuess
+from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.jsonl import NotStreamable
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
-from cutline.core.store.rows import entry_from_row, entry_row, keys_of, path_index_of, stored_model
+from cutline.core.store.rows import entry_from_row, entry_row, keys_of, path_index_of, row_model, stored_model
 
 BATCH = 2000
 
@@ -78,14 +79,14 @@ class StreamedRows:
         self._stored = stored if stored is not None else []
         self.start = len(self._stored)
 
-    def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
+    def __call__(self, entry: Entry | LightEntry | OtherEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
         seq = len(self.ids)
         if seq < self.start:
             self._kept(entry, seq)
             return
         entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
-            entry, "" if from_line or not isinstance(entry, Entry) else stored_model(entry)
+            entry, row_model(entry, from_line)
         )
         earlier = self._last_seq.get(entry_id)
         if earlier is not None:
@@ -109,7 +110,7 @@ class StreamedRows:
         if len(self._pending) >= self._batch:
             self.flush()
 
-    def _kept(self, entry: Entry | LightEntry, seq: int) -> None:
+    def _kept(self, entry: Entry | LightEntry | OtherEntry, seq: int) -> None:
         """A record of a grown file's old part: its row is stored already (none is built); only its id and parent are kept."""
         entry_id, parent_id = entry.id, entry.parentId
         if self._guess is not None:
