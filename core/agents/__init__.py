@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cutline.core.agents.adapter import AgentAdapter, EntryAmend, EntrySink, handed_over
+from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.jsonl import (
     INVALID,
     Lines,
@@ -77,7 +78,7 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     size, sha256 = read.size, read.sha256
     count = 0
 
-    def counting(entry: Entry | LightEntry, from_line: bool) -> None:
+    def counting(entry: Entry | LightEntry | OtherEntry, from_line: bool) -> None:
         nonlocal count
         count += 1
         if sink is not None:
@@ -162,7 +163,7 @@ def read_streamed(path: Path, adapter: AgentAdapter, *, sink: EntrySink, amend: 
     lines = StreamedLines(path)
     count = 0
 
-    def counting(entry: Entry | LightEntry, from_line: bool) -> None:
+    def counting(entry: Entry | LightEntry | OtherEntry, from_line: bool) -> None:
         nonlocal count
         count += 1
         sink(entry, from_line)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.context import build_context, context_indices, entry_message
+from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.jsonl import Lines, NotStreamable, StreamedLines
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.peek import SessionPeek
@@ -30,14 +31,15 @@ from cutline.core.errors import WriteBackRefused
 from cutline.core.models import CompactionRecord, Entry, Message, Session, SessionFormat
 
 # receives each entry as it is read, with whether `entry_from_line` rebuilds it from its line alone
-# (a pi reader that keeps no entry hands message lines over as light entries: core.agents.light)
-EntrySink = Callable[[Entry | LightEntry, bool], None]
+# (a pi reader that keeps no entry hands message lines over as light entries: core.agents.light; a Claude Code
+# or Codex reading for an import hands its "other" records over with their model serialized: `OtherEntry`)
+EntrySink = Callable[[Entry | LightEntry | OtherEntry, bool], None]
 # told, once a streamed reading (`AgentAdapter.read_streamed`) is done, each entry handed on earlier that the
 # end of the reading changed: its place in the order handed on, and how to change the entry rebuilt from its row
 EntryAmend = Callable[[int, Callable[[Entry], None]], None]
 # a streamed reading's guess, entry by entry as they are handed on, of each one's place on the final active path
 # (None: off it); a wrong guess costs a row written twice, never a wrong row
-PathGuess = Callable[[Entry | LightEntry], int | None]
+PathGuess = Callable[[Entry | LightEntry | OtherEntry], int | None]
 
 
 def handed_over(session: Session, sink: EntrySink | None, keep: bool) -> Session:

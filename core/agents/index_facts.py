@@ -14,6 +14,7 @@ import msgspec
 
 from cutline.core.agents.boundaries import continues_message
 from cutline.core.agents.context import branch_summary_text, usage_entry_prompt_tokens
+from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.light import LightEntry, LightMessage
 from cutline.core.models import Entry, Message
 
@@ -57,7 +58,7 @@ def _dump(facts: dict[str, Any]) -> str:
         return _encode(facts)
 
 
-def entry_facts(entry: Entry | LightEntry) -> str:
+def entry_facts(entry: Entry | LightEntry | OtherEntry) -> str:
     """An entry's facts as compact JSON: flags `f`, usage `u`, prompt tokens `p`, file ops `o`, calls `c`, results `r`, firstKept `k`."""
     facts: dict[str, Any] = {}
     flags = 0

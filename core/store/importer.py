@@ -21,6 +21,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, Field
 
 from cutline.core.agents.adapter import EntrySink, PathGuess
+from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.openclaw.store import is_store_ref, session_ref, split_ref
 from cutline.core.agents.peek import session_header
@@ -28,7 +29,7 @@ from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase, utc_now
 from cutline.core.store.memory import TRIM_AT_BYTES, freeze_if_big, give_back_freed_memory, no_cyclic_gc
-from cutline.core.store.rows import EntryRow, entry_row, keys_of, model_json, path_index_of, row_sink
+from cutline.core.store.rows import EntryRow, entry_row, keys_of, path_index_of, row_sink, stored_model
 from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
 from cutline.core.store.streamed import INSERT, NotGrown, StoredRow, StreamedRows, reindex_kept
 from cutline.core.store.token_counts import TokenCounts
@@ -83,7 +84,7 @@ def _reporting(sink: EntrySink, total: int, progress: ImportProgress) -> EntrySi
     told = -1
     step = max(1, total // _PROGRESS_STEPS)
 
-    def reporting(entry: Entry | LightEntry, from_line: bool) -> None:
+    def reporting(entry: Entry | LightEntry | OtherEntry, from_line: bool) -> None:
         nonlocal done, told
         sink(entry, from_line)
         done += len(entry.raw_line) + 1
@@ -98,9 +99,11 @@ def _counting(sink: EntrySink, counts: dict[str, int]) -> EntrySink:
     """A reader sink that also counts each entry's chars4 tokens into `counts` (cheap next to parsing)."""
     counter = get_counter("chars4")
 
-    def both(entry: Entry | LightEntry, from_line: bool) -> None:
+    def both(entry: Entry | LightEntry | OtherEntry, from_line: bool) -> None:
         sink(entry, from_line)
-        if isinstance(entry, Entry):
+        if type(entry) is OtherEntry:
+            counts[entry.id] = 0  # what `entry_tokens` counts of an "other" entry: it puts no message in context
+        elif isinstance(entry, Entry):
             counts[entry.id] = entry_tokens(entry, counter)
         elif entry.message is not None:  # a message line: what `entry_tokens` counts of it
             counts[entry.id] = chars4_tokens(entry.message)
@@ -825,7 +828,7 @@ class Importer:
                 _, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_rows[seq]
                 entry_rows[seq] = _HANDED_OVER
                 key = keys[seq]
-                stored = payload if isinstance(payload, str) else model_json(payload)
+                stored = payload if isinstance(payload, (str, bytes)) else stored_model(payload)
                 yield (store_id, key, seq, line, parent_id, kind, role, index_of(key), timestamp, raw, stored, facts)
 
         added = 0

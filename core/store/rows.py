@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cutline.core.agents.adapter import EntrySink
-from cutline.core.agents.entries import entry_from_json, entry_json
+from cutline.core.agents.entries import OtherEntry, entry_from_json, entry_json, entry_json_utf8
 from cutline.core.agents.index_facts import entry_facts
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.pi.reader import entry_from_line, message_line_entry
@@ -20,8 +20,9 @@ from cutline.core.models import Entry
 _NOT_IN_MODEL_JSON = {"raw_line"}
 
 # What the importer keeps of an entry while it reads (see `entry_row`):
-# id, parent id, type, role, timestamp, line, raw line, the model (an Entry, its JSON, or ''), its index facts.
-EntryRow = tuple[str, str | None, str, str | None, str | None, int, str, "Entry | str", str]
+# id, parent id, type, role, timestamp, line, raw line, the model (an Entry, its JSON as str or UTF-8 bytes, or ''),
+# its index facts.
+EntryRow = tuple[str, str | None, str, str | None, str | None, int, str, "Entry | str | bytes", str]
 
 
 def entry_keys(entries: Sequence[Entry]) -> list[str]:
@@ -67,7 +68,21 @@ def model_json(entry: Entry) -> str:
     return entry_json(entry, _NOT_IN_MODEL_JSON)
 
 
-def entry_row(entry: Entry | LightEntry, payload: Entry | str) -> EntryRow:
+def stored_model(entry: Entry) -> bytes | str:
+    """`model_json` as the entries table's INSERT takes it: pydantic's UTF-8 bytes, stored as the same TEXT."""
+    return entry_json_utf8(entry, _NOT_IN_MODEL_JSON)
+
+
+def row_model(entry: Entry | LightEntry | OtherEntry, from_line: bool) -> str | bytes:
+    """The model column of an entry handed to a sink: '' when its line rebuilds it (a light entry always), else its serialized model."""
+    if type(entry) is OtherEntry:
+        return entry.stored
+    if from_line or not isinstance(entry, Entry):
+        return ""
+    return stored_model(entry)
+
+
+def entry_row(entry: Entry | LightEntry | OtherEntry, payload: Entry | str | bytes) -> EntryRow:
     """What the store keeps of an entry: id, parent, type, role, timestamp, line, raw line, its model and index facts.
 
     The model (`payload`) is the entry itself, serialized when inserted, or its serialized
@@ -92,9 +107,8 @@ def row_sink(rows: list[EntryRow]) -> EntrySink:
     """A reader sink that keeps each entry as a store row (see `entry_row`), serialized right away."""
     append = rows.append
 
-    def sink(entry: Entry | LightEntry, from_line: bool) -> None:
-        # a light entry is always rebuilt from its line (from_line)
-        append(entry_row(entry, "" if from_line or not isinstance(entry, Entry) else model_json(entry)))
+    def sink(entry: Entry | LightEntry | OtherEntry, from_line: bool) -> None:
+        append(entry_row(entry, row_model(entry, from_line)))
 
     return sink
 

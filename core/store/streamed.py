@@ -17,27 +17,30 @@ import sqlite3
 from collections.abc import Callable
 
 from cutline.core.agents.adapter import PathGuess
+from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.jsonl import NotStreamable
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
-from cutline.core.store.rows import entry_from_row, entry_row, keys_of, model_json, path_index_of
+from cutline.core.store.rows import entry_from_row, entry_row, keys_of, path_index_of, row_model, stored_model
 
 BATCH = 2000
 
-# One row of the entries table, in `INSERT`'s order.
-StoredRow = tuple[str, str, int, int, str | None, str, str | None, int | None, str | None, str, str, str]
+# One row of the entries table, in `INSERT`'s order (the model as str or as its UTF-8 bytes).
+StoredRow = tuple[str, str, int, int, str | None, str, str | None, int | None, str | None, str, str | bytes, str]
 
+# the model may come as the UTF-8 bytes pydantic wrote (`rows.stored_model`): CAST stores them as the TEXT
+# its str would be (the same bytes, which SQLite keeps as given), without decoding and re-encoding them here
 INSERT = (
     "INSERT INTO entries"
     " (session_id, id, seq, line, parent_id, type, role, path_index, timestamp, raw, model_json, facts)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)"
 )
 _COLLIDE = "entry ids collide with the keys given to repeated ids"
 # rows read back and rewritten at a time by `StreamedRows.finish` (the ids in one `IN (...)`)
 _AMEND_BATCH = 500
 _AMENDED = (
-    "UPDATE entries SET parent_id = ?, type = ?, role = ?, timestamp = ?, model_json = ?, facts = ?"
+    "UPDATE entries SET parent_id = ?, type = ?, role = ?, timestamp = ?, model_json = CAST(? AS TEXT), facts = ?"
     " WHERE session_id = ? AND seq = ?"
 )
 
@@ -76,14 +79,14 @@ class StreamedRows:
         self._stored = stored if stored is not None else []
         self.start = len(self._stored)
 
-    def __call__(self, entry: Entry | LightEntry, from_line: bool) -> None:
+    def __call__(self, entry: Entry | LightEntry | OtherEntry, from_line: bool) -> None:
         """Take one entry as the reader hands it over (see `row_sink`)."""
         seq = len(self.ids)
         if seq < self.start:
             self._kept(entry, seq)
             return
         entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
-            entry, "" if from_line or not isinstance(entry, Entry) else model_json(entry)
+            entry, row_model(entry, from_line)
         )
         earlier = self._last_seq.get(entry_id)
         if earlier is not None:
@@ -100,14 +103,14 @@ class StreamedRows:
         self.ids.append(entry_id)
         self._parents.append(parent_id)
         self._written.append(depth)
-        stored = payload if isinstance(payload, str) else model_json(payload)
+        stored = payload if isinstance(payload, (str, bytes)) else stored_model(payload)
         self._pending.append(
             (self._store_id, entry_id, seq, line, parent_id, kind, role, depth, timestamp, raw, stored, facts)
         )
         if len(self._pending) >= self._batch:
             self.flush()
 
-    def _kept(self, entry: Entry | LightEntry, seq: int) -> None:
+    def _kept(self, entry: Entry | LightEntry | OtherEntry, seq: int) -> None:
         """A record of a grown file's old part: its row is stored already (none is built); only its id and parent are kept."""
         entry_id, parent_id = entry.id, entry.parentId
         if self._guess is not None:
@@ -170,7 +173,7 @@ class StreamedRows:
                 fixes[seq](entry)
                 _, parent_id, kind, role, timestamp, _, _, _, facts = entry_row(entry, "")
                 self._parents[seq] = parent_id
-                updates.append((parent_id, kind, role, timestamp, model_json(entry), facts, self._store_id, seq))
+                updates.append((parent_id, kind, role, timestamp, stored_model(entry), facts, self._store_id, seq))
                 if recount is not None and self._last_seq.get(entry.id) == seq:
                     recount(entry)
             self._conn.executemany(_AMENDED, updates)

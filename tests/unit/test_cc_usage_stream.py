@@ -39,7 +39,8 @@ def _second_writes(records: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     def recording(self: Importer, conn: Any, batch: Any) -> None:
         for row in batch:
-            first[row[2]] = row[10]  # seq → model_json as first written
+            model = row[10]  # model_json as first written (its str, or the UTF-8 bytes stored as that TEXT)
+            first[row[2]] = model.decode() if isinstance(model, bytes) else model
         insert(self, conn, batch)
 
     monkeypatch.setattr(Importer, "_insert_entry_rows", recording)

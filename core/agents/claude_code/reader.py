@@ -27,12 +27,20 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from cutline.core.agents.adapter import EntryAmend, EntrySink
 from cutline.core.agents.boundaries import carries_results, mark_continuations, mark_continuing
 from cutline.core.agents.claude_code.usage import usage_fields
-from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
+from cutline.core.agents.entries import (
+    OtherEntry,
+    StableIds,
+    build_entry,
+    iso_to_ms,
+    other_entry,
+    path_hash,
+    string_or,
+)
 from cutline.core.agents.jsonl import Lines, LineSource, NotStreamable, Record, StreamedLines, iter_records
 from cutline.core.agents.light import LightEntry
 from cutline.core.models import Entry, Message, Problem, Session
@@ -159,6 +167,11 @@ class _Building:
         self.leaf_id: str | None = None
 
     def entries(self) -> Iterator[Entry]:
+        """Each record's entry, validated."""
+        return cast(Iterator[Entry], self.rows(light=False))
+
+    def rows(self, *, light: bool) -> Iterator[Entry | OtherEntry]:
+        """Each record's entry; with `light`, a record kept as "other" is an `OtherEntry` (its model serialized, none built)."""
         file, found, ids = self.file, self.found, self.ids
         session_id = ids.session_id
         for record in ids.records:
@@ -186,7 +199,11 @@ class _Building:
                 "raw_line": record.text,
             }
             _shape(shaped, value, self.tool_names, (file, record.line, found))
-            entry = build_entry(shaped, file, found)
+            entry: Entry | OtherEntry | None = None
+            if light and shaped["type"] == "other":
+                entry = other_entry(shaped)  # the import's bookkeeping records: their model serialized, none built
+            if entry is None:
+                entry = build_entry(shaped, file, found)
             if has_uuid and kind in _TREE_TYPES and not entry.isSidechain and not foreign:
                 self.leaf_id = entry_id  # never a record set aside: a repeated uuid's copy, another session's record
             yield entry
@@ -254,9 +271,9 @@ def stream_claude_code(lines: StreamedLines, file: str, stem: str, sink: EntrySi
     # each entry is handed on when the next one is read: a block record followed by one of the same API message
     # loses its usage first (`usage_once_per_call` would take it: it is not the message's last record), so its row
     # is not written twice for that (Claude Code 50k: 3,529 of 8,235 rewritten rows, 2,941 for that alone)
-    held: tuple[Entry, _Skeleton] | None = None
+    held: tuple[Entry | OtherEntry, _Skeleton] | None = None
     dropped: set[int] = set()
-    for entry in building.entries():
+    for entry in building.rows(light=True):
         skeleton = _Skeleton(len(skeletons), entry)
         skeletons.append(skeleton)
         if entry.type == "compaction" and entry.compaction is not None:
@@ -309,7 +326,7 @@ class LinearPlaces:
     def __init__(self) -> None:
         self.next = 0
 
-    def __call__(self, entry: Entry | LightEntry) -> int | None:
+    def __call__(self, entry: Entry | LightEntry | OtherEntry) -> int | None:
         if entry.sourceType not in _TREE_TYPES or entry.isSidechain:
             return None
         self.next += 1
@@ -354,7 +371,7 @@ class _Skeleton:
         "usage",
     )
 
-    def __init__(self, seq: int, entry: Entry) -> None:
+    def __init__(self, seq: int, entry: Entry | OtherEntry) -> None:
         message = entry.message
         self.seq = seq
         self.id = entry.id
@@ -363,7 +380,7 @@ class _Skeleton:
         self.sidechain = entry.isSidechain
         self.compact_summary = entry.isCompactSummary
         self.role = message.role if message is not None else None
-        self.response = _response_id(entry)
+        self.response = _response_id(entry) if isinstance(entry, Entry) else None
         self.answers = message is not None and bool(message.tool_result_ids())
         self.carries = message is not None and carries_results(message)
         self.usage = message is not None and message.usage is not None

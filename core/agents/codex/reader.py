@@ -20,7 +20,7 @@ from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.boundaries import ContinuationMarks
 from cutline.core.agents.codex.detect import CODEX_TYPES
 from cutline.core.agents.codex.usage import usage_from_last
-from cutline.core.agents.entries import StableIds, build_entry, iso_to_ms, path_hash, string_or
+from cutline.core.agents.entries import OtherEntry, StableIds, build_entry, iso_to_ms, other_entry, path_hash, string_or
 from cutline.core.agents.jsonl import Lines, Record, iter_records
 from cutline.core.models import Entry, Problem, Session
 
@@ -129,10 +129,16 @@ def read_codex(lines: Lines, file: str, stem: str, sink: EntrySink | None = None
                     severity="warning",
                 )
             )
-        entry = build_entry(shaped, file, found)
-        out.marks.add(entry)
-        if entry.message is not None and entry.message.role == "assistant":
-            state.last_assistant = entry
+        # an import keeps no entry: a record kept as "other" is handed on with its model serialized, none built
+        # (as an `Entry`, the marks would pass it by and it is no assistant message)
+        entry: Entry | OtherEntry | None = None
+        if not keep and shaped["type"] == "other":
+            entry = other_entry(shaped)
+        if entry is None:
+            entry = built = build_entry(shaped, file, found)
+            out.marks.add(built)
+            if built.message is not None and built.message.role == "assistant":
+                state.last_assistant = built
         if kind == "token_usage_record":
             _attach_usage(payload.get("usage"), state)
         elif kind == "event_msg" and payload.get("type") == "token_count":
@@ -270,7 +276,7 @@ class _HandOn:
         self.kept = kept
         # one response's items (reasoning, text, parallel function calls) come together: a cut between them splits it
         self.marks = ContinuationMarks(lambda previous, current: True)
-        self.held: deque[Entry] = deque()
+        self.held: deque[Entry | OtherEntry] = deque()
         self.last_id: str | None = None
 
     def add(self, entry: Entry) -> None:
@@ -278,7 +284,7 @@ class _HandOn:
         self.marks.add(entry)
         self.settle(entry)
 
-    def settle(self, entry: Entry) -> None:
+    def settle(self, entry: Entry | OtherEntry) -> None:
         """`entry` was marked and has given its usage: hand on what is final from the oldest held."""
         held = self.held
         held.append(entry)
@@ -290,14 +296,15 @@ class _HandOn:
         while self.held:
             self._hand_on(self.held.popleft())
 
-    def _final(self, entry: Entry) -> bool:
+    def _final(self, entry: Entry | OtherEntry) -> bool:
         message = entry.message
         waiting = self.state.last_assistant is entry and message is not None and message.usage is None
         return not waiting and not self.marks.open(message)
 
-    def _hand_on(self, entry: Entry) -> None:
+    def _hand_on(self, entry: Entry | OtherEntry) -> None:
         self.last_id = entry.id
         if self.kept is not None:
+            assert isinstance(entry, Entry)  # kept entries are all built (`read_codex`)
             self.kept.append(entry)
         if self.sink is not None:
             self.sink(entry, False)
