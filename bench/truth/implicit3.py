@@ -50,14 +50,19 @@ def sessions() -> list[dict[str, Any]]:
 
 
 def copy_problems(spec: dict[str, Any], case: Case) -> list[str]:
-    """The user's own sentences, copied: they keep the rule asked as a question and the latest request, and
-    contradict nothing (a which-way question copied is not the decision taken the other way)."""
-    copied = "\n".join(event[1] for event in case["events"] if event[0] == "user")
+    """The user's own sentences, copied, keep the rule asked as a question and the latest request; the assistant's
+    keep its conclusion, the lesson of the failure and the file's role; neither contradicts a fact (a which-way
+    question copied is not the decision taken the other way)."""
     out: list[str] = []
-    for fact in spec["facts"]:
-        verdict = judge(fact["judge"]["present"], fact["judge"]["contra"], copied)
-        if verdict == "contradicted" or (fact["kind"] in ("asked", "request") and verdict != "kept"):
-            out.append(f"{spec['id']} {fact['kind']}: the user's own sentences are {verdict}")
+    for who, own, kinds in (
+        ("user", "user", ("asked", "request")),
+        ("assistant", "say", ("concluded", "learnt", "role")),
+    ):
+        copied = "\n".join(event[1] for event in case["events"] if event[0] == own)
+        for fact in spec["facts"]:
+            verdict = judge(fact["judge"]["present"], fact["judge"]["contra"], copied)
+            if verdict == "contradicted" or (fact["kind"] in kinds and verdict != "kept"):
+                out.append(f"{spec['id']} {fact['kind']}: the {who}'s own sentences are {verdict}")
     return out
 
 

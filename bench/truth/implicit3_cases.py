@@ -635,4 +635,596 @@ HELD_OUT: list[Case] = [
     },
 ]
 
-TUNE: list[Case] = []
+TUNE: list[Case] = [
+    {
+        "name": "tramtimes",
+        "format": "pi",
+        "cwd": "/home/dev/tramtimes",
+        "events": [
+            (
+                "user",
+                "The tram stop displays show departures that already left. Would you fix the clock drift on the "
+                "displays, or send them times relative to now instead of absolute ones?",
+            ),
+            ("say", "Let me read the display client before choosing."),
+            (
+                "tool",
+                "read",
+                "display/board.py",
+                "def draw(deps):\n    for d in deps:\n        if d.time >= datetime.now():\n"
+                "            screen.line(d.route, d.time.strftime('%H:%M'))\n",
+                False,
+            ),
+            (
+                "say",
+                "display/board.py draws the departure lines on the stop's screen and hides any departure whose time "
+                "is past by the display's own clock.",
+            ),
+            ("tool", "bash", "ls -la fonts/", listing("font"), False),
+            ("user", "Could the route colours stay exactly as they are? The transport authority sets them."),
+            ("user", "How far off are the display clocks?"),
+            (
+                "tool",
+                "bash",
+                "ansible displays -m shell -a 'chronyc tracking | grep System'",
+                "stop-117 | System time : 143.208 seconds slow of NTP time",
+                False,
+            ),
+            ("say", "That's the worst one in the fleet."),
+            ("user", "Clock fix or relative times, what's your take?"),
+            (
+                "say",
+                "Relative times. The displays sit behind a firewall that blocks NTP at half the stops, so their "
+                "clocks will drift again, while 'in 3 min' computed on the server is right whatever the display's "
+                "clock says.",
+            ),
+            ("user", "Push a test build to one display."),
+            (
+                "tool",
+                "bash",
+                "scp build/board.tar stop-117:/opt/board/",
+                "scp: /opt/board/board.tar: Read-only file system",
+                True,
+            ),
+            (
+                "say",
+                "The displays mount /opt read-only; builds have to go to /var/board and be switched with "
+                "`board-activate`, which remounts for the copy.",
+            ),
+            ("user", "Now send minutes-until-departure from the server and make board.py print them."),
+        ],
+        "facts": {
+            "concluded": (
+                [r"relative|minutes.until|in \d+ min", r"rather than|instead of|not (the )?clock|ntp|drift again"],
+                [
+                    r"\b(chose|choose|go with|going with|decided on)\b[^.\n]{0,20}(fix\w* )?(the )?clock|clock fix"
+                    r"[^.\n]{0,20}(chosen|decided)"
+                ],
+            ),
+            "learnt": ([r"read.only", r"/var/board|board-activate"], []),
+            "measured": ([r"143(\.2)?|2 ?min(utes)? 23|2\.4 ?min"], []),
+            "asked": ([r"route colou?rs?", KEEP], []),
+            "role": ([r"board\.py", r"draws|departure lines|hides|past"], []),
+            "request": ([r"minutes", r"board\.py|print|show"], []),
+        },
+        "good": {
+            "goal": "Tram stop displays must stop listing departures that have already gone.",
+            "rules": [
+                "Route colours are set by the transport authority: leave them unchanged.",
+                "/opt is read-only on the displays: copy builds to /var/board and switch with `board-activate`.",
+            ],
+            "done": ["Worst display clock (stop-117) runs 143 s behind NTP.", "scp of a test build was refused."],
+            "now": "Server sends minutes until departure; board.py prints those.",
+            "decisions": [
+                "Send relative times from the server instead of fixing the clocks: NTP is blocked at half the "
+                "stops, so the clocks would drift again."
+            ],
+            "next": ["Install the test build on stop-117 via /var/board."],
+            "files": ["display/board.py: draws the stop's departure lines, hiding those its own clock says are past."],
+        },
+        "bad": {
+            "goal": "Tram displays.",
+            "done": ["Read the client."],
+            "decisions": ["Go with fixing the clock drift on the displays."],
+            "now": "Send minutes until departure and have board.py print them.",
+            "next": ["Continue."],
+        },
+    },
+    {
+        "name": "vetclinic",
+        "format": "claude_code",
+        "cwd": "/home/dev/vetclinic",
+        "events": [
+            (
+                "user",
+                "Appointment reminders for the vet clinic go out in English to everyone. Should we store a language "
+                "per owner, or guess it from the phone number's country code?",
+            ),
+            ("say", "I'll read the reminder sender first."),
+            (
+                "tool",
+                "read",
+                "reminders/send.ts",
+                "export async function send(appt: Appointment) {\n  const text = t('reminder', 'en', appt);\n"
+                "  await sms.send(appt.owner.phone, text);\n}\n",
+                False,
+            ),
+            (
+                "say",
+                "reminders/send.ts builds the reminder text for the next day's appointments and hands it to the SMS "
+                "gateway, always with the English template.",
+            ),
+            ("tool", "bash", "ls -la locales/", listing("locale"), False),
+            ("user", "Can we avoid touching the appointment booking form? The front desk prints it."),
+            ("user", "How many owners have a phone number from abroad?"),
+            (
+                "tool",
+                "bash",
+                "psql vet -c \"select count(*) from owners where phone not like '+31%'\"",
+                " count \n-------\n   528\n(1 row)",
+                False,
+            ),
+            ("say", "That's out of the whole owner list."),
+            ("user", "Stored language or country code?"),
+            (
+                "say",
+                "A stored language per owner. Plenty of Dutch-speaking owners keep a Belgian or German number, and "
+                "expats here use +31 numbers, so the country code would guess wrong for exactly the people this is for.",
+            ),
+            ("user", "Send me a test reminder."),
+            (
+                "tool",
+                "bash",
+                "npm run reminders:send -- --test",
+                "Error: SMS_API_KEY is not set\n    at config (reminders/config.ts:12:11)",
+                True,
+            ),
+            (
+                "say",
+                "The SMS key is not in this shell: it lives in 1Password under 'vet sms', and the test send needs "
+                "it exported as SMS_API_KEY first.",
+            ),
+            ("user", "Now add a language column to owners and have send.ts pick the template by it."),
+        ],
+        "facts": {
+            "concluded": (
+                [
+                    r"language",
+                    r"rather than|instead of|not (by|from)? ?(the )?(country|phone)|country code[^.\n]{0,60}"
+                    r"(wrong|rejected|misguess|guess wrong)",
+                ],
+                [
+                    r"\b(chose|choose|go with|going with|decided on)\b[^.\n]{0,25}country code|country code[^.\n]{0,10}"
+                    r"(chosen|decided)"
+                ],
+            ),
+            "learnt": ([r"sms_api_key|api key|sms key", r"1password|export"], []),
+            "measured": ([r"\b528\b"], []),
+            "asked": ([r"booking form", KEEP], []),
+            "role": ([r"send\.ts", r"next day|sms gateway|english template|builds"], []),
+            "request": ([r"language column|language", r"template"], []),
+        },
+        "good": {
+            "goal": "Appointment reminders should reach each owner in their own language, not always English.",
+            "rules": [
+                "No changes to the appointment booking form (the front desk prints it).",
+                "Test sends need the SMS key from 1Password ('vet sms') exported as SMS_API_KEY.",
+            ],
+            "asks": ["Stored language or country code?"],
+            "done": ["528 owners have a non-Dutch (+31) number."],
+            "decisions": [
+                "Keep a language on each owner record instead of inferring it from the dialling code, which "
+                "misjudges Dutch speakers with foreign numbers and expats with local ones."
+            ],
+            "errors": ["Test reminder failed: SMS_API_KEY not set."],
+            "files": [
+                "reminders/send.ts: renders tomorrow's appointment reminders (English template only) and passes them "
+                "to the SMS gateway."
+            ],
+            "now": "Add a language column to owners; send.ts chooses the template from it.",
+            "next": ["Export the key and send a test reminder."],
+        },
+        "bad": {
+            "goal": "Reminder languages.",
+            "done": ["Read some code."],
+            "decisions": ["Use the phone number's country code, decided."],
+            "now": "Add a language column and pick the template by it.",
+            "next": ["Continue."],
+        },
+    },
+    {
+        "name": "solarlog",
+        "format": "codex",
+        "cwd": "/home/dev/solarlog",
+        "events": [
+            (
+                "user",
+                "The solar dashboard's daily yield is wrong on days with a cloud gap. Which would you go for: "
+                "interpolate the missing inverter readings, or read the meter's daily counter instead?",
+            ),
+            ("say", "Let me look at how the yield is computed first."),
+            (
+                "tool",
+                "read",
+                "yield/daily.go",
+                "func Daily(rs []Reading) float64 {\n\tvar kwh float64\n\tfor i := 1; i < len(rs); i++ {\n"
+                "\t\tkwh += rs[i].W * rs[i].T.Sub(rs[i-1].T).Hours() / 1000\n\t}\n\treturn kwh\n}\n",
+                False,
+            ),
+            (
+                "say",
+                "yield/daily.go adds up the inverter's power samples over the day to get the kWh the dashboard "
+                "shows; when the inverter drops off, the gap is multiplied by the next sample's power.",
+            ),
+            ("tool", "bash", "ls -la exports/", listing("export"), False),
+            ("user", "Is there a way to do this without touching the monthly PDF report? The owners compare them."),
+            ("user", "How many readings are missing in a bad day?"),
+            (
+                "tool",
+                "bash",
+                "sqlite3 solar.db \"select 288 - count(*) from readings where day = '2026-11-19'\"",
+                "71",
+                False,
+            ),
+            ("say", "That's the 19th, the worst day this month."),
+            ("user", "Interpolate or the meter counter?"),
+            (
+                "say",
+                "The meter's daily counter. It is what the grid operator pays on, so it is right by definition, "
+                "whereas interpolating across a cloud gap guesses exactly the part of the day that went wrong.",
+            ),
+            ("user", "Fetch today's counter from the meter."),
+            (
+                "tool",
+                "bash",
+                "curl -s http://meter.local/api/v1/counter",
+                "curl: (7) Failed to connect to meter.local port 80: Connection refused",
+                True,
+            ),
+            (
+                "say",
+                "The meter's HTTP API is switched off by default; it answers only after enabling 'local API' in the "
+                "meter's menu, and then on port 8088.",
+            ),
+            ("user", "Now read the daily yield from the meter counter and keep the inverter sum only as a fallback."),
+        ],
+        "facts": {
+            "concluded": (
+                [
+                    r"counter|meter",
+                    r"rather than|instead of|not interpolat|interpolat\w*[^.\n]{0,60}(guess|rejected|"
+                    r"turned down)|grid operator|pays",
+                ],
+                [
+                    r"\b(chose|choose|go with|going with|decided on)\b[^.\n]{0,20}interpolat|interpolat\w*[^.\n]{0,30}"
+                    r"(chosen|decided)"
+                ],
+            ),
+            "learnt": ([r"local api|api[^.\n]{0,30}(off|disabled|enable)", r"8088|menu"], []),
+            "measured": ([r"\b71\b"], []),
+            "asked": ([r"monthly (pdf )?report|pdf report", KEEP], []),
+            "role": ([r"daily\.go", r"adds up|samples"], []),
+            "request": ([r"counter", r"fallback|fall back"], []),
+        },
+        "good": {
+            "goal": "Get the dashboard's daily solar yield right on days when readings drop out.",
+            "rules": [
+                "The monthly PDF report must stay unchanged (owners compare them).",
+                "The meter's API must be enabled in its menu ('local API') and then answers on port 8088.",
+            ],
+            "done": ["Worst day this month (19 Nov) lacks 71 of its 288 readings."],
+            "decisions": [
+                "Take the meter's daily counter, which the grid operator bills on, instead of interpolating the "
+                "gaps, which guesses precisely the missing part."
+            ],
+            "errors": ["curl to meter.local:80 refused."],
+            "files": [
+                "yield/daily.go: sums the inverter's power samples into the day's kWh; a gap takes the next "
+                "sample's power."
+            ],
+            "now": "Use the meter counter for the daily yield, with the inverter sum as fallback.",
+            "next": ["Turn on the meter's local API and fetch today's counter."],
+        },
+        "bad": {
+            "goal": "Solar numbers.",
+            "done": ["Looked at the code."],
+            "decisions": ["Interpolate the missing readings, decided."],
+            "now": "Read the yield from the meter counter, inverter sum as a fallback.",
+            "next": ["Continue."],
+        },
+    },
+    {
+        "name": "wikiexport",
+        "format": "pi",
+        "cwd": "/home/dev/wikiexport",
+        "events": [
+            (
+                "user",
+                "The wiki's PDF export drops images hosted on the old file server. Should we rewrite the image links "
+                "during export, or migrate the old images into the wiki first?",
+            ),
+            ("say", "I'll check how the exporter resolves images."),
+            (
+                "tool",
+                "read",
+                "export/images.php",
+                "function resolve($src) {\n  if (str_starts_with($src, '/files/')) return WIKI_ROOT . $src;\n"
+                "  return null; // external: skipped\n}\n",
+                False,
+            ),
+            (
+                "say",
+                "export/images.php turns each image reference of a page into a local file for the PDF renderer and "
+                "skips anything outside /files/, which is why the old server's images vanish.",
+            ),
+            ("tool", "bash", "ls -la cache/", listing("cache"), False),
+            ("user", "Any chance we can leave the page URLs as they are? Half the intranet links to them."),
+            ("user", "How much space would the old images take?"),
+            ("tool", "bash", "du -sh /mnt/oldfiles/images", "6.4G\t/mnt/oldfiles/images", False),
+            ("say", "That's the whole images share."),
+            ("user", "So rewrite links or migrate?"),
+            (
+                "say",
+                "Migrate the images into the wiki. The old file server is switched off in March, so rewritten links "
+                "would break again then, and migrated images get the wiki's permissions for free.",
+            ),
+            ("user", "Copy a sample folder over."),
+            (
+                "tool",
+                "bash",
+                "rsync -a /mnt/oldfiles/images/2019/ files/legacy/2019/",
+                'rsync: [receiver] mkstemp "files/legacy/2019/.plan.png.Xa12" failed: Disk quota exceeded (122)',
+                True,
+            ),
+            (
+                "say",
+                "The wiki volume has a 5 GB quota, below the 6.4 GB the images need, so IT must raise the quota "
+                "before the migration; the ticket form is under 'storage request'.",
+            ),
+            ("user", "Now write the migration script and map old image links to their new /files/legacy paths."),
+        ],
+        "facts": {
+            "concluded": (
+                [
+                    r"migrat",
+                    r"rather than|instead of|not (by )?rewrit|rewrit\w*[^.\n]{0,60}(break|rejected|turned "
+                    r"down)|switched off|march",
+                ],
+                [
+                    r"\b(chose|choose|go with|going with|decided on)\b[^.\n]{0,20}rewrit|rewrit\w*[^.\n]{0,30}(chosen|"
+                    r"decided)"
+                ],
+            ),
+            "learnt": ([r"quota", r"rais|storage request|5 ?gb"], []),
+            "measured": ([r"6[.,]4 ?g"], []),
+            "asked": ([r"page url|urls", KEEP], []),
+            "role": ([r"images\.php", r"skips|outside /files|local file|renderer"], []),
+            "request": ([r"migration script", r"legacy"], []),
+        },
+        "good": {
+            "goal": "Wiki PDF exports must include the images that live on the old file server.",
+            "rules": [
+                "Page URLs are linked from all over the intranet: keep them unchanged.",
+                "The wiki volume's 5 GB quota is too small: IT must raise it first (form 'storage request').",
+            ],
+            "done": ["Old image share measured: 6.4 GB.", "Sample rsync aborted: disk quota exceeded."],
+            "now": "Write the migration script; map old image links onto /files/legacy.",
+            "decisions": [
+                "Move the old images into the wiki instead of rewriting links at export time: the old server goes "
+                "away in March and the links would break again."
+            ],
+            "next": ["Request the quota increase, then copy the sample folder."],
+            "files": [
+                "export/images.php: maps each image on a page to a local file for the PDF renderer and skips "
+                "everything outside /files/."
+            ],
+        },
+        "bad": {
+            "goal": "PDF images.",
+            "done": ["Checked the exporter."],
+            "decisions": ["Go with rewriting the image links during export."],
+            "now": "Write the migration script and map old links to /files/legacy.",
+            "next": ["Continue."],
+        },
+    },
+    {
+        "name": "chessclub",
+        "format": "claude_code",
+        "cwd": "/home/dev/chessclub",
+        "events": [
+            (
+                "user",
+                "The chess club's ratings jump around after every tournament. Would you switch from Elo to Glicko-2, "
+                "or just lower the K-factor?",
+            ),
+            ("say", "First I'll read how the ratings are updated."),
+            (
+                "tool",
+                "read",
+                "ratings/update.py",
+                "K = 40\n\ndef update(a, b, score):\n    exp = 1 / (1 + 10 ** ((b.r - a.r) / 400))\n"
+                "    a.r += K * (score - exp)\n",
+                False,
+            ),
+            (
+                "say",
+                "ratings/update.py applies each game's result to both players right after the round is entered, with "
+                "the same K for newcomers and regulars.",
+            ),
+            ("tool", "bash", "ls -la pgn/", listing("game"), False),
+            ("user", "Would you mind keeping the printed crosstable as it is? Members pin it on the board."),
+            ("user", "How many games does a member play in a season?"),
+            (
+                "tool",
+                "bash",
+                "python -m ratings.stats --season 2025",
+                "median games per member: 23",
+                False,
+            ),
+            ("say", "That's over the last full season."),
+            ("user", "Glicko or lower K?"),
+            (
+                "say",
+                "Glicko-2. With around 23 games a season most members have few results, and Glicko-2 tracks how "
+                "uncertain each rating is, so newcomers move fast and regulars settle; a lower K would only slow "
+                "everyone down alike.",
+            ),
+            ("user", "Recompute last season to compare."),
+            (
+                "tool",
+                "bash",
+                "python -m ratings.recompute --season 2025",
+                "sqlite3.OperationalError: database is locked",
+                True,
+            ),
+            (
+                "say",
+                "The club's web app holds a write lock on ratings.db while it runs, so recomputes must work on a "
+                "copy (`cp ratings.db /tmp/r.db` and `--db /tmp/r.db`).",
+            ),
+            ("user", "Now implement Glicko-2 in update.py behind a setting, off by default."),
+        ],
+        "facts": {
+            "concluded": (
+                [
+                    r"glicko",
+                    r"rather than|instead of|not (a )?lower|lower(ing)? (the )?k[^.\n]{0,60}(slow|rejected|"
+                    r"turned down|alike)|uncertain",
+                ],
+                [
+                    r"\b(chose|choose|go with|going with|decided on)\b[^.\n]{0,20}(a )?lower\w* (the )?k|lower\w* (the )?"
+                    r"k-?factor[^.\n]{0,20}(chosen|decided)"
+                ],
+            ),
+            "learnt": ([r"lock", r"copy|/tmp"], []),
+            "measured": ([r"\b23\b"], []),
+            "asked": ([r"crosstable", KEEP], []),
+            "role": ([r"update\.py", r"both players|each game|same k|after the round"], []),
+            "request": ([r"glicko", r"setting|off by default|flag"], []),
+        },
+        "good": {
+            "goal": "Make the club's ratings swing less after each tournament.",
+            "rules": [
+                "Leave the printed crosstable untouched (it goes on the notice board).",
+                "The web app locks ratings.db while running: recompute on a copy in /tmp (`--db /tmp/r.db`).",
+            ],
+            "asks": ["Glicko or lower K?"],
+            "done": ["A member plays a median of 23 games per season (2025)."],
+            "decisions": [
+                "Move to Glicko-2, which models each rating's uncertainty, instead of a smaller K that would slow "
+                "newcomers and regulars alike."
+            ],
+            "errors": ["Recompute of 2025 failed: database is locked."],
+            "files": [
+                "ratings/update.py: applies every game's result to both players once the round is entered, one "
+                "K for all."
+            ],
+            "now": "Implement Glicko-2 in update.py behind a setting that is off by default.",
+            "next": ["Recompute 2025 on a copy and compare."],
+        },
+        "bad": {
+            "goal": "Ratings.",
+            "done": ["Looked at the ratings."],
+            "decisions": ["Go with lowering the K-factor."],
+            "now": "Implement Glicko-2 in update.py behind a setting, off by default.",
+            "next": ["Continue."],
+        },
+    },
+    {
+        "name": "bakeryorders",
+        "format": "codex",
+        "cwd": "/home/dev/bakeryorders",
+        "events": [
+            (
+                "user",
+                "The bakery's online orders sometimes double-book the last loaves. Is it better to lock the stock row "
+                "while an order is placed, or reserve loaves in the basket for ten minutes?",
+            ),
+            ("say", "Let me see how an order takes stock today."),
+            (
+                "tool",
+                "read",
+                "shop/checkout.rb",
+                "def place(order)\n  order.items.each { |i| i.product.update!(stock: i.product.stock - i.qty) }\n"
+                "  order.save!\nend\n",
+                False,
+            ),
+            (
+                "say",
+                "shop/checkout.rb is where an order becomes final: it subtracts each item from the product's stock "
+                "and saves the order, reading the stock first without any lock.",
+            ),
+            ("tool", "bash", "ls -la public/photos/", listing("photo"), False),
+            ("user", "Can the pickup times stay as they are? The shop staff plan the morning around them."),
+            ("user", "How often did it double-book this month?"),
+            ("tool", "bash", "bin/rails runner 'puts Order.oversold.where(month: 11).count'", "19", False),
+            ("say", "Those are the orders support had to cancel."),
+            ("user", "Lock or basket reservation, thoughts?"),
+            (
+                "say",
+                "Lock the stock row while the order is placed. It closes the race with one line in the transaction, "
+                "while ten-minute basket holds would hide the last loaves from other customers who would actually "
+                "buy them.",
+            ),
+            ("user", "Run the checkout specs."),
+            (
+                "tool",
+                "bash",
+                "bundle exec rspec spec/checkout_spec.rb",
+                "Could not find gem 'pg (~> 1.5)' in locally installed gems.\nRun `bundle install` to install missing "
+                "gems.",
+                True,
+            ),
+            (
+                "say",
+                "The pg gem needs the PostgreSQL client headers to build, so `apt install libpq-dev` has to come "
+                "before `bundle install` on this box.",
+            ),
+            (
+                "user",
+                "Now wrap the stock update in a transaction with a row lock and add a spec for two parallel orders.",
+            ),
+        ],
+        "facts": {
+            "concluded": (
+                [
+                    r"lock",
+                    r"rather than|instead of|not (a )?(basket|reserv)|(basket|reserv|hold)\w*[^.\n]{0,60}(hide|"
+                    r"rejected|turned down)|closes the race|one line",
+                ],
+                [
+                    r"\b(chose|choose|go with|going with|decided on)\b[^.\n]{0,20}(basket|reserv)|(basket|reserv)\w*"
+                    r"[^.\n]{0,30}(chosen|decided)"
+                ],
+            ),
+            "learnt": ([r"libpq-dev|client headers|postgresql headers", r"bundle install|before"], []),
+            "measured": ([r"\b19\b"], []),
+            "asked": ([r"pickup times?", KEEP], []),
+            "role": ([r"checkout\.rb", r"finalis|final\b|subtracts|unlocked|without (any )?lock"], []),
+            "request": ([r"transaction|row lock", r"parallel|two orders|concurrent"], []),
+        },
+        "good": {
+            "goal": "Stop online orders from selling the same last loaves twice.",
+            "rules": [
+                "Pickup times must not change (staff plan mornings around them).",
+                "Installing gems here needs libpq-dev (PostgreSQL client headers) before `bundle install`.",
+            ],
+            "done": ["19 oversold orders had to be cancelled in November."],
+            "decisions": [
+                "Row-lock the stock while placing the order (one line in the transaction) instead of ten-minute "
+                "basket reservations, which would hide the last loaves from buyers."
+            ],
+            "errors": ["Checkout specs did not start: pg gem missing."],
+            "files": ["shop/checkout.rb: finalises an order, subtracting items from stock after an unlocked read."],
+            "now": "Put the stock update in a transaction with a row lock; spec two parallel orders.",
+            "next": ["Install libpq-dev, bundle, run the checkout specs."],
+        },
+        "bad": {
+            "goal": "Order bug.",
+            "done": ["Looked at checkout."],
+            "decisions": ["Go with reserving loaves in the basket."],
+            "now": "Wrap the stock update in a transaction with a row lock and spec two parallel orders.",
+            "next": ["Continue."],
+        },
+    },
+]
