@@ -15,8 +15,8 @@ and whether the audit's score ranks summaries as the truth does (pairs of summar
 one session: the planted one, the offline extractive one, the hand-written ones).
 
 Last, the implicit-facts part (tests/fixtures/truth/implicit/, bench/truth/implicit.py; its
-second round, in pi, Claude Code and Codex format, tests/fixtures/truth/implicit2/,
-bench/truth/implicit2.py): per session its good, offline (extractive, with the prompt of the
+second and third rounds, in pi, Claude Code and Codex format, tests/fixtures/truth/implicit2/ and
+implicit3/, bench/truth/implicit2.py and implicit3.py): per session its good, offline (extractive, with the prompt of the
 session's agent) and bad summaries, the truth's scores (the regex judges) and the audit's, and
 how often the audit orders them as the truth does, per round, tune and held out apart
 (`--implicit tune` audits the tune sessions only, `--implicit-rounds 2` the second round only).
@@ -41,7 +41,11 @@ ROOT = Path(__file__).resolve().parents[1]
 TRUTH = ROOT / "tests" / "fixtures" / "truth"
 IMPLICIT = TRUTH / "implicit"
 # the implicit-facts rounds: the folder of each, and the prefix of its keys in the table
-IMPLICIT_ROUNDS = {1: (IMPLICIT, "implicit"), 2: (TRUTH / "implicit2", "implicit2")}
+IMPLICIT_ROUNDS = {
+    1: (IMPLICIT, "implicit"),
+    2: (TRUTH / "implicit2", "implicit2"),
+    3: (TRUTH / "implicit3", "implicit3"),
+}
 PROMPT_FOR_FORMAT = {"pi": "pi-checkpoint", "claude_code": "claude-code", "codex": "codex"}
 ROLES = ("good", "offline", "bad")
 RANK = {"kept": 0, "reworded": 1, "lost": 2, "contradicted": 3}
@@ -122,7 +126,7 @@ def _extractive(file: Path, prompt_name: str = "pi-checkpoint") -> str:
 
 
 def load_implicit(splits: tuple[str, ...] = ("tune", "heldout"), round_: int = 1) -> list[dict[str, Any]]:
-    """The implicit-facts part's sessions of the splits given: round 1 (bench/truth/implicit.py) or 2 (implicit2.py)."""
+    """The implicit-facts part's sessions of the splits given: round 1 (bench/truth/implicit.py), 2 or 3 (implicitN.py)."""
     folder = IMPLICIT_ROUNDS[round_][0]
     key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
     return [s | {"folder": str(folder)} for s in key["sessions"] if s["split"] in splits]
@@ -460,7 +464,7 @@ def print_table(name: str, table: dict[str, Any]) -> None:
         label = "held out, never tuned on" if split == "heldout" else split
         truth = sum(r["truth_ordered"] for r in rows)
         ordered = sum(r["ordered"] for r in rows)
-        name = "implicit facts" if prefix == "implicit" else "implicit facts, round 2"
+        name = "implicit facts" if prefix == "implicit" else f"implicit facts, round {prefix[-1]}"
         print(
             f"{name} ({label}): the truth orders good >= offline > bad in {truth}/{len(rows)} sessions; "
             f"the audit orders them as the truth does in {ordered}/{len(rows)}"
@@ -488,7 +492,9 @@ def main() -> int:
         default="tune,heldout",
         help="splits of the implicit-facts part to audit (comma-separated; 'none' for none)",
     )
-    parser.add_argument("--implicit-rounds", default="1,2", help="rounds of the implicit-facts part (comma-separated)")
+    parser.add_argument(
+        "--implicit-rounds", default="1,2,3", help="rounds of the implicit-facts part (comma-separated)"
+    )
     args = parser.parse_args()
     key = json.loads((TRUTH / "key.json").read_text(encoding="utf-8"))
     hand = json.loads((TRUTH / "hand.json").read_text(encoding="utf-8"))

@@ -266,6 +266,11 @@ _DONE = re.compile(
     r"\bis done\b|\bcompleted\b|^(?:added|wrote|implemented|documented|finished)\b|\bhas been \w+ed\b"
 )
 _OPEN = re.compile(r"\b(?:todo|still|pending|open|remaining|outstanding|to do|needs?|not yet|next)\b")
+# an attempt that did not succeed ("scp of a test build was refused"): what was asked is not done
+_FAILED = re.compile(
+    r"\b(?:failed|fails|refused|rejected|denied|errored|aborted|timed out|could not|couldn't|cannot|can't|did not|"
+    r"didn't)\b"
+)
 _FIXED = re.compile(r"(?<!not )(?<!un)\b(?:fixed|resolved|passes|passing|green|works now)\b")
 _UNFIXED = re.compile(r"\bstill (?:fail|fails|failing|broken|throws|panics|errors)\b|\bnot fixed\b|\bunresolved\b")
 
@@ -1365,7 +1370,7 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
             if restated is None:
                 reason = (
                     reason
-                    or _substitution(fact_toks, passage)
+                    or _substitution(_framed(fact, fact_toks, passage), passage)
                     or _role_swap(fact.text, passage.text, seen.toks, passage.norms)
                 )
             if not _updated(fact, restated):
@@ -1379,6 +1384,21 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
     return None
 
 
+# "Recompute of 2025 failed: database is locked.": a passage naming what failed before the error's message
+_FAILED_LABEL = re.compile(r"\b(?:failed|fails|errored|stopped|crashed|aborted|refused|broke)\s*:\s+\S")
+
+
+def _framed(fact: FactView, fact_toks: list[Token], passage: Passage) -> list[Token]:
+    """The fact's tokens whose frame `_substitution` compares: an error's message without its label
+    ("sqlite3.OperationalError" of "sqlite3.OperationalError: database is locked") where the passage puts a label of
+    its own before the same message ("Recompute of 2025 failed: database is locked."): what failed stands where the
+    exception's name stood, and is no other name in its place."""
+    if fact.error_state is None or ": " not in fact.text or not _FAILED_LABEL.search(passage.text.lower()):
+        return fact_toks
+    message = tokens(fact.text.split(": ", 1)[1])
+    return message if len(message) >= 2 else fact_toks
+
+
 def _updated(fact: FactView, restated: int | None) -> bool:
     """Whether the passage repeats a statement the conversation made after this fact (or this fact itself)."""
     return restated is not None and restated >= fact.order >= 0
@@ -1388,7 +1408,7 @@ def _state_conflict(fact: FactView, passage: str) -> str | None:
     if not fact.open_task and fact.error_state is None:
         return None  # no state to contradict
     done, open_, fixed, unfixed = _states(passage)
-    if fact.open_task and done and not open_:
+    if fact.open_task and done and not open_ and not _FAILED.search(passage.lower()):
         return "an open task is stated as done"
     if fact.error_state == "open" and fixed and not unfixed:
         return "an unresolved error is stated as fixed"
@@ -1475,7 +1495,50 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
             return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
         if not telling <= error_label(fact.text):  # only the label's code ("error[E0463]:"): the words may say it
             return Judgement("lost", "none", round(best, 3), best_text)
+    return _by_overlap(fact, scored, seen, best, best_text)
+
+
+def _by_overlap(fact: FactView, scored: Sequence[Token], seen: Passages, best: float, best_text: str) -> Judgement:
+    """Reworded when the best passage holds enough of the fact's words (`best`: its overlap), or keeps a rule that
+    something stays as it is (`_preserved`); else lost."""
     needed = REWORDED_OVERLAP if len(scored) >= 3 else 0.99
     if best >= needed:
         return Judgement("reworded", "overlap", round(best, 3), best_text)
+    line = _preserved(fact, scored, seen)
+    if line:
+        return Judgement("reworded", "preserved", round(best, 3), line, "it keeps the same thing as it is")
     return Judgement("lost", "none", round(best, 3), best_text)
+
+
+# a rule that something stays as it is, however it is put: "Would you mind keeping X as it is?", "Could X stay exactly
+# as they are?", "Leave X untouched", "X: leave them unchanged", "Don't modify X", "without touching X"
+_PRESERVE = re.compile(
+    r"\b(?:keep|keeps|keeping|kept|leave|leaves|leaving|left|stay|stays|staying|remain|remains)\b[^.;?!]{0,60}?"
+    r"\b(?:as (?:it|they) (?:is|are)|as-is|alone|untouched|unchanged|the same|intact)\b|"
+    r"\b(?:don't|do not|not|never|no|without|avoid)\s+(?:touch|touching|chang\w*|edit\w*|modif\w*|alter\w*)\b|"
+    r"\b(?:untouched|unchanged|intact)\b"
+)
+# the words that say it (tokens' norms), and the polite frame around a rule asked as a question
+_PRESERVE_NORMS = frozenset(
+    t.norm
+    for t in tokens(
+        "keep keeping kept leave leaving left stay stays staying remain remains exactly untouched unchanged alone same "
+        "intact touch touching change changing changes edit editing modify modifying alter mind please"
+    )
+)
+
+
+def _preserved(fact: FactView, scored: Sequence[Token], seen: Passages) -> str:
+    """A passage that keeps a rule that something stays as it is (`_PRESERVE`): it says so too, in whatever words, and
+    names what stays as the rule does (the rule's other words, at least two, as `overlap` counts them: all of two, or
+    REWORDED_OVERLAP of three or more); else ""."""
+    thing = [t for t in scored if t.norm not in _PRESERVE_NORMS]
+    if len(thing) < 2 or not _PRESERVE.search(fact.text.lower()):
+        return ""
+    needed = REWORDED_OVERLAP if len(thing) >= 3 else 0.99
+    probes, total = seen.overlap_probes(thing)
+    for position in seen.candidates(t.norm for t in thing):
+        for passage in seen.merged(position):
+            if _PRESERVE.search(passage.text.lower()) and probed_overlap(probes, total, passage) >= needed:
+                return passage.text
+    return ""

@@ -622,8 +622,13 @@ def _context_warnings(cut: _Cut) -> list[AuditWarning]:
 
 
 def _lost_errors_warning(verdicts: list[AuditFact]) -> AuditWarning | None:
-    """Errors of the conversation that nothing visible mentions any more."""
-    lost = [f for f in verdicts if f.kind == "error" and not f.retained and f.origin == "conversation"]
+    """Errors of the conversation that nothing visible mentions any more (one copied without what it led to,
+    `without-answer`, is still mentioned)."""
+    lost = [
+        f
+        for f in verdicts
+        if f.kind == "error" and not f.retained and f.origin == "conversation" and f.rule != "without-answer"
+    ]
     if not lost:
         return None
     return AuditWarning(

@@ -15,6 +15,7 @@ superseded facts 0.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -266,7 +267,7 @@ _PLAN = re.compile(
 # the assistant announcing that it will look at something first ("Let me read the handler before I choose.", "I'll
 # look at the producer and the consumer before I answer."): a step of the work, not a decision the summary must keep
 _LOOK_FIRST = re.compile(
-    r"^(?:let me|let's|i'll|i will|i'd like to|i want to|i'm going to)\s+(?:first\s+)?"
+    r"^(?:first,?\s+)?(?:let me|let's|i'll|i will|i'd like to|i want to|i'm going to)\s+(?:first\s+)?"
     r"(?:look|read|check|see|inspect|open|have a look|take a look)\b",
     re.I,
 )
@@ -276,11 +277,18 @@ _ANSWER_WORDS = 8
 _ANSWER_MAX_WORDS = 30
 
 
+# a question that offers two ways after a comma ("…, or lower the K-factor?"): it asks which one, even in a polite form
+_OFFERS_WAYS = re.compile(r",\s+or\s+[^?]*\?\s*$")
+
+
 def _asks(fact: Fact) -> bool:
-    """A user's question that wants an answer: "which one?", "so what's the fix?", "Should we X or Y?"."""
+    """A user's question that wants an answer: "which one?", "so what's the fix?", "Should we X or Y?", "Would you X,
+    or Y?" (a polite form asks for work, "Could you keep X?", unless it offers two ways to choose from)."""
     text = fact.text.strip()
-    if fact.kind not in ("request", "instruction") or _POLITE.match(text):
+    if fact.kind not in ("request", "instruction"):
         return False
+    if _POLITE.match(text):
+        return not text.lower().startswith("would you mind") and _OFFERS_WAYS.search(text) is not None
     if fact.kind == "instruction":  # "Should we move to X, or tune Y?": a choice put to the assistant
         return text.endswith("?") and " or " in text
     return text.endswith("?") or _QUESTION_WORD.match(text) is not None
@@ -318,12 +326,28 @@ _POINTER = re.compile(
 )
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?!\w)")
 _POINTED_NUMBERS = 12
+_SHORT_OUTPUT = 40
 
 
 def _output_numbers(text: str) -> tuple[str, ...]:
-    """A tool output's numbers of three digits or more (fewer say too little to find it by), the first few."""
-    found = dict.fromkeys(n.rstrip(",") for n in _NUMBER.findall(text) if len(re.sub(r"\D", "", n)) >= 3)
+    """A tool output's numbers of three digits or more (fewer say too little to find it by), the first few; of an
+    output of one short line ("median games per member: 23", "71"), numbers of two digits too: the number is what it
+    says."""
+    digits = 2 if len(text.strip()) <= _SHORT_OUTPUT and "\n" not in text.strip() else 3
+    found = dict.fromkeys(n.rstrip(",") for n in _NUMBER.findall(text) if len(re.sub(r"\D", "", n)) >= digits)
     return tuple(found)[:_POINTED_NUMBERS]
+
+
+def _printed(text: str) -> str:
+    """What the command printed: Codex's shell result is JSON (`{"output": "71", "metadata": {…}}`), the others' text."""
+    if not text.startswith('{"output"'):
+        return text
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    output = data.get("output") if isinstance(data, dict) else None
+    return output if isinstance(output, str) else text
 
 
 def _number_forms(number: str) -> tuple[str, ...]:
@@ -354,6 +378,29 @@ def _first_clause(text: str) -> str:
     text or names fewer than two content words."""
     clause = _CLAUSE_END.split(text, maxsplit=1)[0].strip()
     return clause if clause != text.strip() and len(content_words(clause)) >= 2 else ""
+
+
+# a passage stating a choice: what was chosen against what was not, or that it was decided
+_CHOSE = re.compile(
+    r"\b(?:instead of|rather than|over|not|rejected|turned down|decided|decision|chose|chosen|picked|go with|going "
+    r"with|went with|settled on|switch to|switching to|move to|moving to)\b"
+)
+
+
+def _chosen_line(text: str, seen: Passages) -> str:
+    """For an answer whose first clause names one thing ("Glicko-2." of "Glicko-2. With around 23 games …"), the
+    passage that holds that thing and states a choice (`_CHOSE`), being no question nor a list of options (no "?", no
+    " or "); else ""."""
+    clause = _CLAUSE_END.split(text, maxsplit=1)[0].strip()
+    if clause == text.strip() or len(content_words(clause)) != 1:
+        return ""
+    named = {t.norm for t in tokens(clause)}
+    for position in seen.candidates(named):
+        passage = seen.items[position]
+        lower = passage.text.lower()
+        if named <= passage.norms and "?" not in lower and " or " not in lower and _CHOSE.search(lower):
+            return passage.text
+    return ""
 
 
 def _bare_question(fact: Fact) -> bool:
@@ -428,7 +475,7 @@ class ConversationScan:
         if own is not None and (
             own.role in ("toolResult", "bashExecution") or any(isinstance(b, ToolResultBlock) for b in own.content)
         ):
-            self._output = _output_numbers(own.text())
+            self._output = _output_numbers(_printed(own.text()))
         elif own is not None and own.role == "user" and _own_text(entry):
             self._output = ()
         self._seen.know(_statements(entry, at))
@@ -528,7 +575,23 @@ class ConversationScan:
                 first = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen) if clause else None
                 if first is not None and first.verdict != "lost":
                     said = Judgement("reworded", "first-clause", first.score, first.closest, "its first clause is kept")
+                # an answer naming one thing ("Glicko-2." before the reasons): kept where the summary states that
+                # thing as chosen, not where it only names it (the question copied names every option)
+                chosen = _chosen_line(answer.text, seen) if said.verdict == "lost" else ""
+                if chosen:
+                    said = Judgement("reworded", "chosen", said.score, chosen, "what it chose is stated as chosen")
                 judged.append(_audit_fact(answer, "conversation", said, 2.0))
+            # a failed command copied without what it taught ("SMS_API_KEY is not set" without where the key is):
+            # the failure is not carried, its lesson is
+            if facts[n].kind == "error" and judged[n].verdict == "kept" and not judged[a].retained:
+                judged[n] = judged[n].model_copy(
+                    update={
+                        "verdict": "lost",
+                        "retained": False,
+                        "rule": "without-answer",
+                        "reason": "copied without what it led to",
+                    }
+                )
             if judged[n].verdict == "lost" and judged[a].retained:
                 judged[n] = judged[n].model_copy(
                     update={

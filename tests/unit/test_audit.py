@@ -245,17 +245,18 @@ def test_compare_two_summaries_of_one_cut() -> None:
     )
     poor = audit("Set up ~/work/alpha.")
     result = compare(good, poor)
+    # the failure is copied without what it led to (pipx): not kept by either (issue 23, round 3: the audit's
+    # test_a_failed_command_copied_without_what_it_taught_is_not_kept)
     assert [(k.kind, k.a.kept, k.b.kept) for k in result.retention] == [
         ("instruction", 1, 0),
         ("request", 1, 1),
         ("identifier", 1, 1),
-        ("error", 1, 0),
+        ("error", 0, 0),
         ("decision", 1, 0),
     ]
     assert [f.text for f in result.lost_only_in_b] == [
         "Never use sudo.",
         "I'll use poetry for dependencies.",
-        "bash: poetry: command not found",
     ]
     assert [f.text for f in result.lost_only_in_a] == []
     assert "-Never use sudo. Set up ~/work/alpha. We use poetry for dependencies." in result.summary_diff

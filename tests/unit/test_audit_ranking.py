@@ -93,3 +93,24 @@ def test_on_the_second_round_of_implicit_facts_the_audit_orders_the_summaries_as
     for row in rows:
         scores = {role: round(row[role]["audit"], 3) for role in ("good", "offline", "bad")}
         assert row["truth_ordered"] and row["ordered"], f"{row['session']}: audit scores {scores}"
+
+
+def test_on_the_third_round_of_implicit_facts_the_audit_orders_the_summaries_as_the_truth_does_but_one() -> None:
+    """Round 3's tune sessions (bench/truth/implicit3.py): every pair ordered as the truth orders it but in chessclub.
+    With main's audit before round 3, 4 of 6 (tramtimes: a rule asked as "could X stay as they are?" restated "leave
+    them unchanged" reported lost, a failed attempt "was refused" read as a task stated done; chessclub). chessclub
+    is the known miss: its good summary writes "last season" as "2025" and the copy command `cp ratings.db …` as
+    "a copy in /tmp", the offline one drops the file's role (audit 0.91 against 0.93)."""
+    bench = _bench()
+    sessions = bench.load_implicit(("tune",), 3)
+    assert len(sessions) == 6 and {s["format"] for s in sessions} == {"pi", "claude_code", "codex"}
+    wanted = bench.implicit_jobs(sessions)
+    results = bench.measure(wanted)
+    for result, job in zip(results, wanted, strict=True):
+        result["summary"] = job["summary"]
+    rows = bench.implicit_order({r["job"]: r for r in results}, "tune", 3)
+    assert len(rows) == len(sessions) and all(row["truth_ordered"] for row in rows)
+    missed = {row["session"].rsplit("-", 1)[1]: row for row in rows if not row["ordered"]}
+    assert set(missed) <= {"chessclub"}, {
+        name: {r: row[r] for r in ("good", "offline", "bad")} for name, row in missed.items()
+    }
