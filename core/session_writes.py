@@ -182,16 +182,18 @@ def _kept_stretch(store: Store, header: Session, first_kept: str | None) -> Sess
 
     None when `first_kept` is not on the stored path, or the path is empty.
     """
-    length = store.sessions.path_length(header.id)
-    start = length - 1
-    if first_kept is not None:
-        found = store.sessions.path_index_of(header.id, first_kept)
-        if found is None:
-            return None
-        start = found
-    if start < 0:
+    start = _kept_start(store, header, first_kept)
+    if start is None:
         return None
-    return _chained(header, store.sessions.path_entries(header.id, start, length))
+    return _chained(header, store.sessions.path_entries(header.id, start, store.sessions.path_length(header.id)))
+
+
+def _kept_start(store: Store, header: Session, first_kept: str | None) -> int | None:
+    """The stored active path's position of `first_kept` (None: the leaf's); None when it is off the path or the path is empty."""
+    if first_kept is None:
+        start = store.sessions.path_length(header.id) - 1
+        return start if start >= 0 else None
+    return store.sessions.path_index_of(header.id, first_kept)
 
 
 def _chained(header: Session, entries: list[Entry]) -> Session:
@@ -228,16 +230,8 @@ def stored_context_after(
         return None
     if not header.trailing_newline or not _file_is_stored(header):
         return None  # without a final newline the appended line joins the last one: only the whole file says how
-    if first_kept is None:
-        start = store.sessions.path_length(header.id) - 1
-    else:
-        found = store.sessions.path_index_of(header.id, first_kept)
-        if found is None:
-            return None
-        start = found
-    if start < 0:
-        return None
-    return _suffix_context(store, header, start, line)
+    start = _kept_start(store, header, first_kept)
+    return None if start is None else _suffix_context(store, header, start, line)
 
 
 def stored_wire_context(store: Store, session_id: str) -> WireContext | None:

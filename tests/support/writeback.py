@@ -21,12 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cutline.core import review
+from cutline.core import review, session_writes
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compact import compact
 from cutline.core.engine.plan import plan
 from cutline.core.engine.proposal import Proposal
 from cutline.core.store import Store
+from cutline.core.store.proposals import Decision
 from cutline.core.summarizers.base import Summarizer, SummaryRequest
 from tests.support.paths import TESTS
 
@@ -268,3 +269,18 @@ def thirdparty_case(tmp_path: Path, agent: str) -> Path:
     path = tmp_path / ("session.jsonl" if agent == "claude_code" else "rollout-x.jsonl")
     path.write_bytes(b"".join(source.read_bytes().splitlines(keepends=True)[:-drop]))
     return path
+
+
+def write_accepted(store: Store, proposal_id: str, stamp: str) -> Decision:
+    """`session_writes.write_back` of the proposal's latest summary, as `accept` calls it once the summary passed."""
+    proposal = review.load_proposal(store, proposal_id)
+    version = review.latest_version(store, proposal_id)
+    decision = Decision(
+        proposal_id=proposal_id,
+        session_id=proposal.session_id,
+        decision="accepted",
+        decided_at=stamp,
+        version=version.n,
+    )
+    session_writes.write_back(store, decision, entry_id=proposal.entryId, record_text=version.text, timestamp=stamp)
+    return decision

@@ -29,13 +29,12 @@ from cutline.core.agents.registry import head_format
 from cutline.core.agents.wire import context_json
 from cutline.core.errors import CutlineError
 from cutline.core.store import Store
-from cutline.core.store.proposals import Decision
 from cutline.core.store.sessions import Sessions
 from tests.support.grown_sessions import grow
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import write_pi_session
 from tests.support.session_files import GENERATED_PI, files_of
-from tests.support.writeback import propose
+from tests.support.writeback import propose, write_accepted
 
 STAMP = "2026-01-02T03:04:05.678Z"
 FILES = files_of("pi", "claude_code", "codex", "qwen_code", "openclaw")
@@ -131,26 +130,9 @@ def test_the_comparison_has_teeth(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert told["openclaw"]["after stored"] == told["openclaw"]["session stored"] == 0, told
 
 
-def _write(store: Store, proposal_id: str) -> None:
-    """`session_writes.write_back` of the proposal's latest summary, as `accept` calls it once the summary passed."""
-    proposal = review.load_proposal(store, proposal_id)
-    version = review.latest_version(store, proposal_id)
-    decision = Decision(
-        proposal_id=proposal_id,
-        session_id=proposal.session_id,
-        decision="accepted",
-        decided_at=STAMP,
-        version=version.n,
-    )
-    session_writes.write_back(store, decision, entry_id=proposal.entryId, record_text=version.text, timestamp=STAMP)
-
-
-def _work(records: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """(bytes an agent's reader read, entries `Sessions.load` rebuilt) for `context --proposal`, then for `context
-    SESSION` once the proposal is written back, on a grown Claude Code session of `records` records."""
-    file = grow("claude-code", records, tmp_path / f"claude-code-{records}.jsonl")
-    db = tmp_path / f"{records}.db"
-    read = Counter[str]()
+def _count_reads(patched: pytest.MonkeyPatch, read: Counter[str]) -> None:
+    """Count into `read` the bytes the agents' readers read, and the sessions `Sessions.load` rebuilt ("loads") and
+    their entries ("entries")."""
     read_file_text = agents.read_file_text
     load = Sessions.load
 
@@ -161,22 +143,31 @@ def _work(records: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list
 
     def loading(self: Sessions, ref: str) -> Any:
         session = load(self, ref)
+        read["loads"] += 1
         read["entries"] += len(session.entries)
         return session
 
+    patched.setattr(agents, "read_file_text", reading)
+    patched.setattr(Sessions, "load", loading)
+
+
+def _work(records: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """(bytes an agent's reader read, entries `Sessions.load` rebuilt) for `context --proposal`, then for `context
+    SESSION` once the proposal is written back, on a grown Claude Code session of `records` records."""
+    file = grow("claude-code", records, tmp_path / f"claude-code-{records}.jsonl")
+    db = tmp_path / f"{records}.db"
+    read = Counter[str]()
     work: list[tuple[int, int]] = []
     with Store(db) as store:
         proposal = propose(store, file, keep_recent_tokens=400)
         with monkeypatch.context() as patched:
-            patched.setattr(agents, "read_file_text", reading)
-            patched.setattr(Sessions, "load", loading)
+            _count_reads(patched, read)
             assert review.context_after_accept(store, proposal.id, timestamp=STAMP) is not None
         work.append((read["bytes"], read["entries"]))
-        _write(store, proposal.id)
+        write_accepted(store, proposal.id, STAMP)
     read.clear()
     with monkeypatch.context() as patched:
-        patched.setattr(agents, "read_file_text", reading)
-        patched.setattr(Sessions, "load", loading)
+        _count_reads(patched, read)
         printed = CliRunner().invoke(cli, ["context", "--db", str(db), "--json", proposal.session_id])
     assert printed.exit_code == 0, printed.output
     assert "cutline's summary of the work so far" in printed.output
@@ -207,20 +198,7 @@ def test_the_command_tells_a_stored_or_unchanged_file_from_its_last_lines(
     shutil.copyfile(ROOT / "sample_sessions" / name, file)
     db = str(tmp_path / "db")
     read = Counter[str]()
-    read_file_text = agents.read_file_text
-    load = Sessions.load
-
-    def reading(path: Path) -> Any:
-        found = read_file_text(path)
-        read["bytes"] += found.size
-        return found
-
-    def loading(self: Sessions, ref: str) -> Any:
-        read["loads"] += 1
-        return load(self, ref)
-
-    monkeypatch.setattr(agents, "read_file_text", reading)
-    monkeypatch.setattr(Sessions, "load", loading)
+    _count_reads(monkeypatch, read)
     outputs = []
     for ref in (str(file), str(file), "last"):
         if ref == "last":

@@ -21,34 +21,18 @@ from typing import Any
 
 import pytest
 
-from cutline.core import review, session_writes
+from cutline.core import session_writes
 from cutline.core.agents.registry import adapter_for
 from cutline.core.errors import CutlineError
 from cutline.core.store import Store
-from cutline.core.store.proposals import Decision
 from cutline.core.store.sessions import Sessions
 from tests.support.grown_sessions import grow
 from tests.support.paths import ROOT
 from tests.support.session_files import files_of
-from tests.support.writeback import propose
+from tests.support.writeback import propose, write_accepted
 
 STAMP = "2026-01-02T03:04:05.678Z"
 FILES = files_of("pi", "claude_code", "codex", "qwen_code")
-
-
-def _write(store: Store, proposal_id: str) -> Decision:
-    """`session_writes.write_back` of the proposal's latest summary, as `accept` calls it once the summary passed."""
-    proposal = review.load_proposal(store, proposal_id)
-    version = review.latest_version(store, proposal_id)
-    decision = Decision(
-        proposal_id=proposal_id,
-        session_id=proposal.session_id,
-        decision="accepted",
-        decided_at=STAMP,
-        version=version.n,
-    )
-    session_writes.write_back(store, decision, entry_id=proposal.entryId, record_text=version.text, timestamp=STAMP)
-    return decision
 
 
 def _accepted(db: Path, file: Path, original: bytes, proposal_id: str) -> dict[str, Any]:
@@ -56,7 +40,7 @@ def _accepted(db: Path, file: Path, original: bytes, proposal_id: str) -> dict[s
     file.write_bytes(original)
     with Store(db) as store:
         try:
-            decision = _write(store, proposal_id)
+            decision = write_accepted(store, proposal_id, STAMP)
         except CutlineError as exc:
             return {"refused": f"{type(exc).__name__}: {exc}", "bytes": file.read_bytes()}
         found = store.write_backs.get(proposal_id)
@@ -153,7 +137,7 @@ def test_a_codex_drift_is_told_from_the_stored_lines(tmp_path: Path, monkeypatch
     file = grow("codex", 120, tmp_path / "rollout-x.jsonl")
     with Store(tmp_path / "db") as store:
         proposal = propose(store, file, keep_recent_tokens=400)
-        _write(store, proposal.id)
+        write_accepted(store, proposal.id, STAMP)
         record = store.write_backs.get(proposal.id)
         assert record is not None
         written = json.loads(file.read_bytes().splitlines()[-1])
