@@ -995,16 +995,22 @@ _EXIT_CODE = re.compile(
 )
 
 
+def shell_output(text: str) -> str | None:
+    """What the command printed, of Codex's JSON shell result (`{"output": "71", "metadata": {…}}`); None for any other text."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    output = value.get("output") if isinstance(value, dict) else None
+    return output if isinstance(output, str) else None
+
+
 def _exit_failure(text: str) -> str | None:
     """The output of a tool result that reports a non-zero exit code (Codex's shell output), else None."""
     if not _EXIT_CODE.search(text[:4000]) and not _EXIT_CODE.search(text[-400:]):
         return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    output = value.get("output") if isinstance(value, dict) else None
-    return output if isinstance(output, str) and output.strip() else text
+    output = shell_output(text)
+    return output if output is not None and output.strip() else text
 
 
 def _failing_results(message: Message) -> list[str]:

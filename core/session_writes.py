@@ -617,18 +617,8 @@ class StoredSession(_WholeSession):
             or (header.format == "codex" and last is None)
             or _line_from(kept, record, entry_id=entry_id, timestamp=stamp, last=last) is None
         ):
-            # the stretch cannot say what the whole session says: read whole, written as before
-            whole = _WholeSession(self.store.load_session(header.id))
-            return whole.write(
-                path,
-                record,
-                backup_dir=backup_dir,
-                entry_id=entry_id,
-                timestamp=stamp,
-                proposal_id=proposal_id,
-                on_prepared=on_prepared,
-            )
-        if last is not None:  # Codex
+            kept = self.store.load_session(header.id)  # the stretch cannot say what the whole session says: read whole
+        elif last is not None:  # Codex
             from cutline.core.agents.codex.writeback import append_compacted
 
             line = (self.store.sessions.highest_line(header.id) or 1) + 1
@@ -644,9 +634,8 @@ class StoredSession(_WholeSession):
                 proposal_id=proposal_id,
                 on_prepared=on_prepared,
             )
-        return adapter_for(header.format).write_back(
+        return _WholeSession(kept).write(  # the stretch from the first kept entry, or the session read whole
             path,
-            kept,
             record,
             backup_dir=backup_dir,
             entry_id=entry_id,

@@ -15,7 +15,6 @@ superseded facts 0.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -36,6 +35,7 @@ from cutline.core.facts import (
     dedupe,
     entry_facts,
     normalize_sentence,
+    shell_output,
 )
 from cutline.core.models import Entry, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 
@@ -340,14 +340,8 @@ def _output_numbers(text: str) -> tuple[str, ...]:
 
 def _printed(text: str) -> str:
     """What the command printed: Codex's shell result is JSON (`{"output": "71", "metadata": {…}}`), the others' text."""
-    if not text.startswith('{"output"'):
-        return text
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text
-    output = data.get("output") if isinstance(data, dict) else None
-    return output if isinstance(output, str) else text
+    output = shell_output(text) if text.startswith('{"output"') else None
+    return text if output is None else output
 
 
 def _number_forms(number: str) -> tuple[str, ...]:
