@@ -1,0 +1,102 @@
+"""The implicit facts' fourth round, all held out, in pi, Claude Code and Codex format: good > offline > bad.
+
+    python bench/truth/implicit4.py            # writes tests/fixtures/truth/implicit4/ (deterministic)
+    python bench/truth/implicit4.py --check    # fails if the committed files differ from a fresh run
+
+One session per case of implicit4_cases.py (eight, every one held out: written and committed blind,
+no audit code read and the audit not run on them, and never tuned on), built as rounds 2 and 3
+(bench/truth/implicit2.py's writers and summary shapes, imported): the conversation, the latest
+request, one assistant message, then the compaction under test, whose summary is the case's good
+one. Each session plants the six implicit kinds and three ordinary ones (`stated`, `todo`,
+`detail`). The key (`implicit4/key.json`) has round 3's shape. The build fails when a judge does
+not give the good summary every fact, gives the bad one any fact but the latest request, or finds
+no contradiction in the bad one; when the user's own sentences, copied, do not keep the rule asked,
+the latest request and the ordinary facts, or keep the conclusion, the lesson or the file's role;
+when the assistant's own sentences do not keep its conclusion, lesson and file role (round 3's
+check, imported); when either keeps the number only a tool printed; or when either contradicts a
+fact.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.truth.implicit import problems_of  # noqa: E402
+from bench.truth.implicit2 import shaped, write  # noqa: E402
+from bench.truth.implicit3 import copy_problems  # noqa: E402
+from bench.truth.implicit4_cases import HELD_OUT, KINDS4, WEIGHTS4  # noqa: E402
+from bench.truth.implicit_cases import Case  # noqa: E402
+from bench.truth.judge import judge  # noqa: E402
+from bench.truth.regen import run, write_key  # noqa: E402
+
+OUT = ROOT / "tests" / "fixtures" / "truth" / "implicit4"
+ORDINARY = ("stated", "todo", "detail")
+
+
+def sessions() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for n, case in enumerate(HELD_OUT):
+        fmt = case["format"]
+        sid = f"implicit4-heldout-{n:02d}-{fmt}-{case['name']}"
+        facts = [
+            {
+                "kind": kind,
+                "weight": WEIGHTS4[kind],
+                "judge": {"present": case["facts"][kind][0], "contra": case["facts"][kind][1]},
+            }
+            for kind in KINDS4
+        ]
+        spec = {"id": sid, "split": "heldout", "format": fmt, "seed": 11000 + n, "file": f"sessions/{sid}.jsonl"}
+        out.append(spec | {"facts": facts, "good": shaped(fmt, case["good"]), "bad": shaped(fmt, case["bad"])})
+    return out
+
+
+def more_problems(spec: dict[str, Any], case: Case) -> list[str]:
+    """Beyond round 3's checks: the user's sentences keep the ordinary facts and not the assistant's conclusion,
+    lesson or file role; neither side keeps the number only a tool printed; the bad summary contradicts a fact."""
+    out: list[str] = []
+    user = "\n".join(event[1] for event in case["events"] if event[0] == "user")
+    say = "\n".join(event[1] for event in case["events"] if event[0] == "say")
+    for fact in spec["facts"]:
+        present, contra, kind = fact["judge"]["present"], fact["judge"]["contra"], fact["kind"]
+        verdict = judge(present, contra, user)
+        if kind in ORDINARY and verdict != "kept":
+            out.append(f"{spec['id']} {kind}: the user's own sentences are {verdict}")
+        if kind in ("concluded", "learnt", "role", "measured") and verdict == "kept":
+            out.append(f"{spec['id']} {kind}: the user's own sentences keep it")
+        if kind == "measured" and judge(present, contra, say) == "kept":
+            out.append(f"{spec['id']} measured: the assistant's own sentences keep it")
+    if not any(
+        judge(f["judge"]["present"], f["judge"]["contra"], spec["bad"]) == "contradicted" for f in spec["facts"]
+    ):
+        out.append(f"{spec['id']}: the bad summary contradicts nothing")
+    return out
+
+
+def build(out: Path) -> list[str]:
+    (out / "sessions").mkdir(parents=True, exist_ok=True)
+    cases = {case["name"]: case for case in HELD_OUT}
+    problems: list[str] = []
+    for spec in (specs := sessions()):
+        case = cases[spec["id"].rsplit("-", 1)[1]]
+        write(out / spec["file"], case, spec["seed"], spec["good"])
+        problems.extend(problems_of(spec) + copy_problems(spec, case) + more_problems(spec, case))
+    write_key(
+        out,
+        "Round 4 of the implicit facts, all held out (pi, Claude Code, Codex); see bench/truth/implicit4.py.",
+        specs,
+    )
+    return problems
+
+
+def main() -> int:
+    return run(__doc__ or "", OUT, build)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
