@@ -281,7 +281,7 @@ def unchanged_session(store: Store, path: Path) -> str | None:
     The file's most recently updated session, as `Store.import_file` finds an unchanged file's; None for an
     OpenClaw or opencode store, whose sessions are not told by a file's bytes.
     """
-    from cutline.core.agents.openclaw.store import is_store_ref
+    from cutline.core.agents.store_refs import is_store_ref
 
     if is_store_ref(path):
         return None

@@ -8,7 +8,6 @@ import click
 
 from cutline.app.commands._refs import session_id_for
 from cutline.app.commands._store import DB, open_store
-from cutline.app.deadline import whole_deadline
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
 from cutline.core.choices import MODES, PROPOSAL_COUNTERS, RULE_SETS, SUMMARIZERS, listed
@@ -161,6 +160,7 @@ def compact_cmd(
     refused = workbench.checked_settings(settings, [])  # the key and prompt checks, before anything is read
     if isinstance(refused, workbench.Refusal):
         raise refused.error()
+    from cutline.app.deadline import whole_deadline
     from cutline.core.store.memory import no_cyclic_gc
 
     with open_store(db_path, recover=True) as store:

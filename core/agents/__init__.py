@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cutline.core.agents.adapter import AgentAdapter, EntryAmend, EntrySink, handed_over
-from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.jsonl import (
     INVALID,
     Lines,
@@ -18,18 +17,46 @@ from cutline.core.agents.jsonl import (
     read_file_text,
     split_lines,
 )
-from cutline.core.agents.light import LightEntry
-from cutline.core.agents.openclaw.store import is_store_ref, read_store
-from cutline.core.agents.opencode import read_store as read_opencode_store
-from cutline.core.agents.opencode.store import is_opencode_store
-from cutline.core.agents.pi.append import append_compaction
-from cutline.core.agents.pi.reader import entry_from_line
-from cutline.core.agents.pi.writer import export_pi
-from cutline.core.agents.registry import ADAPTERS, adapter_for, detect
-from cutline.core.agents.sniff import sniff, sniff_lines
-from cutline.core.agents.wire import WireContext
 from cutline.core.errors import FormatError
 from cutline.core.models import Entry, Message, Problem, Session
+
+if TYPE_CHECKING:
+    from cutline.core.agents.adapter import AgentAdapter, EntryAmend, EntrySink
+    from cutline.core.agents.entries import OtherEntry
+    from cutline.core.agents.light import LightEntry
+    from cutline.core.agents.pi.append import append_compaction
+    from cutline.core.agents.pi.reader import entry_from_line
+    from cutline.core.agents.pi.writer import export_pi
+    from cutline.core.agents.registry import ADAPTERS, adapter_for, detect
+    from cutline.core.agents.sniff import sniff
+    from cutline.core.agents.wire import WireContext
+
+# Names this package hands on from its modules, imported when first asked for: a command that
+# reads one agent's session (or none: `ls`, `tokens` from the store) does not import every agent's
+# reader, writer and the registry at start-up.
+_LAZY: dict[str, str] = {
+    "AgentAdapter": "cutline.core.agents.adapter",
+    "EntryAmend": "cutline.core.agents.adapter",
+    "EntrySink": "cutline.core.agents.adapter",
+    "ADAPTERS": "cutline.core.agents.registry",
+    "adapter_for": "cutline.core.agents.registry",
+    "detect": "cutline.core.agents.registry",
+    "append_compaction": "cutline.core.agents.pi.append",
+    "entry_from_line": "cutline.core.agents.pi.reader",
+    "export_pi": "cutline.core.agents.pi.writer",
+    "sniff": "cutline.core.agents.sniff",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of `_LAZY`, imported from its module on first use (PEP 562); a submodule is imported as usual."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ADAPTERS",
@@ -65,6 +92,13 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     a pi file streams through in little more memory than its text (other formats are
     read whole first).
     """
+    from cutline.core.agents.adapter import handed_over
+    from cutline.core.agents.openclaw.store import read_store
+    from cutline.core.agents.opencode import read_store as read_opencode_store
+    from cutline.core.agents.opencode.store import is_opencode_store
+    from cutline.core.agents.sniff import sniff_lines
+    from cutline.core.agents.store_refs import is_store_ref
+
     if is_store_ref(path):
         if is_opencode_store(path):
             return handed_over(read_opencode_store(path), sink, keep)
@@ -139,6 +173,8 @@ def stream_peek(path: Path) -> StreamPeek | None:
         return None
     finally:
         reading.close()
+    from cutline.core.agents.sniff import sniff_lines
+
     lines = Lines(head, [], source.newline, True, 0)
     try:
         adapter = sniff_lines(lines, str(path))
@@ -202,9 +238,13 @@ def _encoding_problem(file: str, encoding: str) -> Problem:
 
 def session_context(session: Session) -> list[Message]:
     """The messages the session's agent sends next, rebuilt by that agent's adapter."""
+    from cutline.core.agents.registry import adapter_for
+
     return adapter_for(session.format).context(session.active_path())
 
 
 def session_wire_context(session: Session) -> WireContext:
     """The neutral message list the session's agent sends next (`cutline context`, the desk, the conformance test)."""
+    from cutline.core.agents.registry import adapter_for
+
     return adapter_for(session.format).wire_context(session)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from cutline.core.agents.openclaw.store import split_ref
+from cutline.core.agents.store_refs import split_ref
 
 Signature = tuple[tuple[int, int], ...]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cutline.core.agents.openclaw.store import session_ref, split_ref
+from cutline.core.agents.store_refs import session_ref, split_ref
 
 
 def session_file(ref: str | Path) -> Path | None:

@@ -26,7 +26,7 @@ __all__ = ["InboxClosed", "accept_item", "edit_item", "make_proposal", "pi_detai
 
 def _on_disk(ref: str) -> bool:
     """Whether a session file, or the store of a `STORE#SESSION` ref (OpenClaw, opencode), is there."""
-    from cutline.core.agents.openclaw.store import split_ref
+    from cutline.core.agents.store_refs import split_ref
 
     return split_ref(ref)[0].is_file()
 

@@ -233,8 +233,8 @@ def read_opencode(path: Path, since_ms: int) -> tuple[list[tuple[str, Found]], i
     from the latest `time_updated` it saw (rows of that same millisecond are read again; the
     inbox_found table lists each compaction once). Returns (ref, found) pairs, the position, bytes read.
     """
-    from cutline.core.agents.openclaw.store import session_ref
     from cutline.core.agents.opencode.reader import summary_text
+    from cutline.core.agents.store_refs import session_ref
 
     found: list[tuple[str, Found]] = []
     last = since_ms

@@ -12,29 +12,38 @@ the CLI and the desk use.
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from functools import cached_property
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cutline.core.agents.safe_write import clean_leftovers
 from cutline.core.errors import StoreDamaged
-from cutline.core.models import Entry, Session
 from cutline.core.paths import existing_backups_dir
 from cutline.core.store.db import StoreDatabase, damaged_message, is_damage, utc_now
-from cutline.core.store.importer import ImportedFile, Importer, ImportProgress, ImportReport, file_sha256
-from cutline.core.store.overview import CompactionInfo, PathLine, SessionOverview, entry_preview, overview
-from cutline.core.store.probes import ProbeRuns
-from cutline.core.store.proposals import Proposals
-from cutline.core.store.rows import entry_keys
-from cutline.core.store.sessions import AmbiguousSessionError, SessionInfo, Sessions, display_name, unique_prefixes
-from cutline.core.store.token_counts import TokenCounts
-from cutline.core.store.writebacks import WriteBacks
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
+
+    from cutline.core.models import Entry, Session
+    from cutline.core.store.importer import ImportedFile, Importer, ImportProgress, ImportReport, file_sha256
+    from cutline.core.store.overview import CompactionInfo, PathLine, SessionOverview, entry_preview
+    from cutline.core.store.probes import ProbeRuns
+    from cutline.core.store.proposals import Proposals
+    from cutline.core.store.rows import entry_keys
+    from cutline.core.store.sessions import (
+        AmbiguousSessionError,
+        SessionInfo,
+        Sessions,
+        display_name,
+        unique_prefixes,
+    )
+    from cutline.core.store.token_counts import TokenCounts
+    from cutline.core.store.writebacks import WriteBacks
 
 __all__ = [
     "AmbiguousSessionError",
@@ -54,6 +63,34 @@ __all__ = [
     "utc_now",
 ]
 
+# The names this package hands on from its modules, imported when first asked for (PEP 562): a
+# command imports the repositories it uses (`ls` no importer, `tokens` no proposals), not all.
+_LAZY: dict[str, str] = {
+    "AmbiguousSessionError": "cutline.core.store.sessions",
+    "SessionInfo": "cutline.core.store.sessions",
+    "display_name": "cutline.core.store.sessions",
+    "unique_prefixes": "cutline.core.store.sessions",
+    "CompactionInfo": "cutline.core.store.overview",
+    "PathLine": "cutline.core.store.overview",
+    "SessionOverview": "cutline.core.store.overview",
+    "entry_preview": "cutline.core.store.overview",
+    "ImportProgress": "cutline.core.store.importer",
+    "ImportReport": "cutline.core.store.importer",
+    "ImportedFile": "cutline.core.store.importer",
+    "file_sha256": "cutline.core.store.importer",
+    "entry_keys": "cutline.core.store.rows",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of `_LAZY`, imported from its module on first use; a submodule is imported as usual."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 def clean_backup_leftovers() -> list[Path]:
     """Remove the temporary files a killed backup left in the backups directory (on every start: it is one listing)."""
@@ -66,13 +103,45 @@ class Store:
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.database = StoreDatabase(path)
-        self.sessions = Sessions(self.database)
-        self.counts = TokenCounts(self.database)
-        self.proposals = Proposals(self.database)
-        self.write_backs = WriteBacks(self.database)
-        self.probes = ProbeRuns(self.database)
-        self.importer = Importer(self.database, self.sessions, self.counts)
         clean_backup_leftovers()
+
+    # Each repository is made (and its module imported) when first used: a command pays for those it uses.
+
+    @cached_property
+    def sessions(self) -> Sessions:
+        from cutline.core.store.sessions import Sessions
+
+        return Sessions(self.database)
+
+    @cached_property
+    def counts(self) -> TokenCounts:
+        from cutline.core.store.token_counts import TokenCounts
+
+        return TokenCounts(self.database)
+
+    @cached_property
+    def proposals(self) -> Proposals:
+        from cutline.core.store.proposals import Proposals
+
+        return Proposals(self.database)
+
+    @cached_property
+    def write_backs(self) -> WriteBacks:
+        from cutline.core.store.writebacks import WriteBacks
+
+        return WriteBacks(self.database)
+
+    @cached_property
+    def probes(self) -> ProbeRuns:
+        from cutline.core.store.probes import ProbeRuns
+
+        return ProbeRuns(self.database)
+
+    @cached_property
+    def importer(self) -> Importer:
+        from cutline.core.store.importer import Importer
+
+        return Importer(self.database, self.sessions, self.counts)
 
     @property
     def path(self) -> Path:
@@ -157,6 +226,8 @@ class Store:
 
     def overview(self, ref: str) -> SessionOverview:
         """Header facts, counts, compactions and the active path (with chars4 tokens, counted once and cached)."""
+        from cutline.core.store.overview import overview
+
         return overview(self, ref)
 
     def path_entry_ids(self, session_id: str) -> list[str]:

@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field
 from cutline.core.agents.adapter import EntrySink, PathGuess
 from cutline.core.agents.entries import OtherEntry
 from cutline.core.agents.light import LightEntry
-from cutline.core.agents.openclaw.store import is_store_ref, session_ref, split_ref
 from cutline.core.agents.peek import session_header
+from cutline.core.agents.store_refs import is_store_ref, session_ref, split_ref
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase, utc_now

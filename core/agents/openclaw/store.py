@@ -23,10 +23,10 @@ from typing import Any, NamedTuple
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.peek import SessionPeek
 from cutline.core.agents.pi.reader import read_pi
+from cutline.core.agents.store_refs import session_ref, split_ref
 from cutline.core.errors import FormatError
 from cutline.core.models import Entry, Problem, Session
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
 # the schema_meta version of OpenClaw 2026.9.6's agent store, the newest cutline has read
 KNOWN_SCHEMA_VERSION = 23
 # how long a read waits for a gateway's write to finish
@@ -43,35 +43,6 @@ class StoreSessionInfo(NamedTuple):
     events: int
     model: str | None
     name: str | None
-
-
-def split_ref(ref: str | Path) -> tuple[Path, str | None]:
-    """`STORE#SESSION_ID` as (store path, session id); a ref without `#`, or a file whose name has one, as (path, None)."""
-    text = str(ref)
-    path = Path(text).expanduser()
-    if "#" not in text or path.exists():
-        return path, None
-    file, _, session = text.rpartition("#")
-    return Path(file).expanduser(), session or None
-
-
-def is_sqlite_file(path: Path) -> bool:
-    """Whether the file at `path` starts with SQLite's header."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
-    except OSError:
-        return False
-
-
-def is_store_ref(ref: str | Path) -> bool:
-    """Whether `ref` names a SQLite store (or a session in one) rather than a JSONL file."""
-    return is_sqlite_file(split_ref(ref)[0])
-
-
-def session_ref(path: Path, session_id: str) -> str:
-    """The name of one session in a store."""
-    return f"{path}#{session_id}"
 
 
 @contextmanager

@@ -27,7 +27,7 @@ from typing import Any
 from cutline.core.agents.entries import now_iso
 from cutline.core.agents.openclaw.running import running_openclaw
 from cutline.core.agents.openclaw.sqlite_compat import ensure_octet_length
-from cutline.core.agents.openclaw.store import event_texts, fingerprint, read_store, split_ref, with_inserted
+from cutline.core.agents.openclaw.store import event_texts, fingerprint, read_store, with_inserted
 from cutline.core.agents.pi.writer import compaction_line
 from cutline.core.agents.safe_write import (
     TMP_SUFFIX,
@@ -37,6 +37,7 @@ from cutline.core.agents.safe_write import (
     private_dir,
     sha256_hex,
 )
+from cutline.core.agents.store_refs import split_ref
 from cutline.core.agents.writeback import (
     OnPrepared,
     PendingWrite,

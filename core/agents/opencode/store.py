@@ -18,8 +18,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cutline.core.agents.openclaw.store import is_sqlite_file, open_store, session_ref, split_ref
+from cutline.core.agents.openclaw.store import open_store
 from cutline.core.agents.peek import SessionPeek
+from cutline.core.agents.store_refs import is_sqlite_file, session_ref, split_ref
 from cutline.core.errors import FormatError
 
 LABEL = "opencode"

@@ -25,13 +25,13 @@ from typing import Any
 
 from cutline.core.agents.entries import iso_to_ms, now_iso
 from cutline.core.agents.openclaw.running import holders
-from cutline.core.agents.openclaw.store import split_ref
 from cutline.core.agents.openclaw.writeback import BUSY_TIMEOUT_S, backup_store
 from cutline.core.agents.openclaw.writeback import _connected as connected
 from cutline.core.agents.openclaw.writeback import _immediate as immediate
 from cutline.core.agents.opencode.reader import obj, read_opencode
 from cutline.core.agents.opencode.store import Row, StoreSession, fingerprint, read_rows
 from cutline.core.agents.safe_write import sha256_hex
+from cutline.core.agents.store_refs import split_ref
 from cutline.core.agents.writeback import (
     OnPrepared,
     PendingWrite,

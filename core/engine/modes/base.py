@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan
 from cutline.core.engine.path_index import PathIndex
-from cutline.core.engine.proposal import ToolFailure
-from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.rules.base import PlannerRules
 from cutline.core.engine.span import MessageSpan
-from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 from cutline.core.models import Entry, Message
+
+if TYPE_CHECKING:  # the summarizing side: imported by a run, not by a plan or a timeline
+    from cutline.core.engine.proposal import ToolFailure
+    from cutline.core.engine.quality_guard import QualityVerdict
+    from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 
 PI_FAMILY = "pi"
 

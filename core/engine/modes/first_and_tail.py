@@ -7,6 +7,7 @@ acknowledgement follows it only when the kept tail would not start with the assi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep
@@ -14,12 +15,12 @@ from cutline.core.engine.context import entry_message
 from cutline.core.engine.modes.base import CompactionJob, Rebuilt
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.plan_figures import budget, file_lists, is_tool_result, n, spans
-from cutline.core.engine.proposal import summary_message
 from cutline.core.engine.rules.base import PlannerRules
-from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 from cutline.core.engine.triggers import effective_reserve_tokens
 from cutline.core.models import Message, TextBlock
-from cutline.core.summarizers.serialize import to_llm
+
+if TYPE_CHECKING:  # the summarizing side: imported by a run (below), not by a plan or a timeline
+    from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 
 SUMMARY_OPEN = "[CONTEXT SUMMARY]"
 SUMMARY_CLOSE = "[END CONTEXT SUMMARY]"
@@ -117,6 +118,8 @@ def describe_zone(zone: Zone, counter: str, summarized_tokens: int, kept_tokens:
 
 def _tail_context(job: CompactionJob, tail_indices: list[int]) -> tuple[list[Message], list[str | None]]:
     """The kept tail, led by an acknowledgement when it would not start with the assistant."""
+    from cutline.core.summarizers.serialize import to_llm
+
     path = job.path
     tail = [(i, m) for i, m in ((i, entry_message(path[i])) for i in tail_indices) if m is not None]
     context: list[Message] = []
@@ -192,10 +195,14 @@ class FirstAndTailMode:
 
     def summary_style(self, settings: CompactionSettings) -> SummaryStyle:
         """The narrative prompt over the preview serialization."""
+        from cutline.core.engine.summary_run import SummaryStyle
+
         return SummaryStyle(prompt_name=PROMPT_NAME, serialize="preview")
 
     async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
         """Summarize the zone; message 0 carries the summary, the tail follows."""
+        from cutline.core.engine.proposal import summary_message
+
         zone = job.summarized
         run.emit("history")
         summary = await run.with_fallback("history", zone, None, job.settings.customInstructions, run.max_chunk(zone))

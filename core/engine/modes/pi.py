@@ -8,9 +8,8 @@ context is rebuilt as pi's buildSessionContext would with the new compaction ent
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Sequence
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from cutline.core import agent_releases
 from cutline.core.agents.path_window import PathWindow
@@ -23,10 +22,11 @@ from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.rule_summaries import summary_rules
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
 from cutline.core.engine.sections import collect_tool_failures, format_file_operations, format_tool_failures
-from cutline.core.engine.summary_run import NO_PRIOR_HISTORY, SummaryRun, SummaryStyle, settings_style
 from cutline.core.errors import SummarizerError
 from cutline.core.models import CompactionRecord, Entry, Message
-from cutline.core.summarizers.extractive import name_turn_under_way
+
+if TYPE_CHECKING:  # the summarizing side: imported by a run (below), not by a plan or a timeline
+    from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 
 TURN_CONTEXT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 
@@ -112,6 +112,8 @@ class PiMode:
 
     def summary_style(self, settings: CompactionSettings) -> SummaryStyle:
         """The prompt and serialization the settings name."""
+        from cutline.core.engine.summary_run import settings_style
+
         return settings_style(settings)
 
     async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
@@ -152,6 +154,8 @@ class PiMode:
         self, job: CompactionJob, run: SummaryRun, history: Sequence[Message], previous: str | None
     ) -> str:
         """One pass, or OpenClaw's stages when the history is too big for one."""
+        from cutline.core.engine.summary_run import NO_PRIOR_HISTORY
+
         run.emit("history")
         custom = job.settings.customInstructions
         if run.needs_stages(history):
@@ -173,6 +177,10 @@ class PiMode:
 
 async def engine_summary(mode: PiMode, job: CompactionJob, run: SummaryRun) -> Rebuilt:
     """The engine's own summary flow, pi 0.73.1's: history and a split turn's prefix summarized concurrently."""
+    import asyncio
+
+    from cutline.core.engine.summary_run import NO_PRIOR_HISTORY
+
     history, previous = await mode.prepare_history(job, run)
     if job.plan.isSplitTurn and job.prefix:
         history_text, prefix_text = await asyncio.gather(
@@ -180,6 +188,9 @@ async def engine_summary(mode: PiMode, job: CompactionJob, run: SummaryRun) -> R
             mode.summarize_prefix(run, job.prefix),
         )
         if not run.reads_text and job.summarized:  # offline: the history part names the turn under way
+            # the offline summarizer's: imported when it runs, not by every plan
+            from cutline.core.summarizers.extractive import name_turn_under_way
+
             history_text = name_turn_under_way(history_text, run.prompt_name, job.prefix)
         body = f"{history_text}{TURN_CONTEXT_SEPARATOR}{prefix_text}"
     else:

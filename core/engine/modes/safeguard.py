@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.chunking import SAFETY_MARGIN, prune_history_for_context_share, total_tokens
@@ -18,11 +19,13 @@ from cutline.core.engine.modes.pi import PiMode
 from cutline.core.engine.path_index import PathIndex
 from cutline.core.engine.plan_figures import n
 from cutline.core.engine.rules.base import PlannerRules
-from cutline.core.engine.summary_run import SummaryRun
 from cutline.core.engine.triggers import HistoryShare, effective_reserve_tokens, history_share
 from cutline.core.errors import SummarizerError
 from cutline.core.models import Message
 from cutline.core.tokens import chars4_tokens
+
+if TYPE_CHECKING:  # a run's: not imported by a plan or a timeline
+    from cutline.core.engine.summary_run import SummaryRun
 
 # OpenClaw's safeguard summarizes a split turn's prefix with the checkpoint prompt and this focus
 TURN_PREFIX_INSTRUCTIONS = (

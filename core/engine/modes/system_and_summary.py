@@ -8,6 +8,7 @@ the summary and the user's last request.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.compaction_plan import CompactionPlan, ExplanationStep
@@ -15,11 +16,12 @@ from cutline.core.engine.context import ContextEstimate, entry_message, text_of
 from cutline.core.engine.modes.base import CompactionJob, Rebuilt
 from cutline.core.engine.path_index import PathIndex, carries_tool_results
 from cutline.core.engine.plan_figures import budget, file_lists, is_tool_result, n, spans
-from cutline.core.engine.proposal import summary_message
 from cutline.core.engine.rules.base import PlannerRules
-from cutline.core.engine.summary_run import SummaryRun, SummaryStyle, settings_style
 from cutline.core.engine.triggers import effective_reserve_tokens
 from cutline.core.models import Message, TextBlock
+
+if TYPE_CHECKING:  # the summarizing side: imported by a run (below), not by a plan or a timeline
+    from cutline.core.engine.summary_run import SummaryRun, SummaryStyle
 
 LAST_REQUEST_PREFIX = "\n\nLast request from user was: "
 NO_RESPONSE = "Tool no response"
@@ -207,10 +209,14 @@ class SystemAndSummaryMode:
 
     def summary_style(self, settings: CompactionSettings) -> SummaryStyle:
         """The Go design's seven-section prompt, serialized as the settings say."""
+        from cutline.core.engine.summary_run import SummaryStyle, settings_style
+
         return SummaryStyle(prompt_name=PROMPT_NAME, serialize=settings_style(settings).serialize)
 
     async def rebuild(self, job: CompactionJob, run: SummaryRun) -> Rebuilt:
         """Summarize the cleaned history; the system prompt and one user message remain."""
+        from cutline.core.engine.proposal import summary_message
+
         cleaned = clean_history(list(job.summarized))  # it walks back and forth: read once, held
         run.emit("history")
         summary = await run.with_fallback(

@@ -47,7 +47,6 @@ from cutline.core.summarizers.agent_prompts import (
     OPENCLAW_SYSTEM_PROMPT,
 )
 from cutline.core.summarizers.base import SummaryRequest
-from cutline.core.summarizers.extractive import name_turn_under_way
 from cutline.core.summarizers.prompts import IDENTIFIER_PRESERVATION_INSTRUCTIONS, TURN_PREFIX_SUMMARIZATION_PROMPT
 
 SUMMARY_MAX_CHARS = 16_000
@@ -398,6 +397,9 @@ async def openclaw_summary(
                 calls.degrade("annotation")
                 body = structured_fallback(previous)
             if split_turn and prefix and not calls.reads_text:  # offline: the history part names the turn under way
+                # the offline summarizer's: imported when it runs, not by every plan
+                from cutline.core.summarizers.extractive import name_turn_under_way
+
                 body = name_turn_under_way(body, SAFEGUARD_PROMPT, prefix)
         body = retain_protected_facts(body, latest_request, inputs.identifiers)
         return cap_summary(head + body, suffix)

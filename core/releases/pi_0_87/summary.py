@@ -22,7 +22,6 @@ from cutline.core.errors import SummarizerError
 from cutline.core.models import Message
 from cutline.core.summarizers.agent_prompts import PI_CURRENT_SYSTEM_PROMPT, PI_CURRENT_TURN_PREFIX_PROMPT
 from cutline.core.summarizers.base import SummaryRequest
-from cutline.core.summarizers.extractive import name_turn_under_way
 from cutline.core.summarizers.prompts import build_prompt_text
 from cutline.core.summarizers.serialize import SerializeStyle, serialize_conversation
 
@@ -123,6 +122,9 @@ async def current_pi_body(
             calls, "turn_prefix", prefix_request(prefix, settings, model_max, with_text=text), len(prefix)
         )
         if not text and summarized:  # offline: the history part names the turn under way
+            # the offline summarizer's: imported when it runs, not by every plan
+            from cutline.core.summarizers.extractive import name_turn_under_way
+
             history = name_turn_under_way(history, settings.promptName, prefix)
         return f"{history}{TURN_CONTEXT_SEPARATOR}{prefix_text}"
     if not summarized:
