@@ -534,14 +534,20 @@ _EXCLUDING = frozenset(
 _KEEP_OUT = re.compile(r"\b(?:keep|keeps|kept|stay|stays|leave|leaves)\b[^.;,]{0,40}\bout of\b")
 
 
-def _polarity(text: str) -> str:
-    """ "negative" (never / must not / don't / without …), "permissive" (may / can …) or "positive"."""
+def _negated(text: str) -> bool:
+    """Whether a text says not to do something in so many words (a negation, "avoid", "keep … out of")."""
     lower = text.lower()
-    words = re.findall(r"[a-z][a-z'-]*", lower)
-    found = set(words)
-    if found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower):
+    found = set(re.findall(r"[a-z][a-z'-]*", lower))
+    return bool(found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower))
+
+
+def polarity(text: str) -> str:
+    """ "negative" (never / must not / don't / without …; a rule that something stays as it is, "leave X alone", is one:
+    it says not to change X), "permissive" (may / can …) or "positive"."""
+    lower = text.lower()
+    if _negated(lower) or _PRESERVE.search(lower):
         return "negative"
-    if found & _PERMIT:
+    if set(re.findall(r"[a-z][a-z'-]*", lower)) & _PERMIT:
         return "permissive"
     return "positive"
 
@@ -1230,8 +1236,8 @@ def _flip(
         best = max([len(mine_words & theirs) for _, theirs in theirs_all], default=0)
         if best == 0:
             continue
-        mine = _polarity(clause)
-        theirs = {_polarity(c) for c, said in theirs_all if len(mine_words & said) == best}
+        mine = polarity(clause)
+        theirs = {polarity(c) for c, said in theirs_all if len(mine_words & said) == best}
         if mine not in theirs and (mine == "negative" or "negative" in theirs):
             return f"\u201c{passage.text.strip()}\u201d states the opposite"
     return None
@@ -1325,13 +1331,45 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
         contradiction = _contradiction(FactView(fact.context, "context", order=fact.order), seen)
         if contradiction is not None:
             return contradiction
-    if "/" in key:
+    host = _URL_HOST.match(key)
+    if host is not None and "." in host.group(1) and seen.has_identifier(host.group(1)):
+        line = seen.line_with(host.group(1))
+        return Judgement("reworded", "host", 0.5, line, "only the host is visible")
+    if "/" in key and " " not in key:
         name = _basename(key)
         if len(name) >= 5 and "." in name:
             line = seen.line_with(name)
             if line and re.search(r"(?<![\w./@-])" + re.escape(name) + r"(?![\w-])", line.lower()):
                 return Judgement("reworded", "file-name", 0.5, line, "only the file name is visible")
+    line = _arguments_line(key, seen)
+    if line:
+        return Judgement("reworded", "arguments", 1.0, line, "what the command acts on is named together")
     return Judgement("lost", "none", 0.0)
+
+
+# a URL's host ("meter.local" of "http://meter.local/api/v1/counter")
+_URL_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://([^/:?#\s]+)")
+# the fewest words a command's arguments must have for them alone to say what it did
+_ARGUMENT_WORDS = 2
+
+
+def _arguments_line(command: str, seen: Passages) -> str:
+    """For a command of a program and its arguments (`cp ratings.db /tmp/r.db`, `apt install libpq-dev`), the passage
+    that names every word of its arguments, in any form (a path as written elsewhere, "installing" for "install"),
+    the program itself said otherwise or not at all ("recompute on a copy in /tmp (`--db /tmp/r.db`)" with "ratings.db",
+    "needs libpq-dev before …" with "installing"); "" when there is none or the arguments are fewer than two words."""
+    words = command.split()
+    if len(words) < 2:
+        return ""
+    wanted = {t.norm: t for t in tokens(" ".join(words[1:]))}
+    if len(wanted) < _ARGUMENT_WORDS:
+        return ""
+    probes = [seen.probe(t) for t in wanted.values()]
+    for position in seen.candidates(wanted):
+        for passage in seen.merged(position)[:1]:
+            if all(probe.match(passage) >= 1.0 for probe in probes):
+                return passage.text
+    return ""
 
 
 def _shared(fact_toks: Sequence[Token], passage: Passage, cwd: str | None) -> int:
@@ -1375,7 +1413,8 @@ def _contradiction(fact: FactView, seen: Passages, fact_toks: list[Token] | None
                 )
             if not _updated(fact, restated):
                 reason = reason or _reversed_choice(fact.text, passage, seen.toks)
-                reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd, seen.toks, plain_probes)
+                if fact.error_state is None:  # an error's "could not create X" is what failed, not a rule to flip
+                    reason = reason or _flip(fact.text, fact_toks, passage, seen.cwd, seen.toks, plain_probes)
                 reason = reason or _quantifier_flip(fact.text, fact_toks, passage, seen.cwd, all_probes)
             if reason is None and topical >= TOPICAL_OVERLAP:
                 reason = _state_conflict(fact, passage.text)
@@ -1408,6 +1447,10 @@ def _state_conflict(fact: FactView, passage: str) -> str | None:
     if not fact.open_task and fact.error_state is None:
         return None  # no state to contradict
     done, open_, fixed, unfixed = _states(passage)
+    if done:
+        # a done word the task itself says ("keeping the old GUIDs for already published episodes") states nothing of it
+        own = fact.text.lower()
+        done = any(m.group(0) not in own for m in _DONE.finditer(passage.lower()))
     if fact.open_task and done and not open_ and not _FAILED.search(passage.lower()):
         return "an open task is stated as done"
     if fact.error_state == "open" and fixed and not unfixed:
@@ -1502,7 +1545,10 @@ def _by_overlap(fact: FactView, scored: Sequence[Token], seen: Passages, best: f
     """Reworded when the best passage holds enough of the fact's words (`best`: its overlap), or keeps a rule that
     something stays as it is (`_preserved`); else lost."""
     needed = REWORDED_OVERLAP if len(scored) >= 3 else 0.99
-    if best >= needed:
+    # a rule not to do something is kept by a passage that says not to as well ("No new columns on fct_revenue"), not
+    # by one that only names the same things ("Fix fct_revenue so the numbers match.")
+    said_not = fact.kind not in _RULE_KINDS or not _negated(fact.text) or polarity(best_text) == "negative"
+    if best >= needed and said_not:
         return Judgement("reworded", "overlap", round(best, 3), best_text)
     line = _preserved(fact, scored, seen)
     if line:
@@ -1510,6 +1556,8 @@ def _by_overlap(fact: FactView, scored: Sequence[Token], seen: Passages, best: f
     return Judgement("lost", "none", round(best, 3), best_text)
 
 
+# the kinds of fact a user's rule is ("Do not X", "Could you not X?")
+_RULE_KINDS = frozenset(["instruction", "request"])
 # a rule that something stays as it is, however it is put: "Would you mind keeping X as it is?", "Could X stay exactly
 # as they are?", "Leave X untouched", "X: leave them unchanged", "Don't modify X", "without touching X"
 _PRESERVE = re.compile(

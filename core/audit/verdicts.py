@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal
 
 from pydantic import BaseModel
 
 from cutline.core.audit.compare import FactView as View
-from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, judge_kept, sentences, tokens
+from cutline.core.audit.compare import Judgement, Passages, Verdict, judge, judge_kept, polarity, sentences, tokens
 from cutline.core.engine.quality_guard import IDENTIFIER_SOURCE_MESSAGES
 from cutline.core.facts import (
     Deduped,
@@ -43,7 +43,7 @@ IMPORTANT_WEIGHT = 2.0
 # a correct rewording keeps the fact as fully as a verbatim copy (the truth set's judges credit both 1): crediting it
 # less ranked an extractive summary, which copies sentences, above a model's summary that keeps more in its own words
 CREDIT: dict[str, float] = {"kept": 1.0, "reworded": 1.0, "lost": 0.0, "contradicted": -0.5}
-# a path of which only the file name is visible is partly kept
+# a path of which only the file name is visible, a URL of which only the host is, is partly kept
 PARTLY_KEPT = 0.5
 
 
@@ -76,7 +76,8 @@ class AuditFact(BaseModel):
 
 
 def weighted_retention(facts: Sequence[AuditFact]) -> float:
-    """Retention weighted by importance: kept and reworded 1 (a path by its file name only 0.5), lost 0, contradicted -0.5.
+    """Retention weighted by importance: kept and reworded 1 (a path by its file name only, a URL by its host only 0.5),
+    lost 0, contradicted -0.5.
 
     Floored at 0; 1 with no fact.
     """
@@ -90,7 +91,7 @@ def weighted_retention(facts: Sequence[AuditFact]) -> float:
 def _credit(fact: AuditFact) -> float:
     if fact.superseded:
         return 1.0
-    if fact.verdict == "reworded" and fact.rule == "file-name":
+    if fact.verdict == "reworded" and fact.rule in ("file-name", "host"):
         return PARTLY_KEPT
     return CREDIT[fact.verdict]
 
@@ -267,8 +268,15 @@ _PLAN = re.compile(
 # the assistant announcing that it will look at something first ("Let me read the handler before I choose.", "I'll
 # look at the producer and the consumer before I answer."): a step of the work, not a decision the summary must keep
 _LOOK_FIRST = re.compile(
-    r"^(?:first,?\s+)?(?:let me|let's|i'll|i will|i'd like to|i want to|i'm going to)\s+(?:first\s+)?"
-    r"(?:look|read|check|see|inspect|open|have a look|take a look)\b",
+    r"^(?:first,?\s+|before\s+[^,.;:]{1,40}?,?\s+)?(?:let me|let's|i'll|i will|i'd like to|i want to|i'm going to)\s+"
+    r"(?:first\s+)?(?:look|read|check|see|inspect|open|have a look|take a look)\b",
+    re.I,
+)
+# a statement that takes the two ways together and picks neither ("Both can work: …", "It could be either.", "There's a
+# case for both; …", "I'll profile both."): "both" or "either" standing for the options (no noun after it, a verb or
+# the clause's end), not naming what is chosen ("support both formats" picks both, a decision)
+_BOTH_WAYS = re.compile(
+    r"\b(?:both|either)\b(?=\s*(?:[.,;:!?)]|$)|\s+(?:are|is|can|could|would|will|might|may|work|works|have|has|of)\b)",
     re.I,
 )
 # a passage that keeps a fact this nearly word for word keeps it, whatever another passage says (`_judged`)
@@ -279,6 +287,13 @@ _ANSWER_MAX_WORDS = 30
 
 # a question that offers two ways after a comma ("…, or lower the K-factor?"): it asks which one, even in a polite form
 _OFFERS_WAYS = re.compile(r",\s+or\s+[^?]*\?\s*$")
+
+
+def _hedges(text: str) -> bool:
+    """Whether a statement's first clause takes the two ways together and picks neither (`_BOTH_WAYS`): "Both can
+    work: …", not "X runs one ILIKE, so accents and word order both have to match" (its own two things)."""
+    first = re.split(r"[,;:]\s|(?<=[.!?])\s|\s[\u2014\u2013-]\s", text.strip(), maxsplit=1)[0]
+    return _BOTH_WAYS.search(first + " ") is not None
 
 
 def _asks(fact: Fact) -> bool:
@@ -308,7 +323,8 @@ def _statement_of(entry: Entry) -> Fact | None:
     if message is None or message.role != "assistant" or not text:
         return None
     said = [s.strip() for s in sentences(text) if s.strip()]
-    if not said or _PLAN.match(said[0]):
+    # a plan, a look announced ("Before choosing I want to see …") or both ways weighed without a pick is no answer yet
+    if not said or _PLAN.match(said[0]) or _LOOK_FIRST.match(said[0]) or _hedges(said[0]):
         return None
     taken: list[str] = []
     for sentence in said:
@@ -319,14 +335,16 @@ def _statement_of(entry: Entry) -> Fact | None:
     return Fact(kind="decision", text=answer, key=normalize_sentence(answer), source_entry_id=entry.id)
 
 
-# the assistant's remark on the output it just read ("That is the full build.", "There it is."): what it says is that
-# output, so it is kept where the output's numbers are
-_POINTER = re.compile(
-    r"^(?:that|this|these|those)(?:'s|\s+(?:is|are|was|were)\b)|^(?:there|here) (?:it|they) (?:is|are)\b", re.I
-)
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?!\w)")
+# the assistant's remark on the output it just read ("That is the full build.", "There it is.", "There you go.", "That
+# count covers every meter.", "It is set in the board's config header."): a deictic word or a pronoun standing for the
+# output; what it says is that output, so it is kept where the output's numbers are
+_POINTER = re.compile(r"^(?:that|this|these|those|there|here)\b|^(?:it|they)(?:'s|\s+(?:is|are|was|were)\b)", re.I)
+# a number, with or without a unit's letters stuck to it ("6.4G", "412K")
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?=[A-Za-z]{0,3}(?!\w))")
 _POINTED_NUMBERS = 12
 _SHORT_OUTPUT = 40
+# a remark is short: one that says more than this is a statement of its own, not a pointer at an output
+_REMARK_WORDS = 16
 
 
 def _output_numbers(text: str) -> tuple[str, ...]:
@@ -402,6 +420,157 @@ def _bare_question(fact: Fact) -> bool:
     return _asks(fact) and len(content_words(fact.text)) <= 1
 
 
+# where an answer's consequence begins: "…, so the router build has to use `cross` …"
+_SO = re.compile(r",\s+so\s+(?:that\s+)?")
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def _consequence(text: str) -> str:
+    """What an answer says follows ("the router build has to use `cross` instead of plain cargo" of "The MIPS target
+    has no prebuilt standard library, so the router build has to use `cross` (or nightly) instead of plain cargo"),
+    asides in brackets left out; "" when there is none or it names fewer than three content words."""
+    parts = _SO.split(text, maxsplit=1)
+    if len(parts) < 2:
+        return ""
+    clause = _ASIDE.sub("", re.split(r"(?<=[.;])\s", parts[1], maxsplit=1)[0]).strip()
+    return clause if len(content_words(clause)) >= 3 else ""
+
+
+def _rescued(answer: Fact, said: Judgement, pointed: Sequence[str], seen: Passages) -> Judgement:
+    """An answer the summary does not keep as a whole, kept by its point: the output a remark points at
+    (`_pointed_kept`), its first clause ("A background queue." before the reasons for it), what it says follows
+    (`_consequence`), or the one thing it names stated as chosen (`_chosen_line`)."""
+    if said.verdict != "lost":
+        return said
+    line = _pointed_kept(pointed, seen)
+    if line:
+        return Judgement("reworded", "pointed", said.score, line, "the output it points at is kept")
+    for rule, clause in (("first-clause", _first_clause(answer.text)), ("consequence", _consequence(answer.text))):
+        part = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen) if clause else None
+        if part is not None and part.verdict != "lost":
+            return Judgement("reworded", rule, part.score, part.closest, f"its {rule.replace('-', ' ')} is kept")
+    # an answer naming one thing ("Glicko-2." before the reasons): kept where the summary states that thing as chosen,
+    # not where it only names it (the question copied names every option)
+    chosen = _chosen_line(answer.text, seen)
+    if chosen:
+        return Judgement("reworded", "chosen", said.score, chosen, "what it chose is stated as chosen")
+    return said
+
+
+def _same_word(one: str, other: str) -> bool:
+    """Two content words that are one word in two forms ("recompute" and "recomput" of "recomputes", as
+    `content_words` stems them): one is the other, or a short extension of all but its last letter."""
+    short, long_ = (one, other) if len(one) <= len(other) else (other, one)
+    return long_.startswith(short[: max(3, len(short) - 1)]) and len(long_) - len(short) <= 3
+
+
+def _share_a_word(one: set[str], other: set[str]) -> bool:
+    """Whether two texts' content words hold one word in common, in any of its forms (`_same_word`)."""
+    return bool(one & other) or any(_same_word(a, b) for a in one for b in other if a[:3] == b[:3])
+
+
+def _is_rule(fact: Fact) -> bool:
+    """A user's rule: an instruction, or a request that asks not to do something or to keep something as it is
+    ("Could you not change the recipe URLs?", "Can the pickup times stay as they are?")."""
+    if fact.kind == "instruction":
+        return not _asks(fact)
+    return fact.kind == "request" and not _asks(fact) and polarity(fact.text) == "negative"
+
+
+def _reasons(facts: Sequence[Fact]) -> Iterator[tuple[int, int]]:
+    """(index of a user's sentence, index of the rule it follows in the same message) for each sentence after a rule
+    that asks nothing, names no identifier and is no rule itself: the rule's reason ("People know them by now.")."""
+    rule_of: dict[str, int] = {}
+    for n, fact in enumerate(facts):
+        entry = fact.source_entry_id or ""
+        if fact.kind not in ("request", "instruction") or not entry:
+            continue
+        if _is_rule(fact):
+            rule_of.setdefault(entry, n)
+        elif entry in rule_of and not _asks(fact) and not fact.identifiers:
+            yield n, rule_of[entry]
+
+
+# the answers a question asked again goes with, at most (its own and the next few askings')
+_ASKED_AGAIN_ANSWERS = 4
+
+
+def _which_way(fact: Fact) -> bool:
+    """A user's question asking which way to go ("X or Y?", "So, which of the two?")."""
+    return _asks(fact) and (" or " in fact.text.lower() or re.search(r"\bwhich\b", fact.text, re.I) is not None)
+
+
+def _asked_again(facts: Sequence[Fact], position: dict[str, int]) -> dict[int, int]:
+    """Which-way questions (index) -> the user's next which-way question that asks it again (index): one naming at most
+    one thing ("so which way?") or sharing a content word with it ("Poll faster or the push feed, which one?")."""
+    asking = sorted((position.get(f.source_entry_id or "", -1), n) for n, f in enumerate(facts) if _which_way(f))
+    again: dict[int, int] = {}
+    for i, (at, n) in enumerate(asking):
+        if at < 0:
+            continue
+        words = content_words(facts[n].text)
+        for later_at, m in asking[i + 1 :]:
+            if later_at <= at:
+                continue
+            if _bare_question(facts[m]) or _share_a_word(words, content_words(facts[m].text)):
+                again[n] = m
+            break
+    return again
+
+
+# a passage stating what is chosen ("Go with X.", "X, decided.", "Use X."), and one putting a way aside
+_PICKED = re.compile(
+    r"\b(?:decided|decision|chose|chosen|picked|go with|going with|went with|settled on|opted|opt for|switch to|"
+    r"switching to|move to|moving to|use|using|keep|keeping|stick with|focus on)\b"
+)
+_PUT_ASIDE = re.compile(
+    r"\b(?:not|no|never|rejected|turned down|ruled out|dropped|instead of|rather than|over|whereas|unlike)\b|n't"
+)
+
+
+def _ways(question: str) -> tuple[set[str], set[str]] | None:
+    """The content words of the two ways a which-way question offers ("poll the stations more often" and "subscribe to
+    the operator's GBFS push feed"), the words they share left out; None when it offers no two ways."""
+    text = question.strip().rstrip("?").strip()
+    text = text.rsplit(": ", 1)[-1]  # "What do you recommend: A, or B?"
+    parts = re.split(r"\s+or\s+", text, flags=re.IGNORECASE)
+    if len(parts) < 2:
+        return None
+    first = re.split(r"(?<=[.!?])\s", parts[-2])[-1]
+    second = re.split(r"\s[\u2014\u2013-]\s|,\s", parts[-1])[0]
+    one, other = content_words(first), content_words(second)
+    one, other = one - other, other - one
+    return (one, other) if one and other else None
+
+
+def _other_way_line(question: Fact, answer: Fact, seen: Passages) -> str:
+    """The passage that states as chosen the way a which-way question's answer did not take ("Go with polling the
+    stations more often." where the answer was "The push feed."): it names that way (two of its words, or all of one),
+    none of the way taken, picks (`_PICKED`), asks nothing, puts nothing aside and is no statement of the conversation
+    copied; "" when there is none or the answer takes no one way."""
+    ways = _ways(question.text)
+    if ways is None:
+        return ""
+    said = content_words(_CLAUSE_END.split(answer.text, maxsplit=1)[0])
+    took = [w for w in ways if w & said]
+    # the answer's point is one way: half its words or more are that way's ("The push feed."), not a statement that
+    # happens to share a word with it ("lib/stations/fetch.dart keeps the dock map's numbers")
+    if len(took) != 1 or 2 * len(took[0] & said) < len(said):
+        return ""
+    taken = took[0]
+    other = ways[1] if taken is ways[0] else ways[0]
+    for position in seen.candidates(t.norm for t in tokens(" ".join(sorted(other)))):
+        passage = seen.items[position]
+        lower = passage.text.lower()
+        # a question, no pick, a way put aside, or the conversation's own statement copied (it argued, not decided)
+        if "?" in lower or not _PICKED.search(lower) or _PUT_ASIDE.search(lower) or seen.restated(passage) is not None:
+            continue
+        words = content_words(passage.text)
+        if len(words & other) >= min(2, len(other)) and not words & taken:
+            return passage.text
+    return ""
+
+
 def _answer_of(fact: Fact, at: int, following: dict[int, Fact | None], texts: dict[str, str]) -> Fact | None:
     """The answer to a question or a failed command's error at conversation position `at`, None when there is none."""
     if at < 0 or not (_asks(fact) or fact.kind == "error"):
@@ -441,7 +610,11 @@ class ConversationScan:
         self._asking_ids: set[str] = set()
         self._texts: dict[str, str] = {}
         self._pending: list[int] = []
+        self._question_pending = False
         self._following: dict[int, Fact | None] = {}
+        # the user's turn (its entry id) each error or question came in
+        self._turn = ""
+        self._turn_of: dict[str, str] = {}
         # the numbers of the last tool output, and of the output each remark answering a question points at (by key)
         self._output: tuple[str, ...] = ()
         self._pointed: dict[str, tuple[str, ...]] = {}
@@ -455,14 +628,19 @@ class ConversationScan:
         at = self._count
         self._count += 1
         self.position[entry.id] = at
+        if entry.message is not None and entry.message.role == "user" and _own_text(entry):
+            self._turn = entry.id
+        asks = False
         for fact in entry_facts(entry):
-            if fact.kind == "decision" and _LOOK_FIRST.match(fact.text.strip()):
+            if fact.kind == "decision" and (_LOOK_FIRST.match(fact.text.strip()) or _hedges(fact.text)):
                 continue
             self._facts.add(fact)
             if fact.kind == "error" or _asks(fact):
                 self._asking_ids.add(entry.id)
+                asks = asks or _asks(fact)
         if entry.id in self._asking_ids:
             self._texts[entry.id] = _entry_text(entry)
+            self._turn_of[entry.id] = self._turn
         own = entry.message
         if own is not None and own.role == "assistant":
             _fixes(own, at, self._latest_fix)
@@ -476,6 +654,7 @@ class ConversationScan:
         self._settle(entry)
         if entry.id in self._asking_ids:
             self._pending.append(at)
+            self._question_pending = self._question_pending or asks
         if message is not None:
             self.last_messages.append(message)
             if message.role == "user":
@@ -493,11 +672,14 @@ class ConversationScan:
             answer = _statement_of(entry)
             if answer is None:
                 return
-            if self._output and _POINTER.match(answer.text):
+            # a short remark answering a question right after a tool output ("That count covers every meter.")
+            remark = _POINTER.match(answer.text) is not None and len(answer.text.split()) <= _REMARK_WORDS
+            if self._output and self._question_pending and remark:
                 self._pointed[answer.key] = self._output
         for at in self._pending:
             self._following[at] = answer
         self._pending = []
+        self._question_pending = False
 
     def error_states(self, facts: Sequence[Fact]) -> dict[int, str]:
         """`_error_states` of these facts (those of the entries read) against the entries read."""
@@ -512,6 +694,45 @@ class ConversationScan:
             if answer is not None:
                 out.append((n, answer))
         return out
+
+    def outcomes(self, facts: Sequence[Fact], answered: Iterable[int]) -> list[tuple[int, int]]:
+        """(index of a user's request, index of a failure or question of the same turn) for each request whose turn
+        held a failure or a question the assistant answered (`answered`: their indexes)."""
+        by_turn: dict[str, list[int]] = {}
+        for n in answered:
+            turn = self._turn_of.get(facts[n].source_entry_id or "")
+            if turn:
+                by_turn.setdefault(turn, []).append(n)
+        return [
+            (r, n)
+            for r, fact in enumerate(facts)
+            if fact.kind == "request" and not _asks(fact)
+            for n in by_turn.get(fact.source_entry_id or "", ())
+        ]
+
+    def _judge_answers(self, facts: Sequence[Fact], judged: list[AuditFact]) -> dict[int, tuple[int, Fact]]:
+        """Judge the answers to the questions and failures of `facts` (appended to `judged`, one fact each: a decision
+        the conversation already has stays that fact, judged again by its point when lost: `_rescued`); returns, per
+        question or failure answered (index), its answer's index in `judged` and the answer."""
+        index = {(f.kind, f.key): n for n, f in enumerate(facts)}
+        answered: dict[int, tuple[int, Fact]] = {}
+        for n, answer in self.answers(facts):
+            pointed = self._pointed.get(answer.key, ())
+            a = index.get((answer.kind, answer.key))
+            if a is None:
+                a = index[(answer.kind, answer.key)] = len(judged)
+                view = _view(answer, None, self.position.get(answer.source_entry_id or "", -1))
+                judged.append(
+                    _audit_fact(
+                        answer, "conversation", _rescued(answer, judge_kept(view, self._seen), pointed, self._seen), 2.0
+                    )
+                )
+            elif judged[a].verdict == "lost":
+                said = _rescued(answer, Judgement("lost", "none", judged[a].score), pointed, self._seen)
+                if said.verdict != "lost":
+                    judged[a] = _audit_fact(facts[a], "conversation", said, judged[a].weight)
+            answered[n] = (a, answer)
+        return answered
 
     def facts(self) -> list[Fact]:
         """The facts of the entries read so far (deduplicated: `dedupe`)."""
@@ -550,52 +771,8 @@ class ConversationScan:
                     _weight(fact, "previous_summary", None, None),
                 )
             )
-        # answers: one fact each (a decision the conversation already has stays that fact); a question or an error
-        # whose answer the summary keeps is kept in the answer's words
-        index = {(f.kind, f.key): n for n, f in enumerate(facts)}
-        answered: set[int] = set()
-        for n, answer in self.answers(facts):
-            answered.add(n)
-            a = index.get((answer.kind, answer.key))
-            if a is None:
-                a = index[(answer.kind, answer.key)] = len(judged)
-                view = _view(answer, None, position.get(answer.source_entry_id or "", -1))
-                said = judge_kept(view, seen)
-                line = _pointed_kept(self._pointed.get(answer.key, ()), seen) if said.verdict == "lost" else ""
-                if line:
-                    said = Judgement("reworded", "pointed", said.score, line, "the output it points at is kept")
-                # an answer's point is its first clause ("A background queue." before the reasons for it)
-                clause = _first_clause(answer.text) if said.verdict == "lost" else ""
-                first = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen) if clause else None
-                if first is not None and first.verdict != "lost":
-                    said = Judgement("reworded", "first-clause", first.score, first.closest, "its first clause is kept")
-                # an answer naming one thing ("Glicko-2." before the reasons): kept where the summary states that
-                # thing as chosen, not where it only names it (the question copied names every option)
-                chosen = _chosen_line(answer.text, seen) if said.verdict == "lost" else ""
-                if chosen:
-                    said = Judgement("reworded", "chosen", said.score, chosen, "what it chose is stated as chosen")
-                judged.append(_audit_fact(answer, "conversation", said, 2.0))
-            # a failed command copied without what it taught ("SMS_API_KEY is not set" without where the key is):
-            # the failure is not carried, its lesson is
-            if facts[n].kind == "error" and judged[n].verdict == "kept" and not judged[a].retained:
-                judged[n] = judged[n].model_copy(
-                    update={
-                        "verdict": "lost",
-                        "retained": False,
-                        "rule": "without-answer",
-                        "reason": "copied without what it led to",
-                    }
-                )
-            if judged[n].verdict == "lost" and judged[a].retained:
-                judged[n] = judged[n].model_copy(
-                    update={
-                        "verdict": "reworded",
-                        "retained": True,
-                        "rule": "answered",
-                        "closest": judged[a].closest,
-                        "reason": "what it led to is kept",
-                    }
-                )
+        answered = self._judge_answers(facts, judged)
+        _linked(facts, judged, answered, self.outcomes(facts, answered.keys()), position, seen)
         # a question naming nothing ("Which one?") that the assistant never answered: nothing of it to keep (answered,
         # it goes with its answer: kept with it, lost with it)
         for n, fact in enumerate(facts):
@@ -618,6 +795,67 @@ class ConversationScan:
                     }
                 )
         return judged
+
+
+def _changed(fact: AuditFact, verdict: Verdict, rule: str, closest: str, reason: str) -> AuditFact:
+    return fact.model_copy(
+        update={
+            "verdict": verdict,
+            "retained": verdict in ("kept", "reworded"),
+            "rule": rule,
+            "closest": closest,
+            "reason": reason,
+        }
+    )
+
+
+def _linked(
+    facts: Sequence[Fact],
+    judged: list[AuditFact],
+    answered: dict[int, tuple[int, Fact]],
+    outcomes: Sequence[tuple[int, int]],
+    position: dict[str, int],
+    seen: Passages,
+) -> None:
+    """The verdicts that follow from what a fact led to (in place): a question or a failure goes with its answer (a
+    question asked again with the answer to either), the answer to a which-way question is contradicted where the
+    summary states the other way as chosen, a request goes with the answer its turn ended with, a rule's reason with
+    the rule."""
+    led_to = {n: [a] for n, (a, _) in answered.items()}
+    # the last asked first, so that a question asked three times goes with each later answer (a few at most)
+    for n, m in reversed(list(_asked_again(facts, position).items())):
+        led_to[n] = [*led_to.get(n, []), *led_to.get(m, [])][:_ASKED_AGAIN_ANSWERS]
+    said_by = dict(answered.values())
+    for n, targets in led_to.items():
+        for a in targets if _which_way(facts[n]) else ():
+            other = _other_way_line(facts[n], said_by[a], seen)
+            if other:
+                judged[a] = _changed(
+                    judged[a], "contradicted", "other-way", other, "the way not taken is stated as chosen"
+                )
+    for n, targets in led_to.items():
+        kept = next((a for a in targets if judged[a].retained), None)
+        # a failed command or a question copied without what it led to ("SMS_API_KEY is not set" without where the key
+        # is, "How often does it refresh?" without the 90 s): the failure or the question is not carried, what it led to
+        if (facts[n].kind == "error" or _asks(facts[n])) and judged[n].verdict == "kept" and kept is None:
+            judged[n] = _changed(
+                judged[n], "lost", "without-answer", judged[n].closest, "copied without what it led to"
+            )
+        if judged[n].verdict == "lost" and kept is not None:
+            judged[n] = _changed(judged[n], "reworded", "answered", judged[kept].closest, "what it led to is kept")
+    # a request whose turn ended in a failure or a question the assistant answered ("Run the inventory tests." then
+    # "the tests have to run with settings_test.py"): kept where that answer is kept and speaks of what was asked
+    for r, n in outcomes:
+        a = answered[n][0]
+        speaks_of = _share_a_word(content_words(facts[r].text), content_words(judged[a].text))
+        if judged[r].verdict == "lost" and judged[a].retained and speaks_of:
+            judged[r] = _changed(judged[r], "reworded", "outcome", judged[a].closest, "what it led to is kept")
+    # the user's reason after a rule in the same message ("Could you not change the recipe URLs? Half our traffic comes
+    # from Pinterest pins."): it goes with the rule, kept where the rule is kept
+    for n, rule in _reasons(facts):
+        if judged[n].verdict == "lost" and judged[rule].retained:
+            reason = "the rule it gives the reason for is kept"
+            judged[n] = _changed(judged[n], "reworded", "reason", judged[rule].closest, reason)
 
 
 def mark_recovered(facts: list[AuditFact], after: Sequence[Entry]) -> list[AuditFact]:
