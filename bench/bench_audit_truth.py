@@ -48,6 +48,9 @@ IMPLICIT_ROUNDS = {
     3: (TRUTH / "implicit3", "implicit3"),
     4: (TRUTH / "implicit4", "implicit4"),
 }
+# rounds whose held-out sessions were read and diagnosed (helper `audit4`, 2026-12-03) after their measurements:
+# no longer held out; round 4, written blind, took their place (bench/truth/README.md)
+SPENT = frozenset({"implicit", "implicit2", "implicit3"})
 PROMPT_FOR_FORMAT = {"pi": "pi-checkpoint", "claude_code": "claude-code", "codex": "codex"}
 ROLES = ("good", "offline", "bad")
 RANK = {"kept": 0, "reworded": 1, "lost": 2, "contradicted": 3}
@@ -463,7 +466,11 @@ def print_table(name: str, table: dict[str, Any]) -> None:
         rows = table.get(f"{prefix}/{split}", [])
         if not rows:
             continue
-        label = "held out, never tuned on" if split == "heldout" else split
+        label = split
+        if split == "heldout":
+            label = (
+                "held out, spent: read and tuned on since 2026-12-03" if prefix in SPENT else "held out, never tuned on"
+            )
         truth = sum(r["truth_ordered"] for r in rows)
         ordered = sum(r["ordered"] for r in rows)
         name = "implicit facts" if prefix == "implicit" else f"implicit facts, round {prefix[-1]}"
