@@ -54,6 +54,16 @@ class LightImage(msgspec.Struct, tag_field="type", tag="image", gc=False):
 
 LightBlock = LightText | LightThinking | LightToolCall | LightImage
 
+
+class LightToolResult(msgspec.Struct, tag_field="type", tag="toolResult", gc=False):
+    """`models.ToolResultBlock`: Claude Code's tool results, in a stored model only (`LightModelEntry`)."""
+
+    type: ClassVar[Literal["toolResult"]] = "toolResult"
+    toolCallId: str = ""
+    content: list[LightText | LightImage] = []
+    isError: bool = False
+
+
 # `models.Role` but "system"
 LightRole = Literal["user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"]
 
@@ -114,6 +124,49 @@ class LightEntry(msgspec.Struct, gc=False):
 
 
 _decode = msgspec.json.Decoder(LightEntry).decode
+
+
+class LightModelMessage(LightMessage, gc=False):
+    """A stored model's message (`LightModelEntry`): a tool result block may be among its blocks, and it may be a
+    system message (Claude Code's attachments; its prompt sections, model extras, are not read light)."""
+
+    # msgspec takes a subclass's field types as they are written here (mypy holds fields invariant)
+    role: LightRole | Literal["system"]  # type: ignore[assignment]
+    content: list[LightText | LightThinking | LightToolCall | LightImage | LightToolResult] = []  # type: ignore[assignment]
+
+
+class LightModelEntry(LightEntry, gc=False):
+    """A Claude Code or Codex message as its stored model (the pydantic `Entry` serialized at import) reads light.
+
+    Why: those rows hold the model, not a pi line; a summary's walk over a span rebuilt
+    each one with pydantic (~40 % of a Claude Code 50k `compact`'s walk). The model's JSON
+    is what pydantic wrote, so msgspec reads the same values; what the structs do not
+    mirror (a compaction, a value of another type) is left to pydantic. A system message's
+    prompt sections (`Message.system_sections`) are not read: the summary's walk reads a
+    system message's size alone.
+    `model_json` is the stored model, for the few a walk must hand on validated.
+    """
+
+    message: LightModelMessage | None = None
+    data: Any = None  # not read from a light entry; a model writes null where a line has none
+    model_json: str = ""
+
+
+_decode_model = msgspec.json.Decoder(LightModelEntry).decode
+
+
+def light_model_entry(serialized: str) -> LightModelEntry | None:
+    """The light entry of a stored model's message, or None where only pydantic may read it (as `light_entry`)."""
+    if serialized.count("[") + serialized.count("{") > _MAX_BRACKETS:
+        return None
+    try:
+        entry = _decode_model(serialized)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return None
+    if not entry.id or entry.message is None or entry.compaction not in (None, msgspec.UNSET):
+        return None
+    entry.model_json = serialized
+    return entry
 
 
 def light_entry(text: str, number: int) -> LightEntry | None:

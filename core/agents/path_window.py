@@ -20,7 +20,9 @@ from cutline.core.models import Entry
 
 Fetch = Callable[[int, int], list[Entry]]
 # positions [lo, hi) of the path, a light entry where the store row is a pi message line msgspec reads
-FetchLight = Callable[[int, int], list[Entry | LightEntry]]
+FetchLight = Callable[[list[int]], list[Entry | LightEntry]]
+# entry types whose entry must be read to tell whether it gives a summary a message (`PathWindow.gives_message`)
+_READ_TO_TELL = frozenset(("custom_message", "branch_summary"))
 FetchAt = Callable[[list[int]], dict[int, Entry]]
 # entries fetched at once for a read before the window (explanations look at one or two)
 _CHUNK = 64
@@ -262,20 +264,31 @@ class PathWindow(Sequence[Entry]):
         return found
 
     def read_light(self, positions: list[int]) -> list[Entry | LightEntry]:
-        """`read_unkept`, but each pi message line msgspec reads comes as a light entry (core.agents.light), read from the store.
+        """`read_unkept`, but each message msgspec reads comes as a light entry (core.agents.light), read from the store:
+        a pi message line, or a Claude Code or Codex message's stored model.
 
         For a walk that reads the messages' values once (the extractive summary): a light
         entry costs about a third of a validated one. Where the window has no light reader
-        (Claude Code, Codex) or the positions are sparse, the entries are `read_unkept`'s.
+        the entries are `read_unkept`'s. Only the positions asked for are built (a Codex span
+        is ~70 % records that give no message).
         """
         fetch_light = self._fetch_light
         if fetch_light is None or not positions:
             return list(self.read_unkept(positions))
-        lo, hi = positions[0], positions[-1] + 1
-        if hi - lo > 2 * len(positions):
-            return list(self.read_unkept(positions))
-        block = fetch_light(lo, hi)
-        return [block[i - lo] for i in positions]
+        return fetch_light(positions)
+
+    def may_give_messages(self, positions: list[int]) -> list[int]:
+        """The positions whose entry gives a message or may (`gives_message` is not False), in one pass over the facts.
+
+        Why: a span of an uncompacted 100k session asked `gives_message` once per position,
+        a method call each, for each span the compaction makes.
+        """
+        kinds, facts = self.kinds, self.facts
+        return [
+            i
+            for i in positions
+            if ((kind := kinds[i]) == "message" and facts[i]["f"] & IN_CONTEXT) or kind in _READ_TO_TELL
+        ]
 
     def gives_message(self, position: int) -> bool | None:
         """Whether the entry at `position` gives a message to a summary, from its facts; None when they cannot tell.
@@ -288,7 +301,7 @@ class PathWindow(Sequence[Entry]):
         kind = self.kinds[position]
         if kind == "message":
             return bool(self.facts[position]["f"] & IN_CONTEXT)
-        if kind in ("custom_message", "branch_summary"):
+        if kind in _READ_TO_TELL:
             return None
         return False
 

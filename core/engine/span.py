@@ -17,7 +17,8 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
-from cutline.core.agents.light import LightEntry, LightMessage
+from cutline.core.agents.entries import entry_from_json
+from cutline.core.agents.light import LightEntry, LightMessage, LightModelEntry
 from cutline.core.agents.path_window import PathWindow
 from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.errors import CutlineError
@@ -53,7 +54,7 @@ class MessageSpan(Sequence[Message]):
         if isinstance(path, PathWindow):
             # positions whose facts say they give no message are never read (as `_counted` counts them):
             # a Codex span is ~70 % event and context records (50k: 51,474 entries rebuilt for 13,639 messages)
-            self._indices = [i for i in self._indices if path.gives_message(i) is not False]
+            self._indices = path.may_give_messages(self._indices)
         self._summarizable = summarizable
         self._light = light
         self._count: int | None = None
@@ -102,7 +103,7 @@ class MessageSpan(Sequence[Message]):
         messages: list[Message | LightMessage] = []
         picked: list[Message] = []
         for entry in entries:
-            if type(entry) is LightEntry:
+            if type(entry) is LightEntry or type(entry) is LightModelEntry:
                 seen = light(entry)
                 if seen is None:
                     continue
@@ -122,8 +123,11 @@ class MessageSpan(Sequence[Message]):
         return messages
 
     def _validated(self, entry: LightEntry) -> Message:
-        """The pydantic message of a light entry (the store's own rebuild of its line): for the few a walk remembers."""
-        rebuilt = entry_from_line(entry.raw_line, entry.line)
+        """The pydantic message of a light entry (the store's own rebuild of its line or model): for the few a walk remembers."""
+        if type(entry) is LightModelEntry:
+            rebuilt: Entry | None = entry_from_json(entry.model_json)
+        else:
+            rebuilt = entry_from_line(entry.raw_line, entry.line)
         message = self._summarizable(rebuilt) if rebuilt is not None else None
         if message is None:
             raise CutlineError(

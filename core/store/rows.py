@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.entries import OtherEntry, entry_from_json, entry_json, entry_json_utf8
 from cutline.core.agents.index_facts import entry_facts
-from cutline.core.agents.light import LightEntry
+from cutline.core.agents.light import LightEntry, light_model_entry
 from cutline.core.agents.pi.reader import entry_from_line, message_line_entry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
@@ -138,6 +138,19 @@ def light_or_entry_from_row(serialized: str, raw: str, line: int | None) -> Entr
     """
     if not serialized:
         found = message_line_entry(raw, line or 0, light=True)
+        if found is not None:
+            return found
+    return entry_from_row(serialized, raw, line)
+
+
+def light_or_entry_from_model_row(serialized: str, raw: str, line: int | None) -> Entry | LightEntry:
+    """`entry_from_row` of a Claude Code or Codex row, but a light entry where its stored model is a message msgspec reads.
+
+    As `light_or_entry_from_row` for pi lines: the summary's walk reads each message once,
+    and a model row's message read light (`light_model_entry`) holds the same values.
+    """
+    if serialized:
+        found = light_model_entry(serialized)
         if found is not None:
             return found
     return entry_from_row(serialized, raw, line)

@@ -16,13 +16,13 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.path_columns import PathColumns
-from cutline.core.agents.path_window import FetchLight, LazyEntries, PathWindow, window_start
+from cutline.core.agents.path_window import LazyEntries, PathWindow, window_start
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
 from cutline.core.store.like import like_prefix
 from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
-from cutline.core.store.rows import entry_from_row, light_or_entry_from_row
+from cutline.core.store.rows import entry_from_row, light_or_entry_from_model_row, light_or_entry_from_row
 
 _Built = TypeVar("_Built")
 
@@ -415,12 +415,46 @@ class Sessions:
         line_of = _RAW_LINE_BY_MODEL if by_model else _RAW_LINE
         return self._path_rows(session_id, start, stop, line_of, entry_from_row)
 
-    def path_light_entries(self, session_id: str, start: int, stop: int) -> list[Entry | LightEntry]:
-        """`path_entries` of a pi path, with a light entry for each message line msgspec reads (`light_or_entry_from_row`).
+    def path_light_entries(
+        self, session_id: str, positions: list[int], *, by_model: bool = False
+    ) -> list[Entry | LightEntry]:
+        """The entries at these (ascending) positions of the active path, as `path_entries` rebuilds them, but a light
+        entry for each message msgspec reads: a pi message line (`light_or_entry_from_row`), or with `by_model` a
+        Claude Code or Codex message's stored model (`light_or_entry_from_model_row`).
 
         For a reader of the messages' values only (the extractive summary's walk over the span).
+        Only the rows asked for are built: a stretch's rows in between (a Claude Code or Codex
+        record that gives no message) are skipped, and sparse positions are read by position.
         """
-        return self._path_rows(session_id, start, stop, _RAW_LINE, light_or_entry_from_row)
+        if not positions:
+            return []
+        line_of, build = (
+            (_RAW_LINE_BY_MODEL, light_or_entry_from_model_row) if by_model else (_RAW_LINE, light_or_entry_from_row)
+        )
+        lo, hi = positions[0], positions[-1] + 1
+        found: dict[int, Entry | LightEntry] = {}
+        if hi - lo <= 2 * len(positions):
+            wanted = set(positions)
+            rows = self._locked_rows(
+                f"SELECT path_index, model_json, {line_of}, line FROM entries WHERE session_id = ? AND path_index >= ?"
+                " AND path_index < ? ORDER BY path_index",
+                (session_id, lo, hi),
+            )
+            found = {at: build(model_json, raw, line) for at, model_json, raw, line in rows if at in wanted}
+        else:
+            with self._db.reading() as conn:
+                for at in range(0, len(positions), 500):
+                    chunk = positions[at : at + 500]
+                    cursor = conn.execute(
+                        f"SELECT path_index, model_json, {line_of}, line FROM entries WHERE session_id = ? AND"
+                        f" path_index IN ({','.join('?' * len(chunk))})",
+                        (session_id, *chunk),
+                    )
+                    for index, model_json, raw, line in cursor:
+                        found[index] = build(model_json, raw, line)
+        if len(found) != len(positions):
+            raise CutlineError(f"session {session_id} changed in the store while it was read: run the command again")
+        return [found[at] for at in positions]
 
     def _path_rows(
         self,
@@ -590,25 +624,14 @@ class Sessions:
                 )
             return found
 
-        light = None if by_model else self._fetch_light(session_id)
+        def fetch_light(positions: list[int]) -> list[Entry | LightEntry]:
+            return self.path_light_entries(session_id, positions, by_model=by_model)
+
         if lazy:
             held = LazyEntries(start, len(ids), fetch, fetch_at)
-            return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain, fetch_light=light)
+            return PathWindow(ids, kinds, facts, counts, start, held, fetch, plain, fetch_light=fetch_light)
         tail = self.path_entries(session_id, start, len(ids), by_model=by_model)
-        return PathWindow(ids, kinds, facts, counts, start, tail, fetch, fetch_light=light)
-
-    def _fetch_light(self, session_id: str) -> FetchLight:
-        """A window's light reader (`PathWindow.read_light`) of a pi path; Claude Code's and Codex's rows hold models light entries do not mirror."""
-
-        def fetch_light(lo: int, hi: int) -> list[Entry | LightEntry]:
-            entries = self.path_light_entries(session_id, lo, hi)
-            if len(entries) != hi - lo:
-                raise CutlineError(
-                    f"session {session_id} changed in the store while it was read: run the command again"
-                )
-            return entries
-
-        return fetch_light
+        return PathWindow(ids, kinds, facts, counts, start, tail, fetch, fetch_light=fetch_light)
 
     # -- the path as columns (issue 12: tokens and timeline without the whole session) --------
 

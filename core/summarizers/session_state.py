@@ -15,7 +15,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cutline.core.agents.light import LightMessage, LightText, LightToolCall
+from cutline.core.agents.light import (
+    LightBlock,
+    LightMessage,
+    LightModelMessage,
+    LightText,
+    LightToolCall,
+    LightToolResult,
+)
 from cutline.core.models import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers import cues, implicit_facts, sentence_function
 from cutline.core.summarizers.code_names import USER_WEIGHT, CodeNames
@@ -427,8 +434,9 @@ def _mask(bits: dict[str, int], subject: frozenset[str]) -> int:
     return mask
 
 
-# what the span's walk hands over: a pydantic message, or a light one (core.agents.light) with the same values
-SpanMessage = Message | LightMessage
+# what the span's walk hands over: a pydantic message, or a light one (core.agents.light) with the same values (a
+# Claude Code or Codex message's read from its stored model may hold tool result blocks)
+SpanMessage = Message | LightMessage | LightModelMessage
 Call = ToolCallBlock | LightToolCall
 
 
@@ -583,7 +591,7 @@ def _text_and_calls(message: SpanMessage) -> tuple[str, list[Call]]:
 
 
 def _result_text(blocks: list[Any]) -> str:
-    return "\n".join(b.text for b in blocks if type(b) is TextBlock)
+    return "\n".join(b.text for b in blocks if type(b) is TextBlock or type(b) is LightText)
 
 
 class SpanReader:
@@ -871,7 +879,7 @@ class SpanReader:
             return
         text = "\n".join(b.text for b in message.content if type(b) is TextBlock or type(b) is LightText)
         for block in message.content:
-            if type(block) is ToolResultBlock:
+            if type(block) is ToolResultBlock or type(block) is LightToolResult:
                 self.result(block.toolCallId, block.isError, _result_text(block.content), None)
         if text.strip():
             asks = state.ask_count
@@ -933,10 +941,16 @@ def _activity(call: Call, paths: list[tuple[str, str]], command: str) -> str:
 
 
 def _text(message: SpanMessage) -> str:
-    """`Message.text` of a span message; a light one has no system sections, tool result blocks nor extras to read."""
+    """`Message.text` of a span message; a light one has no system sections nor extras to read."""
     if isinstance(message, Message):
         return message.text()
-    parts = [b.text for b in message.content if type(b) is LightText]
+    parts: list[str] = []
+    blocks: Iterable[LightBlock | LightToolResult] = message.content  # a model's message's may hold tool results
+    for block in blocks:
+        if type(block) is LightText:
+            parts.append(block.text)
+        elif type(block) is LightToolResult:
+            parts.extend(b.text for b in block.content if type(b) is LightText)
     if message.role in ("branchSummary", "compactionSummary") and message.summary:
         parts.append(message.summary)
     if message.role == "bashExecution":
@@ -958,9 +972,9 @@ def _size(message: SpanMessage) -> int:
                 size += 16 * len(args)
                 for value in args.values():
                     size += len(value) if type(value) is str else 8
-        elif type(block) is ToolResultBlock:
+        elif type(block) is ToolResultBlock or type(block) is LightToolResult:
             for inner in block.content:
-                if type(inner) is TextBlock:
+                if type(inner) is TextBlock or type(inner) is LightText:
                     size += len(inner.text)
         else:
             size += len(str(getattr(block, "thinking", "") or ""))

@@ -23,10 +23,20 @@ from cutline.core.agents.light import (
     LightText,
     LightThinking,
     LightToolCall,
+    LightToolResult,
     LightUsage,
 )
 from cutline.core.agents.pi.reader import message_line_entry
-from cutline.core.models import Entry, ImageBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, Usage
+from cutline.core.models import (
+    Entry,
+    ImageBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    Usage,
+)
 from cutline.core.store.rows import entry_row
 from cutline.core.tokens import chars4_tokens, entry_tokens, get_counter
 from tests.support.paths import ROOT
@@ -196,6 +206,7 @@ def test_the_light_structs_mirror_the_models_fields() -> None:
         (ThinkingBlock, LightThinking),
         (ToolCallBlock, LightToolCall),
         (ImageBlock, LightImage),
+        (ToolResultBlock, LightToolResult),
     ]
     for model, light in pairs:
         fields = {name for name in model.model_fields if name != "type" or model is Entry}

@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 
 import cutline.core.agents.pi.reader as pi_reader
+import cutline.core.store.rows as store_rows
+from cutline.core.agents.path_window import PathWindow
 from tests.support.cli import run
+from tests.support.grown_sessions import grow
 from tests.support.pi_compactions import write_pi_session
 
 TURNS = 200  # n: ~1,400 entries; 4n: ~5,600
@@ -53,3 +56,58 @@ def test_a_compaction_validates_a_bounded_number_of_entries(
     large, n4 = _validations(tmp_path, 4, monkeypatch, capsys)
     assert n4 > 3.5 * n
     assert large - small < (n4 - n) / 4, (small, large, n, n4)
+
+
+def _model_validations(
+    tmp_path: Path,
+    agent: str,
+    records: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> int:
+    """Stored models validated (`entry_from_json`) by the summary's walk over the span (`PathWindow.read_light`) in one
+    `compact` of a stored grown session (the plan's own reads of a few entries are not counted)."""
+    file = grow(agent, records, tmp_path / f"{agent}-{records}.jsonl")
+    code, _, err = run(capsys, "import", str(file))
+    assert code == 0, err
+    calls = 0
+    walking = False
+    validate = store_rows.entry_from_json
+    read_light = PathWindow.read_light
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += walking
+        return validate(*args, **kwargs)
+
+    def walked(self: PathWindow, positions: list[int]) -> Any:
+        nonlocal walking
+        walking = True
+        try:
+            return read_light(self, positions)
+        finally:
+            walking = False
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store_rows, "entry_from_json", counted)
+        patched.setattr(PathWindow, "read_light", walked)
+        code, out, err = run(
+            capsys, "compact", "--summarizer", "extractive", "--json", "--keep-recent-tokens", "2000", str(file)
+        )
+    assert code == 0 and '"summary"' in out, err
+    return calls
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_claude_code_or_codex_summary_walk_validates_a_bounded_number_of_models(
+    agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The span's messages are read light from their stored models (`core.agents.light.LightModelEntry`), and only
+    the positions giving a message are built: the walk validates next to nothing at n and 4n records.
+
+    Before: every summarized message's model was validated (and every record between them a dense read fetched):
+    ~n / 2 at n, ~2n at 4n.
+    """
+    small = _model_validations(tmp_path, agent, 600, monkeypatch, capsys)
+    large = _model_validations(tmp_path, agent, 2400, monkeypatch, capsys)
+    assert large - small < 2400 / 50, (small, large)

@@ -171,6 +171,19 @@ def test_a_compaction_grows_linearly(every: int, tmp_path: Path, capsys: pytest.
     assert_linear(calls[0], calls[1], "compact")
 
 
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_claude_code_or_codex_compaction_grows_linearly(
+    agent: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`compact` (extractive) of a stored grown session: the span read light from the stored models, by position."""
+    calls = []
+    for s in (1, 4):
+        file = _grown(tmp_path, agent, s)
+        db = _stored(tmp_path, file, capsys)
+        calls.append(_cli(capsys, "compact", "--json", "--keep-recent-tokens", "2000", "--db", db, str(file)))
+    assert_linear(calls[0], calls[1], f"compact ({agent})")
+
+
 # -- the count has teeth: one per-entry step made quadratic ------------------------------
 
 
