@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -18,6 +17,7 @@ from cutline.core.agents.jsonl import (
     split_lines,
 )
 from cutline.core.errors import FormatError
+from cutline.core.lazy import lazy_names
 from cutline.core.models import Entry, Message, Problem, Session
 
 if TYPE_CHECKING:
@@ -48,14 +48,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A name of `_LAZY`, imported from its module on first use (PEP 562); a submodule is imported as usual."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY, globals())
 
 
 __all__ = [

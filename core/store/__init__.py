@@ -12,17 +12,17 @@ the CLI and the desk use.
 
 from __future__ import annotations
 
-import importlib
 import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from functools import cached_property
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cutline.core.agents.safe_write import clean_leftovers
 from cutline.core.errors import StoreDamaged
+from cutline.core.lazy import lazy_names
 from cutline.core.paths import existing_backups_dir
 from cutline.core.store.db import StoreDatabase, damaged_message, is_damage, utc_now
 
@@ -82,14 +82,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A name of `_LAZY`, imported from its module on first use; a submodule is imported as usual."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY, globals())
 
 
 def clean_backup_leftovers() -> list[Path]:

@@ -14,8 +14,9 @@ Front ends parse, make one call here, and show the answer:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cutline.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cutline.core.workbench.deciding import (
@@ -132,11 +133,4 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A name of `_LAZY`, imported from its module on first use; a submodule is imported as usual."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY, globals())

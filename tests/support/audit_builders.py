@@ -113,3 +113,28 @@ def evidence_session() -> Session:
     b.user("Import April too.", id="u3")
     b.assistant("Done.", usage=900, id="a3")
     return b.session()
+
+
+TURNS_LATEST = "Add the cache to the price lookup."
+
+
+def turns_report(turns: list[tuple[Any, ...]], summary: str) -> Any:
+    """The audit of a compaction of `turns` whose summary is `summary` (then the latest ask, `TURNS_LATEST`, and a kept
+    reply). A turn: ("user", text), ("assistant", text), or ("bash", command, output, failed) for a command the
+    assistant ran."""
+    from cutline.core.audit.report import audit_compaction
+
+    b = SessionBuilder()
+    for n, (role, *rest) in enumerate(turns):
+        if role == "user":
+            b.user(rest[0])
+        elif role == "assistant":
+            b.assistant(rest[0])
+        else:
+            command, output, failed = rest
+            b.assistant(calls=[(f"call{n}", "bash", {"command": command})])
+            b.result(f"call{n}", output, error=failed)
+    b.user(TURNS_LATEST)
+    b.assistant("On it.", id="kept")
+    b.compaction(summary + "\n- " + TURNS_LATEST, "kept", id="c1")
+    return audit_compaction(b.session(), "c1")

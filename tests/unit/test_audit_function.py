@@ -11,30 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from cutline.core.audit.compare import FactView, judge, passages
-from cutline.core.audit.report import audit_compaction
 from cutline.core.audit.verdicts import _output_numbers, _printed
-from tests.support.audit_builders import SessionBuilder
-
-LATEST = "Add the cache to the price lookup."
+from tests.support.audit_builders import turns_report
 
 
 def _audit(turns: list[tuple[Any, ...]], summary: str) -> dict[str, Any]:
     """Audit a compaction of `turns` whose summary is `summary` (text -> fact). A turn: ("user", text),
     ("assistant", text), or ("bash", command, output, failed) for a command the assistant ran."""
-    b = SessionBuilder()
-    for n, (role, *rest) in enumerate(turns):
-        if role == "user":
-            b.user(rest[0])
-        elif role == "assistant":
-            b.assistant(rest[0])
-        else:
-            command, output, failed = rest
-            b.assistant(calls=[(f"call{n}", "bash", {"command": command})])
-            b.result(f"call{n}", output, error=failed)
-    b.user(LATEST)
-    b.assistant("On it.", id="kept")
-    b.compaction(summary + "\n- " + LATEST, "kept", id="c1")
-    return {f.text: f for f in audit_compaction(b.session(), "c1").facts}
+    return {f.text: f for f in turns_report(turns, summary).facts}
 
 
 WHICH = "Would you switch the league to Glicko-2, or just lower the K-factor?"

@@ -11,34 +11,12 @@ from typing import Any
 
 from cutline.core.audit import verdicts
 from cutline.core.audit.compare import FactView, judge, passages
-from cutline.core.audit.report import audit_compaction
 from cutline.core.audit.verdicts import _output_numbers, weighted_retention
-from tests.support.audit_builders import SessionBuilder
-
-LATEST = "Add the cache to the price lookup."
-
-
-def _report(turns: list[tuple[Any, ...]], summary: str) -> Any:
-    """The audit of a compaction of `turns` whose summary is `summary`. A turn: ("user", text), ("assistant", text),
-    or ("bash", command, output, failed) for a command the assistant ran."""
-    b = SessionBuilder()
-    for n, (role, *rest) in enumerate(turns):
-        if role == "user":
-            b.user(rest[0])
-        elif role == "assistant":
-            b.assistant(rest[0])
-        else:
-            command, output, failed = rest
-            b.assistant(calls=[(f"call{n}", "bash", {"command": command})])
-            b.result(f"call{n}", output, error=failed)
-    b.user(LATEST)
-    b.assistant("On it.", id="kept")
-    b.compaction(summary + "\n- " + LATEST, "kept", id="c1")
-    return audit_compaction(b.session(), "c1")
+from tests.support.audit_builders import turns_report
 
 
 def _audit(turns: list[tuple[Any, ...]], summary: str) -> dict[str, Any]:
-    return {f.text: f for f in _report(turns, summary).facts}
+    return {f.text: f for f in turns_report(turns, summary).facts}
 
 
 # ---------------------------------------------------------------------------
@@ -240,7 +218,7 @@ def test_a_url_of_which_only_the_host_is_visible_is_partly_kept() -> None:
     assert said.rule == "host" and said.verdict == "reworded", said
     url = "http://meter.local/api/v1/counter"
     turns = [("bash", f"curl -s {url}", "connection refused", True), ("assistant", "The meter's API is switched off.")]
-    facts = {f.text: f for f in _report(turns, "- curl to meter.local:80 refused.").facts}
+    facts = {f.text: f for f in turns_report(turns, "- curl to meter.local:80 refused.").facts}
     assert weighted_retention([facts[url]]) == 0.5
     # near miss: another host
     assert _judge(url, "curl to meter.lan:80 was refused.", "identifier").verdict == "lost"
@@ -272,6 +250,6 @@ def test_linking_questions_requests_and_reasons_is_linear_in_the_facts(monkeypat
                 ("assistant", f"The step{i} tests need a copy of the database, so run them on /tmp/db{i}."),
             ]
         calls.clear()
-        _report(turns, "- Looked around.")
+        turns_report(turns, "- Looked around.")
         counts.append(len(calls))
     assert counts[0] > 0 and counts[1] <= 5 * counts[0], counts
