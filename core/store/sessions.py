@@ -442,16 +442,8 @@ class Sessions:
             )
             found = {at: build(model_json, raw, line) for at, model_json, raw, line in rows if at in wanted}
         else:
-            with self._db.reading() as conn:
-                for at in range(0, len(positions), 500):
-                    chunk = positions[at : at + 500]
-                    cursor = conn.execute(
-                        f"SELECT path_index, model_json, {line_of}, line FROM entries WHERE session_id = ? AND"
-                        f" path_index IN ({','.join('?' * len(chunk))})",
-                        (session_id, *chunk),
-                    )
-                    for index, model_json, raw, line in cursor:
-                        found[index] = build(model_json, raw, line)
+            for index, model_json, raw, line in self._rows_at(session_id, positions, line_of):
+                found[index] = build(model_json, raw, line)
         if len(found) != len(positions):
             raise CutlineError(f"session {session_id} changed in the store while it was read: run the command again")
         return [found[at] for at in positions]
@@ -732,19 +724,24 @@ class Sessions:
 
     def path_entries_at(self, session_id: str, indices: list[int], *, by_model: bool = False) -> dict[int, Entry]:
         """The entries at these positions of the active path, by position, rebuilt without loading the rest (`path_entries`)."""
-        found: dict[int, Entry] = {}
         line_of = _RAW_LINE_BY_MODEL if by_model else _RAW_LINE
+        rows = self._rows_at(session_id, indices, line_of)
+        return {index: entry_from_row(model_json, raw, line) for index, model_json, raw, line in rows}
+
+    def _rows_at(self, session_id: str, positions: list[int], line_of: str) -> list[tuple[int, str, str, int | None]]:
+        """The (path index, model JSON, raw line, line number) rows at these positions of the active path, 500 to a query."""
+        rows: list[tuple[int, str, str, int | None]] = []
         with self._db.reading() as conn:
-            for at in range(0, len(indices), 500):
-                chunk = indices[at : at + 500]
-                cursor = conn.execute(
-                    f"SELECT path_index, model_json, {line_of}, line FROM entries WHERE session_id = ? AND path_index IN"
-                    f" ({','.join('?' * len(chunk))})",
-                    (session_id, *chunk),
+            for at in range(0, len(positions), 500):
+                chunk = positions[at : at + 500]
+                rows.extend(
+                    conn.execute(
+                        f"SELECT path_index, model_json, {line_of}, line FROM entries WHERE session_id = ? AND"
+                        f" path_index IN ({','.join('?' * len(chunk))})",
+                        (session_id, *chunk),
+                    )
                 )
-                for index, model_json, raw, line in cursor:
-                    found[index] = entry_from_row(model_json, raw, line)
-        return found
+        return rows
 
     def holds_entry(self, session_id: str, entry_id: str) -> bool:
         """Whether any stored entry of the session (on the path or not, a repeated id's earlier records too) has this id."""
