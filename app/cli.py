@@ -70,6 +70,14 @@ def main(argv: list[str] | None = None) -> None:
             exit_if_held(0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except SystemExit as exc:
+        # the whole deadline's timer fired as its block ended (app.deadline.TimeUp): the deadline's one line, not a
+        # silent exit; the module is only there when a command armed the timer
+        deadline = sys.modules.get("cutline.app.deadline")
+        if deadline is not None and isinstance(exc, deadline.TimeUp):
+            say(f"cutline: {exc.code}", err=True)
+            sys.exit(1)
+        raise
     except click.exceptions.Abort:
         say("cutline: aborted", err=True)
         sys.exit(130)

@@ -18,8 +18,12 @@ from types import FrameType
 from cutline.core.engine.deadline import DeadlineExceeded, deadline_message
 
 
-class _TimeUp(SystemExit):
-    """Raised in the main thread when the timer fires: a SystemExit, so an event loop's callback does not swallow it."""
+class TimeUp(SystemExit):
+    """Raised in the main thread when the timer fires: a SystemExit, so an event loop's callback does not swallow it.
+
+    Its code is the deadline's message: where it fires as the block ends (the run's own deadline, of the same length,
+    already unwinding it, or inside the context manager's exit before the timer is disarmed), it leaves the block
+    unconverted, and `cli.main` says that message."""
 
 
 @contextmanager
@@ -38,17 +42,19 @@ def whole_deadline(seconds: float) -> Iterator[None]:
         return
 
     def fire(signum: int, frame: FrameType | None) -> None:
-        raise _TimeUp()
+        raise TimeUp(deadline_message(seconds))
 
     began = time.monotonic()
     previous = signal.signal(signal.SIGALRM, fire)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
     try:
         yield
-    except _TimeUp:
+    except TimeUp:
         raise DeadlineExceeded(deadline_message(seconds)) from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if outer:  # theirs armed again for what is left of it
-            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - began), 0.001), interval)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:  # the timer firing just before it was disarmed leaves the previous handler and timer restored too
+            signal.signal(signal.SIGALRM, previous)
+            if outer:  # theirs armed again for what is left of it
+                signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - began), 0.001), interval)

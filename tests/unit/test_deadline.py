@@ -178,3 +178,48 @@ def test_the_whole_command_deadline_leaves_an_outer_timer_armed() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_timer_firing_as_the_run_ends_still_says_the_deadline(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run's own deadline and the whole command's timer have the same length: the timer can fire while the run's
+    DeadlineExceeded unwinds the block, before the timer is disarmed. The command still ends with the deadline's line
+    (it exited silently, code 1 and nothing on stderr: CI, 2026-12-03). Here the signal arrives just at the disarm."""
+    import signal
+
+    real = signal.setitimer
+    before = signal.getsignal(signal.SIGALRM), signal.getitimer(signal.ITIMER_REAL)
+
+    def late(which: int, seconds: float, interval: float = 0.0) -> tuple[float, float]:
+        left = real(which, seconds, interval)
+        handler = signal.getsignal(signal.SIGALRM)
+        if seconds == 0 and callable(handler) and handler is not before[0]:
+            handler(signal.SIGALRM, None)  # the whole deadline's timer, due as the block ends
+        return left
+
+    monkeypatch.setattr(signal, "setitimer", late)
+    session = write_session(tmp_path / "session.jsonl")
+    try:
+        code, out, err = run(
+            capsys,
+            "compact",
+            str(session),
+            "--keep-recent-tokens",
+            "300",
+            "--timeout",
+            "5",
+            "--db",
+            str(tmp_path / "c.db"),
+        )
+    finally:
+        monkeypatch.undo()
+        assert signal.getsignal(signal.SIGALRM) is before[0], "the previous handler is restored"
+        signal.signal(signal.SIGALRM, before[0])
+        if before[1][0]:
+            signal.setitimer(signal.ITIMER_REAL, *before[1])
+    assert code == 1 and out == ""
+    assert err == (
+        "cutline: the compaction did not finish within its 5 s deadline and was stopped "
+        "(compaction.timeoutSeconds or --timeout sets it)\n"
+    )
