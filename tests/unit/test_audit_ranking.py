@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 TRUTH = ROOT / "tests" / "fixtures" / "truth"
@@ -25,6 +26,18 @@ def _bench() -> ModuleType:
     sys.modules.setdefault("bench_audit_truth", module)
     spec.loader.exec_module(module)
     return module
+
+
+def _tune_rows(round_: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """An implicit-facts round's tune sessions and, per session, the truth's and the audit's scores of its good,
+    offline and bad summaries (bench_audit_truth.py's `implicit_order`)."""
+    bench = _bench()
+    sessions = bench.load_implicit(("tune",), round_)
+    wanted = bench.implicit_jobs(sessions)
+    results = bench.measure(wanted)
+    for result, job in zip(results, wanted, strict=True):
+        result["summary"] = job["summary"]
+    return sessions, bench.implicit_order({r["job"]: r for r in results}, "tune", round_)
 
 
 def test_a_good_model_summary_outscores_the_offline_one_which_outscores_a_bad_one() -> None:
@@ -59,14 +72,8 @@ def test_on_implicit_facts_the_audit_puts_the_offline_summary_below_a_good_one_a
     (core/audit/rewording.py), puts them level too (within 0.05) and the bad one below both: every pair is
     ordered as the truth orders it. (Before the rewordings were kept, the audit scored the good summaries
     0.85-0.91 and this test held a level pair only to not putting the offline summary below the good one.)"""
-    bench = _bench()
-    sessions = bench.load_implicit(("tune",))
+    sessions, rows = _tune_rows(1)
     assert len(sessions) == 6
-    wanted = bench.implicit_jobs(sessions)
-    results = bench.measure(wanted)
-    for result, job in zip(results, wanted, strict=True):
-        result["summary"] = job["summary"]
-    rows = bench.implicit_order({r["job"]: r for r in results}, "tune")
     assert len(rows) == len(sessions)
     for row in rows:
         assert row["truth_ordered"], row
@@ -81,14 +88,8 @@ def test_on_the_second_round_of_implicit_facts_the_audit_orders_the_summaries_as
     and bad summaries ordered as the truth orders it (level within 0.05 where the truth puts them level). With main's
     audit before issue 23's round 2 (questions read as open tasks and contradicted, "I'll read X first" taken as a
     decision, answers judged by their reasons), 0 of 6."""
-    bench = _bench()
-    sessions = bench.load_implicit(("tune",), 2)
+    sessions, rows = _tune_rows(2)
     assert len(sessions) == 6 and {s["format"] for s in sessions} == {"pi", "claude_code", "codex"}
-    wanted = bench.implicit_jobs(sessions)
-    results = bench.measure(wanted)
-    for result, job in zip(results, wanted, strict=True):
-        result["summary"] = job["summary"]
-    rows = bench.implicit_order({r["job"]: r for r in results}, "tune", 2)
     assert len(rows) == len(sessions)
     for row in rows:
         scores = {role: round(row[role]["audit"], 3) for role in ("good", "offline", "bad")}
@@ -101,14 +102,8 @@ def test_on_the_third_round_of_implicit_facts_the_audit_orders_the_summaries_as_
     them unchanged" reported lost, a failed attempt "was refused" read as a task stated done; chessclub). chessclub
     is the known miss: its good summary writes "last season" as "2025" and the copy command `cp ratings.db …` as
     "a copy in /tmp", the offline one drops the file's role (audit 0.91 against 0.93)."""
-    bench = _bench()
-    sessions = bench.load_implicit(("tune",), 3)
+    sessions, rows = _tune_rows(3)
     assert len(sessions) == 6 and {s["format"] for s in sessions} == {"pi", "claude_code", "codex"}
-    wanted = bench.implicit_jobs(sessions)
-    results = bench.measure(wanted)
-    for result, job in zip(results, wanted, strict=True):
-        result["summary"] = job["summary"]
-    rows = bench.implicit_order({r["job"]: r for r in results}, "tune", 3)
     assert len(rows) == len(sessions) and all(row["truth_ordered"] for row in rows)
     missed = {row["session"].rsplit("-", 1)[1]: row for row in rows if not row["ordered"]}
     assert set(missed) <= {"chessclub"}, {
