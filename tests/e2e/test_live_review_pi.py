@@ -253,7 +253,10 @@ def test_past_the_timeout_pis_own_summary_goes_ahead_and_the_inbox_says_so(live:
     events = _compaction_events(live.logdir)
     start = next(e for e in events if e["type"] == "compaction_start")
     end = next(e for e in events if e["type"] == "compaction_end")
-    assert 4.0 <= end["_t"] - start["_t"] < 15.0
+    # pi waited out the 4 s timeout before its own summary went ahead (not at once). `_t` is when the driver read
+    # each stdout line: a start line read late shortens the span it measures (3.98 s in a CI run at load), so 0.5 s
+    # of that reading's jitter is allowed
+    assert 4.0 - 0.5 <= end["_t"] - start["_t"] < 15.0
     compactions = [e for e in _entries(live.session_file()) if e.get("type") == "compaction"]
     assert len(compactions) == 1 and "FAKE SUMMARY" in compactions[0]["summary"]
     [shown] = json.loads(live.cutline("inbox", "--json", "--all"))
