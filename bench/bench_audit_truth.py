@@ -15,9 +15,8 @@ and whether the audit's score ranks summaries as the truth does (pairs of summar
 one session: the planted one, the offline extractive one, the hand-written ones).
 
 Last, the implicit-facts part (tests/fixtures/truth/implicit/, bench/truth/implicit.py; its
-second, third and fourth rounds, in pi, Claude Code and Codex format, tests/fixtures/truth/implicit2/,
-implicit3/ and implicit4/, bench/truth/implicit2.py, implicit3.py and implicit4.py; round 4 is all held out,
-written blind): per session its good, offline (extractive, with the prompt of the
+second to fifth rounds, in pi, Claude Code and Codex format, tests/fixtures/truth/implicit2/ to
+implicit5/, bench/truth/implicit2.py to implicit5.py; rounds 4 and 5 are all held out, written blind): per session its good, offline (extractive, with the prompt of the
 session's agent) and bad summaries, the truth's scores (the regex judges) and the audit's, and
 how often the audit orders them as the truth does, per round, tune and held out apart
 (`--implicit tune` audits the tune sessions only, `--implicit-rounds 2` the second round only).
@@ -47,6 +46,7 @@ IMPLICIT_ROUNDS = {
     2: (TRUTH / "implicit2", "implicit2"),
     3: (TRUTH / "implicit3", "implicit3"),
     4: (TRUTH / "implicit4", "implicit4"),
+    5: (TRUTH / "implicit5", "implicit5"),
 }
 # rounds whose held-out sessions were read and diagnosed (helper `audit4`, 2026-12-03) after their measurements:
 # no longer held out; round 4, written blind, took their place (bench/truth/README.md)
@@ -131,7 +131,7 @@ def _extractive(file: Path, prompt_name: str = "pi-checkpoint") -> str:
 
 
 def load_implicit(splits: tuple[str, ...] = ("tune", "heldout"), round_: int = 1) -> list[dict[str, Any]]:
-    """The implicit-facts part's sessions of the splits given: round 1 (bench/truth/implicit.py), 2-4 (implicitN.py)."""
+    """The implicit-facts part's sessions of the splits given: round 1 (bench/truth/implicit.py), 2-5 (implicitN.py)."""
     folder = IMPLICIT_ROUNDS[round_][0]
     key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
     return [s | {"folder": str(folder)} for s in key["sessions"] if s["split"] in splits]
@@ -502,7 +502,7 @@ def main() -> int:
         help="splits of the implicit-facts part to audit (comma-separated; 'none' for none)",
     )
     parser.add_argument(
-        "--implicit-rounds", default="1,2,3,4", help="rounds of the implicit-facts part (comma-separated)"
+        "--implicit-rounds", default="1,2,3,4,5", help="rounds of the implicit-facts part (comma-separated)"
     )
     args = parser.parse_args()
     key = json.loads((TRUTH / "key.json").read_text(encoding="utf-8"))

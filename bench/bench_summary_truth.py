@@ -80,6 +80,7 @@ IMPLICIT_KEY = KEY.parent / "implicit" / "key.json"
 IMPLICIT2_KEY = KEY.parent / "implicit2" / "key.json"
 IMPLICIT3_KEY = KEY.parent / "implicit3" / "key.json"
 IMPLICIT4_KEY = KEY.parent / "implicit4" / "key.json"
+IMPLICIT5_KEY = KEY.parent / "implicit5" / "key.json"
 FUNCTIONS_KEY = KEY.parent / "functions" / "key.json"
 # sentence functions (bench/truth/functions.py): the section groups its judges read, per prompt
 FUNCTION_SECTIONS = {
@@ -396,7 +397,7 @@ def report(result: dict[str, Any]) -> bool:
 
 
 def run_implicit(split: str, key_file: Path = IMPLICIT_KEY, name: str = "implicit facts") -> bool:
-    """Implicit facts (bench/truth/implicit.py; rounds 2-4: implicit2.py-implicit4.py): the offline summary's facts kept, and the
+    """Implicit facts (bench/truth/implicit.py; rounds 2-5: implicit2.py-implicit5.py): the offline summary's facts kept, and the
     truth's order of the session's good, offline and bad summaries (weighted retention, contradicted -0.5); whether
     good >= offline > bad (an offline summary that keeps every fact is level with the good one, as in the main set's
     pairs). The offline summary is written with the prompt of the session's agent."""
@@ -480,6 +481,7 @@ def main() -> int:
     run_implicit(args.split, IMPLICIT2_KEY, "implicit facts, round 2")
     run_implicit(args.split, IMPLICIT3_KEY, "implicit facts, round 3")
     run_implicit(args.split, IMPLICIT4_KEY, "implicit facts, round 4")
+    run_implicit(args.split, IMPLICIT5_KEY, "implicit facts, round 5")
     against_hand(result["summaries"])
     if args.show:
         shown = (

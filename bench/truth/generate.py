@@ -11,8 +11,8 @@ noise between them (acknowledgements, template strings, shell commands, slash-li
 file modes, source-line refs), the latest request, and the compaction under test whose
 summary is shaped as the agent's own prompt asks and states each fact verbatim,
 reworded, not at all (dropped) or otherwise (contradicted). Where a dropped path is
-read again after the compaction, the key marks it `recovered`. The implicit facts' round 4
-(bench/truth/implicit4.py, all held out) is written to implicit4/ and checked with it.
+read again after the compaction, the key marks it `recovered`. The implicit facts' rounds 4 and 5
+(bench/truth/implicit4.py, implicit5.py, all held out) are written to implicit4/ and implicit5/ and checked with it.
 """
 
 from __future__ import annotations
@@ -479,10 +479,11 @@ def build(out: Path) -> list[str]:
     }
     (out / "key.json").write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     (out / "hand.json").write_text(json.dumps(HAND, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    # the implicit facts' held-out round 4 (bench/truth/implicit4.py) is built and checked with the main set
-    from bench.truth import implicit4
+    # the implicit facts' held-out rounds 4 and 5 (bench/truth/implicit4.py, implicit5.py) are built and checked with
+    # the main set
+    from bench.truth import implicit4, implicit5
 
-    return problems + implicit4.build(out / "implicit4")
+    return problems + implicit4.build(out / "implicit4") + implicit5.build(out / "implicit5")
 
 
 def main() -> int:

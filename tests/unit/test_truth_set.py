@@ -35,7 +35,15 @@ def test_every_kind_gets_every_treatment_in_both_splits() -> None:
 def test_the_openings_and_implicit_parts_are_their_generators_output_and_judges_agree() -> None:
     """bench/truth/implicit.py also fails when a judge does not keep every fact of a good summary, or keeps one of a
     bad summary's (the latest request aside)."""
-    for generator in ("openings.py", "implicit.py", "implicit2.py", "implicit3.py", "implicit4.py", "functions.py"):
+    for generator in (
+        "openings.py",
+        "implicit.py",
+        "implicit2.py",
+        "implicit3.py",
+        "implicit4.py",
+        "implicit5.py",
+        "functions.py",
+    ):
         done = subprocess.run(
             [sys.executable, str(ROOT / "bench" / "truth" / generator), "--check"],
             capture_output=True,

@@ -1,0 +1,98 @@
+"""The implicit facts' fifth round, all held out, in pi, Claude Code and Codex format: good > offline > bad.
+
+    python bench/truth/implicit5.py            # writes tests/fixtures/truth/implicit5/ (deterministic)
+    python bench/truth/implicit5.py --check    # fails if the committed files differ from a fresh run
+                                               # (generate.py --check also builds and checks it)
+
+One session per case of implicit5_cases.py (eight, every one held out: written and committed blind,
+no audit code read and the audit not run on them, and never tuned on), built as rounds 2-4
+(bench/truth/implicit2.py's writers and summary shapes, imported): the conversation, the latest
+request, one assistant message, then the compaction under test, whose summary is the case's good
+one. Each session plants the six implicit kinds and four ordinary ones (`stated`, `todo`, `detail`
+and `replaced`, a rule the user later replaced). The key (`implicit5/key.json`) has round 4's shape.
+The build runs round 4's checks (imported: the good summary keeps every fact, the bad one none but
+the latest request and contradicts one; the user's own sentences, copied, keep the rule asked, the
+request and the ordinary facts and not the conclusion, lesson, role or number; the assistant's keep
+its conclusion, lesson and role and not the number), and two more: the user's own sentences keep
+the later rule (the earlier one is in them too, so a copy of both is not a contradiction), and the
+commands and tool outputs, copied, keep neither the conclusion, the lesson nor the file's role.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.truth.implicit import problems_of  # noqa: E402
+from bench.truth.implicit2 import shaped, write  # noqa: E402
+from bench.truth.implicit3 import copy_problems  # noqa: E402
+from bench.truth.implicit4 import more_problems  # noqa: E402
+from bench.truth.implicit5_cases import HELD_OUT, KINDS5, WEIGHTS5  # noqa: E402
+from bench.truth.implicit_cases import Case  # noqa: E402
+from bench.truth.judge import judge  # noqa: E402
+from bench.truth.regen import run, write_key  # noqa: E402
+
+OUT = ROOT / "tests" / "fixtures" / "truth" / "implicit5"
+
+
+def sessions() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for n, case in enumerate(HELD_OUT):
+        fmt = case["format"]
+        sid = f"implicit5-heldout-{n:02d}-{fmt}-{case['name']}"
+        facts = [
+            {
+                "kind": kind,
+                "weight": WEIGHTS5[kind],
+                "judge": {"present": case["facts"][kind][0], "contra": case["facts"][kind][1]},
+            }
+            for kind in KINDS5
+        ]
+        spec = {"id": sid, "split": "heldout", "format": fmt, "seed": 13000 + n, "file": f"sessions/{sid}.jsonl"}
+        out.append(spec | {"facts": facts, "good": shaped(fmt, case["good"]), "bad": shaped(fmt, case["bad"])})
+    return out
+
+
+def own_problems(spec: dict[str, Any], case: Case) -> list[str]:
+    """The user's own sentences, copied (the earlier rule and the later one), keep the later rule; the commands and
+    tool outputs, copied, keep neither the conclusion, the lesson nor the file's role (the error is not the remedy)."""
+    out: list[str] = []
+    user = "\n".join(event[1] for event in case["events"] if event[0] == "user")
+    tools = "\n".join(f"{event[2]}\n{event[3]}" for event in case["events"] if event[0] == "tool")
+    for fact in spec["facts"]:
+        present, contra, kind = fact["judge"]["present"], fact["judge"]["contra"], fact["kind"]
+        if kind == "replaced" and (verdict := judge(present, contra, user)) != "kept":
+            out.append(f"{spec['id']} replaced: the user's own sentences are {verdict}")
+        if kind in ("concluded", "learnt", "role") and judge(present, contra, tools) == "kept":
+            out.append(f"{spec['id']} {kind}: the commands and tool outputs keep it")
+    return out
+
+
+def build(out: Path) -> list[str]:
+    (out / "sessions").mkdir(parents=True, exist_ok=True)
+    cases = {case["name"]: case for case in HELD_OUT}
+    problems: list[str] = []
+    for spec in (specs := sessions()):
+        case = cases[spec["id"].rsplit("-", 1)[1]]
+        write(out / spec["file"], case, spec["seed"], spec["good"])
+        problems.extend(
+            problems_of(spec) + copy_problems(spec, case) + more_problems(spec, case) + own_problems(spec, case)
+        )
+    write_key(
+        out,
+        "Round 5 of the implicit facts, all held out (pi, Claude Code, Codex); see bench/truth/implicit5.py.",
+        specs,
+    )
+    return problems
+
+
+def main() -> int:
+    return run(__doc__ or "", OUT, build)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
