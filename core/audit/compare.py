@@ -534,11 +534,39 @@ _EXCLUDING = frozenset(
 _KEEP_OUT = re.compile(r"\b(?:keep|keeps|kept|stay|stays|leave|leaves)\b[^.;,]{0,40}\bout of\b")
 
 
+# a verb that says its object did not happen ("transactions that fail to match"): a negation of what follows
+_FAIL_TO = re.compile(r"\bfail(?:s|ed|ing)? to\b")
+
+
 def _negated(text: str) -> bool:
-    """Whether a text says not to do something in so many words (a negation, "avoid", "keep … out of")."""
+    """Whether a text says not to do something in so many words (a negation, "avoid", "keep … out of", "fail to")."""
     lower = text.lower()
     found = set(re.findall(r"[a-z][a-z'-]*", lower))
-    return bool(found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower))
+    return bool(
+        found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower) or _FAIL_TO.search(lower)
+    )
+
+
+# a word that negates the word after it ("don't *touch*", "never *text*", "can't be *read*", "fail to *match*")
+_NEGATES_NEXT = re.compile(r"\b(?:not|never|no|without|cannot|avoid|\w+n't|fail(?:s|ed|ing)? to)\b")
+
+
+def _governed(clause: str) -> str | None:
+    """The word a clause's first negation governs: the first content word after it ("touch" of "How about we don't
+    touch the tariff sheet?"); None when there is no such negation or nothing after it ("must open nothing")."""
+    found = _NEGATES_NEXT.search(clause.lower().replace("\u2019", "'"))
+    if found is None:
+        return None
+    after = tokens(clause[found.end() :])
+    return after[0].norm if after else None
+
+
+def _names_word(norms: Iterable[str], word: str) -> bool:
+    """Whether a clause's norms hold `word` in some form ("touches" for "touch", "opens" for "open")."""
+    stem_ = word[: max(4, len(word) - 2)]
+    return any(
+        n == word or (len(n) >= 4 and len(word) >= 4 and (n.startswith(stem_) or word.startswith(n))) for n in norms
+    )
 
 
 def polarity(text: str) -> str:
@@ -1236,9 +1264,23 @@ def _flip(
         best = max([len(mine_words & theirs) for _, theirs in theirs_all], default=0)
         if best == 0:
             continue
+        # a passage clause that says less than half of the fact's clause is about something else ("decides whether a
+        # gate opens" for "A pass that can't be read must open nothing")
+        if 2 * best < len(mine_words):
+            continue
         mine = polarity(clause)
-        theirs = {polarity(c) for c, said in theirs_all if len(mine_words & said) == best}
+        best_clauses = [(c, said) for c, said in theirs_all if len(mine_words & said) == best]
+        theirs = {polarity(c) for c, _ in best_clauses}
         if mine not in theirs and (mine == "negative" or "negative" in theirs):
+            # the opposite names what the negation is about: "Hands off the tariff sheet" says nothing of touching it,
+            # so it does not turn "don't touch the tariff sheet" around ("Touch the tariff sheet" would)
+            if mine == "negative":
+                governed, other = _governed(clause), set().union(*(said for _, said in best_clauses))
+            else:
+                negative = [c for c, _ in best_clauses if polarity(c) == "negative"]
+                governed, other = _governed(negative[0]), set(clause_words)
+            if governed is not None and not _names_word(other, governed):
+                continue
             return f"\u201c{passage.text.strip()}\u201d states the opposite"
     return None
 
@@ -1327,6 +1369,9 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
         key = key[:-2]
     if seen.has_identifier(key):
         return Judgement("kept", "identifier", 1.0, seen.line_with(_basename(key)))
+    line = _unschemed_url_line(key, seen)
+    if line:
+        return Judgement("reworded", "url-parts", 1.0, line, "the URL is written as host:port with its path beside it")
     if fact.context:
         contradiction = _contradiction(FactView(fact.context, "context", order=fact.order), seen)
         if contradiction is not None:
@@ -1349,6 +1394,24 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
 
 # a URL's host ("meter.local" of "http://meter.local/api/v1/counter")
 _URL_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://([^/:?#\s]+)")
+# a URL's host with its port, and its path ("192.168.7.20:1880" and "/hives" of "http://192.168.7.20:1880/hives")
+_URL_PARTS = re.compile(r"^[a-z][a-z0-9+.-]*://([^/?#\s]+)(/[^?#\s]*)?$")
+
+
+def _unschemed_url_line(key: str, seen: Passages) -> str:
+    """For a URL, the passage that writes it without its scheme: its host (with the port, if any) and, on the same
+    line, its path ("Node-RED gateway: 192.168.7.20:1880 (/hives)" for "http://192.168.7.20:1880/hives"); "" when
+    none does (a passage with the host but another path or none is judged as before: half kept, or another name)."""
+    parts = _URL_PARTS.match(key)
+    if parts is None or "." not in parts.group(1) or not seen.has_identifier(parts.group(1)):
+        return ""
+    line = seen.line_with(parts.group(1))
+    path = (parts.group(2) or "").rstrip("/")
+    if path and not re.search(r"(?<![\w./-])" + re.escape(path) + r"(?![\w-])", line.lower()):
+        return ""
+    return line
+
+
 # the fewest words a command's arguments must have for them alone to say what it did
 _ARGUMENT_WORDS = 2
 
@@ -1448,9 +1511,13 @@ def _state_conflict(fact: FactView, passage: str) -> str | None:
         return None  # no state to contradict
     done, open_, fixed, unfixed = _states(passage)
     if done:
-        # a done word the task itself says ("keeping the old GUIDs for already published episodes") states nothing of it
+        # a done word the task itself says ("keeping the old GUIDs for already published episodes") states nothing of
+        # it; a passive done form states the task done only when its verb is one of the task's words ("the harbour
+        # server was reinstalled" is no "Deploy it to the harbour server." done; "the key was rotated" is "rotate
+        # the key" done)
         own = fact.text.lower()
-        done = any(m.group(0) not in own for m in _DONE.finditer(passage.lower()))
+        own_norms = {t.norm for t in tokens(fact.text)}
+        done = any(m.group(0) not in own and _done_of(m.group(0), own_norms) for m in _DONE.finditer(passage.lower()))
     if fact.open_task and done and not open_ and not _FAILED.search(passage.lower()):
         return "an open task is stated as done"
     if fact.error_state == "open" and fixed and not unfixed:
@@ -1458,6 +1525,19 @@ def _state_conflict(fact: FactView, passage: str) -> str | None:
     if fact.error_state == "fixed" and unfixed:
         return "a fixed error is stated as still failing"
     return None
+
+
+_PASSIVE_DONE = re.compile(r"^(?:was|were|has been) (\w+)$")
+
+
+def _done_of(said: str, task_norms: AbstractSet[str]) -> bool:
+    """Whether a done form `_DONE` found speaks of the task: any form but a passive one, or a passive one whose verb
+    is a word of the task (in any form) or "done"."""
+    passive = _PASSIVE_DONE.match(said)
+    if passive is None or passive.group(1) == "done":
+        return True
+    verb = tokens(passive.group(1))
+    return bool(verb) and _names_word(task_norms, verb[0].norm)
 
 
 @lru_cache(maxsize=4096)
