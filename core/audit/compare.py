@@ -48,6 +48,7 @@ from cutline.core.audit.rewording import (
     name_plural,
     quoted_keywords,
     same_number,
+    times_as_one,
     within_named_folder,
 )
 from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
@@ -417,7 +418,7 @@ def tokens(text: str, keep_stop: bool = False) -> list[Token]:
     out: list[Token] = []
     # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity); each pattern only where its
     # literal part is (it cannot match elsewhere)
-    text = text.replace('\\"', '"')
+    text = times_as_one(text.replace('\\"', '"'))  # "48 hours" and "two days" alike (rewording.py)
     if "#" in text:
         text = _LABEL.sub(" ", text)
     for literal, pattern, expansion in _ABBREVIATIONS:
@@ -516,10 +517,24 @@ def quantities(text: str) -> list[Quantity]:
     return found
 
 
+_SECONDS_PER = {"ms": 0.001, "s": 1.0, "min": 60.0, "h": 3600.0, "day": 86400.0, "week": 604800.0}
+
+
+def _has_amount(amounts: Sequence[Quantity], q: Quantity) -> bool:
+    """Whether `amounts` hold `q`, a duration in any unit ("90 days" for the fact's words made "7776000s seconds" by
+    `times_as_one`)."""
+    if q in amounts:
+        return True
+    per = _SECONDS_PER.get(q.unit)
+    return per is not None and any(
+        p.unit in _SECONDS_PER and abs(p.value * _SECONDS_PER[p.unit] - q.value * per) < 1e-6 for p in amounts
+    )
+
+
 def _quantity_conflict(fact: Sequence[Quantity], passage: Sequence[Quantity]) -> str | None:
     """ "<passage quantity> instead of <fact quantity>" when the passage gives the same kind of quantity otherwise."""
     for q in fact:
-        if q in passage:
+        if _has_amount(passage, q):  # "1.5 days" is "36 hours"
             continue
         other = next((p for p in passage if p.dimension == q.dimension), None)
         if other is not None and (other.value, other.unit) != (q.value, q.unit):
@@ -1168,7 +1183,7 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     ops = matcher.get_opcodes()
     inner = [o for o in ops if o[0] != "equal"]
     amounts = quantities(" ".join(t.raw for t in fact_toks))
-    same_amounts = bool(amounts) and all(q in passage.amounts for q in amounts)
+    same_amounts = bool(amounts) and all(_has_amount(passage.amounts, q) for q in amounts)
     for n, (op, i1, i2, j1, j2) in enumerate(ops):
         if op != "replace":
             continue
@@ -1554,10 +1569,11 @@ def _telling(fact_toks: Sequence[Token]) -> set[str]:
     return {t.norm for t in fact_toks if t.specific and t.norm not in generic and len(t.norm) >= 4}
 
 
-def judge_kept(fact: FactView, seen: Passages) -> Judgement:
+def judge_kept(fact: FactView, seen: Passages, skip: Callable[[str], bool] | None = None) -> Judgement:
     """Kept, reworded or lost, the contradiction checks left out (for a statement of the assistant's own: its answer
-    to a question names too little of what it settles to be read as stated otherwise)."""
-    return _judge_sentence(fact, seen, contradictions=False)
+    to a question names too little of what it settles to be read as stated otherwise); `skip`: passages (by their
+    text) that cannot keep it, each read alone (not merged with its neighbours: a neighbour's words are not its own)."""
+    return _judge_sentence(fact, seen, contradictions=False, skip=skip)
 
 
 def _message(fact: FactView, fact_toks: list[Token]) -> list[Token]:
@@ -1579,9 +1595,11 @@ def _as_said(fact: FactView, fact_toks: list[Token]) -> list[Token]:
     return [Token(t.norm, True, t.raw) if not t.specific and t.raw.lower() in quoted else t for t in fact_toks]
 
 
-def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True) -> Judgement:
+def _judge_sentence(
+    fact: FactView, seen: Passages, contradictions: bool = True, skip: Callable[[str], bool] | None = None
+) -> Judgement:
     key = normalize_sentence(fact.text)
-    if key and key in seen.whole:
+    if key and key in seen.whole and (skip is None or not skip(seen.line_with(key[:60]))):
         line = seen.line_with(key[:60])
         state = _state_conflict(fact, line.lower().replace(key[:60], " ")) if line else None
         if state is not None:
@@ -1598,7 +1616,9 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
     best, best_text = 0.0, ""
     probes, total = seen.overlap_probes(scored)  # `overlap(scored, passage, seen.cwd)`, the forms looked up once
     for position in seen.candidates(t.norm for t in fact_toks):
-        for passage in seen.merged(position):
+        for passage in seen.merged(position) if skip is None else seen.merged(position)[:1]:
+            if skip is not None and skip(passage.text):
+                continue
             score = probed_overlap(probes, total, passage)
             if score > best:
                 best, best_text = score, passage.text

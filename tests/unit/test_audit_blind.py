@@ -65,3 +65,54 @@ def test_a_passive_done_form_of_another_verb_does_not_state_a_task_done() -> Non
     # near miss: the task's own verb in the passive still states it done
     done = _judge(task, "The new build was deployed to the build server.", "request", open_task=True)
     assert done.verdict == "contradicted"
+
+
+# ---------------------------------------------------------------------------
+# over-credit: a copy that keeps nothing the agent must carry
+# ---------------------------------------------------------------------------
+
+
+def _audit(turns: list[tuple[Any, ...]], summary: str) -> dict[str, Any]:
+    from tests.support.audit_builders import turns_report
+
+    return {f.text: f for f in turns_report(turns, summary).facts}
+
+
+def test_the_which_way_question_copied_does_not_keep_the_answer_by_its_first_clause() -> None:
+    question = "Nightly snapshots or streaming replication for the archive database, which one?"
+    answer = "Streaming replication. Writes arrive all day long, and losing a day of them would hurt the auditors."
+    turns = [("user", question), ("assistant", answer)]
+    copied = _audit(turns, f"- {question}\n- Looked at the archive's write rate.")
+    assert copied[answer].verdict == "lost", copied[answer]
+    assert copied[question].verdict == "lost"  # copied without what it led to
+    # named in passing by another line (the next ask), it keeps no choice either
+    passing = _audit(turns, "- Set up streaming replication on the archive's standby.")
+    assert passing[answer].verdict == "lost", passing[answer]
+    # near misses: the first clause stated as chosen keeps the answer, and so does the choice restated
+    chosen = _audit(turns, f"- {question}\n- Went with streaming replication.")
+    assert chosen[answer].retained and chosen[answer].rule == "first-clause", chosen[answer]
+    restated = _audit(turns, "- Archive DB: streaming replication, not nightly snapshots (writes arrive all day).")
+    assert restated[answer].retained
+
+
+# ---------------------------------------------------------------------------
+# restatements: a time in another unit or notation
+# ---------------------------------------------------------------------------
+
+
+def test_a_duration_in_another_unit_is_kept() -> None:
+    rule = "The nightly backup must finish within 36 hours of the snapshot."
+    said = _judge(rule, "- Backups: done at most 1.5 days after the snapshot.")
+    assert said.verdict in ("kept", "reworded"), said
+    assert _judge("Sessions expire after 90 minutes.", "- Session lifetime: 1.5 h.", "number").verdict == "reworded"
+    # near misses: another duration is no rewording (a contradiction, as before), and a duration alone keeps nothing
+    assert _judge(rule, "- Backups: done at most 2 days after the snapshot.").verdict == "contradicted"
+    assert _judge(rule, "- Reports: 1.5 days late.").verdict == "lost"
+
+
+def test_a_clock_time_in_am_pm_is_the_same_on_24_hours() -> None:
+    rule = "Never page the on-call engineer between 10 pm and 7 am."
+    said = _judge(rule, "- No on-call engineer pages 22:00-07:00.")
+    assert said.verdict in ("kept", "reworded"), said
+    # near miss: other hours are not this rule
+    assert _judge(rule, "- No on-call engineer pages 20:00-06:00.").verdict not in ("kept", "reworded")
