@@ -1569,6 +1569,22 @@ def _telling(fact_toks: Sequence[Token]) -> set[str]:
     return {t.norm for t in fact_toks if t.specific and t.norm not in generic and len(t.norm) >= 4}
 
 
+def _quoted_message(error: str, seen: Passages) -> str:
+    """The passage that quotes an error's message, the words after its last ": " (two or more: "scp hit 'Read-only
+    file system'" for `scp: dest open "/opt/irrig/bin/controller": Read-only file system`), else "": the message
+    quoted says which failure it was, without the path or the program that printed it."""
+    if ": " not in error:
+        return ""
+    message = error.rsplit(": ", 1)[1].strip().strip("'\"`.").lower()
+    if len(message.split()) < 2:
+        return ""
+    for quote in ("'", '"', "`"):
+        line = seen.line_with(f"{quote}{message}{quote}")
+        if line:
+            return line
+    return ""
+
+
 def judge_kept(fact: FactView, seen: Passages, skip: Callable[[str], bool] | None = None) -> Judgement:
     """Kept, reworded or lost, the contradiction checks left out (for a statement of the assistant's own: its answer
     to a question names too little of what it settles to be read as stated otherwise); `skip`: passages (by their
@@ -1629,16 +1645,27 @@ def _judge_sentence(
             if named & item.norms and re.search(r"\b(fixed|resolved|fix)\b", item.text, re.IGNORECASE):
                 return Judgement("reworded", "fix", round(best, 3), item.text)
     telling = _telling(fact_toks) if fact.kind == "error" else set()
-    if telling:
-        hit = next(
-            (p for p in seen.candidates(telling) if telling & seen.items[p].norms),
-            None,
-        )
-        if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
-            return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
-        if not telling <= error_label(fact.text):  # only the label's code ("error[E0463]:"): the words may say it
-            return Judgement("lost", "none", round(best, 3), best_text)
-    return _by_overlap(fact, scored, seen, best, best_text)
+    said = _error_judgement(fact, telling, seen, best, best_text) if telling else None
+    return said if said is not None else _by_overlap(fact, scored, seen, best, best_text)
+
+
+def _error_judgement(
+    fact: FactView, telling: set[str], seen: Passages, best: float, best_text: str
+) -> Judgement | None:
+    """An error judged by its telling tokens (`_telling`) or its message quoted; None when only its label's code is
+    telling (its words may say it: `_by_overlap`)."""
+    quoted = _quoted_message(fact.text, seen)
+    if quoted:
+        return Judgement("reworded", "error-message", round(best, 3), quoted, "its message is quoted")
+    hit = next(
+        (p for p in seen.candidates(telling) if telling & seen.items[p].norms),
+        None,
+    )
+    if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
+        return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
+    if not telling <= error_label(fact.text):  # only the label's code ("error[E0463]:"): the words may say it
+        return Judgement("lost", "none", round(best, 3), best_text)
+    return None
 
 
 def _by_overlap(fact: FactView, scored: Sequence[Token], seen: Passages, best: float, best_text: str) -> Judgement:

@@ -116,3 +116,13 @@ def test_a_clock_time_in_am_pm_is_the_same_on_24_hours() -> None:
     assert said.verdict in ("kept", "reworded"), said
     # near miss: other hours are not this rule
     assert _judge(rule, "- No on-call engineer pages 20:00-06:00.").verdict not in ("kept", "reworded")
+
+
+def test_an_error_is_kept_by_its_message_quoted() -> None:
+    error = 'cp: cannot create regular file "/srv/kiosk/bin/worker": No space left on device'
+    said = _judge(error, "- Deploy to kiosk 2: cp hit 'No space left on device'.", "error", error_state="open")
+    assert said.verdict == "reworded" and said.rule == "error-message", said
+    # near misses: the failure named without its message, or another message quoted, keeps nothing
+    assert _judge(error, "- Deploy to kiosk 2: cp failed.", "error", error_state="open").verdict == "lost"
+    other = _judge(error, "- Deploy to kiosk 2: cp hit 'Permission denied'.", "error", error_state="open")
+    assert other.verdict == "lost"
