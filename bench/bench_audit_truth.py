@@ -16,7 +16,8 @@ one session: the planted one, the offline extractive one, the hand-written ones)
 
 Last, the implicit-facts part (tests/fixtures/truth/implicit/, bench/truth/implicit.py; its
 second to fifth rounds, in pi, Claude Code and Codex format, tests/fixtures/truth/implicit2/ to
-implicit5/, bench/truth/implicit2.py to implicit5.py; rounds 4 and 5 are all held out, written blind): per session its good, offline (extractive, with the prompt of the
+implicit5/, bench/truth/implicit2.py to implicit5.py; rounds 4 and 5 are all held out, written blind, and round 4
+is spent since audit5 read it): per session its good, offline (extractive, with the prompt of the
 session's agent) and bad summaries, the truth's scores (the regex judges) and the audit's, and
 how often the audit orders them as the truth does, per round, tune and held out apart
 (`--implicit tune` audits the tune sessions only, `--implicit-rounds 2` the second round only).
@@ -48,9 +49,9 @@ IMPLICIT_ROUNDS = {
     4: (TRUTH / "implicit4", "implicit4"),
     5: (TRUTH / "implicit5", "implicit5"),
 }
-# rounds whose held-out sessions were read and diagnosed (helper `audit4`, 2026-12-03) after their measurements:
-# no longer held out; round 4, written blind, took their place (bench/truth/README.md)
-SPENT = frozenset({"implicit", "implicit2", "implicit3"})
+# rounds whose held-out sessions were read and diagnosed after their measurements (rounds 1-3 by helper `audit4`,
+# round 4 by helper `audit5`, 2026-12-03): no longer held out (bench/truth/README.md)
+SPENT = frozenset({"implicit", "implicit2", "implicit3", "implicit4"})
 PROMPT_FOR_FORMAT = {"pi": "pi-checkpoint", "claude_code": "claude-code", "codex": "codex"}
 ROLES = ("good", "offline", "bad")
 RANK = {"kept": 0, "reworded": 1, "lost": 2, "contradicted": 3}

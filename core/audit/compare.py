@@ -48,6 +48,7 @@ from cutline.core.audit.rewording import (
     name_plural,
     quoted_keywords,
     same_number,
+    times_as_one,
     within_named_folder,
 )
 from cutline.core.facts import NEGATIONS, normalize_sentence, normalize_text, stem
@@ -417,7 +418,7 @@ def tokens(text: str, keep_stop: bool = False) -> list[Token]:
     out: list[Token] = []
     # a quoted message's escaped quotes, and "#2"-style labels (a counter, not a quantity); each pattern only where its
     # literal part is (it cannot match elsewhere)
-    text = text.replace('\\"', '"')
+    text = times_as_one(text.replace('\\"', '"'))  # "48 hours" and "two days" alike (rewording.py)
     if "#" in text:
         text = _LABEL.sub(" ", text)
     for literal, pattern, expansion in _ABBREVIATIONS:
@@ -516,10 +517,24 @@ def quantities(text: str) -> list[Quantity]:
     return found
 
 
+_SECONDS_PER = {"ms": 0.001, "s": 1.0, "min": 60.0, "h": 3600.0, "day": 86400.0, "week": 604800.0}
+
+
+def _has_amount(amounts: Sequence[Quantity], q: Quantity) -> bool:
+    """Whether `amounts` hold `q`, a duration in any unit ("90 days" for the fact's words made "7776000s seconds" by
+    `times_as_one`)."""
+    if q in amounts:
+        return True
+    per = _SECONDS_PER.get(q.unit)
+    return per is not None and any(
+        p.unit in _SECONDS_PER and abs(p.value * _SECONDS_PER[p.unit] - q.value * per) < 1e-6 for p in amounts
+    )
+
+
 def _quantity_conflict(fact: Sequence[Quantity], passage: Sequence[Quantity]) -> str | None:
     """ "<passage quantity> instead of <fact quantity>" when the passage gives the same kind of quantity otherwise."""
     for q in fact:
-        if q in passage:
+        if _has_amount(passage, q):  # "1.5 days" is "36 hours"
             continue
         other = next((p for p in passage if p.dimension == q.dimension), None)
         if other is not None and (other.value, other.unit) != (q.value, q.unit):
@@ -534,11 +549,39 @@ _EXCLUDING = frozenset(
 _KEEP_OUT = re.compile(r"\b(?:keep|keeps|kept|stay|stays|leave|leaves)\b[^.;,]{0,40}\bout of\b")
 
 
+# a verb that says its object did not happen ("transactions that fail to match"): a negation of what follows
+_FAIL_TO = re.compile(r"\bfail(?:s|ed|ing)? to\b")
+
+
 def _negated(text: str) -> bool:
-    """Whether a text says not to do something in so many words (a negation, "avoid", "keep … out of")."""
+    """Whether a text says not to do something in so many words (a negation, "avoid", "keep … out of", "fail to")."""
     lower = text.lower()
     found = set(re.findall(r"[a-z][a-z'-]*", lower))
-    return bool(found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower))
+    return bool(
+        found & _NEGATORS or found & _EXCLUDING or "n't" in lower or _KEEP_OUT.search(lower) or _FAIL_TO.search(lower)
+    )
+
+
+# a word that negates the word after it ("don't *touch*", "never *text*", "can't be *read*", "fail to *match*")
+_NEGATES_NEXT = re.compile(r"\b(?:not|never|no|without|cannot|avoid|\w+n't|fail(?:s|ed|ing)? to)\b")
+
+
+def _governed(clause: str) -> str | None:
+    """The word a clause's first negation governs: the first content word after it ("touch" of "How about we don't
+    touch the tariff sheet?"); None when there is no such negation or nothing after it ("must open nothing")."""
+    found = _NEGATES_NEXT.search(clause.lower().replace("\u2019", "'"))
+    if found is None:
+        return None
+    after = tokens(clause[found.end() :])
+    return after[0].norm if after else None
+
+
+def _names_word(norms: Iterable[str], word: str) -> bool:
+    """Whether a clause's norms hold `word` in some form ("touches" for "touch", "opens" for "open")."""
+    stem_ = word[: max(4, len(word) - 2)]
+    return any(
+        n == word or (len(n) >= 4 and len(word) >= 4 and (n.startswith(stem_) or word.startswith(n))) for n in norms
+    )
 
 
 def polarity(text: str) -> str:
@@ -1140,7 +1183,7 @@ def _substitution(fact_toks: Sequence[Token], passage: Passage) -> str | None:
     ops = matcher.get_opcodes()
     inner = [o for o in ops if o[0] != "equal"]
     amounts = quantities(" ".join(t.raw for t in fact_toks))
-    same_amounts = bool(amounts) and all(q in passage.amounts for q in amounts)
+    same_amounts = bool(amounts) and all(_has_amount(passage.amounts, q) for q in amounts)
     for n, (op, i1, i2, j1, j2) in enumerate(ops):
         if op != "replace":
             continue
@@ -1236,9 +1279,23 @@ def _flip(
         best = max([len(mine_words & theirs) for _, theirs in theirs_all], default=0)
         if best == 0:
             continue
+        # a passage clause that says less than half of the fact's clause is about something else ("decides whether a
+        # gate opens" for "A pass that can't be read must open nothing")
+        if 2 * best < len(mine_words):
+            continue
         mine = polarity(clause)
-        theirs = {polarity(c) for c, said in theirs_all if len(mine_words & said) == best}
+        best_clauses = [(c, said) for c, said in theirs_all if len(mine_words & said) == best]
+        theirs = {polarity(c) for c, _ in best_clauses}
         if mine not in theirs and (mine == "negative" or "negative" in theirs):
+            # the opposite names what the negation is about: "Hands off the tariff sheet" says nothing of touching it,
+            # so it does not turn "don't touch the tariff sheet" around ("Touch the tariff sheet" would)
+            if mine == "negative":
+                governed, other = _governed(clause), set().union(*(said for _, said in best_clauses))
+            else:
+                negative = [c for c, _ in best_clauses if polarity(c) == "negative"]
+                governed, other = _governed(negative[0]), set(clause_words)
+            if governed is not None and not _names_word(other, governed):
+                continue
             return f"\u201c{passage.text.strip()}\u201d states the opposite"
     return None
 
@@ -1327,6 +1384,9 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
         key = key[:-2]
     if seen.has_identifier(key):
         return Judgement("kept", "identifier", 1.0, seen.line_with(_basename(key)))
+    line = _unschemed_url_line(key, seen)
+    if line:
+        return Judgement("reworded", "url-parts", 1.0, line, "the URL is written as host:port with its path beside it")
     if fact.context:
         contradiction = _contradiction(FactView(fact.context, "context", order=fact.order), seen)
         if contradiction is not None:
@@ -1349,6 +1409,24 @@ def _judge_identifier(fact: FactView, seen: Passages) -> Judgement:
 
 # a URL's host ("meter.local" of "http://meter.local/api/v1/counter")
 _URL_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://([^/:?#\s]+)")
+# a URL's host with its port, and its path ("192.168.7.20:1880" and "/hives" of "http://192.168.7.20:1880/hives")
+_URL_PARTS = re.compile(r"^[a-z][a-z0-9+.-]*://([^/?#\s]+)(/[^?#\s]*)?$")
+
+
+def _unschemed_url_line(key: str, seen: Passages) -> str:
+    """For a URL, the passage that writes it without its scheme: its host (with the port, if any) and, on the same
+    line, its path ("Node-RED gateway: 192.168.7.20:1880 (/hives)" for "http://192.168.7.20:1880/hives"); "" when
+    none does (a passage with the host but another path or none is judged as before: half kept, or another name)."""
+    parts = _URL_PARTS.match(key)
+    if parts is None or "." not in parts.group(1) or not seen.has_identifier(parts.group(1)):
+        return ""
+    line = seen.line_with(parts.group(1))
+    path = (parts.group(2) or "").rstrip("/")
+    if path and not re.search(r"(?<![\w./-])" + re.escape(path) + r"(?![\w-])", line.lower()):
+        return ""
+    return line
+
+
 # the fewest words a command's arguments must have for them alone to say what it did
 _ARGUMENT_WORDS = 2
 
@@ -1448,9 +1526,13 @@ def _state_conflict(fact: FactView, passage: str) -> str | None:
         return None  # no state to contradict
     done, open_, fixed, unfixed = _states(passage)
     if done:
-        # a done word the task itself says ("keeping the old GUIDs for already published episodes") states nothing of it
+        # a done word the task itself says ("keeping the old GUIDs for already published episodes") states nothing of
+        # it; a passive done form states the task done only when its verb is one of the task's words ("the harbour
+        # server was reinstalled" is no "Deploy it to the harbour server." done; "the key was rotated" is "rotate
+        # the key" done)
         own = fact.text.lower()
-        done = any(m.group(0) not in own for m in _DONE.finditer(passage.lower()))
+        own_norms = {t.norm for t in tokens(fact.text)}
+        done = any(m.group(0) not in own and _done_of(m.group(0), own_norms) for m in _DONE.finditer(passage.lower()))
     if fact.open_task and done and not open_ and not _FAILED.search(passage.lower()):
         return "an open task is stated as done"
     if fact.error_state == "open" and fixed and not unfixed:
@@ -1458,6 +1540,19 @@ def _state_conflict(fact: FactView, passage: str) -> str | None:
     if fact.error_state == "fixed" and unfixed:
         return "a fixed error is stated as still failing"
     return None
+
+
+_PASSIVE_DONE = re.compile(r"^(?:was|were|has been) (\w+)$")
+
+
+def _done_of(said: str, task_norms: AbstractSet[str]) -> bool:
+    """Whether a done form `_DONE` found speaks of the task: any form but a passive one, or a passive one whose verb
+    is a word of the task (in any form) or "done"."""
+    passive = _PASSIVE_DONE.match(said)
+    if passive is None or passive.group(1) == "done":
+        return True
+    verb = tokens(passive.group(1))
+    return bool(verb) and _names_word(task_norms, verb[0].norm)
 
 
 @lru_cache(maxsize=4096)
@@ -1474,10 +1569,27 @@ def _telling(fact_toks: Sequence[Token]) -> set[str]:
     return {t.norm for t in fact_toks if t.specific and t.norm not in generic and len(t.norm) >= 4}
 
 
-def judge_kept(fact: FactView, seen: Passages) -> Judgement:
+def _quoted_message(error: str, seen: Passages) -> str:
+    """The passage that quotes an error's message, the words after its last ": " (two or more: "scp hit 'Read-only
+    file system'" for `scp: dest open "/opt/irrig/bin/controller": Read-only file system`), else "": the message
+    quoted says which failure it was, without the path or the program that printed it."""
+    if ": " not in error:
+        return ""
+    message = error.rsplit(": ", 1)[1].strip().strip("'\"`.").lower()
+    if len(message.split()) < 2:
+        return ""
+    for quote in ("'", '"', "`"):
+        line = seen.line_with(f"{quote}{message}{quote}")
+        if line:
+            return line
+    return ""
+
+
+def judge_kept(fact: FactView, seen: Passages, skip: Callable[[str], bool] | None = None) -> Judgement:
     """Kept, reworded or lost, the contradiction checks left out (for a statement of the assistant's own: its answer
-    to a question names too little of what it settles to be read as stated otherwise)."""
-    return _judge_sentence(fact, seen, contradictions=False)
+    to a question names too little of what it settles to be read as stated otherwise); `skip`: passages (by their
+    text) that cannot keep it, each read alone (not merged with its neighbours: a neighbour's words are not its own)."""
+    return _judge_sentence(fact, seen, contradictions=False, skip=skip)
 
 
 def _message(fact: FactView, fact_toks: list[Token]) -> list[Token]:
@@ -1499,9 +1611,11 @@ def _as_said(fact: FactView, fact_toks: list[Token]) -> list[Token]:
     return [Token(t.norm, True, t.raw) if not t.specific and t.raw.lower() in quoted else t for t in fact_toks]
 
 
-def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True) -> Judgement:
+def _judge_sentence(
+    fact: FactView, seen: Passages, contradictions: bool = True, skip: Callable[[str], bool] | None = None
+) -> Judgement:
     key = normalize_sentence(fact.text)
-    if key and key in seen.whole:
+    if key and key in seen.whole and (skip is None or not skip(seen.line_with(key[:60]))):
         line = seen.line_with(key[:60])
         state = _state_conflict(fact, line.lower().replace(key[:60], " ")) if line else None
         if state is not None:
@@ -1518,7 +1632,9 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
     best, best_text = 0.0, ""
     probes, total = seen.overlap_probes(scored)  # `overlap(scored, passage, seen.cwd)`, the forms looked up once
     for position in seen.candidates(t.norm for t in fact_toks):
-        for passage in seen.merged(position):
+        for passage in seen.merged(position) if skip is None else seen.merged(position)[:1]:
+            if skip is not None and skip(passage.text):
+                continue
             score = probed_overlap(probes, total, passage)
             if score > best:
                 best, best_text = score, passage.text
@@ -1529,16 +1645,27 @@ def _judge_sentence(fact: FactView, seen: Passages, contradictions: bool = True)
             if named & item.norms and re.search(r"\b(fixed|resolved|fix)\b", item.text, re.IGNORECASE):
                 return Judgement("reworded", "fix", round(best, 3), item.text)
     telling = _telling(fact_toks) if fact.kind == "error" else set()
-    if telling:
-        hit = next(
-            (p for p in seen.candidates(telling) if telling & seen.items[p].norms),
-            None,
-        )
-        if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
-            return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
-        if not telling <= error_label(fact.text):  # only the label's code ("error[E0463]:"): the words may say it
-            return Judgement("lost", "none", round(best, 3), best_text)
-    return _by_overlap(fact, scored, seen, best, best_text)
+    said = _error_judgement(fact, telling, seen, best, best_text) if telling else None
+    return said if said is not None else _by_overlap(fact, scored, seen, best, best_text)
+
+
+def _error_judgement(
+    fact: FactView, telling: set[str], seen: Passages, best: float, best_text: str
+) -> Judgement | None:
+    """An error judged by its telling tokens (`_telling`) or its message quoted; None when only its label's code is
+    telling (its words may say it: `_by_overlap`)."""
+    quoted = _quoted_message(fact.text, seen)
+    if quoted:
+        return Judgement("reworded", "error-message", round(best, 3), quoted, "its message is quoted")
+    hit = next(
+        (p for p in seen.candidates(telling) if telling & seen.items[p].norms),
+        None,
+    )
+    if hit is not None and (best >= 0.25 or len(telling & seen.items[hit].norms) >= 1):
+        return Judgement("reworded", "error-signature", round(best, 3), seen.items[hit].text)
+    if not telling <= error_label(fact.text):  # only the label's code ("error[E0463]:"): the words may say it
+        return Judgement("lost", "none", round(best, 3), best_text)
+    return None
 
 
 def _by_overlap(fact: FactView, scored: Sequence[Token], seen: Passages, best: float, best_text: str) -> Judgement:

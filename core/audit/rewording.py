@@ -137,10 +137,66 @@ def within_named_folder(path: str, text: str) -> bool:
     return False
 
 
+# a duration: a number (in digits or words) and a unit of time; a clock time in am / pm; a range of two clock times
+_SECONDS = {
+    **dict.fromkeys(["ms", "millisecond", "milliseconds"], 0.001),
+    **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], 1.0),
+    **dict.fromkeys(["min", "mins", "minute", "minutes"], 60.0),
+    **dict.fromkeys(["h", "hr", "hrs", "hour", "hours"], 3600.0),
+    **dict.fromkeys(["day", "days"], 86400.0),
+    **dict.fromkeys(["week", "weeks"], 604800.0),
+}
+_DURATION = re.compile(
+    r"(?<![\w.:/-])(\d+(?:\.\d+)?|"
+    + "|".join(_NUMBER_WORDS)
+    + r")[\s-]*("
+    + "|".join(sorted(_SECONDS, key=len, reverse=True))
+    + r")\b(?![.:/-]\w)",
+    re.IGNORECASE,
+)
+_CLOCK = re.compile(r"(?<![\w.:])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)
+_CLOCK_RANGE = re.compile(r"(?<![\w.:])(\d{1,2}:\d{2})\s*[-\u2013]\s*(\d{1,2}:\d{2})(?![\w:])")
+
+
+def _seconds(m: re.Match[str]) -> str:
+    number = m.group(1).lower()
+    value = float(_NUMBER_WORDS[number]) if number in _NUMBER_WORDS else float(number)
+    seconds = round(value * _SECONDS[m.group(2).lower()], 6)
+    # the number in seconds and the unit's word: a duration stays two words, as it was
+    return f"{int(seconds) if seconds.is_integer() else seconds}s seconds"
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if hour > 12 or minute > 59:
+        return m.group(0)
+    hour = hour % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour:02d}:{minute:02d}"
+
+
+def times_as_one(text: str) -> str:
+    """The text with each duration written in seconds ("48 hours" and "two days" -> "172800s seconds", "0.412 s" and
+    "412 ms" -> "0.412s seconds") and each clock time on 24 hours ("9 pm" -> "21:00"; "21:00-08:00" -> "21:00 to 08:00"), so that a
+    time restated in another unit or notation is compared as one (months and years, of uneven length, stay as said)."""
+    if _CLOCK.search(text):
+        text = _CLOCK.sub(_clock, text)
+    if ":" in text:
+        text = _CLOCK_RANGE.sub(r"\1 to \2", text)
+    return _DURATION.sub(_seconds, text)
+
+
 def digits_for_words(text: str) -> str:
     """The text with numbers in words before a word written in digits ("three retries" -> "3 retries"), so that a
     quantity written in words is compared as one."""
     return _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]) + m.group(2), text)
 
 
-__all__ = ["digits_for_words", "error_label", "name_plural", "quoted_keywords", "same_number", "within_named_folder"]
+__all__ = [
+    "digits_for_words",
+    "error_label",
+    "name_plural",
+    "quoted_keywords",
+    "same_number",
+    "times_as_one",
+    "within_named_folder",
+]

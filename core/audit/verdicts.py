@@ -445,8 +445,18 @@ def _rescued(answer: Fact, said: Judgement, pointed: Sequence[str], seen: Passag
     line = _pointed_kept(pointed, seen)
     if line:
         return Judgement("reworded", "pointed", said.score, line, "the output it points at is kept")
+    names_identifier = any(t.specific for t in tokens(_first_clause(answer.text)))
     for rule, clause in (("first-clause", _first_clause(answer.text)), ("consequence", _consequence(answer.text))):
-        part = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen) if clause else None
+        # an answer's first clause naming the way taken ("Server-sent events.") is kept where a passage states it as
+        # chosen or says why: not by the which-way question copied ("Help me decide: WebSockets or server-sent
+        # events …"), which names every way, nor by another statement that names it in passing (the latest ask "…
+        # with an SSE stream …"); a first clause naming a file or host ("app/x.py is the upload endpoint") is a role
+        # or a lesson, no choice
+        def skip(text: str) -> bool:
+            return _offers_ways(text) or (not names_identifier and _STATED_CHOICE.search(text.lower()) is None)
+
+        skip_first = skip if rule == "first-clause" else None
+        part = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen, skip_first) if clause else None
         if part is not None and part.verdict != "lost":
             return Judgement("reworded", rule, part.score, part.closest, f"its {rule.replace('-', ' ')} is kept")
     # an answer naming one thing ("Glicko-2." before the reasons): kept where the summary states that thing as chosen,
@@ -455,6 +465,17 @@ def _rescued(answer: Fact, said: Judgement, pointed: Sequence[str], seen: Passag
     if chosen:
         return Judgement("reworded", "chosen", said.score, chosen, "what it chose is stated as chosen")
     return said
+
+
+# a passage stating a choice (`_CHOSE`: what was chosen against what was not, or that it was decided) or why
+_STATED_CHOICE = re.compile(_CHOSE.pattern + r"|\b(?:because|since|due to)\b")
+# a passage that puts ways side by side: a question, or options joined by "or" / "vs"
+_WAYS_SIDE_BY_SIDE = re.compile(r"\?|\b(?:or|vs|versus)\b", re.I)
+
+
+def _offers_ways(text: str) -> bool:
+    """Whether a passage asks or lists ways to choose from rather than stating one (`_WAYS_SIDE_BY_SIDE`)."""
+    return _WAYS_SIDE_BY_SIDE.search(text) is not None
 
 
 def _same_word(one: str, other: str) -> bool:
@@ -724,7 +745,10 @@ class ConversationScan:
                 view = _view(answer, None, self.position.get(answer.source_entry_id or "", -1))
                 judged.append(
                     _audit_fact(
-                        answer, "conversation", _rescued(answer, judge_kept(view, self._seen), pointed, self._seen), 2.0
+                        answer,
+                        "conversation",
+                        _rescued(answer, judge_kept(view, self._seen), pointed, self._seen),
+                        2.0,
                     )
                 )
             elif judged[a].verdict == "lost":

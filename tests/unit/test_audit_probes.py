@@ -29,6 +29,7 @@ from cutline.core.audit.compare import (
     sentences,
     tokens,
 )
+from cutline.core.audit.rewording import times_as_one
 from cutline.core.facts import stem
 from tests.support.session_files import SESSION_FILES
 
@@ -38,7 +39,8 @@ TEXT_CHARS = 100_000  # a session's first texts tokenized both ways, whole and s
 
 def _plain_pieces(text: str) -> list[tuple[str, bool]]:
     """compare's pieces of a text as they were cut before (each pattern run over the whole text, each piece read)."""
-    text = re.sub(r"(?<![\w#])#\d+\b", " ", text.replace('\\"', '"'))
+    # durations and clock times written one way (rewording.times_as_one, audit5), then as before
+    text = re.sub(r"(?<![\w#])#\d+\b", " ", times_as_one(text.replace('\\"', '"')))
     for pattern, expansion in (
         (re.compile(r"\bSSE\b"), "server-sent events"),
         (re.compile(r"\be2e\b", re.IGNORECASE), "end-to-end"),
