@@ -336,8 +336,12 @@ def truth_score(key: dict[str, Any], session: str, summary: str, by_hand: dict[s
 
 
 def _agrees(truth: float, audit: float) -> bool:
+    """Whether the audit orders a pair as the truth does (`truth`, `audit`: the first's score less the second's).
+
+    A pair the truth puts level (within 0.05) may not be put the other way round by more than that; the audit
+    putting it the same way round as the truth, by any margin, agrees."""
     if abs(truth) < 0.05:
-        return abs(audit) < 0.05
+        return audit > -0.05 if truth >= 0 else audit < 0.05
     return audit > 0 if truth > 0 else audit < 0
 
 

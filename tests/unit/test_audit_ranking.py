@@ -109,3 +109,15 @@ def test_on_the_third_round_of_implicit_facts_the_audit_orders_the_summaries_as_
     assert set(missed) <= {"chessclub"}, {
         name: {r: row[r] for r in ("good", "offline", "bad")} for name, row in missed.items()
     }
+
+
+def test_a_pair_the_truth_puts_level_agrees_unless_the_audit_puts_it_the_other_way_round() -> None:
+    agrees = _bench()._agrees
+    # the truth puts the good summary 0.04 above the offline one (level); the audit puts it 0.08 above: the same way
+    assert agrees(0.04, 0.08)
+    assert agrees(0.04, 0.0) and agrees(0.0, -0.04) and agrees(-0.04, 0.04)
+    # level for the truth, but the audit puts it the other way round by more than 0.05
+    assert not agrees(0.04, -0.08)
+    assert not agrees(-0.04, 0.08)
+    # a pair the truth orders must be ordered the same way
+    assert agrees(0.3, 0.01) and not agrees(0.3, -0.01) and not agrees(0.3, 0.0)
