@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.models import Entry, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
@@ -56,6 +56,8 @@ MAX_FACT_CHARS = 300
 class Fact(BaseModel):
     """One thing the conversation established, with the entry it first appeared in."""
 
+    model_config = ConfigDict(defer_build=True)
+
     kind: FactKind
     text: str
     key: str
@@ -70,6 +72,8 @@ class Fact(BaseModel):
 
 class FactMatch(BaseModel):
     """The verdict on one fact: retained or not, and which rule decided it."""
+
+    model_config = ConfigDict(defer_build=True)
 
     fact: Fact
     retained: bool

@@ -38,12 +38,16 @@ EVENTS: tuple[HookEventName, ...] = ("before_compaction", "after_compaction")
 class BeforeCompactionEvent(BaseModel):
     """Fired before summarization starts."""
 
+    model_config = ConfigDict(defer_build=True)
+
     messageCount: int
     tokenCount: int | None = None
 
 
 class AfterCompactionEvent(BaseModel):
     """Fired after the summary is made; `compactedCount` messages were summarized away."""
+
+    model_config = ConfigDict(defer_build=True)
 
     messageCount: int
     tokenCount: int | None = None
@@ -52,6 +56,8 @@ class AfterCompactionEvent(BaseModel):
 
 class HookOutcome(BaseModel):
     """What happened when one hook ran (or failed to load)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     event: HookEventName
     hook: str
@@ -64,7 +70,7 @@ class HookOutcome(BaseModel):
 
 
 class _Loaded(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     name: str
     func: Callable[..., Any] | None = None

@@ -7,7 +7,9 @@ import every module the package re-exports at start-up.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 
@@ -24,3 +26,29 @@ def lazy_names(package: str, table: dict[str, str], namespace: dict[str, Any]) -
         return value
 
     return __getattr__
+
+
+class _Forwarder(ModuleType):
+    """Stands in for a module not yet imported: the first attribute read imports it and every read goes to it."""
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self.__name__), attr)
+
+
+def import_deferring(name: str, deferred: str) -> ModuleType:
+    """Import module `name` while `deferred`, which it imports at its top, is not imported (unless it already is).
+
+    Why: pydantic-settings imports asyncio (~40 ms) for `CliApp.run` alone, which cutline never
+    calls. While `name` is imported, `deferred` is a stand-in that imports the real module the
+    first time one of its attributes is read; afterwards `sys.modules` holds no `deferred`, so
+    any other `import` of it is the real import.
+    """
+    if deferred in sys.modules:
+        return importlib.import_module(name)
+    stand_in = _Forwarder(deferred)
+    sys.modules[deferred] = stand_in
+    try:
+        return importlib.import_module(name)
+    finally:
+        if sys.modules.get(deferred) is stand_in:
+            del sys.modules[deferred]

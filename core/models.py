@@ -5,6 +5,10 @@ blocks) because the planner must reproduce pi exactly; Claude Code and Codex rea
 map their records onto it. Every entry keeps the exact text of the record it came
 from (`raw_line`) so a session that is imported and exported unchanged is
 byte-for-byte the same, and unknown fields survive.
+
+Every model here, as in the other modules a command may import without using their models,
+is `defer_build`: its validator and serializer are built at its first use, not at import
+(a warm `tokens --json` of a Codex file built 36 schemas at start-up, one of which it uses).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Block(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 class TextBlock(_Block):
@@ -82,7 +86,7 @@ Role = Literal[
 class Usage(BaseModel):
     """Token usage the provider reported for one assistant response (pi's field names)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     input: int = 0
     output: int = 0
@@ -104,7 +108,7 @@ class Usage(BaseModel):
 class Message(BaseModel):
     """One message as the model sees it; string content is normalized to one text block."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     role: Role
     content: list[Block] = Field(default_factory=list)
@@ -207,7 +211,7 @@ class CompactionRecord(BaseModel):
     (Claude Code and Codex compactions replace the whole history).
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     summary: str = ""
     firstKeptEntryId: str | None = None
@@ -220,7 +224,7 @@ class CompactionRecord(BaseModel):
 class Entry(BaseModel):
     """One record of a session file, placed in the session tree."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     id: str
     parentId: str | None = None
@@ -256,6 +260,8 @@ SessionFormat = Literal["pi", "claude_code", "codex", "openclaw", "qwen_code", "
 class Problem(BaseModel):
     """Something wrong with the input, reported as `file:line: what is wrong`."""
 
+    model_config = ConfigDict(defer_build=True)
+
     file: str
     line: int | None = None
     message: str
@@ -273,6 +279,8 @@ _PATHS: dict[int, tuple[tuple[int, int, str | None, int], list[Entry]]] = {}
 
 class Session(BaseModel):
     """A whole transcript: header, every entry (all branches) and what went wrong reading it."""
+
+    model_config = ConfigDict(defer_build=True)
 
     id: str
     format: SessionFormat

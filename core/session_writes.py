@@ -15,7 +15,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from cutline.core.agents.adapter import AgentAdapter, off_branch_warning
 from cutline.core.agents.entries import StableIds, now_iso
@@ -62,6 +62,8 @@ def write_back_plan(
 
 class WriteBackOutcome(BaseModel):
     """The decision recorded and what a person should know about the write-back."""
+
+    model_config = ConfigDict(defer_build=True)
 
     decision: Decision
     notes: list[str] = []
@@ -743,6 +745,8 @@ def _undoable(store: Store, ref: str) -> tuple[str, PendingWrite]:
 
 class UndoPlan(BaseModel):
     """What undoing a proposal's write-back would restore, and from where: shown before anyone confirms."""
+
+    model_config = ConfigDict(defer_build=True)
 
     proposal_id: str
     path: str

@@ -61,8 +61,8 @@ def stored_unless_other_agent(store: Any, ref: str) -> str | None:
 
 def _read_from_columns(path: Path) -> bool:
     """Whether a file is an OpenClaw store, its first line a session header (pi's, OpenClaw's version 4 and up), or its head a Claude Code or Codex record."""
+    from cutline.core.agents.formats import head_format
     from cutline.core.agents.peek import session_header
-    from cutline.core.agents.registry import head_format
     from cutline.core.agents.store_refs import is_store_ref
 
     return is_store_ref(path) or session_header(path) is not None or head_format(path) in ("claude_code", "codex")

@@ -11,11 +11,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 
 class RunningProcess(BaseModel):
     """One process: its id, command line and working directory (None when not readable)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     pid: int
     argv: list[str]

@@ -27,7 +27,7 @@ WireRole = Literal["system", "user", "assistant", "tool"]
 
 
 class _WireBlock(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class WireText(_WireBlock):
@@ -75,7 +75,7 @@ WireBlock = Annotated[
 class WireMessage(BaseModel):
     """One message of the request, as the model receives it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     role: WireRole
     content: list[WireBlock] = Field(default_factory=list)
@@ -97,6 +97,8 @@ class WireMessage(BaseModel):
 
 class WireContext(BaseModel):
     """What `cutline context --json` prints: the agent and the messages its next request carries."""
+
+    model_config = ConfigDict(defer_build=True)
 
     agent: str
     messages: list[WireMessage] = Field(default_factory=list)

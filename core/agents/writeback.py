@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from cutline.core.errors import WriteBackRefused
 from cutline.core.models import Entry
@@ -24,6 +24,8 @@ WriteBackHow = Literal["append", "migrate-and-append", "insert", "none"]
 
 class WriteBackPlan(BaseModel):
     """Whether a session can be written back, how, and why not: shown before anyone confirms."""
+
+    model_config = ConfigDict(defer_build=True)
 
     possible: bool
     how: WriteBackHow
@@ -44,6 +46,8 @@ class PendingWrite(BaseModel):
     the file as it was (`size_before`/`sha_before`), the exact bytes to add (`payload_*`),
     or, for a rewrite, the exact bytes of the new file (`sha_after`).
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     proposal_id: str
     session_id: str
@@ -73,6 +77,8 @@ class PendingWrite(BaseModel):
 class WrittenBack(BaseModel):
     """A finished write-back: the new entry and the record of what was written (what undo and recovery need)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     entry: Entry
     pending: PendingWrite
 
@@ -83,12 +89,16 @@ RecoveryState = Literal["not-written", "written", "repaired", "unknown"]
 class Recovery(BaseModel):
     """What an interrupted write-back turned out to be when cutline looked again."""
 
+    model_config = ConfigDict(defer_build=True)
+
     state: RecoveryState
     message: str
 
 
 class UndoResult(BaseModel):
     """What undo did: restored the exact bytes, branched back, or restored the backup."""
+
+    model_config = ConfigDict(defer_build=True)
 
     how: Literal["exact", "branched", "restored-backup"]
     message: str

@@ -16,18 +16,24 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    TomlConfigSettingsSource,
-)
 
 from cutline.core.config.errors import describe
 from cutline.core.config.openclaw import openclaw_compaction_dict
 from cutline.core.config.settings import CompactionSettings, settings_from_dict
 from cutline.core.errors import SettingsError
+from cutline.core.lazy import import_deferring
 from cutline.core.paths import config_path
+
+# pydantic-settings imports asyncio at its top for `CliApp.run` alone, which cutline never calls:
+# imported without it, asyncio's ~40 ms are paid only by what really runs asynchronously
+import_deferring("pydantic_settings", "asyncio")
+
+from pydantic_settings import (  # noqa: E402
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
 
 ENV_PREFIX = "CUTLINE_"
 ENV_DELIMITER = "__"
@@ -46,7 +52,7 @@ class HooksConfig(BaseModel):
     package should not be enough to run its code on every session.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     before_compaction: list[str] = Field(default_factory=list)
     after_compaction: list[str] = Field(default_factory=list)
@@ -65,7 +71,7 @@ class HooksConfig(BaseModel):
 class TuiSection(BaseModel):
     """`[tui]`: the desk's look; the theme name is checked by the desk, which knows its themes."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     theme: str = "cutline-dark"
     # how often the desk looks for compactions the agents made on their own (seconds; 0: never)

@@ -46,7 +46,7 @@ DEFAULT_POST_COMPACTION_PROMPT = "Compaction completed. Read memory/YYYY-MM-DD.m
 class MemoryFlushSettings(BaseModel):
     """OpenClaw's pre-compaction memory flush (a silent turn that lets the model save memories)."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
     enabled: bool = True
     softThresholdTokens: int = Field(default=4000, ge=0)
@@ -57,7 +57,7 @@ class MemoryFlushSettings(BaseModel):
 class PostCompactionSettings(BaseModel):
     """OpenClaw's `memory.postCompaction`: a recovery turn injected after a compaction."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
     enabled: bool = False
     prompt: str = DEFAULT_POST_COMPACTION_PROMPT
@@ -70,7 +70,7 @@ class QualityGuardSettings(BaseModel):
     cancels such a compaction).
     """
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
     enabled: bool = True
     maxRetries: int = Field(default=1, ge=0, le=3)
@@ -84,7 +84,7 @@ class CompactionSettings(BaseModel):
     model's known window wins and 200000 is the last resort (see core.engine.triggers).
     """
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
     mode: str = "pi"
     enabled: bool = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.models import Message, TextBlock
 
@@ -154,6 +154,8 @@ def _round_half_up(value: float) -> int:
 class PairRepair(BaseModel):
     """The repaired messages and what the repair did."""
 
+    model_config = ConfigDict(defer_build=True)
+
     messages: list[Message]
     added: list[Message] = Field(default_factory=list)
     discarded: list[Message] = Field(default_factory=list)
@@ -253,6 +255,8 @@ def repair_tool_pairing(messages: list[Message]) -> PairRepair:
 
 class PruneResult(BaseModel):
     """What pruning kept and dropped (OpenClaw's pruneHistoryForContextShare result)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     kept: list[Message]
     dropped: list[Message]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.engine.context import ContextEstimate
 from cutline.core.engine.triggers import ContextWindow
@@ -12,6 +12,8 @@ from cutline.core.engine.triggers import ContextWindow
 
 class Span(BaseModel):
     """Path indices start..stop-1 (half-open), every entry in between included."""
+
+    model_config = ConfigDict(defer_build=True)
 
     start: int
     stop: int
@@ -22,6 +24,8 @@ class Span(BaseModel):
 
 class ExplanationStep(BaseModel):
     """One step of the planner's reasoning, as data and as a sentence."""
+
+    model_config = ConfigDict(defer_build=True)
 
     step: str
     text: str
@@ -40,6 +44,8 @@ class CompactionPlan(BaseModel):
     `modifiedFiles` = edited ∪ written and `readOnlyFiles` = read − modified are what
     pi writes into the summary and the compaction's details (its computeFileLists).
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     mode: str
     counter: str

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from cutline.core.agents.context import (
     branch_summary_text,
@@ -32,6 +32,8 @@ __all__ = [
 
 class ContextEstimate(BaseModel):
     """pi's estimateContextTokens: the last successful assistant usage plus estimates of the messages after it."""
+
+    model_config = ConfigDict(defer_build=True)
 
     tokens: int
     usageTokens: int

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from cutline.core.models import ImageBlock, Message, TextBlock
 
@@ -21,6 +21,8 @@ CHARS_PER_TOKEN = 4
 
 class LastTurn(BaseModel):
     """The text of the last user message and of the assistant's answer to it (None when absent)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     user: str | None = None
     assistant: str | None = None

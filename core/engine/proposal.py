@@ -6,7 +6,7 @@ import secrets
 import time
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.engine.quality_guard import QualityVerdict
 from cutline.core.engine.recovery import MemoryFlushTurn
@@ -17,6 +17,8 @@ from cutline.core.models import CompactionRecord, Message, TextBlock
 class ToolFailure(BaseModel):
     """A failed tool call in the summarized part (OpenClaw's collectToolFailures)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     toolCallId: str
     toolName: str
     summary: str
@@ -25,6 +27,8 @@ class ToolFailure(BaseModel):
 
 class ProposalDetails(BaseModel):
     """What the compaction entry's `details` carries, plus the tool failures found."""
+
+    model_config = ConfigDict(defer_build=True)
 
     readFiles: list[str] = Field(default_factory=list)
     modifiedFiles: list[str] = Field(default_factory=list)
@@ -35,6 +39,8 @@ class ProposalDetails(BaseModel):
 class InjectedBlocks(BaseModel):
     """Text added around the summary: the last exchange kept verbatim, the recovery turn, the memory flush turn."""
 
+    model_config = ConfigDict(defer_build=True)
+
     last_turn: str = ""
     recovery_turn: str | None = None
     memory_flush: MemoryFlushTurn | None = None
@@ -42,6 +48,8 @@ class InjectedBlocks(BaseModel):
 
 class Proposal(BaseModel):
     """A compaction ready for review: the summary, what it replaces, and the context the agent would see."""
+
+    model_config = ConfigDict(defer_build=True)
 
     id: str
     session_id: str

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.models import Message, TextBlock, ToolResultBlock
 
@@ -116,6 +116,8 @@ _WORD = re.compile(r"\w+")
 class QualityInputs(BaseModel):
     """What a summary is checked against: the sections it must have, the identifiers and the ask it must keep."""
 
+    model_config = ConfigDict(defer_build=True)
+
     requiredSections: list[str] = Field(default_factory=list)
     identifiers: list[str] = Field(default_factory=list)
     identifierPolicy: IdentifierPolicy = "strict"
@@ -130,6 +132,8 @@ class QualityVerdict(BaseModel):
     `strict` whether a failing summary may not be accepted; `attempts` counts the
     summaries written (1 + corrective retries).
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     ok: bool
     reasons: list[str] = Field(default_factory=list)

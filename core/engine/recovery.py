@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from cutline.core.config.settings import (
     DEFAULT_MEMORY_FLUSH_PROMPT,
@@ -31,6 +31,8 @@ def with_date(prompt: str, date: dt.date) -> str:
 
 class MemoryFlushTurn(BaseModel):
     """The flush turn the agent runs before the compaction: a user prompt and a system prompt addition."""
+
+    model_config = ConfigDict(defer_build=True)
 
     prompt: str
     system_prompt: str

@@ -20,7 +20,6 @@ from typing import overload
 from cutline.core.agents.entries import entry_from_json
 from cutline.core.agents.light import LightEntry, LightMessage, LightModelEntry
 from cutline.core.agents.path_window import PathWindow
-from cutline.core.agents.pi.reader import entry_from_line
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry, Message
 
@@ -127,6 +126,8 @@ class MessageSpan(Sequence[Message]):
         if type(entry) is LightModelEntry:
             rebuilt: Entry | None = entry_from_json(entry.model_json)
         else:
+            from cutline.core.agents.pi.reader import entry_from_line  # pi's reader, for pi lines only
+
             rebuilt = entry_from_line(entry.raw_line, entry.line)
         message = self._summarizable(rebuilt) if rebuilt is not None else None
         if message is None:

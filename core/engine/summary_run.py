@@ -7,14 +7,13 @@ methods; the engine reads what it collected.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.engine.chunking import (
@@ -45,6 +44,8 @@ SerializeStyle = Literal["pi", "preview"]
 
 class ProgressEvent(BaseModel):
     """A step of a running compaction, for a progress display: `stage`, and part `part` of `parts` when staged."""
+
+    model_config = ConfigDict(defer_build=True)
 
     stage: str
     part: int | None = None
@@ -284,6 +285,8 @@ class SummaryRun:
         async def part(index: int, chunk: list[Message]) -> str:
             self.emit(stage, index + 1, len(splits), "summarizing part")
             return await self.with_fallback(f"{stage}.part{index + 1}", chunk, None, custom, max_chunk)
+
+        import asyncio  # here: a plan imports this module (its release's summary flow) but runs nothing
 
         partials = list(await asyncio.gather(*(part(i, c) for i, c in enumerate(splits))))
         self.emit(f"{stage}.merge", detail=f"merging {len(partials)} partial summaries")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from cutline.core.config.settings import CompactionSettings
 from cutline.core.models import Entry, Message
@@ -73,6 +73,8 @@ def context_window_for_model(model: str | None) -> int | None:
 
 class ContextWindow(BaseModel):
     """A resolved context window, where it came from and what OpenClaw's guard says about it."""
+
+    model_config = ConfigDict(defer_build=True)
 
     tokens: int
     source: WindowSource
@@ -181,6 +183,8 @@ def overflow_errors(path: list[Entry]) -> list[int]:
 
 class HistoryShare(BaseModel):
     """OpenClaw's safeguard budget: history may use at most maxHistoryShare of the window."""
+
+    model_config = ConfigDict(defer_build=True)
 
     historyTokens: int
     budgetTokens: int

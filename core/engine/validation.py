@@ -24,7 +24,7 @@ drops them before sending; a system message may only come first):
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.models import ImageBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.summarizers.serialize import to_llm
@@ -32,6 +32,8 @@ from cutline.core.summarizers.serialize import to_llm
 
 class ContextProblem(BaseModel):
     """One reason the API would refuse the context, at a message (index into the validated list)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     index: int
     entry_id: str | None = None
@@ -45,6 +47,8 @@ class ContextProblem(BaseModel):
 
 class Validation(BaseModel):
     """The verdict on a context: ok when there is no problem."""
+
+    model_config = ConfigDict(defer_build=True)
 
     ok: bool = True
     problems: list[ContextProblem] = Field(default_factory=list)

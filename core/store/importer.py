@@ -18,7 +18,7 @@ from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.agents.adapter import EntrySink, PathGuess
 from cutline.core.agents.entries import OtherEntry
@@ -54,6 +54,8 @@ _PROGRESS_STEPS = 100
 
 class ImportReport(BaseModel):
     """What one import did: new, unchanged, grown (only new entries added) or replaced (file changed)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     session_id: str
     name: str
@@ -309,7 +311,7 @@ class Importer:
         so the file is imported (streamed when new) rather than read whole and kept. A file the
         head does not tell is read whole, as before; the stored format decides the window anyway.
         """
-        from cutline.core.agents.registry import head_format
+        from cutline.core.agents.formats import head_format
 
         resolved = Path(path)
         return not is_store_ref(resolved) and head_format(resolved) in ("claude_code", "codex")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.store.db import Row, StoreDatabase
@@ -26,6 +26,8 @@ class ProposalDecided(CutlineError):
 class SummaryVersion(BaseModel):
     """One stored text of a proposal's summary; n counts from 1 (the generated one)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     proposal_id: str
     n: int
     created_at: str
@@ -36,6 +38,8 @@ class SummaryVersion(BaseModel):
 
 class Decision(BaseModel):
     """An accepted or rejected proposal; `entry_id` is the compaction entry appended to `written_to`."""
+
+    model_config = ConfigDict(defer_build=True)
 
     proposal_id: str
     session_id: str
@@ -51,6 +55,8 @@ class Decision(BaseModel):
 
 class ProposalInfo(BaseModel):
     """A proposal as a list row."""
+
+    model_config = ConfigDict(defer_build=True)
 
     id: str
     session_id: str
@@ -70,6 +76,8 @@ class ProposalInfo(BaseModel):
 
 class NewProposal(BaseModel):
     """What is stored of a new proposal: its columns, its whole JSON, and its generated summary."""
+
+    model_config = ConfigDict(defer_build=True)
 
     id: str
     session_id: str

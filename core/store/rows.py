@@ -13,7 +13,6 @@ from cutline.core.agents.adapter import EntrySink
 from cutline.core.agents.entries import OtherEntry, entry_from_json, entry_json, entry_json_utf8
 from cutline.core.agents.index_facts import entry_facts
 from cutline.core.agents.light import LightEntry, light_model_entry
-from cutline.core.agents.pi.reader import entry_from_line, message_line_entry
 from cutline.core.errors import CutlineError
 from cutline.core.models import Entry
 
@@ -116,7 +115,10 @@ def row_sink(rows: list[EntryRow]) -> EntrySink:
 def entry_from_row(serialized: str, raw: str, line: int | None) -> Entry:
     """An entry rebuilt from its stored columns: its serialized model, or its raw line when stored without one."""
     if not serialized:
-        # stored without its model: the reader's own fast path rebuilds it from the line
+        # stored without its model: the reader's own fast path rebuilds it from the line (pi's reader, imported
+        # here: a Claude Code or Codex command, whose rows keep their models, does not import pi's package)
+        from cutline.core.agents.pi.reader import entry_from_line
+
         rebuilt = entry_from_line(raw, line or 0)
         if rebuilt is None:
             raise CutlineError(f"stored entry at line {line} cannot be rebuilt from its line (re-import the file)")
@@ -137,6 +139,8 @@ def light_or_entry_from_row(serialized: str, raw: str, line: int | None) -> Entr
     mirror, which is then rebuilt as before), without the fields the light structs leave out.
     """
     if not serialized:
+        from cutline.core.agents.pi.reader import message_line_entry
+
         found = message_line_entry(raw, line or 0, light=True)
         if found is not None:
             return found

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.path_columns import PathColumns
@@ -133,6 +133,8 @@ class AmbiguousSessionError(NotFoundError):
 
 class SessionInfo(BaseModel):
     """One row of the session list."""
+
+    model_config = ConfigDict(defer_build=True)
 
     id: str
     name: str

@@ -23,7 +23,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.agents.context import (
     compaction_system_message,
@@ -394,6 +394,8 @@ def calibrated_counts(session: Session, chars4: dict[str, int]) -> dict[str, int
 class UsageSample(BaseModel):
     """One assistant response: what the API counted before it next to what a counter estimated."""
 
+    model_config = ConfigDict(defer_build=True)
+
     pathIndex: int
     entryId: str
     real: int
@@ -411,6 +413,8 @@ class Calibration(BaseModel):
       Claude Code and Codex, none in pi's figures), which a ratio alone cannot express.
     Per-entry calibrated counts scale by `ratio`; a whole context adds `overhead` once.
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     method: str = "none"
     ratio: float = 1.0
@@ -691,6 +695,8 @@ def calibrate(session: Session, chars4: dict[str, int] | None = None) -> Calibra
 class CounterError(BaseModel):
     """How far a counter's context estimates were from what the API counted."""
 
+    model_config = ConfigDict(defer_build=True)
+
     counter: str
     samples: int
     medianError: float | None
@@ -703,6 +709,8 @@ class TokenReport(BaseModel):
     `calibrated` is fitted on the same turns it is scored on, so its error is an
     in-sample figure: how well one ratio explains the session, not a forecast.
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     sessionId: str
     counters: list[str]

@@ -28,6 +28,6 @@ GENERATED_PI: dict[str, dict[str, Any]] = {
 
 def files_of(*formats: str) -> list[Path]:
     """The files of SESSION_FILES whose first records these agents' adapters recognise (e.g. "claude_code", "codex")."""
-    from cutline.core.agents.registry import head_format
+    from cutline.core.agents.formats import head_format
 
     return [p for p in SESSION_FILES if head_format(p) in formats]

@@ -51,7 +51,8 @@ def test_serve_declares_the_guards_token_variable() -> None:
 
 # what no warm `tokens --json FILE` or `plan --json FILE` calls: the desk, the model SDKs and their HTTP
 # client, tiktoken (its counts are cached by the first run), the proposing and deciding side of the
-# workbench, the proposals table, and the offline summarizer (a plan summarizes nothing)
+# workbench, the proposals table, the offline summarizer (a plan summarizes nothing), and asyncio (nothing
+# runs asynchronously: pydantic-settings' own import of it, for its `CliApp.run`, is deferred)
 NEVER_FOR_TOKENS_OR_PLAN = (
     "textual",
     "rich",
@@ -59,6 +60,7 @@ NEVER_FOR_TOKENS_OR_PLAN = (
     "openai",
     "httpx",
     "tiktoken",
+    "asyncio",
     "cutline.core.workbench.deciding",
     "cutline.core.workbench.proposing",
     "cutline.core.store.proposals",
@@ -66,10 +68,13 @@ NEVER_FOR_TOKENS_OR_PLAN = (
     "cutline.core.summarizers.anthropic",
     "cutline.core.summarizers.openai_api",
 )
-# nor does `timeline` summarize (the compaction modes' summarizing side), nor `tokens` run anything
-# asynchronous (`timeline` and `plan` read the settings file through pydantic-settings, which imports asyncio)
+# nor does `timeline` summarize (the compaction modes' summarizing side)
 NEVER_FOR_TIMELINE = (*NEVER_FOR_TOKENS_OR_PLAN, "cutline.core.engine.summary_run")
-NEVER_FOR_TOKENS = (*NEVER_FOR_TIMELINE, "asyncio")
+NEVER_FOR_TOKENS = NEVER_FOR_TIMELINE
+# every agent's package (its reader, writer, context): a command on a stored file imports at most its own agent's
+AGENT_PACKAGES = tuple(
+    f"cutline.core.agents.{agent}" for agent in ("pi", "codex", "claude_code", "openclaw", "opencode", "qwen_code")
+)
 
 
 def _imported(argv: list[str]) -> set[str]:
@@ -100,3 +105,58 @@ def test_a_warm_tokens_timeline_or_plan_imports_only_what_it_uses(sample: str, t
     assert _loaded(tokens, NEVER_FOR_TOKENS) == []
     assert _loaded(timeline, NEVER_FOR_TIMELINE) == []
     assert _loaded(plan, NEVER_FOR_TOKENS_OR_PLAN) == []
+
+
+@pytest.mark.parametrize(
+    ("sample", "agent"),
+    [("codex-rollout-compacted.jsonl", "codex"), ("claude-code-compacted.jsonl", "claude_code")],
+)
+def test_a_warm_command_on_one_agents_file_imports_no_other_agent(sample: str, agent: str, tmp_path: Path) -> None:
+    """A file's agent is told from its head by `core.agents.formats` (stdlib only): `tokens`, `timeline` and `plan` of
+    a stored Claude Code or Codex file import no other agent's package (pi's, OpenClaw's, ...), nor does `ls` any."""
+    file = str(SAMPLES / sample)
+    _imported(["tokens", "--json", file])  # imports the file
+    own = f"cutline.core.agents.{agent}"
+    others = tuple(name for name in AGENT_PACKAGES if name != own)
+    for argv in (
+        ["tokens", "--json", file],
+        ["timeline", "-o", str(tmp_path / "plot.svg"), file],
+        ["plan", "--json", file],
+    ):
+        modules = _imported(argv)
+        assert "cutline.core.store.sessions" in modules  # the check can see
+        assert _loaded(modules, others) == [], argv
+    listed = _imported(["ls"])
+    assert "cutline.core.store" in listed
+    assert _loaded(listed, (*AGENT_PACKAGES, "asyncio")) == []
+
+
+def test_the_config_loads_without_asyncio_and_pydantic_settings_still_reaches_it() -> None:
+    """pydantic-settings imports asyncio at its top (for `CliApp.run`): cutline imports it with asyncio deferred, and
+    the stand-in it holds imports and hands on the real module at its first use."""
+    code = (
+        "import sys\n"
+        "from cutline.core.config.file import load_config\n"
+        "load_config()\n"
+        "print('asyncio' in sys.modules)\n"
+        "import pydantic_settings.main as m\n"
+        "run = m.asyncio.run\n"
+        "import asyncio\n"
+        "print(run is asyncio.run, m.asyncio.get_running_loop is asyncio.get_running_loop)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True", "True"]
+
+
+def test_deferring_a_module_already_imported_changes_nothing() -> None:
+    code = (
+        "import sys, asyncio\n"
+        "from cutline.core.lazy import import_deferring\n"
+        "sys.modules.pop('json', None)\n"
+        "module = import_deferring('json', 'asyncio')\n"
+        "print(sys.modules['asyncio'] is asyncio, module.dumps([1]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "[1]"]

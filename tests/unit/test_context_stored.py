@@ -25,7 +25,7 @@ import cutline.core.agents as agents
 from cutline.app.cli import cli
 from cutline.core import review, session_writes
 from cutline.core.agents import session_wire_context
-from cutline.core.agents.registry import head_format
+from cutline.core.agents.formats import head_format
 from cutline.core.agents.wire import context_json
 from cutline.core.errors import CutlineError
 from cutline.core.store import Store

@@ -108,7 +108,7 @@ def _handed(path: Path) -> tuple[list[Any], set[int]]:
     """The entries a reading for an import hands on (streamed for Claude Code), and the places of those it amends after."""
     from cutline.core.agents import read_session, read_streamed
     from cutline.core.agents.claude_code import ADAPTER
-    from cutline.core.agents.registry import head_format
+    from cutline.core.agents.formats import head_format
 
     handed: list[Any] = []
     amended: set[int] = set()

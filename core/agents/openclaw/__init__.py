@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cutline.core.agents.adapter import AgentAdapter, EntrySink
+from cutline.core.agents.formats import is_openclaw_record
 from cutline.core.agents.jsonl import Lines
 from cutline.core.agents.openclaw import writeback
 from cutline.core.agents.openclaw.replay_policy import drops_thinking_blocks, last_model_snapshot, tool_id_policy
@@ -34,9 +35,6 @@ from cutline.core.agents.writeback import (
 from cutline.core.errors import WriteBackRefused
 from cutline.core.models import CompactionRecord, Session, SessionFormat
 
-# the first session-header version OpenClaw writes and pi does not
-FIRST_OPENCLAW_VERSION = 4
-
 
 class OpenClawAdapter(AgentAdapter):
     """OpenClaw's transcripts: JSONL here; its SQLite store is read by `store.read_store` (read_session routes it)."""
@@ -45,13 +43,7 @@ class OpenClawAdapter(AgentAdapter):
     label = "OpenClaw"
 
     def detect(self, record: dict[str, Any]) -> bool:
-        version = record.get("version")
-        return (
-            record.get("type") == "session"
-            and isinstance(version, int)
-            and not isinstance(version, bool)
-            and version >= FIRST_OPENCLAW_VERSION
-        )
+        return is_openclaw_record(record)
 
     def read(self, lines: Lines, file: str, stem: str, sink: EntrySink | None, keep: bool) -> Session:
         session = read_pi(lines, file, stem, sink, keep)
