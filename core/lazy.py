@@ -32,6 +32,8 @@ class _Forwarder(ModuleType):
     """Stands in for a module not yet imported: the first attribute read imports it and every read goes to it."""
 
     def __getattr__(self, attr: str) -> Any:
+        if sys.modules.get(self.__name__) is self:  # read while it still stands in: import the real one in its place
+            del sys.modules[self.__name__]
         return getattr(importlib.import_module(self.__name__), attr)
 
 

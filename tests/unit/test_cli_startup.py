@@ -160,3 +160,19 @@ def test_deferring_a_module_already_imported_changes_nothing() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "[1]"]
+
+
+def test_a_module_reading_the_deferred_one_while_it_is_imported_gets_the_real_one(tmp_path: Path) -> None:
+    # a later pydantic-settings might read asyncio at its top: the stand-in must then import the real asyncio
+    (tmp_path / "reads_at_import.py").write_text("import asyncio\nRUN = asyncio.run\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from cutline.core.lazy import import_deferring\n"
+        "module = import_deferring('reads_at_import', 'asyncio')\n"
+        "import asyncio\n"
+        "print(module.RUN is asyncio.run, type(sys.modules['asyncio']).__name__)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert result.stdout.split() == ["True", "module"]
