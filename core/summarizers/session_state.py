@@ -85,10 +85,12 @@ _ABORTED = re.compile(
     r"operation was cancel+ed|cancel+ed by (?:the )?user)",
     re.IGNORECASE,
 )
-# a piece of each of `_ABORTED`'s phrases, lower-cased: an ASCII text holding none of them says none of the phrases
-# (for ASCII text an IGNORECASE match is a lower-cased one; a non-ASCII text may hold "ſ" or "K", which
-# IGNORECASE matches to "s" and "k", so it is always searched)
+# a piece of each of `_ABORTED`'s phrases, lower-cased: a text whose lower-cased form holds none of them says none of
+# the phrases, unless it holds one of the four characters a case-insensitive search takes for an ASCII letter
+# ("İ" and "ı" for "i", "ſ" for "s", the Kelvin sign for "k"; no other character is one, nor lower-cases to one
+# but "İ" and the Kelvin sign: checked over every code point)
 _ABORTED_PIECES = ("abort", "interrupt", "proceed", "reject", "cancel")
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 _NO_MATCH = re.compile(r"^(?:no (?:matches|files|results)(?: found)?\.?|\(no output\)|no output)$", re.IGNORECASE)
 _EXIT_LINE = re.compile(r"^(?:command )?(?:exited with|exit) (?:code|status)\s*:?\s*\d+\.?$", re.IGNORECASE)
 _SEARCH_PROGRAMS = frozenset({"grep", "rg", "ag", "ack", "egrep", "fgrep", "find", "fd", "git grep", "ls", "test", "["})
@@ -101,7 +103,7 @@ def _aborted(text: str) -> bool:
     Why: the search is case-insensitive, ~25 us over a 400-character output; a few `in`
     tests on the lower-cased text rule it out for most (the errored results of a long span).
     """
-    if text.isascii():
+    if text.isascii() or not any(char in text for char in _FOLDS_TO_ASCII):
         lowered = text.lower()
         if not any(piece in lowered for piece in _ABORTED_PIECES):
             return False

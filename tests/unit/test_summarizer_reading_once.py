@@ -235,6 +235,10 @@ _ABORT_SAMPLES = [
     "uſer rejected",  # "ſ" is an "s" to a case-insensitive search: a text that is not ASCII is searched
     "request \u0131nterrupted",  # so is a dotless "ı" an "i", with none of the pieces lower-cased
     "\u0130nterrupted by user",
+    "Ошибка → \u0131nterrupted by user",
+    "Ошибка → interrupted by user",
+    "Ошибка → nothing of the kind",
+    "\u212a: ca\u0131ncel",
     "\u212aeep: operation was cancelled",
     "re\u0130ected by user",
     "ERROR: file not found",
@@ -250,8 +254,9 @@ def test_an_abort_is_what_the_case_insensitive_search_finds(text: str) -> None:
 
 
 def test_errored_results_without_an_abort_word_are_not_searched_for_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search is case-insensitive (~25 us over 400 characters): an ASCII output with none of its phrases'
-    pieces is ruled out by `in` tests; one with a piece, or not ASCII, is searched."""
+    """The search is case-insensitive (~25 us over 400 characters): an output with none of its phrases' pieces
+    is ruled out by `in` tests; one with a piece, or with a character the search takes for an ASCII letter, is
+    searched."""
     counted = _Counted(ss._ABORTED)
     monkeypatch.setattr(ss, "_ABORTED", counted)
     reader = ss.SpanReader()
@@ -259,6 +264,8 @@ def test_errored_results_without_an_abort_word_are_not_searched_for_one(monkeypa
         reader.result(f"call{i}", True, f"Error: no such file or directory: src/f{i}.py (exit 1)", "read")
     assert counted.calls == 0
     assert len(reader.state.failures) == 1
-    reader.result("a", True, "Request interrupted by user", "bash")
-    reader.result("b", True, "Ошибка: file not found", "bash")
+    reader.result("a", True, "Ошибка: file not found → src/f.py", "bash")
+    assert counted.calls == 0
+    reader.result("b", True, "Request interrupted by user", "bash")
+    reader.result("c", True, "Ошибка: uſer file not found", "bash")
     assert counted.calls == 2
