@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 # tags the agent programs wrap around text they add to a user turn (removed with their content)
 _INJECTED_TAGS = (
@@ -250,7 +251,9 @@ def is_pasted_line(line: str) -> bool:
     code = len(raw) - len(raw.translate(None, _CODE_BYTES))
     if code < 3:
         return _LETTER.search(stripped) is None
-    return code * 4 > len(_WORD.findall(stripped)) + 2
+    # pasted when it has fewer words than 4 per symbol less 2 (`code * 4 > words + 2`): no word at that place
+    # (the words are found only that far, not all of a long line's)
+    return next(islice(_WORD.finditer(stripped), code * 4 - 3, None), None) is None
 
 
 def without_pasted(text: str) -> str:

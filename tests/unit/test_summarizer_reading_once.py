@@ -142,3 +142,130 @@ def test_a_line_s_code_characters_counted_as_bytes_are_what_a_search_for_them_co
         pasted = counted * 4 > words + 2 if counted >= 3 else re.search("[A-Za-z]", stripped) is None
         expected = bool(stripped) and (bool(user_text._PASTED_LINE.match(line)) or (len(stripped) > 12 and pasted))
         assert user_text.is_pasted_line(line) == expected, line
+
+
+class _Counted:
+    """A compiled pattern whose calls are counted (the rest passes through)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> object:
+        found = getattr(self.pattern, name)
+        if not callable(found):
+            return found
+
+        def counted(*args: object, **kwargs: object) -> object:
+            self.calls += 1
+            return found(*args, **kwargs)
+
+        return counted
+
+
+def _plain_sentences(text: str) -> list[str]:
+    """`sentences` as it read every line: its list mark searched for and the line split at sentence ends."""
+    if "```" in text:
+        text = ss._FENCE.sub(" ", text)
+    found: list[str] = []
+    for raw in text.splitlines():
+        line = ss._LIST_MARK.sub("", raw).strip()
+        if not line:
+            continue
+        for part in ss._SENTENCE_BREAK.split(line):
+            part = part.strip()
+            if len(part) >= 3 and ss._LETTER.search(part):
+                found.append(part)
+    return found
+
+
+# lines whose first character may or may not start a list mark: every kind of space before it, digits of other
+# scripts (`\d` takes them), marks with nothing after them, a line of spaces only
+_LIST_LINES = [
+    "\u3000- full-width space, then a mark",
+    "\u00a0\u2003* no-break and em spaces. Then more.",
+    "\u0661\u0662. Arabic-Indic digits. Two sentences!",
+    "\u0966) Devanagari zero",
+    "\u00b2. a superscript two is no decimal digit",
+    "\u2160. a Roman numeral is none either",
+    "-",
+    "##",
+    " 12.",
+    "> ",
+    "+ plus mark? Yes. done",
+    "no mark and no sentence end",
+    "Wow! Another one without a full stop",
+    "\t\x0b\x0c  ",
+    "ends with a mark -",
+]
+
+
+@pytest.mark.parametrize("text", _texts() + _LIST_LINES + ["\n".join(_LIST_LINES)])
+def test_sentences_read_each_line_as_a_search_for_its_list_mark_and_a_split_at_every_line_would(text: str) -> None:
+    assert ss.sentences(text) == _plain_sentences(text)
+
+
+def test_sentences_search_for_a_list_mark_or_split_only_lines_that_may_have_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line not starting with a list mark's character is not searched for one; one with no ".", "?" or "!" is
+    not split (most lines of a long session: a search or split is ~10x the test)."""
+    marks, breaks = _Counted(ss._LIST_MARK), _Counted(ss._SENTENCE_BREAK)
+    monkeypatch.setattr(ss, "_LIST_MARK", marks)
+    monkeypatch.setattr(ss, "_SENTENCE_BREAK", breaks)
+    plain = "\n".join(f"line {i} says something without an end" for i in range(40))
+    assert len(ss.sentences(plain)) == 40
+    assert (marks.calls, breaks.calls) == (0, 0)
+    marked = "\n".join(f"- item {i}. Then more" for i in range(40))
+    assert len(ss.sentences(marked)) == 80
+    assert (marks.calls, breaks.calls) == (40, 40)
+
+
+_ABORT_SAMPLES = [
+    "Aborted",
+    "the operation was ABORTED by the user",
+    "[Request interrupted by user for tool use]",
+    "Request Interrupted",
+    "The user doesn't want to proceed with this tool use.",
+    "User rejected the edit",
+    "rejected by the user",
+    "Operation was cancelled",
+    "operation was canceled",
+    "Cancelled by user",
+    "uſer rejected",  # "ſ" is an "s" to a case-insensitive search: a text that is not ASCII is searched
+    "request \u0131nterrupted",  # so is a dotless "ı" an "i", with none of the pieces lower-cased
+    "\u0130nterrupted by user",
+    "Ошибка → \u0131nterrupted by user",
+    "Ошибка → interrupted by user",
+    "Ошибка → nothing of the kind",
+    "\u212a: ca\u0131ncel",
+    "\u212aeep: operation was cancelled",
+    "re\u0130ected by user",
+    "ERROR: file not found",
+    "interrupt the process, then proceed; reject the cancel button",
+    "",
+    "abort",
+]
+
+
+@pytest.mark.parametrize("text", _ABORT_SAMPLES)
+def test_an_abort_is_what_the_case_insensitive_search_finds(text: str) -> None:
+    assert ss._aborted(text) == (ss._ABORTED.search(text) is not None)
+
+
+def test_errored_results_without_an_abort_word_are_not_searched_for_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search is case-insensitive (~25 us over 400 characters): an output with none of its phrases' pieces
+    is ruled out by `in` tests; one with a piece, or with a character the search takes for an ASCII letter, is
+    searched."""
+    counted = _Counted(ss._ABORTED)
+    monkeypatch.setattr(ss, "_ABORTED", counted)
+    reader = ss.SpanReader()
+    for i in range(50):
+        reader.result(f"call{i}", True, f"Error: no such file or directory: src/f{i}.py (exit 1)", "read")
+    assert counted.calls == 0
+    assert len(reader.state.failures) == 1
+    reader.result("a", True, "Ошибка: file not found → src/f.py", "bash")
+    assert counted.calls == 0
+    reader.result("b", True, "Request interrupted by user", "bash")
+    reader.result("c", True, "Ошибка: uſer file not found", "bash")
+    assert counted.calls == 2
