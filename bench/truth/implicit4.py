@@ -38,22 +38,29 @@ OUT = ROOT / "tests" / "fixtures" / "truth" / "implicit4"
 ORDINARY = ("stated", "todo", "detail")
 
 
-def sessions() -> list[dict[str, Any]]:
+def held_out_sessions(
+    name: str, cases: list[Case], kinds: tuple[str, ...], weights: dict[str, float], seed: int
+) -> list[dict[str, Any]]:
+    """A blind round's session specs, all held out: one per case, its facts in `kinds` order (rounds 4 and 5)."""
     out: list[dict[str, Any]] = []
-    for n, case in enumerate(HELD_OUT):
+    for n, case in enumerate(cases):
         fmt = case["format"]
-        sid = f"implicit4-heldout-{n:02d}-{fmt}-{case['name']}"
+        sid = f"{name}-heldout-{n:02d}-{fmt}-{case['name']}"
         facts = [
             {
                 "kind": kind,
-                "weight": WEIGHTS4[kind],
+                "weight": weights[kind],
                 "judge": {"present": case["facts"][kind][0], "contra": case["facts"][kind][1]},
             }
-            for kind in KINDS4
+            for kind in kinds
         ]
-        spec = {"id": sid, "split": "heldout", "format": fmt, "seed": 11000 + n, "file": f"sessions/{sid}.jsonl"}
+        spec = {"id": sid, "split": "heldout", "format": fmt, "seed": seed + n, "file": f"sessions/{sid}.jsonl"}
         out.append(spec | {"facts": facts, "good": shaped(fmt, case["good"]), "bad": shaped(fmt, case["bad"])})
     return out
+
+
+def sessions() -> list[dict[str, Any]]:
+    return held_out_sessions("implicit4", HELD_OUT, KINDS4, WEIGHTS4, 11000)
 
 
 def more_problems(spec: dict[str, Any], case: Case) -> list[str]:

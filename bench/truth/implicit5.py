@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench.truth.implicit import problems_of  # noqa: E402
-from bench.truth.implicit2 import shaped, write  # noqa: E402
+from bench.truth.implicit2 import write  # noqa: E402
 from bench.truth.implicit3 import copy_problems  # noqa: E402
-from bench.truth.implicit4 import more_problems  # noqa: E402
+from bench.truth.implicit4 import held_out_sessions, more_problems  # noqa: E402
 from bench.truth.implicit5_cases import HELD_OUT, KINDS5, WEIGHTS5  # noqa: E402
 from bench.truth.implicit_cases import Case  # noqa: E402
 from bench.truth.judge import judge  # noqa: E402
@@ -40,21 +40,7 @@ OUT = ROOT / "tests" / "fixtures" / "truth" / "implicit5"
 
 
 def sessions() -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for n, case in enumerate(HELD_OUT):
-        fmt = case["format"]
-        sid = f"implicit5-heldout-{n:02d}-{fmt}-{case['name']}"
-        facts = [
-            {
-                "kind": kind,
-                "weight": WEIGHTS5[kind],
-                "judge": {"present": case["facts"][kind][0], "contra": case["facts"][kind][1]},
-            }
-            for kind in KINDS5
-        ]
-        spec = {"id": sid, "split": "heldout", "format": fmt, "seed": 13000 + n, "file": f"sessions/{sid}.jsonl"}
-        out.append(spec | {"facts": facts, "good": shaped(fmt, case["good"]), "bad": shaped(fmt, case["bad"])})
-    return out
+    return held_out_sessions("implicit5", HELD_OUT, KINDS5, WEIGHTS5, 13000)
 
 
 def own_problems(spec: dict[str, Any], case: Case) -> list[str]:
