@@ -20,6 +20,7 @@ fact.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ from bench.truth.implicit_cases import Case  # noqa: E402
 from bench.truth.judge import judge  # noqa: E402
 from bench.truth.regen import run, write_key  # noqa: E402
 
+# a build check of a round: the problems it finds in a session spec and its case
+Check = Callable[[dict[str, Any], Case], list[str]]
 OUT = ROOT / "tests" / "fixtures" / "truth" / "implicit4"
 ORDINARY = ("stated", "todo", "detail")
 
@@ -85,20 +88,31 @@ def more_problems(spec: dict[str, Any], case: Case) -> list[str]:
     return out
 
 
-def build(out: Path) -> list[str]:
+def build_round(
+    out: Path, cases: list[Case], specs: list[dict[str, Any]], checks: tuple[Check, ...], description: str
+) -> list[str]:
+    """Write a blind round's sessions and key under `out`; the problems rounds 1-3's checks and `checks` find."""
     (out / "sessions").mkdir(parents=True, exist_ok=True)
-    cases = {case["name"]: case for case in HELD_OUT}
+    by_name = {case["name"]: case for case in cases}
     problems: list[str] = []
-    for spec in (specs := sessions()):
-        case = cases[spec["id"].rsplit("-", 1)[1]]
+    for spec in specs:
+        case = by_name[spec["id"].rsplit("-", 1)[1]]
         write(out / spec["file"], case, spec["seed"], spec["good"])
-        problems.extend(problems_of(spec) + copy_problems(spec, case) + more_problems(spec, case))
-    write_key(
-        out,
-        "Round 4 of the implicit facts, all held out (pi, Claude Code, Codex); see bench/truth/implicit4.py.",
-        specs,
-    )
+        problems.extend(problems_of(spec) + copy_problems(spec, case))
+        for check in checks:
+            problems.extend(check(spec, case))
+    write_key(out, description, specs)
     return problems
+
+
+def build(out: Path) -> list[str]:
+    return build_round(
+        out,
+        HELD_OUT,
+        sessions(),
+        (more_problems,),
+        "Round 4 of the implicit facts, all held out (pi, Claude Code, Codex); see bench/truth/implicit4.py.",
+    )
 
 
 def main() -> int:

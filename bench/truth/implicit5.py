@@ -27,14 +27,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.truth.implicit import problems_of  # noqa: E402
-from bench.truth.implicit2 import write  # noqa: E402
-from bench.truth.implicit3 import copy_problems  # noqa: E402
-from bench.truth.implicit4 import held_out_sessions, more_problems  # noqa: E402
+from bench.truth.implicit4 import build_round, held_out_sessions, more_problems  # noqa: E402
 from bench.truth.implicit5_cases import HELD_OUT, KINDS5, WEIGHTS5  # noqa: E402
 from bench.truth.implicit_cases import Case  # noqa: E402
 from bench.truth.judge import judge  # noqa: E402
-from bench.truth.regen import run, write_key  # noqa: E402
+from bench.truth.regen import run  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "truth" / "implicit5"
 
@@ -59,21 +56,13 @@ def own_problems(spec: dict[str, Any], case: Case) -> list[str]:
 
 
 def build(out: Path) -> list[str]:
-    (out / "sessions").mkdir(parents=True, exist_ok=True)
-    cases = {case["name"]: case for case in HELD_OUT}
-    problems: list[str] = []
-    for spec in (specs := sessions()):
-        case = cases[spec["id"].rsplit("-", 1)[1]]
-        write(out / spec["file"], case, spec["seed"], spec["good"])
-        problems.extend(
-            problems_of(spec) + copy_problems(spec, case) + more_problems(spec, case) + own_problems(spec, case)
-        )
-    write_key(
+    return build_round(
         out,
+        HELD_OUT,
+        sessions(),
+        (more_problems, own_problems),
         "Round 5 of the implicit facts, all held out (pi, Claude Code, Codex); see bench/truth/implicit5.py.",
-        specs,
     )
-    return problems
 
 
 def main() -> int:
