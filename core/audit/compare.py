@@ -43,6 +43,7 @@ from typing import Literal
 from cutline.core.audit.rewording import (
     _NUMBER_NAMES,
     _NUMBER_WORDS,
+    SECONDS_PER_UNIT,
     digits_for_words,
     error_label,
     name_plural,
@@ -517,17 +518,14 @@ def quantities(text: str) -> list[Quantity]:
     return found
 
 
-_SECONDS_PER = {"ms": 0.001, "s": 1.0, "min": 60.0, "h": 3600.0, "day": 86400.0, "week": 604800.0}
-
-
 def _has_amount(amounts: Sequence[Quantity], q: Quantity) -> bool:
     """Whether `amounts` hold `q`, a duration in any unit ("90 days" for the fact's words made "7776000s seconds" by
     `times_as_one`)."""
     if q in amounts:
         return True
-    per = _SECONDS_PER.get(q.unit)
+    per = SECONDS_PER_UNIT.get(q.unit)
     return per is not None and any(
-        p.unit in _SECONDS_PER and abs(p.value * _SECONDS_PER[p.unit] - q.value * per) < 1e-6 for p in amounts
+        p.unit in SECONDS_PER_UNIT and abs(p.value * SECONDS_PER_UNIT[p.unit] - q.value * per) < 1e-6 for p in amounts
     )
 
 

@@ -138,7 +138,8 @@ def within_named_folder(path: str, text: str) -> bool:
 
 
 # a duration: a number (in digits or words) and a unit of time; a clock time in am / pm; a range of two clock times
-_SECONDS = {
+# (the seconds in each spelling of a unit of time; core.audit.compare's quantities use its canonical ones)
+SECONDS_PER_UNIT = {
     **dict.fromkeys(["ms", "millisecond", "milliseconds"], 0.001),
     **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], 1.0),
     **dict.fromkeys(["min", "mins", "minute", "minutes"], 60.0),
@@ -150,7 +151,7 @@ _DURATION = re.compile(
     r"(?<![\w.:/-])(\d+(?:\.\d+)?|"
     + "|".join(_NUMBER_WORDS)
     + r")[\s-]*("
-    + "|".join(sorted(_SECONDS, key=len, reverse=True))
+    + "|".join(sorted(SECONDS_PER_UNIT, key=len, reverse=True))
     + r")\b(?![.:/-]\w)",
     re.IGNORECASE,
 )
@@ -161,7 +162,7 @@ _CLOCK_RANGE = re.compile(r"(?<![\w.:])(\d{1,2}:\d{2})\s*[-\u2013]\s*(\d{1,2}:\d
 def _seconds(m: re.Match[str]) -> str:
     number = m.group(1).lower()
     value = float(_NUMBER_WORDS[number]) if number in _NUMBER_WORDS else float(number)
-    seconds = round(value * _SECONDS[m.group(2).lower()], 6)
+    seconds = round(value * SECONDS_PER_UNIT[m.group(2).lower()], 6)
     # the number in seconds and the unit's word: a duration stays two words, as it was
     return f"{int(seconds) if seconds.is_integer() else seconds}s seconds"
 
@@ -192,6 +193,7 @@ def digits_for_words(text: str) -> str:
 
 
 __all__ = [
+    "SECONDS_PER_UNIT",
     "digits_for_words",
     "error_label",
     "name_plural",

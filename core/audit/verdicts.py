@@ -445,18 +445,19 @@ def _rescued(answer: Fact, said: Judgement, pointed: Sequence[str], seen: Passag
     line = _pointed_kept(pointed, seen)
     if line:
         return Judgement("reworded", "pointed", said.score, line, "the output it points at is kept")
-    names_identifier = any(t.specific for t in tokens(_first_clause(answer.text)))
-    for rule, clause in (("first-clause", _first_clause(answer.text)), ("consequence", _consequence(answer.text))):
-        # an answer's first clause naming the way taken ("Server-sent events.") is kept where a passage states it as
-        # chosen or says why: not by the which-way question copied ("Help me decide: WebSockets or server-sent
-        # events …"), which names every way, nor by another statement that names it in passing (the latest ask "…
-        # with an SSE stream …"); a first clause naming a file or host ("app/x.py is the upload endpoint") is a role
-        # or a lesson, no choice
-        def skip(text: str) -> bool:
-            return _offers_ways(text) or (not names_identifier and _STATED_CHOICE.search(text.lower()) is None)
+    first = _first_clause(answer.text)
+    names_identifier = any(t.specific for t in tokens(first))
 
-        skip_first = skip if rule == "first-clause" else None
-        part = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen, skip_first) if clause else None
+    # an answer's first clause naming the way taken ("Server-sent events.") is kept where a passage states it as
+    # chosen or says why: not by the which-way question copied ("Help me decide: WebSockets or server-sent
+    # events …"), which names every way, nor by another statement that names it in passing (the latest ask "…
+    # with an SSE stream …"); a first clause naming a file or host ("app/x.py is the upload endpoint") is a role
+    # or a lesson, no choice
+    def not_a_choice(text: str) -> bool:
+        return _offers_ways(text) or (not names_identifier and _STATED_CHOICE.search(text.lower()) is None)
+
+    for rule, clause, skip in (("first-clause", first, not_a_choice), ("consequence", _consequence(answer.text), None)):
+        part = judge_kept(_view(answer.model_copy(update={"text": clause}), None), seen, skip) if clause else None
         if part is not None and part.verdict != "lost":
             return Judgement("reworded", rule, part.score, part.closest, f"its {rule.replace('-', ' ')} is kept")
     # an answer naming one thing ("Glicko-2." before the reasons): kept where the summary states that thing as chosen,
