@@ -393,7 +393,7 @@ def timeline_cmd(
     db_path: str | None,
 ) -> None:
     """Context size per model call in SESSION: recorded usage, each counter's estimate, compactions, window and threshold."""
-    from cutline.core.audit.timeline import Timeline, build_timeline
+    from cutline.core.audit.timeline import build_timeline
 
     if output and not output.lower().endswith(".svg"):
         raise CutlineError(f"{output}: only SVG output is supported (name the file *.svg)")
@@ -438,45 +438,42 @@ def timeline_cmd(
                 )
             else:
                 timeline = build_timeline(loaded, settings, names, counts)
-    if data is not None:
-        if as_json and not output:
-            say_json(indented_json({"timeline": data}))  # what `Timeline.model_dump()` would give, without the models
-            return
-        timeline = Timeline.model_validate(data)
-    _print_timeline(timeline, result, output, as_json)
+    # the columns' data is what `Timeline.model_dump()` gives: printed and drawn as it is, no model made
+    _print_timeline(data if data is not None else timeline.model_dump(), result, output, as_json)
 
 
-def _print_timeline(timeline: Any, result: Any, output: str | None, as_json: bool) -> None:
-    """The timeline (and replay) as `timeline` prints it: the SVG file when asked for, then JSON or text."""
-    from cutline.core.audit.timeline import render_svg
+def _print_timeline(timeline: dict[str, Any], result: Any, output: str | None, as_json: bool) -> None:
+    """The timeline (`Timeline.model_dump()`'s shape) and replay as `timeline` prints them: the SVG file when asked for, then JSON or text."""
+    from cutline.core.audit.timeline import render_svg_data
 
     if output:
         try:
-            Path(output).write_text(render_svg(timeline), encoding="utf-8")
+            Path(output).write_text(render_svg_data(timeline), encoding="utf-8")
         except OSError as exc:
             raise CutlineError(f"cannot write {output}: {exc.strerror or exc}") from None
     if as_json:
-        data: dict[str, Any] = {"timeline": timeline.model_dump()}
+        data: dict[str, Any] = {"timeline": timeline}
         if result is not None:
             data["replay"] = {**result.model_dump(exclude={"points"}), "text": result.text()}
         say_json(indented_json(data))
         return
+    points = timeline["points"]
     say(
-        f"session {timeline.session_id}: {len(timeline.points)} model calls; window {timeline.context_window:,}, "
-        f"reserve {timeline.reserve_tokens:,}, threshold {timeline.threshold:,}"
+        f"session {timeline['session_id']}: {len(points)} model calls; window {timeline['context_window']:,}, "
+        f"reserve {timeline['reserve_tokens']:,}, threshold {timeline['threshold']:,}"
     )
-    peak = max((p.usage or 0 for p in timeline.points), default=0)
+    peak = max((p["usage"] or 0 for p in points), default=0)
     if peak:
         say(f"peak recorded usage {peak:,} tokens")
-    for name in timeline.counters:
-        values = [p.estimates[name] for p in timeline.points if name in p.estimates]
+    for name in timeline["counters"]:
+        values = [p["estimates"][name] for p in points if name in p["estimates"]]
         if values:
             say(f"peak {name} estimate {max(values):,} tokens")
-    for c in timeline.compactions:
-        kind = "replayed compaction" if c.replayed else "compaction"
-        before = f"{c.tokens_before:,}" if c.tokens_before else "?"
-        after = f"{c.tokens_after:,}" if c.tokens_after is not None else "?"
-        say(f"{kind} {c.entry_id} at turn {c.turn}: {before} -> {after} tokens")
+    for c in timeline["compactions"]:
+        kind = "replayed compaction" if c["replayed"] else "compaction"
+        before = f"{c['tokens_before']:,}" if c["tokens_before"] else "?"
+        after = f"{c['tokens_after']:,}" if c["tokens_after"] is not None else "?"
+        say(f"{kind} {c['entry_id']} at turn {c['turn']}: {before} -> {after} tokens")
     if result is not None:
         say(result.text())
         say(f"replayed with the rules of {result.rules} ({result.rules_reason}){_resumed_with(result)}")

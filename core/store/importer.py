@@ -232,7 +232,12 @@ def _same_fingerprint(row: Row, session: Session) -> bool:
 
 
 def _report(row: Row, *, unchanged: bool, problems: list[Problem] | None = None) -> ImportReport:
-    return ImportReport(
+    if problems is None:
+        # the stored list, as written by `PROBLEMS.dump_json`; an empty one read without building its schema
+        problems = [] if row["problems_json"] == "[]" else PROBLEMS.validate_json(row["problems_json"])
+    # the stored row's values are of the fields' types (text, integer, the problems' models): made without
+    # validation, so an unchanged file's report builds no schema (the same model as `ImportReport(...)` makes)
+    return ImportReport.model_construct(
         session_id=row["id"],
         name=display_name(row["name"], row["source_path"], row["id"]),
         format=row["format"],
@@ -240,7 +245,7 @@ def _report(row: Row, *, unchanged: bool, problems: list[Problem] | None = None)
         added=0,
         total=row["entry_count"],
         unchanged=unchanged,
-        problems=problems if problems is not None else PROBLEMS.validate_json(row["problems_json"]),
+        problems=list(problems),
     )
 
 

@@ -26,7 +26,9 @@ from cutline.core.store.rows import entry_from_row, light_or_entry_from_model_ro
 
 _Built = TypeVar("_Built")
 
-PROBLEMS = TypeAdapter(list[Problem])
+# built at its first use, not at import: a command that reads no stored problem builds no pydantic schema for it
+# (a warm `tokens` then builds none at all, and pydantic's plugin loader, ~25 ms of imports, never runs)
+PROBLEMS = TypeAdapter(list[Problem], config=ConfigDict(defer_build=True))
 
 _LIST_SESSIONS = """
     SELECT s.*,

@@ -70,7 +70,9 @@ NEVER_FOR_TOKENS_OR_PLAN = (
 )
 # nor does `timeline` summarize (the compaction modes' summarizing side)
 NEVER_FOR_TIMELINE = (*NEVER_FOR_TOKENS_OR_PLAN, "cutline.core.engine.summary_run")
-NEVER_FOR_TOKENS = NEVER_FOR_TIMELINE
+# nor does `tokens --json` build any pydantic schema (an unchanged file's import report is made from its stored row,
+# its stored problems read only when there are some), so pydantic's plugin loader and what it imports never run
+NEVER_FOR_TOKENS = (*NEVER_FOR_TIMELINE, "pydantic.plugin._loader", "importlib.metadata", "email", "zipfile")
 # every agent's package (its reader, writer, context): a command on a stored file imports at most its own agent's
 AGENT_PACKAGES = tuple(
     f"cutline.core.agents.{agent}" for agent in ("pi", "codex", "claude_code", "openclaw", "opencode", "qwen_code")

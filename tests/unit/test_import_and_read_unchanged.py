@@ -69,3 +69,25 @@ def test_a_changed_file_is_read_again(tmp_path: Path, monkeypatch: pytest.Monkey
     with Store() as store:
         store.import_and_read(file)
     assert calls == [file]
+
+
+@pytest.mark.parametrize("broken", [False, True], ids=["no-problem", "a-problem"])
+@pytest.mark.parametrize("source", FILES, ids=lambda p: p.name)
+def test_an_unchanged_files_report_is_the_validated_one(source: Path, broken: bool, tmp_path: Path) -> None:
+    """The unchanged file's report is made from its stored row without validation (no schema built for a warm
+    `tokens`): the same model, fields set and JSON as `ImportReport(...)` validating those values gives."""
+    from cutline.core.store.importer import ImportReport
+
+    file = tmp_path / source.name
+    file.write_text(source.read_text(encoding="utf-8") + ("{not json\n" if broken else ""), encoding="utf-8")
+    with Store() as store:
+        first = store.import_file(file)
+        again = store.import_file(file)
+    assert again.unchanged and not first.unchanged
+    assert bool(again.problems) == broken
+    validated = ImportReport(**{name: getattr(again, name) for name in again.model_fields_set})
+    assert again == validated
+    assert again.model_fields_set == validated.model_fields_set
+    assert again.model_dump_json() == validated.model_dump_json()
+    assert [p.model_dump() for p in again.problems] == [p.model_dump() for p in first.problems]
+    assert (again.session_id, again.format, again.total) == (first.session_id, first.format, first.total)
