@@ -282,17 +282,25 @@ def stored_timeline_data(
 
 def _stored_last_model(columns: PathColumns) -> str | None:
     """`_last_model` of a stored path: its assistant messages read from the last back, a few at a time, until one names a model."""
-    assistants = [i for i, role in enumerate(columns.roles) if role == "assistant"]
+    roles = columns.roles
+    below = len(roles)  # the assistant messages below this path index are not read yet
     step = 4
-    while assistants:
-        batch, assistants = assistants[-step:], assistants[:-step]
+    while True:
+        # the next `step` assistant messages back from `below` (found walking back: the last one is near the end)
+        batch: list[int] = []
+        while below > 0 and len(batch) < step:
+            below -= 1
+            if roles[below] == "assistant":
+                batch.append(below)
+        if not batch:
+            return None
+        batch.reverse()
         found = columns.entries_at(batch)
         for i in reversed(batch):
             message = found[i].message
             if message is not None and message.model:
                 return message.model
         step = min(step * 4, 4_096)
-    return None
 
 
 def _assembled_timeline(

@@ -43,7 +43,7 @@ class TokenCounts:
             cursor = conn.execute(
                 "SELECT entry_id, tokens FROM token_counts WHERE session_id = ? AND counter = ?", (session_id, counter)
             )
-            return dict(cursor.fetchall())
+            return dict(cursor)  # built as the rows come: no list of 50,000 tuples made first
 
     def path_counts(self, session_id: str, counter: str) -> list[int] | None:
         """Cached counts of the active path's entries in path order; None unless every one is cached.

@@ -799,11 +799,33 @@ def token_report_json(data: dict[str, Any]) -> str:
 
     Why: pydantic-core's serializer writes plain values as it writes the model's fields
     (the same float spelling), and a 100,000-entry report has ~45,000 usage samples whose
-    models cost ~0.1 s only to be written out again.
+    models cost ~0.1 s only to be written out again. msgspec writes the same text in about
+    half the time (a Codex 50k report: ~25 vs ~45 ms) wherever it spells every float as
+    pydantic-core does: the report's floats are its fit's and its errors' (every count is an
+    int), and the two spell a finite float alike below 1e16 (above, `1e16` against `1e+16`).
     """
+    if _floats_spelled_alike(data):
+        import msgspec
+
+        return msgspec.json.format(msgspec.json.encode(data), indent=2).decode()
     import pydantic_core
 
     return pydantic_core.to_json(data, indent=2).decode()
+
+
+# below this magnitude msgspec and pydantic-core write a finite float the same (shortest round trip, no exponent sign)
+_ALIKE_BELOW = 1e15
+
+
+def _floats_spelled_alike(data: dict[str, Any]) -> bool:
+    """Whether msgspec writes this report as pydantic-core does: its only floats, the calibration's figures and the
+    counters' errors (`_report_data` makes every count, sample and turn an int), finite and below `_ALIKE_BELOW`.
+
+    Strings, ints of any size, None, booleans and the indentation are written alike (checked over every code point)."""
+    figures = [value for key, value in data["calibration"].items() if key != "samples"]
+    for error in data["errors"]:
+        figures.extend(error.values())
+    return all(math.isfinite(value) and abs(value) < _ALIKE_BELOW for value in figures if type(value) is float)
 
 
 def _report_data(
