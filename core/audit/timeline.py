@@ -30,6 +30,7 @@ from cutline.core.tokens import (
     get_counter,
     kept_places,
     path_tokens,
+    places_of,
     stored_model_calls,
 )
 
@@ -120,7 +121,7 @@ def _context_before(
     """
     n = len(kinds)
     prefix = [0, *accumulate([t if w else 0 for t, w in zip(tokens, weights)])]
-    compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
+    compactions = places_of(kinds, "compaction")
     result = prefix[: (compactions[0] if compactions else n) + 1]
     for k, c in enumerate(compactions):
         at = places.get(c, -1)
@@ -247,25 +248,24 @@ def stored_timeline_data(
 
     per_counter = {name: tokens_of(name) for name in names}
     flagged = columns.entries_at(columns.flagged)
-    starts = [
-        kind == "message" and role == "user" and i not in columns.results
-        for i, (kind, role) in enumerate(zip(kinds, roles))
-    ]
+    # 1 where a user message without tool results starts a turn; rows found by their role first (a scan in C)
+    starts = bytearray(len(kinds))
+    for i in places_of(roles, "user"):
+        if kinds[i] == "message" and i not in columns.results:
+            starts[i] = 1
     usage = columns.usage
     points: list[tuple[int, int | None]] = [
-        (i, usage.get(i) or None)
-        for i, (kind, role) in enumerate(zip(kinds, roles))
-        if kind == "message" and role == "assistant"
+        (i, usage.get(i) or None) for i in places_of(roles, "assistant") if kinds[i] == "message"
     ]
     if flagged:
         for i, entry in flagged.items():
-            starts[i] = _counts_as_turn(entry)
+            starts[i] = 1 if _counts_as_turn(entry) else 0
         points = [(i, u) for i, u in points if i not in flagged]
         points.extend((i, _recorded_usage(entry)) for i, entry in flagged.items() if _is_point(entry))
         points.sort()
-    held = columns.entries_at([i for i, kind in enumerate(kinds) if kind == "compaction"])
+    held = columns.entries_at(places_of(kinds, "compaction"))
     compactions = [(i, e.compaction.tokensBefore) for i, e in sorted(held.items()) if e.compaction is not None]
-    marks = _Marks(list(accumulate(1 if start else 0 for start in starts)), points, compactions)
+    marks = _Marks(list(accumulate(starts)), points, compactions)
     return _assembled_timeline(
         columns.session_id,
         settings,

@@ -135,9 +135,9 @@ def stored_path_counts(store: Store, session_id: str, ids: list[str], counter: s
     cached = store.counts.get(session_id, counter)
     found: list[int | None] = list(map(cached.get, ids))
     del cached
-    missing = [i for i, count in enumerate(found) if count is None]
-    if not missing:
+    if None not in found:  # a scan in C: the warm case, every count cached
         return found  # type: ignore[return-value]  # every one is an int
+    missing = [i for i, count in enumerate(found) if count is None]
     resolved = get_counter(counter)
     for at in range(0, len(missing), window):
         new: dict[str, int] = {}

@@ -554,6 +554,23 @@ def kept_places(ids: list[str], kept: Mapping[int, str]) -> dict[int, int]:
     return {c: first.get(entry_id, -1) for c, entry_id in kept.items()}
 
 
+def places_of(values: list[Any], wanted: object) -> list[int]:
+    """`[i for i, value in enumerate(values) if value == wanted]`, the same places, found by `list.index` (a scan in C).
+
+    Why: a path's compactions (or its user rows) among 50,000 types were ~5 ms a time in Python's loop, and a
+    timeline looks them up once per counter.
+    """
+    found: list[int] = []
+    at = -1
+    index = values.index
+    try:
+        while True:
+            at = index(wanted, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
+
+
 def stored_model_calls(
     ids: list[str], kinds: list[str], calls: StoredCalls, places: Mapping[int, int] | None = None
 ) -> list[ModelCall]:
@@ -564,7 +581,7 @@ def stored_model_calls(
     `places` is `kept_places(ids, calls.kept)` when the caller has it.
     """
     places = places if places is not None else kept_places(ids, calls.kept)
-    compactions = [i for i, kind in enumerate(kinds) if kind == "compaction"]
+    compactions = places_of(kinds, "compaction")
     kept_from = [at if (at := places.get(c, -1)) < c else -1 for c in compactions]
     made: list[ModelCall] = []
     for i in sorted(calls.prompts):

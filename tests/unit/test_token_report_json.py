@@ -80,3 +80,16 @@ def test_figures_below_the_limit_are_spelled_alike(tmp_path: Path, pydantic_writ
         data["errors"][0]["medianError"] = figure * (k + 1)
         assert token_report_json(data) == _validated(data)
     assert pydantic_writes == []
+
+
+def test_places_of_finds_what_the_loop_finds() -> None:
+    """`places_of` (`list.index` in a loop) gives the places a comprehension gives, None and repeats included."""
+    import random
+
+    from cutline.core.tokens import places_of
+
+    rng = random.Random(5)
+    for n in (0, 1, 2, 7, 100, 2_000):
+        values = [rng.choice(["message", "compaction", "other", None, "user"]) for _ in range(n)]
+        for wanted in ("compaction", "user", None, "absent"):
+            assert places_of(values, wanted) == [i for i, value in enumerate(values) if value == wanted]
