@@ -269,6 +269,18 @@ def content_words(text: str) -> set[str]:
     return words
 
 
+def has_content_word(text: str) -> bool:
+    """Whether `content_words(text)` holds any word, told at the first one (no stemming, no set).
+
+    Why: `sentences` asks it of every part of every message the audit reads.
+    """
+    for raw in _WORD.findall(text.lower()):
+        word = raw.strip("'")
+        if word in NEGATIONS or word.endswith("n't") or (len(word) >= 3 and word not in _STOP_WORDS):
+            return True
+    return False
+
+
 def normalize_text(text: str) -> str:
     """Lower-case, unify quotes and collapse whitespace; the form substring checks run on."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
@@ -603,7 +615,7 @@ def sentences(text: str) -> list[str]:
             continue
         for raw_part in _SENTENCE_END.split(line):
             part = raw_part.strip()
-            if len(content_words(part)) >= 1 and len(part) >= 3:
+            if len(part) >= 3 and has_content_word(part):
                 result.append(part)
     return result
 
@@ -823,11 +835,18 @@ _TEMPLATE = re.compile(r"\$\{|\{\{|%\(\w+\)s")
 
 
 def _identifier_facts(
-    text: str, entry_id: str | None, known: list[tuple[IdentifierKind, str]] | None = None, prose: bool = False
+    text: str,
+    entry_id: str | None,
+    known: list[tuple[IdentifierKind, str]] | None = None,
+    prose: bool = False,
+    said: list[str] | None = None,
 ) -> list[Fact]:
-    """Identifier facts of a text; `prose`: the text is a message, each identifier keeps the sentence naming it."""
+    """Identifier facts of a text; `prose`: the text is a message, each identifier keeps the sentence naming it.
+
+    `said` is `sentences(text)` when the caller has it (a message's facts split it once).
+    """
     found = known if known is not None else find_identifiers(text)
-    lines = sentences(text) if prose and found else []
+    lines = (said if said is not None else sentences(text)) if prose and found else []
     return [
         Fact(
             kind="identifier",
@@ -1060,14 +1079,15 @@ def _user_facts(message: Message, entry_id: str | None) -> list[Fact]:
     text = _own_text(message)
     known = find_identifiers(text)
     facts: list[Fact] = []
-    for sentence in sentences(text):
+    said = sentences(text)
+    for sentence in said:
         if _INSTRUCTION.search(sentence) or _STANDING.search(sentence):
             facts.append(_sentence_fact("instruction", sentence, entry_id, known))
         elif _is_request(sentence):
             facts.append(_sentence_fact("request", sentence, entry_id, known))
         elif _QUANTITY_STATEMENT.search(sentence):
             facts.append(_sentence_fact("instruction", sentence, entry_id, known))
-    facts.extend(_identifier_facts(text, entry_id, known, prose=True))
+    facts.extend(_identifier_facts(text, entry_id, known, prose=True, said=said))
     for line in text.splitlines():
         pasted = _PASTED_ERROR.search(line)
         if pasted and len(pasted.group(0)) > 8:
@@ -1102,13 +1122,14 @@ def _assistant_facts(message: Message, entry_id: str | None) -> list[Fact]:
     """An assistant's decisions and the identifiers it wrote or passed to tools."""
     text = _own_text(message)
     known = find_identifiers(text)
+    said = sentences(text)
     facts = [
         _sentence_fact("decision", clause, entry_id, known)
-        for sentence in sentences(text)
+        for sentence in said
         if _DECISION.search(sentence) and not _is_acknowledgement(sentence)
         for clause in _decision_clauses(sentence)
     ]
-    facts.extend(_identifier_facts(text, entry_id, known, prose=True))
+    facts.extend(_identifier_facts(text, entry_id, known, prose=True, said=said))
     for call in message.tool_calls():
         facts.extend(_tool_call_identifiers(call, entry_id))
     return facts
