@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -563,7 +564,7 @@ def _blocks(path: Sequence[Entry], positions: list[int]) -> Iterator[tuple[list[
         chunk = positions[at : at + _BLOCK]
         if not isinstance(path, PathWindow):
             yield chunk, [path[i] for i in chunk]
-        elif all(a < b for a, b in zip(chunk, chunk[1:], strict=False)):
+        elif all(a < b for a, b in pairwise(chunk)):
             yield chunk, [as_entry(entry) for entry in path.read_light(chunk)]
         else:
             yield chunk, path.read_unkept(chunk)
