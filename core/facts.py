@@ -269,10 +269,36 @@ def content_words(text: str) -> set[str]:
     return words
 
 
+def has_content_word(text: str) -> bool:
+    """Whether `content_words(text)` holds any word, told at the first one (no stemming, no set).
+
+    Why: `sentences` asks it of every part of every message the audit reads.
+    """
+    for raw in _WORD.findall(text.lower()):
+        word = raw.strip("'")
+        if word in NEGATIONS or word.endswith("n't") or (len(word) >= 3 and word not in _STOP_WORDS):
+            return True
+    return False
+
+
+# the patterns the readers below run on every message, compiled once (a string pattern is looked up in `re`'s cache
+# at each call)
+_SPACES = re.compile(r"\s+")
+_DATE_OR_FRACTION = re.compile(r"[\d/.-]+")
+_DOTTED_NUMBER = re.compile(r"[\d.]+")
+_TOP_LEVEL_DOMAIN = re.compile(r"\.[A-Za-z]{2,}$")
+_LINE_NUMBER = re.compile(r":\d")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z']*")
+_SHELL_SEPARATOR = re.compile(r"&&|\|\||;|\|")
+_SED_RANGE = re.compile(r"[\d,]+p?")
+_NAMES = re.compile(r"\b[A-Za-z][\w.-]*")
+
+
 def normalize_text(text: str) -> str:
     """Lower-case, unify quotes and collapse whitespace; the form substring checks run on."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    return re.sub(r"\s+", " ", text.lower()).strip()
+    return _SPACES.sub(" ", text.lower()).strip()
 
 
 def normalize_sentence(text: str) -> str:
@@ -332,7 +358,7 @@ def _is_path(candidate: str) -> bool:
     bare = candidate.rstrip("/")
     if "/" not in bare:
         return bool(_FILE_EXT_ONLY.search(bare)) and not bare.replace(".", "").isdigit()
-    if re.fullmatch(r"[\d/.-]+", bare):
+    if _DATE_OR_FRACTION.fullmatch(bare):
         return False  # dates and fractions
     if bare.startswith(("/", "~/", "./", "../")):
         return len(bare) > 2
@@ -387,7 +413,7 @@ def _is_host(host: str) -> bool:
     """localhost, a dotted number, or a name ending in a top-level domain (not a file name)."""
     if _FILE_EXT_ONLY.search(host):
         return False
-    return host == "localhost" or bool(re.fullmatch(r"[\d.]+", host)) or bool(re.search(r"\.[A-Za-z]{2,}$", host))
+    return host == "localhost" or bool(_DOTTED_NUMBER.fullmatch(host)) or bool(_TOP_LEVEL_DOMAIN.search(host))
 
 
 def _scan_host_ports(scan: _IdentifierScan) -> None:
@@ -404,7 +430,7 @@ def _noise_path(text: str, m: re.Match[str], value: str) -> bool:
     """A slash-separated word list ("Model/thinking/theme"), or a bare file name with a line number (`_ssl.c:1006`)."""
     if _SLASH_LIST.fullmatch(value) and not _FILE_EXT_ONLY.search(value):
         return True
-    return "/" not in value and re.match(r":\d", text[m.end() : m.end() + 2]) is not None
+    return "/" not in value and _LINE_NUMBER.match(text[m.end() : m.end() + 2]) is not None
 
 
 def _scan_paths(scan: _IdentifierScan) -> None:
@@ -598,18 +624,18 @@ def sentences(text: str) -> list[str]:
     """Sentences of prose (fenced code left out), split on line breaks and sentence ends."""
     result: list[str] = []
     for raw_line in _prose(text).splitlines():
-        line = re.sub(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s*", "", raw_line).strip()
+        line = _LIST_MARK.sub("", raw_line).strip()
         if not line:
             continue
         for raw_part in _SENTENCE_END.split(line):
             part = raw_part.strip()
-            if len(content_words(part)) >= 1 and len(part) >= 3:
+            if len(part) >= 3 and has_content_word(part):
                 result.append(part)
     return result
 
 
 def _clip(text: str, limit: int = MAX_FACT_CHARS) -> str:
-    text = re.sub(r"\s+", " ", text).strip()
+    text = _SPACES.sub(" ", text).strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
 
 
@@ -789,7 +815,7 @@ def _is_request(sentence: str) -> bool:
         return True
     if _REQUEST_OPENERS.match(stripped):
         return True
-    words = re.findall(r"[A-Za-z][A-Za-z']*", stripped)
+    words = _WORDS.findall(stripped)
     if not words:
         return False
     first = words[0].lower()
@@ -823,11 +849,18 @@ _TEMPLATE = re.compile(r"\$\{|\{\{|%\(\w+\)s")
 
 
 def _identifier_facts(
-    text: str, entry_id: str | None, known: list[tuple[IdentifierKind, str]] | None = None, prose: bool = False
+    text: str,
+    entry_id: str | None,
+    known: list[tuple[IdentifierKind, str]] | None = None,
+    prose: bool = False,
+    said: list[str] | None = None,
 ) -> list[Fact]:
-    """Identifier facts of a text; `prose`: the text is a message, each identifier keeps the sentence naming it."""
+    """Identifier facts of a text; `prose`: the text is a message, each identifier keeps the sentence naming it.
+
+    `said` is `sentences(text)` when the caller has it (a message's facts split it once).
+    """
     found = known if known is not None else find_identifiers(text)
-    lines = sentences(text) if prose and found else []
+    lines = (said if said is not None else sentences(text)) if prose and found else []
     return [
         Fact(
             kind="identifier",
@@ -936,7 +969,7 @@ def _command_paths(value: object, entry_id: str | None) -> list[Fact]:
     else:
         return []
     facts = [f for f in _identifier_facts(command, entry_id) if f.identifier_kind in ("url", "host_port", "email")]
-    for segment in re.split(r"&&|\|\||;|\|", command):
+    for segment in _SHELL_SEPARATOR.split(command):
         words = segment.split()
         if not words or words[0] not in _READ_COMMANDS:
             continue
@@ -944,7 +977,7 @@ def _command_paths(value: object, entry_id: str | None) -> list[Fact]:
             word = word.strip("'\"")
             if word.startswith("-") or not word or not (_is_path(word) or "/" in word):
                 continue
-            if re.fullmatch(r"[\d,]+p?", word):
+            if _SED_RANGE.fullmatch(word):
                 continue
             facts.append(
                 Fact(
@@ -1060,14 +1093,15 @@ def _user_facts(message: Message, entry_id: str | None) -> list[Fact]:
     text = _own_text(message)
     known = find_identifiers(text)
     facts: list[Fact] = []
-    for sentence in sentences(text):
+    said = sentences(text)
+    for sentence in said:
         if _INSTRUCTION.search(sentence) or _STANDING.search(sentence):
             facts.append(_sentence_fact("instruction", sentence, entry_id, known))
         elif _is_request(sentence):
             facts.append(_sentence_fact("request", sentence, entry_id, known))
         elif _QUANTITY_STATEMENT.search(sentence):
             facts.append(_sentence_fact("instruction", sentence, entry_id, known))
-    facts.extend(_identifier_facts(text, entry_id, known, prose=True))
+    facts.extend(_identifier_facts(text, entry_id, known, prose=True, said=said))
     for line in text.splitlines():
         pasted = _PASTED_ERROR.search(line)
         if pasted and len(pasted.group(0)) > 8:
@@ -1087,7 +1121,7 @@ def _is_acknowledgement(sentence: str) -> bool:
     """ "Noted, I will do that once the current work is green.": an acknowledgement naming nothing of its own."""
     if not _ACKNOWLEDGEMENT.match(sentence.strip()):
         return False
-    rest = re.findall(r"\b[A-Za-z][\w.-]*", sentence)[1:]
+    rest = _NAMES.findall(sentence)[1:]
     return not find_identifiers(sentence) and not any(w[0].isupper() and w != "I" for w in rest)
 
 
@@ -1102,13 +1136,14 @@ def _assistant_facts(message: Message, entry_id: str | None) -> list[Fact]:
     """An assistant's decisions and the identifiers it wrote or passed to tools."""
     text = _own_text(message)
     known = find_identifiers(text)
+    said = sentences(text)
     facts = [
         _sentence_fact("decision", clause, entry_id, known)
-        for sentence in sentences(text)
+        for sentence in said
         if _DECISION.search(sentence) and not _is_acknowledgement(sentence)
         for clause in _decision_clauses(sentence)
     ]
-    facts.extend(_identifier_facts(text, entry_id, known, prose=True))
+    facts.extend(_identifier_facts(text, entry_id, known, prose=True, said=said))
     for call in message.tool_calls():
         facts.extend(_tool_call_identifiers(call, entry_id))
     return facts
