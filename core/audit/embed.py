@@ -298,7 +298,10 @@ class Encoder:
             context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, length, hidden)
             attended = self._dense(context, p + "attention.output.dense")
             x = _layer_norm(
-                attended + x, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"], self.eps
+                attended + x,
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+                self.eps,
             )
             inner = gelu(self._dense(x, p + "intermediate.dense"))
             out = self._dense(inner, p + "output.dense")
