@@ -7,8 +7,9 @@ kept by its own form or not at all) is embedded with all-MiniLM-L6-v2 (`embed.py
 sentence and clause of the summary, once; a fact whose statement has a cosine of at least `THETA` with
 one of them is reworded, that segment its `closest`. Contradictions stay the lexical judge's: a fact it
 reports contradicted is not looked at, nor one it keeps. The work is bounded by the lost facts and the
-summary's segments; vectors are cached per text for the process (the same fact is judged against
-several summaries of one session).
+summary's segments that share a word with one of them (a restatement names at least one thing the
+fact does: a summary of thousands of lines is not embedded whole for a few lost facts); vectors are
+cached per text for the process (the same fact is judged against several summaries of one session).
 
 A sentence vector reads what a sentence is about, not three things a restatement must keep, so the
 closeness counts only where the words agree on them (`restates`):
@@ -63,6 +64,11 @@ def _specifics(text: str) -> set[str]:
     return {t.norm for t in tokens(text) if t.specific}
 
 
+def _stems(text: str) -> set[str]:
+    """A text's content words by their first five letters ("tests" and "testing" alike), its specific tokens whole."""
+    return {t.norm if t.specific else t.norm[:5] for t in tokens(text) if t.specific or len(t.norm) >= 3}
+
+
 def restates(fact: str, segment: str) -> bool:
     """Whether `segment` may restate `fact` as far as the words tell: the fact is no question, both are as negative,
     and the segment names each of the fact's specific tokens."""
@@ -110,10 +116,20 @@ def rejudge(
 
         encoder = load()
     statements = [facts[n].text for n in lost]
-    similarity = vectors(encoder, statements) @ vectors(encoder, parts).T
+    stems = [_stems(t) for t in statements]
+    by_stem: dict[str, list[int]] = {}
+    for k, part in enumerate(parts):
+        for stem in _stems(part):
+            by_stem.setdefault(stem, []).append(k)
+    near = [sorted({k for stem in mine for k in by_stem.get(stem, ())}) for mine in stems]
+    asked = sorted({k for ks in near for k in ks})
+    if not asked:
+        return facts
+    column = {k: c for c, k in enumerate(asked)}
+    similarity = vectors(encoder, statements) @ vectors(encoder, [parts[k] for k in asked]).T
     out = list(facts)
     for row, n in enumerate(lost):
-        close = [(float(similarity[row, k]), k) for k in range(len(parts)) if similarity[row, k] >= theta]
+        close = [(float(similarity[row, column[k]]), k) for k in near[row] if similarity[row, column[k]] >= theta]
         found = max(((c, k) for c, k in close if restates(facts[n].text, parts[k])), default=None)
         if found is not None:
             cosine, best = found
