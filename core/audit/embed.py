@@ -39,6 +39,7 @@ INSTALL_HINT = (
     "model.safetensors, vocab.txt and config.json)"
 )
 BATCH = 32
+TOKENS_PER_BATCH = 2048
 
 _DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "I64": "<i8", "I32": "<i4"}
 
@@ -217,11 +218,12 @@ _A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 
 def erf(x: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """The error function, elementwise (Abramowitz & Stegun 7.1.26, absolute error below 1.5e-7)."""
-    z = np.abs(x).astype(np.float64)
-    t = 1.0 / (1.0 + _P * z)
+    # in the input's precision: float32 in the encoder (its rounding, ~1e-7, is the approximation's own size)
+    z = np.abs(x)
+    t = 1.0 / (1.0 + x.dtype.type(_P) * z)
     poly = t * (_A[0] + t * (_A[1] + t * (_A[2] + t * (_A[3] + t * _A[4]))))
-    y = 1.0 - poly * np.exp(-z * z)
-    return np.asarray(np.sign(x) * y, dtype=x.dtype)
+    poly *= np.exp(-z * z)
+    return np.asarray(np.copysign(1.0 - poly, x), dtype=x.dtype)
 
 
 def gelu(x: Array) -> Array:
@@ -268,7 +270,9 @@ class Encoder:
         )
 
     def _dense(self, x: Array, name: str) -> Array:
-        return np.asarray(x @ self.weights[name + ".weight"] + self.weights[name + ".bias"], dtype=np.float32)
+        # one 2-D product: numpy's stacked (3-D @ 2-D) matmul is many times slower than one BLAS call
+        flat = x.reshape(-1, x.shape[-1]) @ self.weights[name + ".weight"] + self.weights[name + ".bias"]
+        return np.asarray(flat.reshape(*x.shape[:-1], -1), dtype=np.float32)
 
     def forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> Array:
         """The last layer's hidden states of a padded batch (batch, length, hidden)."""
@@ -313,8 +317,7 @@ class Encoder:
         out = np.zeros((len(texts), self.weights["embeddings.word_embeddings.weight"].shape[1]), dtype=np.float32)
         encoded = [self.tokenizer.ids(t) for t in texts]
         order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
-        for start in range(0, len(order), batch):
-            chunk = order[start : start + batch]
+        for chunk in _batches(order, [len(e) for e in encoded], batch):
             length = max(len(encoded[i]) for i in chunk)
             ids = np.zeros((len(chunk), length), dtype=np.int64)
             mask = np.zeros((len(chunk), length), dtype=np.float32)
@@ -327,6 +330,21 @@ class Encoder:
             norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
             out[chunk] = pooled / norms
         return out
+
+
+def _batches(order: list[int], lengths: list[int], most: int) -> list[list[int]]:
+    """`order` (by length) cut into batches of at most `most` texts and `TOKENS_PER_BATCH` padded tokens (the attention
+    weights of a batch are texts x heads x length², so long texts go fewer at a time)."""
+    out: list[list[int]] = []
+    chunk: list[int] = []
+    for i in order:
+        if chunk and (len(chunk) >= most or (len(chunk) + 1) * lengths[i] > TOKENS_PER_BATCH):
+            out.append(chunk)
+            chunk = []
+        chunk.append(i)
+    if chunk:
+        out.append(chunk)
+    return out
 
 
 _LOADED: dict[str, Encoder] = {}
