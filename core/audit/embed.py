@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import mmap
 import os
 import struct
 import threading
@@ -71,8 +72,10 @@ def model_dir() -> Path:
 
 
 def read_safetensors(path: Path) -> dict[str, npt.NDArray[Any]]:
-    """Every tensor of a safetensors file, by name (arrays viewing one read of the file)."""
-    data = path.read_bytes()
+    """Every tensor of a safetensors file, by name: read-only arrays over the file mapped in memory (the pages a
+    forward touches are read, nothing is copied)."""
+    with path.open("rb") as handle:
+        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if path.stat().st_size else b""
     if len(data) < 8:
         raise CutlineError(f"{path}: not a safetensors file (too short)")
     (length,) = struct.unpack("<Q", data[:8])
@@ -256,11 +259,11 @@ class Encoder:
         max_length = int(json.loads(sbert.read_text(encoding="utf-8"))["max_seq_length"]) if sbert.is_file() else 256
         max_length = min(max_length, int(config.get("max_position_embeddings", 512)))
         raw = read_safetensors(folder / "model.safetensors")
-        weights = {k.removeprefix("bert."): v.astype(np.float32) for k, v in raw.items() if v.dtype.kind == "f"}
-        # the projections transposed once, so a forward is x @ W
-        for name in list(weights):
-            if name.endswith(".weight") and weights[name].ndim == 2 and not name.startswith("embeddings."):
-                weights[name] = np.ascontiguousarray(weights[name].T)
+        # views of the mapped file where it holds float32 already (a dense layer's weight stays (out, in): `_dense`
+        # multiplies by its transpose, a view BLAS reads as it is)
+        weights = {
+            k.removeprefix("bert."): v.astype(np.float32, copy=False) for k, v in raw.items() if v.dtype.kind == "f"
+        }
         return cls(
             weights=weights,
             tokenizer=Tokenizer.load(folder, max_length),
@@ -271,7 +274,7 @@ class Encoder:
 
     def _dense(self, x: Array, name: str) -> Array:
         # one 2-D product: numpy's stacked (3-D @ 2-D) matmul is many times slower than one BLAS call
-        flat = x.reshape(-1, x.shape[-1]) @ self.weights[name + ".weight"] + self.weights[name + ".bias"]
+        flat = x.reshape(-1, x.shape[-1]) @ self.weights[name + ".weight"].T + self.weights[name + ".bias"]
         return np.asarray(flat.reshape(*x.shape[:-1], -1), dtype=np.float32)
 
     def forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> Array:
