@@ -20,18 +20,9 @@ import pytest
 np = pytest.importorskip("numpy") if os.environ.get("CI") != "true" else __import__("numpy")
 
 from cutline.core.audit import embed  # noqa: E402
+from tests.support.embed_model import needs_model  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "embed" / "minilm_reference.json"
-
-
-def needs_model() -> Path:
-    """The model's folder; without it a skip with the reason, or a failure under CI=true."""
-    try:
-        return embed.model_dir()
-    except embed.ModelMissing as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true: {exc}")
-        pytest.skip(str(exc))
 
 
 @pytest.fixture(scope="module")

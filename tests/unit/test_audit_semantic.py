@@ -16,11 +16,10 @@ import pytest
 
 np = pytest.importorskip("numpy") if os.environ.get("CI") != "true" else __import__("numpy")
 
-from cutline.app.cli import main  # noqa: E402
 from cutline.core.audit import embed, semantic  # noqa: E402
 from cutline.core.audit.verdicts import AuditFact  # noqa: E402
-from tests.unit.test_audit_cli import _assistant, _compaction, _user  # noqa: E402
-from tests.unit.test_audit_embed import needs_model  # noqa: E402
+from tests.support.cli import run as _run  # noqa: E402
+from tests.support.embed_model import needs_model  # noqa: E402
 
 
 class Topics:
@@ -120,6 +119,36 @@ def test_work_is_the_lost_facts_and_the_segments_that_share_a_word_with_them() -
     assert work(40) == 4 * work(10)
 
 
+def _line(entry_id: str, parent: str | None, body: dict[str, Any], kind: str = "message") -> str:
+    return json.dumps(
+        {"type": kind, "id": entry_id, "parentId": parent, "timestamp": "2026-01-01T00:00:00.000Z", "message": body}
+    )
+
+
+def _user(entry_id: str, parent: str | None, text: str) -> str:
+    return _line(entry_id, parent, {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1})
+
+
+def _assistant(entry_id: str, parent: str, text: str, total: int) -> str:
+    usage = {"input": total, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": total}
+    body = {"role": "assistant", "content": [{"type": "text", "text": text}], "usage": usage, "stopReason": "stop"}
+    return _line(entry_id, parent, body | {"model": "claude-sonnet-4-5", "timestamp": 2})
+
+
+def _compaction(entry_id: str, parent: str, summary: str, first_kept: str) -> str:
+    return json.dumps(
+        {
+            "type": "compaction",
+            "id": entry_id,
+            "parentId": parent,
+            "timestamp": "2026-01-01T00:00:01.000Z",
+            "summary": summary,
+            "firstKeptEntryId": first_kept,
+            "tokensBefore": 5000,
+        }
+    )
+
+
 def _session(tmp_path: Path, summary: str) -> Path:
     lines = [
         json.dumps({"type": "session", "version": 3, "id": "sem", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}),
@@ -132,16 +161,6 @@ def _session(tmp_path: Path, summary: str) -> Path:
     path = tmp_path / "sem.jsonl"
     path.write_text("\n".join(lines) + "\n")
     return path
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _verdict(capsys: pytest.CaptureFixture[str], path: Path, *judge: str) -> str:
