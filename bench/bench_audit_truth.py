@@ -85,26 +85,17 @@ def _verdict(fact: Any) -> str:
     return "kept" if fact.retained else "lost"
 
 
-def measure(jobs: list[dict[str, Any]], judge: str = "lexical", theta: float | None = None) -> list[dict[str, Any]]:
-    """Audit each job (a session file, optionally with a summary put in place) and return the reported facts.
-
-    `judge` other than "lexical" is passed to the audit (a revision without judges runs the lexical one only);
-    `theta` sets the semantic judge's threshold (`semantic.THETA`)."""
+def measure(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Audit each job (a session file, optionally with a summary put in place) and return the reported facts."""
     from cutline.core.agents import read_session
     from cutline.core.audit.report import audit_compaction
-
-    options: dict[str, Any] = {} if judge == "lexical" else {"judge": judge}
-    if theta is not None:
-        from cutline.core.audit import semantic
-
-        semantic.THETA = theta
 
     out: list[dict[str, Any]] = []
     for job in jobs:
         session = read_session(job["file"])
         if job.get("summary") is not None:
             _substitute(session, job["summary"])
-        report = audit_compaction(session, **options)
+        report = audit_compaction(session)
         facts = [
             {
                 "kind": f.kind,
@@ -250,13 +241,7 @@ def _fmt(x: float | None) -> str:
     return "  -  " if x is None else f"{x:5.2f}"
 
 
-def score(
-    key: dict[str, Any],
-    hand: list[dict[str, Any]],
-    results: list[dict[str, Any]],
-    rounds: Iterable[int] = IMPLICIT_ROUNDS,
-) -> dict[str, Any]:
-    """The tables printed (`print_table`); the implicit facts' `rounds` only (a round left out is not even read)."""
+def score(key: dict[str, Any], hand: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
     by_job = {r["job"]: r for r in results}
     rows: list[dict[str, Any]] = []
     noise = unplanted = 0
@@ -302,8 +287,8 @@ def score(
     table["ranking"] = ranking(key, hand, by_job)
     for split in ("tune", "heldout"):
         table[f"between/{split}"] = between(key, hand, by_job, split)
-        for round_ in rounds:
-            table[f"{IMPLICIT_ROUNDS[round_][1]}/{split}"] = implicit_order(by_job, split, round_)
+        for round_, (_, prefix) in IMPLICIT_ROUNDS.items():
+            table[f"{prefix}/{split}"] = implicit_order(by_job, split, round_)
     return table
 
 
@@ -524,19 +509,11 @@ def main() -> int:
     parser.add_argument(
         "--implicit-rounds", default="1,2,3,4,5", help="rounds of the implicit-facts part (comma-separated)"
     )
-    parser.add_argument(
-        "--judge",
-        choices=("lexical", "semantic"),
-        default="lexical",
-        help="the audit's judge for 'after' (the baseline runs its revision's default, the lexical one)",
-    )
-    parser.add_argument("--theta", type=float, default=None, help="the semantic judge's threshold (default: its own)")
     args = parser.parse_args()
     key = json.loads((TRUTH / "key.json").read_text(encoding="utf-8"))
     hand = json.loads((TRUTH / "hand.json").read_text(encoding="utf-8"))
     job_list = jobs(key, hand, not args.no_extractive)
-    rounds = [int(r) for r in args.implicit_rounds.split(",")]
-    for round_ in rounds:
+    for round_ in (int(r) for r in args.implicit_rounds.split(",")):
         job_list += implicit_jobs(load_implicit(tuple(args.implicit.split(",")), round_))
     summaries = {j["name"]: j["summary"] for j in job_list}
     outputs: dict[str, Any] = {}
@@ -548,11 +525,11 @@ def main() -> int:
         else:
             for r in before:
                 r["summary"] = summaries[r["job"]]
-            outputs[f"before ({rev[:10]})"] = score(key, hand, before, rounds)
-    after = measure(job_list, args.judge, args.theta)
+            outputs[f"before ({rev[:10]})"] = score(key, hand, before)
+    after = measure(job_list)
     for r in after:
         r["summary"] = summaries[r["job"]]
-    outputs[f"after (working tree, judge {args.judge})"] = score(key, hand, after, rounds)
+    outputs["after (working tree)"] = score(key, hand, after)
     if args.json:
         print(json.dumps(outputs, indent=1))
     else:

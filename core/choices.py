@@ -27,8 +27,6 @@ NETWORK_COUNTERS: tuple[str, ...] = ("anthropic",)
 LOCAL_COUNTERS: tuple[str, ...] = tuple(c for c in COUNTERS if c not in NETWORK_COUNTERS)
 # what `cutline compact` counts a proposal with (the store caches their per-entry counts)
 PROPOSAL_COUNTERS: tuple[str, ...] = ("chars4", "tiktoken")
-# the audit's judges (core.audit.semantic): the words alone, or the words and a sentence model read offline
-AUDIT_JUDGES: tuple[str, ...] = ("lexical", "semantic")
 # summarizers (core.summarizers): offline first
 SUMMARIZERS: tuple[str, ...] = ("extractive", "anthropic", "openai")
 # session formats of the agents cutline reads (core.agents.registry)

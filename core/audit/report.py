@@ -13,8 +13,7 @@ import gc
 import json
 import re
 import textwrap
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -601,16 +600,7 @@ class _Read:
     latest_ask: str | None
 
 
-def _rejudge(judge: str, summary: str) -> Callable[[list[AuditFact], AbstractSet[int]], list[AuditFact]] | None:
-    """The pass of judge `judge` over the words' verdicts (semantic.py; imported only when asked: it needs numpy)."""
-    if judge == "lexical":
-        return None
-    from cutline.core.audit.semantic import judge_for
-
-    return judge_for(judge, summary)
-
-
-def _read_cut(session: Session, cut: _Cut, split: _Split, judge: str = "lexical") -> _Read:
+def _read_cut(session: Session, cut: _Cut, split: _Split) -> _Read:
     """Every fact of the summarized conversation and of earlier summaries, judged against what stays visible.
 
     The summarized part is read once, a block at a time (`ConversationScan`), and the rest of the
@@ -639,7 +629,7 @@ def _read_cut(session: Session, cut: _Cut, split: _Split, judge: str = "lexical"
     people = [i for i in users if not automated[i]]
     last_user = people[-1] if people else users[-1] if users else None
     latest = _ids(path)[last_user] if last_user is not None else None
-    verdicts = mark_recovered(scan.judge(previous, latest, _rejudge(judge, cut.summary)), cut.later)
+    verdicts = mark_recovered(scan.judge(previous, latest), cut.later)
     return _Read(verdicts, seen, (last_user, users), identifiers_of(list(scan.last_messages)), scan.latest_ask)
 
 
@@ -719,13 +709,12 @@ def _audit(
     why: CutExplanation,
     tokens: list[int] | None = None,
     details: Any = None,
-    judge: str = "lexical",
 ) -> AuditReport:
-    """Judge a cut: which facts survive, and every warning the cut deserves (`judge`: `semantic.JUDGES`)."""
+    """Judge a cut: which facts survive, and every warning the cut deserves."""
     path = cut.path
     split = _split(cut)
     with _collector_paused():
-        read = _read_cut(session, cut, split, judge)
+        read = _read_cut(session, cut, split)
     verdicts = read.verdicts
     tokens = tokens if tokens is not None else path_tokens(list(path), "chars4")
     optional = (
@@ -1073,7 +1062,6 @@ def audit_compaction(
     rules: str | None = None,
     window: PathWindow | None = None,
     later: Sequence[Entry] | None = None,
-    judge: str = "lexical",
 ) -> AuditReport:
     """Audit a compaction already in the transcript (default: the latest one).
 
@@ -1084,7 +1072,6 @@ def audit_compaction(
     compaction as a stored session's `PathWindow` (see `compaction_window_fits`), `session`
     then a header without entries: the same report without the whole session in memory;
     `later` are then the entries after the compaction on the active path (for `recovered`).
-    `judge` "semantic" adds the semantic judge to the words' (semantic.py).
     """
     settings = settings or CompactionSettings()
     full: Sequence[Entry]
@@ -1141,8 +1128,7 @@ def audit_compaction(
         tokens_before=record.tokensBefore or why.tokens_before_estimate,
         tokens_after=tokens_after,
     )
-    details_ = record.details if window is not None else None
-    return _audit(session, cut, target, why, tokens=tokens, details=details_, judge=judge)
+    return _audit(session, cut, target, why, tokens=tokens, details=record.details if window is not None else None)
 
 
 def _entries_after(session: Session, entry_id: str) -> list[Entry]:
@@ -1201,7 +1187,6 @@ def audit_proposal(
     summary: str | None = None,
     chars4: Mapping[str, int] | None = None,
     window: PathWindow | None = None,
-    judge: str = "lexical",
 ) -> AuditReport:
     """Audit a proposal made here, against the session path it was planned on.
 
@@ -1209,10 +1194,10 @@ def audit_proposal(
     `chars4` are the entries' chars4 counts by id when the caller has them (the store's cache).
     `window` is that path (through the proposal's parent entry) as a stored session's
     `PathWindow` with its chars4 counts, `session` then a header without entries: the
-    same report without the whole session in memory (see `proposal_window_fits`). `judge`: as `audit_compaction`.
+    same report without the whole session in memory (see `proposal_window_fits`).
     """
     if window is not None:
-        return _audit_proposal_on(session, proposal, summary, window, window.counts, window.ids, judge)
+        return _audit_proposal_on(session, proposal, summary, window, window.counts, window.ids)
     path = session.active_path()
     if proposal.parentEntryId is not None:
         ids = [e.id for e in path]
@@ -1220,7 +1205,7 @@ def audit_proposal(
             path = path[: ids.index(proposal.parentEntryId) + 1]
         else:
             path = path_to(session, proposal.parentEntryId)
-    return _audit_proposal_on(session, proposal, summary, path, _chars4_of(path, chars4), [e.id for e in path], judge)
+    return _audit_proposal_on(session, proposal, summary, path, _chars4_of(path, chars4), [e.id for e in path])
 
 
 def proposal_window_fits(proposal: Proposal, window: PathWindow) -> bool:
@@ -1242,7 +1227,6 @@ def _audit_proposal_on(
     path: Sequence[Entry],
     tokens: list[int],
     path_ids: list[str],
-    judge: str = "lexical",
 ) -> AuditReport:
     """`audit_proposal` on the path it was planned on (a list or a `PathWindow`) with its chars4 counts."""
     extra = [t for t in (proposal.injected.recovery_turn,) if t]
@@ -1267,7 +1251,7 @@ def _audit_proposal_on(
         tokens_after=proposal.tokensAfter if summary is None else sum_context_tokens(after, counter),
         counter=proposal.counter if summary is None else counter,
     )
-    return _audit(session, cut, target, why, tokens=tokens, judge=judge)
+    return _audit(session, cut, target, why, tokens=tokens)
 
 
 def _proposal_why(proposal: Proposal, path: Sequence[Entry], tokens: list[int], path_ids: list[str]) -> CutExplanation:

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal
 
 from pydantic import BaseModel
@@ -764,17 +763,8 @@ class ConversationScan:
         """The facts of the entries read so far (deduplicated: `dedupe`)."""
         return self._facts.facts
 
-    def judge(
-        self,
-        previous_summaries: Sequence[tuple[str, str]],
-        latest_request_entry: str | None,
-        rejudge: Callable[[list[AuditFact], AbstractSet[int]], list[AuditFact]] | None = None,
-    ) -> list[AuditFact]:
-        """Verdicts of every fact read and of the previous summaries (entry id, text).
-
-        `rejudge` (the semantic judge: semantic.py) looks again at the words' verdicts of every fact and answer before
-        the verdicts that follow from what a fact led to (a question goes with its answer) are drawn from them; not at
-        a rule the user revoked (kept, it would make the revocation contradicted: contradictions stay the words')."""
+    def judge(self, previous_summaries: Sequence[tuple[str, str]], latest_request_entry: str | None) -> list[AuditFact]:
+        """Verdicts of every fact read and of the previous summaries (entry id, text)."""
         facts = self.facts()
         position = self.position
         known = {(f.kind, f.key) for f in facts}
@@ -807,8 +797,6 @@ class ConversationScan:
                 )
             )
         answered = self._judge_answers(facts, judged)
-        if rejudge is not None:
-            judged[:] = rejudge(judged, set(_revocations(facts)))
         _linked(facts, judged, answered, self.outcomes(facts, answered.keys()), position, seen)
         # a question naming nothing ("Which one?") that the assistant never answered: nothing of it to keep (answered,
         # it goes with its answer: kept with it, lost with it)
