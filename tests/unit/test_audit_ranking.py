@@ -121,3 +121,19 @@ def test_a_pair_the_truth_puts_level_agrees_unless_the_audit_puts_it_the_other_w
     assert not agrees(-0.04, 0.08)
     # a pair the truth orders must be ordered the same way
     assert agrees(0.3, 0.01) and not agrees(0.3, -0.01) and not agrees(0.3, 0.0)
+
+
+def test_the_tables_read_only_the_implicit_rounds_asked_for(monkeypatch: Any) -> None:
+    # a held-out round left out of a run is not even opened: `score` asks `implicit_order` for the rounds given only
+    bench = _bench()
+    asked: list[int] = []
+
+    def order(by_job: dict[str, Any], split: str, round_: int = 1) -> list[dict[str, Any]]:
+        asked.append(round_)
+        return []
+
+    monkeypatch.setattr(bench, "implicit_order", order)
+    for name in ("ranking", "between", "hand_reports"):
+        monkeypatch.setattr(bench, name, lambda *a, **k: [])
+    bench.score({"sessions": [], "facts": []}, [], [], [1, 3])
+    assert sorted(set(asked)) == [1, 3]
