@@ -9,12 +9,10 @@ still sees (the summary with any injected block, the kept messages, extra turns)
 from __future__ import annotations
 
 import difflib
-import gc
 import json
 import re
 import textwrap
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal
@@ -52,6 +50,7 @@ from cutline.core.facts import (
 )
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.releases.pi_0_73.decide import find_cut_point
+from cutline.core.store.memory import no_cyclic_gc
 from cutline.core.tokens import least_squares, path_tokens, stored_calls, stored_usage_samples, usage_samples
 
 USAGE_RATIO_WARNING = 1.2
@@ -570,25 +569,6 @@ def _blocks(path: Sequence[Entry], positions: list[int]) -> Iterator[tuple[list[
             yield chunk, path.read_unkept(chunk)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while an audit reads and judges (as `core.store.memory.no_cyclic_gc`).
-
-    Why: the walk builds a model per summarized entry and drops it a block later, while the
-    facts, statements and passages it gathers stay; each allocation threshold crossed rescanned
-    all of those (~0.4-0.6 s of a Claude Code 50k audit's ~2.7 s CPU). What the walk lets go is
-    freed by its reference count (the models hold no cycles), so the paused collector keeps
-    nothing alive that it would have freed.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 @dataclass
 class _Read:
     """What one walk over the context before the cut gives the audit."""
@@ -713,7 +693,7 @@ def _audit(
     """Judge a cut: which facts survive, and every warning the cut deserves."""
     path = cut.path
     split = _split(cut)
-    with _collector_paused():
+    with no_cyclic_gc():  # the walk's models are freed by reference count; the collector would rescan what stays
         read = _read_cut(session, cut, split)
     verdicts = read.verdicts
     tokens = tokens if tokens is not None else path_tokens(list(path), "chars4")
@@ -1241,7 +1221,7 @@ def _audit_proposal_on(
         extra_visible=extra,
     )
     counter = proposal.counter if proposal.counter in ("chars4", "tiktoken") else "chars4"
-    with _collector_paused():
+    with no_cyclic_gc():
         why = _proposal_why(proposal, path, tokens, path_ids)
     target = _Target(
         kind="proposal",
