@@ -399,24 +399,11 @@ def _k(value: float) -> str:
 
 def render_svg(timeline: Timeline, width: int = 960, height: int = 420, title: str | None = None) -> str:
     """A self-contained SVG line chart of the timeline (no plotting library)."""
-    return _svg(
-        _Plot(
-            timeline.session_id,
-            timeline.counters,
-            [(p.turn, p.usage, p.estimates) for p in timeline.points],
-            [(c.index, c.replayed, c.entry_id, c.turn) for c in timeline.compactions],
-            timeline.context_window,
-            timeline.threshold,
-            timeline.reserve_tokens,
-        ),
-        width,
-        height,
-        title,
-    )
+    return render_svg_data(timeline.model_dump(), width, height, title)
 
 
 def render_svg_data(data: Mapping[str, Any], width: int = 960, height: int = 420, title: str | None = None) -> str:
-    """`render_svg` of a timeline as `Timeline.model_dump()` gives it (`stored_timeline_data`): the same SVG, no model made.
+    """The SVG of a timeline as `Timeline.model_dump()` gives it (`stored_timeline_data` makes it without the model).
 
     Why: validating a 50,000-entry session's ~14,000 points into models only to draw them cost
     ~55 ms of a ~0.6 s `timeline -o`.

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import get_args
 
 from cutline.core.agents import formats, registry
 from cutline.core.agents.registry import ADAPTERS, AGENT_PACKAGES, adapter_for, detect
 from cutline.core.models import EntryType
+from tests.support.fresh_python import fresh_python
 from tests.support.session_files import SESSION_FILES
 
 
@@ -72,9 +71,8 @@ def test_telling_a_files_format_or_asking_one_adapter_imports_no_other_agent() -
         " if 'cutline.core.agents.' + p in sys.modules)\n"
         "print(before, after)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["[]", "['codex']"]
+    out = fresh_python(code)
+    assert out.split() == ["[]", "['codex']"]
 
 
 def test_the_registry_names_no_attribute_but_adapters_lazily() -> None:

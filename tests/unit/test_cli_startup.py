@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from cutline.app.commands import serve
 from cutline.app.web import guard
+from tests.support.fresh_python import fresh_python
 from tests.support.paths import SAMPLES
 
 # modules a start-up does not need: the web guard's (hmac, secrets), pkgutil's walk, tempfile, json,
@@ -39,9 +38,8 @@ def test_help_imports_nothing_it_does_not_need() -> None:
         "    pass\n"
         f"print(sorted(m for m in {NOT_AT_START!r} if m in sys.modules))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "[]"
+    out = fresh_python(code)
+    assert out.strip().splitlines()[-1] == "[]"
 
 
 def test_serve_declares_the_guards_token_variable() -> None:
@@ -82,9 +80,8 @@ AGENT_PACKAGES = tuple(
 def _imported(argv: list[str]) -> set[str]:
     """The modules a fresh process has imported after `cutline ARGV` (run as the console script's `main` runs it)."""
     code = f"import sys\nfrom cutline.app.cli import main\nmain({argv!r})\nprint(sorted(sys.modules))\n"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return set(ast.literal_eval(result.stdout.strip().splitlines()[-1]))
+    out = fresh_python(code)
+    return set(ast.literal_eval(out.strip().splitlines()[-1]))
 
 
 def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
@@ -146,9 +143,8 @@ def test_the_config_loads_without_asyncio_and_pydantic_settings_still_reaches_it
         "import asyncio\n"
         "print(run is asyncio.run, m.asyncio.get_running_loop is asyncio.get_running_loop)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["False", "True", "True"]
+    out = fresh_python(code)
+    assert out.split() == ["False", "True", "True"]
 
 
 def test_deferring_a_module_already_imported_changes_nothing() -> None:
@@ -159,9 +155,8 @@ def test_deferring_a_module_already_imported_changes_nothing() -> None:
         "module = import_deferring('json', 'asyncio')\n"
         "print(sys.modules['asyncio'] is asyncio, module.dumps([1]))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["True", "[1]"]
+    out = fresh_python(code)
+    assert out.split() == ["True", "[1]"]
 
 
 def test_a_module_reading_the_deferred_one_while_it_is_imported_gets_the_real_one(tmp_path: Path) -> None:
@@ -175,6 +170,5 @@ def test_a_module_reading_the_deferred_one_while_it_is_imported_gets_the_real_on
         "import asyncio\n"
         "print(module.RUN is asyncio.run, type(sys.modules['asyncio']).__name__)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-500:]
-    assert result.stdout.split() == ["True", "module"]
+    out = fresh_python(code)
+    assert out.split() == ["True", "module"]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests.support.cli import run
+from tests.support.fresh_python import fresh_python
 from tests.support.paths import TESTS
 
 GOLDEN = TESTS / "golden"
@@ -86,9 +87,6 @@ def test_tokens_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_plan_never_imports_the_ui() -> None:
-    import subprocess
-    import sys
-
     code = (
         "import sys\n"
         "from cutline.app.cli import main\n"
@@ -98,9 +96,8 @@ def test_plan_never_imports_the_ui() -> None:
         "    pass\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'tiktoken', 'anthropic')))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=GOLDEN.parent.parent)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "[]"
+    out = fresh_python(code, cwd=GOLDEN.parent.parent)
+    assert out.strip().splitlines()[-1] == "[]"
 
 
 def test_a_json_plan_of_a_pi_file_never_imports_the_audit() -> None:
@@ -110,8 +107,6 @@ def test_a_json_plan_of_a_pi_file_never_imports_the_audit() -> None:
     `plan --json`; the text plan still imports it.
     """
     import ast
-    import subprocess
-    import sys
 
     def imported(*extra: str) -> list[str]:
         code = (
@@ -120,9 +115,8 @@ def test_a_json_plan_of_a_pi_file_never_imports_the_audit() -> None:
             f"main(['plan', {str(GOLDEN / 'sessions' / 'split-turns.jsonl')!r}, *{list(extra)!r}])\n"
             "print(sorted(m for m in sys.modules if m.startswith('cutline.core.audit')))\n"
         )
-        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=GOLDEN.parent.parent)
-        assert result.returncode == 0, result.stderr
-        return list(ast.literal_eval(result.stdout.strip().splitlines()[-1]))
+        out = fresh_python(code, cwd=GOLDEN.parent.parent)
+        return list(ast.literal_eval(out.strip().splitlines()[-1]))
 
     assert imported("--json") == []
     assert "cutline.core.audit.report" in imported()  # the check can see it
