@@ -13,7 +13,7 @@ from html import escape
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cutline.core.agents.path_columns import PathColumns
 from cutline.core.config.settings import CompactionSettings
@@ -38,6 +38,8 @@ from cutline.core.tokens import (
 class TimelinePoint(BaseModel):
     """The context at one assistant message (one model call)."""
 
+    model_config = ConfigDict(defer_build=True)  # `timeline` of a stored file makes none (stored_timeline_data)
+
     index: int
     entry_id: str
     turn: int
@@ -47,6 +49,8 @@ class TimelinePoint(BaseModel):
 
 class TimelineCompaction(BaseModel):
     """A compaction placed on the timeline (at the point index it follows)."""
+
+    model_config = ConfigDict(defer_build=True)  # `timeline` of a stored file makes none (stored_timeline_data)
 
     entry_id: str
     index: int
@@ -58,6 +62,8 @@ class TimelineCompaction(BaseModel):
 
 class Timeline(BaseModel):
     """Everything a plot of a session's context size needs."""
+
+    model_config = ConfigDict(defer_build=True)  # `timeline` of a stored file makes none (stored_timeline_data)
 
     session_id: str
     counters: list[str]

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, WrapValidator
 
 from cutline.core.models import Message
 
@@ -29,6 +29,8 @@ class SummaryRequest(BaseModel):
     and a list of its 100,000 messages is what it avoids. A summarizer that does not read `prompt_text`
     (`reads_text` False) gets it empty.
     """
+
+    model_config = ConfigDict(defer_build=True)  # built by the first request, not by every command importing the engine
 
     kind: RequestKind = "history"
     prompt_name: str = "pi-checkpoint"

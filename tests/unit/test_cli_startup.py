@@ -106,6 +106,36 @@ def test_a_warm_tokens_timeline_or_plan_imports_only_what_it_uses(sample: str, t
     assert _loaded(plan, NEVER_FOR_TOKENS_OR_PLAN) == []
 
 
+def _unbuilt_after(argv: list[str]) -> list[str]:
+    """Which of the models a plan or timeline never makes still have no schema after `cutline ARGV` (a fresh process)."""
+    code = (
+        "from cutline.app.cli import main\n"
+        f"main({argv!r})\n"
+        "from cutline.core.summarizers.base import SummaryRequest\n"
+        "from cutline.core.audit.timeline import Timeline, TimelineCompaction, TimelinePoint\n"
+        "models = (SummaryRequest, Timeline, TimelineCompaction, TimelinePoint)\n"
+        "print([m.__name__ for m in models if not m.__pydantic_complete__])\n"
+    )
+    return sorted(ast.literal_eval(fresh_python(code).strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("sample", ["codex-rollout-compacted.jsonl", "pi-coding-session.jsonl"])
+def test_a_warm_plan_or_timeline_builds_no_summary_request_or_timeline_model(sample: str, tmp_path: Path) -> None:
+    """The summarizing side is a run's: a plan or a timeline of a stored file builds no `SummaryRequest` schema
+    (pydantic's first build also imports its plugin loader), a timeline imports no summary rules (a plan does: the
+    rule set's release folder holds its summary flow), and a timeline drawn from the stored columns makes no `Timeline`
+    model, so it builds none of their schemas either."""
+    file = str(SAMPLES / sample)
+    _imported(["tokens", "--json", file])  # imports the file
+    every = ["SummaryRequest", "Timeline", "TimelineCompaction", "TimelinePoint"]
+    assert _unbuilt_after(["timeline", "-o", str(tmp_path / "plot.svg"), file]) == every
+    assert _unbuilt_after(["timeline", "--json", file]) == every
+    assert _unbuilt_after(["plan", "--json", file]) == every
+    modules = _imported(["timeline", "--json", file])
+    assert "cutline.core.engine.modes.pi" in modules  # the check can see
+    assert "cutline.core.engine.rule_summaries" not in modules
+
+
 @pytest.mark.parametrize(
     ("sample", "agent"),
     [("codex-rollout-compacted.jsonl", "codex"), ("claude-code-compacted.jsonl", "claude_code")],

@@ -19,7 +19,6 @@ from cutline.core.engine.context import build_context, context_indices
 from cutline.core.engine.last_turn import last_turn_section
 from cutline.core.engine.modes.base import PI_FAMILY, CompactionJob, Rebuilt, failed_results
 from cutline.core.engine.path_index import PathIndex
-from cutline.core.engine.rule_summaries import summary_rules
 from cutline.core.engine.rules.base import PlannerRules, PlanRequest
 from cutline.core.engine.sections import collect_tool_failures, format_file_operations, format_tool_failures
 from cutline.core.errors import SummarizerError
@@ -122,6 +121,8 @@ class PiMode:
         pi 0.73.1's flow is the engine's own (`engine_summary`); current pi calls in
         sequence, OpenClaw 2026.9 writes its safeguard summary (core/releases/<release>/).
         """
+        from cutline.core.engine.rule_summaries import summary_rules  # the summarizing side: a run's, not a plan's
+
         return await summary_flow(summary_rules(job.plan, job.settings))(self, job, run)
 
     def finish(self, job: CompactionJob, body: str) -> Rebuilt:
