@@ -51,7 +51,7 @@ from cutline.core.facts import (
 from cutline.core.models import Entry, Message, Session, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from cutline.core.releases.pi_0_73.decide import find_cut_point
 from cutline.core.store.memory import no_cyclic_gc
-from cutline.core.tokens import least_squares, path_tokens, stored_calls, stored_usage_samples, usage_samples
+from cutline.core.tokens import least_squares, path_tokens, stored_calls, stored_sample_rows, usage_samples
 
 USAGE_RATIO_WARNING = 1.2
 # the upper bound of a keepRecentTokens range that has none (the walk never reaches the value)
@@ -526,10 +526,10 @@ class _Split:
 def _window_samples(window: PathWindow, tokens: list[int]) -> list[tuple[int, int, str]]:
     """`usage_samples` of a window's whole path as (estimate, real, entry id), those with an estimate above 0.
 
-    From the stored facts (`stored_usage_samples`: no context_edit is on a window's path).
+    From the stored facts (`stored_sample_rows`: no context_edit is on a window's path).
     """
-    samples = stored_usage_samples(window.ids, window.kinds, stored_calls(window.facts), tokens)
-    return [(s.estimate, s.real, s.entryId) for s in samples if s.estimate > 0]
+    rows = stored_sample_rows(window.ids, window.kinds, stored_calls(window.facts), tokens)
+    return [row for row in rows if row[0] > 0]
 
 
 def _ids(path: Sequence[Entry]) -> Sequence[str]:

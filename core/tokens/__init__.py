@@ -603,6 +603,21 @@ def stored_usage_samples(ids: list[str], kinds: list[str], calls: StoredCalls, t
     return _samples(made, call_estimates(calls.weights, tokens, made))
 
 
+def stored_sample_rows(
+    ids: list[str], kinds: list[str], calls: StoredCalls, tokens: list[int]
+) -> list[tuple[int, int, str]]:
+    """`stored_usage_samples` as (estimate, real, entry id), in the same order, without making a model of each.
+
+    Why: the audit reads only these three of every sample, and a 100,000-entry path has
+    ~45,000 (as models, ~15 % of a compacted path's audit).
+    """
+    made = stored_model_calls(ids, kinds, calls)
+    return [
+        (estimate, call.real, call.entry_id)
+        for call, estimate in zip(made, call_estimates(calls.weights, tokens, made))
+    ]
+
+
 def _recorded_prompt_tokens(entry: Entry) -> int:
     """What the API counted as sent for the call an entry records: an assistant message's usage, or a pi `usage` entry's."""
     if entry.type == "usage":

@@ -26,7 +26,7 @@ from cutline.core.models import Entry
 from cutline.core.store import Store
 from cutline.core.store.sessions import Sessions
 from cutline.core.store.token_counts import count_entries
-from cutline.core.tokens import usage_samples
+from cutline.core.tokens import UsageSample, usage_samples
 from tests.support.cli import run
 from tests.support.paths import ROOT
 from tests.support.pi_compactions import append_turns, write_pi_session
@@ -221,3 +221,23 @@ def test_a_window_started_one_entry_late_is_caught(
     file = write_pi_session(tmp_path / "late.jsonl")
     with pytest.raises(AssertionError):
         _compare_session(file, monkeypatch, capsys, VARIANTS[1:2])
+
+
+def test_a_windows_usage_samples_are_read_without_a_model_each(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit reads (estimate, real, id) of every model call on a window's path: ~45,000 on a 100,000-entry path,
+    so none is made a `UsageSample` first (as models they were ~15 % of a compacted path's audit)."""
+    file = write_pi_session(tmp_path / "s.jsonl", **GENERATED["plain"])
+    with Store() as store:
+        session_id = store.import_file(file).session_id
+        window = store.sessions.path_window(session_id, "chars4", before=True)
+        assert window is not None
+        path = store.load_session(session_id).active_path()[: len(window)]
+    expected = [(s.estimate, s.real, s.entryId) for s in usage_samples(path, window.counts) if s.estimate > 0]
+    assert len(expected) > 3  # the check can see
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a UsageSample was made")
+
+    monkeypatch.setattr(UsageSample, "model_construct", refuse)
+    monkeypatch.setattr(UsageSample, "__init__", refuse)
+    assert _window_samples(window, window.counts) == expected
