@@ -235,6 +235,25 @@ class StoreDatabase:
             else:
                 self.conn.commit()
 
+    def write_if_free(self, sql: str, params: Sequence[Any] = ()) -> bool:
+        """One statement committed now if no other process holds the write lock, else nothing (False), without waiting.
+
+        For what a read records on its way (a cache it can do without), never for what must be kept.
+        """
+        with self.lock:
+            if self.conn.in_transaction:
+                self.conn.execute(sql, params)
+                return True
+            self.conn.execute("PRAGMA busy_timeout=0")
+            try:
+                with self.transaction() as conn:
+                    conn.execute(sql, params)
+                return True
+            except (StoreBusy, sqlite3.OperationalError):
+                return False
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
     @contextmanager
     def durable(self) -> Iterator[None]:
         """Commits inside are fsynced before they return (synchronous=FULL), for records a crash must not lose."""

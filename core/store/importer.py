@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
@@ -137,6 +139,20 @@ class ImportedFile(NamedTuple):
     session: Session
     report: ImportReport
     counts: dict[str, int] | None
+
+
+# how long ago a file must have last changed before its status alone stands for its bytes (`Importer._unchanged_file`)
+SETTLED_NS = 2_000_000_000
+
+
+def stat_key(status: os.stat_result) -> str:
+    """A file's device, inode, size and modified and changed times (ns), as recorded in `sessions.source_stat`."""
+    return f"{status.st_dev}:{status.st_ino}:{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}"
+
+
+def settled(status: os.stat_result) -> bool:
+    """Whether the file's last change is `SETTLED_NS` old: a write now would get a later changed-time."""
+    return time.time_ns() - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS
 
 
 def file_sha256(path: Path, limit: int | None = None) -> str:
@@ -621,15 +637,31 @@ class Importer:
         return reports[0], counts
 
     def _unchanged_file(self, path: Path) -> ImportReport | None:
+        """The stored session's report when the file holds the bytes it was read from, else None.
+
+        Its bytes are hashed unless its status is the one recorded the last time they were
+        (`stat_key`): a write changes the changed-time, which no program sets; a status is
+        recorded only once that time is `SETTLED_NS` old, so a write within the clock's tick
+        after the hash cannot go unseen (as git's racy-clean rule).
+        """
         rows = self._sessions.rows_for_path(str(path))
         row = rows[0] if rows else None
         if row is None or row["source_size"] is None or row["source_sha256"] is None:
             return None
         try:
-            if path.stat().st_size != row["source_size"] or file_sha256(path) != row["source_sha256"]:
+            before = path.stat()
+            if before.st_size != row["source_size"]:
                 return None
+            key = stat_key(before)
+            if row["source_stat"] == key:
+                return _report(row, unchanged=True)
+            if file_sha256(path) != row["source_sha256"]:
+                return None
+            after = path.stat()
         except OSError:
             return None
+        if stat_key(after) == key and settled(after):
+            self._sessions.record_source_stat(row["id"], row["source_sha256"], key)
         return _report(row, unchanged=True)
 
     def _import(
@@ -789,7 +821,7 @@ class Importer:
     def _update_session_row(conn: sqlite3.Connection, store_id: str, session: Session, now: str, total: int) -> None:
         conn.execute(
             "UPDATE sessions SET name = ?, format = ?, version = ?, source_path = ?, source_size = ?, source_sha256 = ?,"
-            " header_line = ?, newline = ?, trailing_newline = ?, leaf_id = ?, cwd = ?, updated_at = ?,"
+            " source_stat = NULL, header_line = ?, newline = ?, trailing_newline = ?, leaf_id = ?, cwd = ?, updated_at = ?,"
             " entry_count = ?, problems_json = ?, header_json = ? WHERE id = ?",
             (
                 session.name,

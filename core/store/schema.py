@@ -21,6 +21,7 @@ MIGRATIONS = (
     "m006_token_counts_without_rowid",
     "m007_compaction_entries_index",
     "m008_probe_runs",
+    "m009_session_source_stat",
 )
 # the chars4 tokens of a session's active path, as `ls` shows them (NULL while none is counted)
 PATH_TOKENS_SUM = """

@@ -265,6 +265,16 @@ class Sessions:
         """Rows of the sessions imported from this file, most recently updated first."""
         return self._db.rows("SELECT * FROM sessions WHERE source_path = ? ORDER BY updated_at DESC", (source_path,))
 
+    def record_source_stat(self, session_id: str, sha256: str, key: str) -> None:
+        """Record the file status under which the session's file was just hashed as its stored bytes (`sha256`).
+
+        Only on the row that still has those bytes (an import in between may have read others), and only if the
+        store is free now: a command that only reads never waits to record it.
+        """
+        self._db.write_if_free(
+            "UPDATE sessions SET source_stat = ? WHERE id = ? AND source_sha256 = ?", (key, session_id, sha256)
+        )
+
     def exists(self, session_id: str) -> bool:
         """Whether a session with exactly this id is stored."""
         return self._db.one("SELECT id FROM sessions WHERE id = ?", (session_id,)) is not None

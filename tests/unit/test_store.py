@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -15,6 +16,7 @@ from cutline.core.agents import read_session
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Message, Session, TextBlock
 from cutline.core.store import AmbiguousSessionError, Store, entry_keys
+from cutline.core.store import importer as importer_module
 from cutline.core.store.importer import Importer
 from cutline.core.store.migrations import migrations
 from cutline.core.store.schema import MIGRATIONS
@@ -126,12 +128,13 @@ def test_old_schema_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path, sessi
     old.close()
 
     with Store(db_path) as store:
-        assert [m.name for m in migrations.applied(store.db)][-5:] == [
+        assert [m.name for m in migrations.applied(store.db)][-6:] == [
             "m004_session_path_tokens",
             "m005_entry_index_facts",
             "m006_token_counts_without_rowid",
             "m007_compaction_entries_index",
             "m008_probe_runs",
+            "m009_session_source_stat",
         ]
         assert migrations.pending(store.db) == []  # upgraded to the latest schema
         assert store.db["sessions"].get("old-1")["header_json"] == "{}"
@@ -400,7 +403,8 @@ def test_repeated_ids_are_all_kept_and_the_later_one_owns_the_id(store: Store, t
 # -- re-imports --------------------------------------------------------------------
 
 
-def test_unchanged_reimport_changes_nothing(store: Store, session_file: Path) -> None:
+def test_unchanged_reimport_changes_nothing(store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importer_module, "SETTLED_NS", 10**18)  # the file's status is never recorded (tested below)
     first = store.import_file(session_file)
     store.save_token_counts(first.session_id, "chars4", {"x": 1})
     before = table_snapshot(store)
@@ -538,6 +542,72 @@ def test_a_failed_import_leaves_nothing_behind(
         store.import_file(session_file)
     assert store.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
     assert store.conn.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
+
+
+def _hashing_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(path: Path, limit: int | None = None) -> str:
+        raise AssertionError(f"{path} was hashed")
+
+    monkeypatch.setattr(importer_module, "file_sha256", refuse)
+
+
+def test_a_file_hashed_once_its_change_settled_is_known_by_its_status(
+    store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unchanged file is hashed once after its last change has settled; from then on its status (device, inode,
+    size, modified and changed times) stands for its bytes and it is not hashed again."""
+    first = store.import_file(session_file)
+    assert store.db["sessions"].get(first.session_id)["source_stat"] is None  # a new file's status is not recorded
+    monkeypatch.setattr(importer_module, "SETTLED_NS", -(10**18))  # every change counts as settled
+    assert store.import_file(session_file).unchanged  # hashed, and its status recorded
+    assert store.db["sessions"].get(first.session_id)["source_stat"] == importer_module.stat_key(session_file.stat())
+    _hashing_refused(monkeypatch)
+    again = store.import_file(session_file)
+    assert again.unchanged and again.session_id == first.session_id and again.total == first.total
+
+
+def test_a_file_rewritten_with_its_size_and_modified_time_is_read_again(
+    store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bytes changed in place, the size kept and the modified time set back (as `touch -r` or a restore would): the
+    changed time, which no program sets, differs from the recorded status, so the file is hashed and read again."""
+    monkeypatch.setattr(importer_module, "SETTLED_NS", -(10**18))
+    first = store.import_file(session_file)
+    assert store.import_file(session_file).unchanged
+    recorded = store.db["sessions"].get(first.session_id)["source_stat"]
+    assert recorded is not None
+    status = session_file.stat()
+    lines = session_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = lines[5].index('"text":"') + len('"text":"')  # a message's first letter, changed to another one
+    lines[5] = lines[5][:at] + ("X" if lines[5][at] != "X" else "Y") + lines[5][at + 1 :]
+    session_file.write_text("".join(lines), encoding="utf-8")
+    os.utime(session_file, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert session_file.stat().st_size == status.st_size and session_file.stat().st_mtime_ns == status.st_mtime_ns
+    report = store.import_file(session_file)
+    assert (report.grown, report.replaced, report.unchanged) == (False, True, False), report
+    assert store.db["sessions"].get(first.session_id)["source_stat"] is None  # the new bytes are not known by status
+    assert store.load_session(first.session_id) == _read_as_stored(session_file, first.session_id)
+
+
+def test_a_file_status_is_recorded_only_where_the_store_is_free_and_the_bytes_still_the_rows(
+    store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recording a status is a read's by-product: with another process writing, the read goes on at once without it;
+    and a row whose bytes another import replaced meanwhile gets none."""
+    monkeypatch.setattr(importer_module, "SETTLED_NS", -(10**18))
+    first = store.import_file(session_file)
+    other = sqlite3.connect(store.path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        assert store.import_file(session_file).unchanged
+        assert store.db["sessions"].get(first.session_id)["source_stat"] is None
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    store.sessions.record_source_stat(first.session_id, "not the stored bytes", "1:2:3:4:5")
+    assert store.db["sessions"].get(first.session_id)["source_stat"] is None
+    assert store.import_file(session_file).unchanged  # free again: recorded
+    assert store.db["sessions"].get(first.session_id)["source_stat"] is not None
 
 
 def test_a_failed_replace_keeps_the_previous_version(
