@@ -79,8 +79,8 @@ async def test_a_long_session_shows_its_stored_rows_and_progress_while_it_loads(
     async with app.run_test(size=SIZE) as pilot:
         screen = await review_screen(pilot)
         message_list = screen.query_one(MessageList)
-        for _ in range(50):
-            if message_list.row_count:
+        for _ in range(50):  # the rows and the status line's progress come in two messages: both are waited for
+            if message_list.row_count and "reading" in status(screen):
                 break
             await pilot.pause()
         assert isinstance(message_list.entries, StoredEntries) and screen.session is None

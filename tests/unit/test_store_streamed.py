@@ -35,12 +35,13 @@ def _chars4(entry: Entry) -> int:
 
 
 def _snapshot(store: Store, session_id: str) -> dict[str, Any]:
-    """Everything stored of one session (its row without the import times, entries, cached counts)."""
+    """Everything stored of one session (its row without the import times and the file status a later command
+    recorded on finding the file unchanged, entries, cached counts)."""
     conn = store.conn
     cursor = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,))
     names = [d[0] for d in cursor.description]
     row = dict(zip(names, cursor.fetchone(), strict=True))
-    del row["imported_at"], row["updated_at"]
+    del row["imported_at"], row["updated_at"], row["source_stat"]
     entries = conn.execute("SELECT * FROM entries WHERE session_id = ? ORDER BY seq", (session_id,)).fetchall()
     counts = conn.execute(
         "SELECT * FROM token_counts WHERE session_id = ? ORDER BY entry_id, counter", (session_id,)
