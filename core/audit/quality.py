@@ -16,7 +16,6 @@ from cutline.core.engine.quality_guard import (
     verdict_for,
 )
 from cutline.core.models import Session
-from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
 
 FIRST_OPENCLAW_VERSION = 4
 
@@ -39,9 +38,14 @@ def quality_of(
     openclaw = session.format == "openclaw" or (
         session.format == "pi" and (session.version or 0) >= FIRST_OPENCLAW_VERSION
     )
+    sections: list[str] = []
+    if openclaw:  # the release's package is imported only here: its planner and summary flow are OpenClaw's alone
+        from cutline.core.releases.openclaw_2026_9.guard import REQUIRED_SUMMARY_SECTIONS
+
+        sections = list(REQUIRED_SUMMARY_SECTIONS)
     request = _recorded_request(details)
     inputs = QualityInputs(
-        requiredSections=list(REQUIRED_SUMMARY_SECTIONS) if openclaw else [],
+        requiredSections=sections,
         identifiers=identifiers,
         latestUnresolvedRequest=request,
         latestUserAsk=None if request else latest_ask,

@@ -202,3 +202,13 @@ def test_a_module_reading_the_deferred_one_while_it_is_imported_gets_the_real_on
     )
     out = fresh_python(code)
     assert out.split() == ["True", "module"]
+
+
+@pytest.mark.parametrize("sample", ["codex-rollout-compacted.jsonl", "claude-code-compacted.jsonl"])
+def test_an_audit_of_another_agents_compaction_imports_no_openclaw_release(sample: str) -> None:
+    """The quality guard asks OpenClaw's five sections of OpenClaw sessions only, so only their audit imports that
+    release's package (its planner and summary flow come with it)."""
+    file = str(SAMPLES / sample)
+    modules = _imported(["audit", "--json", file])
+    assert "cutline.core.audit.quality" in modules  # the check can see
+    assert _loaded(modules, ("cutline.core.releases.openclaw_2026_9",)) == []
