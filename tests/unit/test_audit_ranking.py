@@ -8,24 +8,18 @@ not tested here (never tuned on).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench_scripts import bench_script
+from tests.support.paths import ROOT
+
 TRUTH = ROOT / "tests" / "fixtures" / "truth"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_audit_truth", ROOT / "bench" / "bench_audit_truth.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_audit_truth", module)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("bench_audit_truth")
 
 
 def _tune_rows(round_: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_tui", ROOT / "bench" / "bench_tui.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_tui", module)
-    spec.loader.exec_module(module)
-    return module
+from tests.support.bench_scripts import bench_script
 
 
 def test_the_probe_presses_up_on_the_last_row_and_down_on_the_first() -> None:
-    probe_key = _bench().probe_key
+    probe_key = bench_script("bench_tui").probe_key
     assert probe_key(48, 49, down=True) == "up"  # the list opens on its last row: `down` would move nothing
     assert probe_key(0, 49, down=False) == "down"
     assert probe_key(0, 1, down=True) == "up"  # one row: nothing moves either way, the probe's wait times out
