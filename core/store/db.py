@@ -241,9 +241,6 @@ class StoreDatabase:
         For what a read records on its way (a cache it can do without), never for what must be kept.
         """
         with self.lock:
-            if self.conn.in_transaction:
-                self.conn.execute(sql, params)
-                return True
             self.conn.execute("PRAGMA busy_timeout=0")
             try:
                 with self.transaction() as conn:

@@ -544,13 +544,6 @@ def test_a_failed_import_leaves_nothing_behind(
     assert store.conn.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
 
 
-def _hashing_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(path: Path, limit: int | None = None) -> str:
-        raise AssertionError(f"{path} was hashed")
-
-    monkeypatch.setattr(importer_module, "file_sha256", refuse)
-
-
 def test_a_file_hashed_once_its_change_settled_is_known_by_its_status(
     store: Store, session_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -561,7 +554,11 @@ def test_a_file_hashed_once_its_change_settled_is_known_by_its_status(
     monkeypatch.setattr(importer_module, "SETTLED_NS", -(10**18))  # every change counts as settled
     assert store.import_file(session_file).unchanged  # hashed, and its status recorded
     assert store.db["sessions"].get(first.session_id)["source_stat"] == importer_module.stat_key(session_file.stat())
-    _hashing_refused(monkeypatch)
+
+    def refuse(path: Path, limit: int | None = None) -> str:
+        raise AssertionError(f"{path} was hashed")
+
+    monkeypatch.setattr(importer_module, "file_sha256", refuse)
     again = store.import_file(session_file)
     assert again.unchanged and again.session_id == first.session_id and again.total == first.total
 
