@@ -6,23 +6,13 @@ import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cutline.core.agents.jsonl import (
-    INVALID,
-    Lines,
-    NotStreamable,
-    StreamedLines,
-    decode_text,
-    parse_line,
-    read_file_text,
-    split_lines,
-)
 from cutline.core.errors import FormatError
 from cutline.core.lazy import lazy_names
-from cutline.core.models import Entry, Message, Problem, Session
 
 if TYPE_CHECKING:
     from cutline.core.agents.adapter import AgentAdapter, EntryAmend, EntrySink
     from cutline.core.agents.entries import OtherEntry
+    from cutline.core.agents.jsonl import NotStreamable
     from cutline.core.agents.light import LightEntry
     from cutline.core.agents.pi.append import append_compaction
     from cutline.core.agents.pi.reader import entry_from_line
@@ -30,11 +20,14 @@ if TYPE_CHECKING:
     from cutline.core.agents.registry import ADAPTERS, adapter_for, detect
     from cutline.core.agents.sniff import sniff
     from cutline.core.agents.wire import WireContext
+    from cutline.core.models import Entry, Message, Problem, Session
 
 # Names this package hands on from its modules, imported when first asked for: a command that
 # reads one agent's session (or none: `ls`, `tokens` from the store) does not import every agent's
-# reader, writer and the registry at start-up.
+# reader, writer and the registry at start-up, and importing any module of the package (the store's
+# `safe_write`) imports neither the JSON Lines reader nor the pydantic models.
 _LAZY: dict[str, str] = {
+    "NotStreamable": "cutline.core.agents.jsonl",
     "AgentAdapter": "cutline.core.agents.adapter",
     "EntryAmend": "cutline.core.agents.adapter",
     "EntrySink": "cutline.core.agents.adapter",
@@ -86,6 +79,7 @@ def read_session(path: str | Path, *, sink: EntrySink | None = None, keep: bool 
     read whole first).
     """
     from cutline.core.agents.adapter import handed_over
+    from cutline.core.agents.jsonl import decode_text, read_file_text, split_lines
     from cutline.core.agents.openclaw.store import read_store
     from cutline.core.agents.opencode import read_store as read_opencode_store
     from cutline.core.agents.opencode.store import is_opencode_store
@@ -152,6 +146,8 @@ def stream_peek(path: Path) -> StreamPeek | None:
     Why: an import writing rows as it reads must know the session before the first row;
     `read_streamed` raises `NotStreamable` if the whole file proves this wrong.
     """
+    from cutline.core.agents.jsonl import INVALID, Lines, NotStreamable, StreamedLines, parse_line
+
     source = StreamedLines(path)
     head: list[tuple[int, str]] = []
     reading = source.lines
@@ -188,6 +184,8 @@ def read_streamed(path: Path, adapter: AgentAdapter, *, sink: EntrySink, amend: 
     changes go to `amend` (see `AgentAdapter.read_streamed`). Raises `NotStreamable`
     where the file must be read whole (possibly after many entries were handed on).
     """
+    from cutline.core.agents.jsonl import StreamedLines
+
     file = str(path)
     lines = StreamedLines(path)
     count = 0
@@ -221,6 +219,8 @@ def _read_from(session: Session, count: int, file: str, size: int, sha256: str) 
 
 
 def _encoding_problem(file: str, encoding: str) -> Problem:
+    from cutline.core.models import Problem
+
     return Problem(
         file=file,
         line=None,

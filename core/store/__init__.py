@@ -31,17 +31,12 @@ if TYPE_CHECKING:
 
     from cutline.core.models import Entry, Session
     from cutline.core.store.importer import ImportedFile, Importer, ImportProgress, ImportReport, file_sha256
+    from cutline.core.store.listing import SessionInfo, display_name, unique_prefixes
     from cutline.core.store.overview import CompactionInfo, PathLine, SessionOverview, entry_preview
     from cutline.core.store.probes import ProbeRuns
     from cutline.core.store.proposals import Proposals
     from cutline.core.store.rows import entry_keys
-    from cutline.core.store.sessions import (
-        AmbiguousSessionError,
-        SessionInfo,
-        Sessions,
-        display_name,
-        unique_prefixes,
-    )
+    from cutline.core.store.sessions import AmbiguousSessionError, Sessions
     from cutline.core.store.token_counts import TokenCounts
     from cutline.core.store.writebacks import WriteBacks
 
@@ -67,9 +62,9 @@ __all__ = [
 # command imports the repositories it uses (`ls` no importer, `tokens` no proposals), not all.
 _LAZY: dict[str, str] = {
     "AmbiguousSessionError": "cutline.core.store.sessions",
-    "SessionInfo": "cutline.core.store.sessions",
-    "display_name": "cutline.core.store.sessions",
-    "unique_prefixes": "cutline.core.store.sessions",
+    "SessionInfo": "cutline.core.store.listing",
+    "display_name": "cutline.core.store.listing",
+    "unique_prefixes": "cutline.core.store.listing",
     "CompactionInfo": "cutline.core.store.overview",
     "PathLine": "cutline.core.store.overview",
     "SessionOverview": "cutline.core.store.overview",
@@ -198,12 +193,16 @@ class Store:
     # -- sessions ------------------------------------------------------------
 
     def list_sessions(self) -> list[SessionInfo]:
-        """Every stored session, most recently updated first."""
-        return self.sessions.list_all()
+        """Every stored session, most recently updated first (`ls` imports the list's module alone, not `sessions`)."""
+        from cutline.core.store.listing import list_sessions
+
+        return list_sessions(self.database)
 
     def short_ids(self) -> dict[str, str]:
         """Every stored session id mapped to its shortest unique prefix (at least 8 chars), for listing."""
-        return self.sessions.short_ids()
+        from cutline.core.store.listing import short_ids
+
+        return short_ids(self.database)
 
     def resolve_session(self, ref: str) -> str:
         """The id of the session `ref` names: an exact id, a unique id prefix, a name, or its source file's path."""

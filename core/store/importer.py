@@ -30,9 +30,10 @@ from cutline.core.agents.store_refs import is_store_ref, session_ref, split_ref
 from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase, utc_now
+from cutline.core.store.listing import display_name
 from cutline.core.store.memory import TRIM_AT_BYTES, freeze_if_big, give_back_freed_memory, no_cyclic_gc
 from cutline.core.store.rows import EntryRow, entry_row, keys_of, path_index_of, row_sink, stored_model
-from cutline.core.store.sessions import PROBLEMS, Sessions, display_name
+from cutline.core.store.sessions import PROBLEMS, Sessions
 from cutline.core.store.streamed import INSERT, NotGrown, StoredRow, StreamedRows, reindex_kept
 from cutline.core.store.token_counts import TokenCounts
 from cutline.core.tokens import chars4_tokens, entry_tokens, get_counter

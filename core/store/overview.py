@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from cutline.core.agents import deep_json
 from cutline.core.models import Entry, Problem
-from cutline.core.store.sessions import SessionInfo
+from cutline.core.store.listing import SessionInfo
 from cutline.core.store.token_counts import count_entries
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, TypeAdapter
 
 from cutline.core.agents.light import LightEntry
 from cutline.core.agents.path_columns import PathColumns
@@ -21,6 +21,7 @@ from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
 from cutline.core.store.like import like_prefix
+from cutline.core.store.listing import LIST_SESSIONS, SessionInfo, display_name, list_sessions, session_info, short_ids
 from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
 from cutline.core.store.rows import entry_from_row, light_or_entry_from_model_row, light_or_entry_from_row
 
@@ -29,23 +30,6 @@ _Built = TypeVar("_Built")
 # built at its first use, not at import: a command that reads no stored problem builds no pydantic schema for it
 # (a warm `tokens` then builds none at all, and pydantic's plugin loader, ~25 ms of imports, never runs)
 PROBLEMS = TypeAdapter(list[Problem], config=ConfigDict(defer_build=True))
-
-_LIST_SESSIONS = """
-    SELECT s.*,
-        (SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.type = 'compaction') AS compactions,
-        s.path_tokens AS tokens,
-        (SELECT CASE WHEN w.state = 'undone' AND p.status = 'open' THEN 'undone' ELSE d.decision END
-            FROM decisions d LEFT JOIN proposals p ON p.id = d.proposal_id
-            LEFT JOIN write_backs w ON w.proposal_id = d.proposal_id WHERE d.session_id = s.id
-            ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision,
-        (SELECT CASE WHEN w.state = 'undone' AND p.status = 'open' THEN w.updated_at ELSE d.decided_at END
-            FROM decisions d LEFT JOIN proposals p ON p.id = d.proposal_id
-            LEFT JOIN write_backs w ON w.proposal_id = d.proposal_id WHERE d.session_id = s.id
-            ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) AS last_decision_at,
-        (SELECT count(*) FROM proposals p WHERE p.session_id = s.id AND p.status = 'open') AS open_proposals
-    FROM sessions s
-"""
-
 
 # the active path's ids, types, roles and facts, and whether a user message's line may set isMeta
 # (the key spelled out or with a \u escape somewhere in the line); CASE reads the line of user rows only.
@@ -133,60 +117,6 @@ class AmbiguousSessionError(NotFoundError):
     """A session reference matches more than one stored session."""
 
 
-class SessionInfo(BaseModel):
-    """One row of the session list."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    id: str
-    name: str
-    source_path: str | None = None
-    format: str
-    version: int | None = None
-    entries: int = 0
-    tokens: int | None = Field(default=None, description="chars4 tokens of the active path, when counted")
-    compactions: int = 0
-    # accepted, rejected, or undone (an accepted write-back taken back: its proposal is open again)
-    last_decision: str | None = None
-    last_decision_at: str | None = None
-    open_proposals: int = Field(default=0, description="proposals neither accepted nor rejected yet")
-    imported_at: str
-    updated_at: str
-
-
-def display_name(name: str | None, source_path: str | None, session_id: str) -> str:
-    """The name a person sees: the session's own name, else its file's stem, else the id's start."""
-    if name:
-        return name
-    if source_path:
-        return Path(source_path).stem
-    return session_id[:8]
-
-
-def unique_prefixes(ids: list[str], minimum: int = 8) -> dict[str, str]:
-    """The shortest prefix of each id (at least `minimum` chars) that starts no other id.
-
-    An id that is itself the start of another id (`X` and `X-1a2b3c4d`) gets its whole self:
-    `resolve` takes an exact id before prefixes, so that still names it alone.
-    """
-    ordered = sorted(set(ids))
-    shortest: dict[str, str] = {}
-    for i, session_id in enumerate(ordered):
-        shared = 0
-        for neighbour in ordered[max(i - 1, 0) : i] + ordered[i + 1 : i + 2]:
-            common = 0
-            for a, b in zip(session_id, neighbour, strict=False):
-                if a != b:
-                    break
-                common += 1
-            shared = max(shared, common)
-        width = max(minimum, shared + 1)
-        if session_id[width - 1 : width] == "-" and width < len(session_id):
-            width += 1  # "X-" reads as cut off: show one character of the part after the dash
-        shortest[session_id] = session_id[:width]
-    return shortest
-
-
 def _names(row: Row) -> set[str]:
     """What a person may call a stored session: its display name and its file's stem."""
     names = {display_name(row["name"], row["source_path"], row["id"])}
@@ -207,24 +137,6 @@ def _ambiguous(how: str, ref: str, matches: list[Row]) -> AmbiguousSessionError:
     more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
     return AmbiguousSessionError(
         f"{how} {ref!r} matches {len(matches)} sessions: {listed}{more}; name one by its full id or its file path"
-    )
-
-
-def _info(row: Row) -> SessionInfo:
-    return SessionInfo(
-        id=row["id"],
-        name=display_name(row["name"], row["source_path"], row["id"]),
-        source_path=row["source_path"],
-        format=row["format"],
-        version=row["version"],
-        entries=row["entry_count"],
-        tokens=row["tokens"],
-        compactions=row["compactions"],
-        last_decision=row["last_decision"],
-        last_decision_at=row["last_decision_at"],
-        open_proposals=row["open_proposals"],
-        imported_at=row["imported_at"],
-        updated_at=row["updated_at"],
     )
 
 
@@ -283,11 +195,11 @@ class Sessions:
 
     def list_all(self) -> list[SessionInfo]:
         """Every stored session, most recently updated first."""
-        return [_info(row) for row in self._db.rows(_LIST_SESSIONS + " ORDER BY s.updated_at DESC, s.id")]
+        return list_sessions(self._db)
 
     def short_ids(self) -> dict[str, str]:
         """Every stored session id mapped to its shortest unique prefix (at least 8 chars), for listing."""
-        return unique_prefixes([row["id"] for row in self._db.rows("SELECT id FROM sessions")])
+        return short_ids(self._db)
 
     def resolve(self, ref: str) -> str:
         """The id of the session `ref` names: an exact id, an exact name, its source file's path, or a unique prefix.
@@ -331,10 +243,10 @@ class Sessions:
     def info(self, ref: str) -> SessionInfo:
         """The list row of one session."""
         session_id = self.resolve(ref)
-        row = self._db.one(_LIST_SESSIONS + " WHERE s.id = ?", (session_id,))
+        row = self._db.one(LIST_SESSIONS + " WHERE s.id = ?", (session_id,))
         if row is None:
             raise NotFoundError(f"no stored session matches {ref!r}")
-        return _info(row)
+        return session_info(row)
 
     # -- entries -------------------------------------------------------------
 

@@ -160,6 +160,21 @@ def test_a_warm_command_on_one_agents_file_imports_no_other_agent(sample: str, a
     assert _loaded(listed, (*AGENT_PACKAGES, "asyncio")) == []
 
 
+# what `ls` of stored sessions never imports: the entry models, the JSON Lines reader's msgspec, pydantic (the list's
+# rows are a dataclass) and so never its plugin loader, which imports importlib.metadata and scans every distribution
+NEVER_FOR_LS = ("cutline.core.models", "cutline.core.store.sessions", "msgspec", "pydantic", "importlib.metadata")
+
+
+def test_ls_imports_neither_the_models_nor_pydantic() -> None:
+    """`cutline ls` reads the session list alone: `import cutline.core.store` (its `safe_write` is a module of
+    `core.agents`, whose package no longer imports the reader and the models at its top) and the list's own module."""
+    file = str(SAMPLES / "pi-coding-session.jsonl")
+    _imported(["import", file])
+    listed = _imported(["ls"])
+    assert "cutline.core.store.db" in listed  # the check can see
+    assert _loaded(listed, NEVER_FOR_LS) == []
+
+
 def test_the_config_loads_without_asyncio_and_pydantic_settings_still_reaches_it() -> None:
     """pydantic-settings imports asyncio at its top (for `CliApp.run`): cutline imports it with asyncio deferred, and
     the stand-in it holds imports and hands on the real module at its first use."""

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import cutline.core.agents as agents
+import cutline.core.agents.jsonl as jsonl
 from cutline.app.cli import cli
 from cutline.core import review, session_writes
 from cutline.core.agents import session_wire_context
@@ -133,7 +133,7 @@ def test_the_comparison_has_teeth(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def _count_reads(patched: pytest.MonkeyPatch, read: Counter[str]) -> None:
     """Count into `read` the bytes the agents' readers read, and the sessions `Sessions.load` rebuilt ("loads") and
     their entries ("entries")."""
-    read_file_text = agents.read_file_text
+    read_file_text = jsonl.read_file_text
     load = Sessions.load
 
     def reading(path: Path) -> Any:
@@ -147,7 +147,7 @@ def _count_reads(patched: pytest.MonkeyPatch, read: Counter[str]) -> None:
         read["entries"] += len(session.entries)
         return session
 
-    patched.setattr(agents, "read_file_text", reading)
+    patched.setattr(jsonl, "read_file_text", reading)  # `read_session` imports it from there
     patched.setattr(Sessions, "load", loading)
 
 
