@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from cutline.core.agents.adapter import PathGuess
 from cutline.core.agents.entries import OtherEntry
+from cutline.core.agents.index_facts import entry_facts
 from cutline.core.agents.jsonl import NotStreamable
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
@@ -85,9 +86,29 @@ class StreamedRows:
         if seq < self.start:
             self._kept(entry, seq)
             return
-        entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
-            entry, row_model(entry, from_line)
-        )
+        kind: str
+        role: str | None
+        stored: str | bytes
+        if type(entry) is LightEntry:
+            # a pi message line read light: its line rebuilds it, so its row keeps no model. What `entry_row` of
+            # `row_model` makes of it, without the two calls and the tuple between them (100,000 entries)
+            message = entry.message
+            entry_id, parent_id, kind, timestamp, line, raw = (
+                entry.id,
+                entry.parentId,
+                entry.type,
+                entry.timestamp,
+                entry.line,
+                entry.raw_line,
+            )
+            role = message.role if message is not None else None
+            stored = ""
+            facts = entry_facts(entry)
+        else:
+            entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
+                entry, row_model(entry, from_line)
+            )
+            stored = payload if isinstance(payload, (str, bytes)) else stored_model(payload)
         earlier = self._last_seq.get(entry_id)
         if earlier is not None:
             if earlier < self.start:
@@ -103,7 +124,6 @@ class StreamedRows:
         self.ids.append(entry_id)
         self._parents.append(parent_id)
         self._written.append(depth)
-        stored = payload if isinstance(payload, (str, bytes)) else stored_model(payload)
         self._pending.append(
             (self._store_id, entry_id, seq, line, parent_id, kind, role, depth, timestamp, raw, stored, facts)
         )
@@ -185,7 +205,9 @@ class StreamedRows:
         """
         self.flush()
         self._rewrite(recount)
-        keys = keys_of(self.ids)  # raises on a collision the inserts did not meet
+        # every id once (as `_last_seq` counts them): the ids are the keys, as `keys_of` would find at 100,000 more steps;
+        # else it raises on a collision the inserts did not meet
+        keys = self.ids if len(self._last_seq) == len(self.ids) else keys_of(self.ids)
         if keys[: self.start] != self._stored:
             raise NotGrown
         path_index = self.path_index = path_index_of(self.ids, self._parents, leaf_id)

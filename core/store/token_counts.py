@@ -11,6 +11,8 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from cutline.core.models import Session
 from cutline.core.store.db import StoreDatabase
 from cutline.core.store.schema import PATH_TOKENS_SUM
@@ -29,6 +31,32 @@ if TYPE_CHECKING:
 
 _ANY_CHARS4 = "SELECT 1 FROM token_counts WHERE session_id = ? AND counter = 'chars4' LIMIT 1"
 _UPSERT = "INSERT OR REPLACE INTO token_counts (session_id, entry_id, counter, tokens) VALUES (?, ?, ?, ?)"
+# the same rows from one JSON object of counts by entry id, read by SQLite itself (see `_upsert_all`)
+_UPSERT_JSON = "INSERT OR REPLACE INTO token_counts (session_id, entry_id, counter, tokens) SELECT ?, key, ?, value FROM json_each(?)"
+_encode = msgspec.json.Encoder().encode
+
+
+def _upsert_all(conn: sqlite3.Connection, session_id: str, counter: str, counts: Mapping[str, int]) -> None:
+    """`_UPSERT` of every count: one statement over the counts as a JSON object, else one row at a time.
+
+    Why: binding four values per row cost ~0.2 s of a 100,000-entry import, SQLite reading the
+    same counts from one JSON text ~0.1 s. The JSON is taken only where SQLite reads back
+    exactly the keys and values given: msgspec writes a key without escapes unless it holds a
+    quote, a backslash or a control character (any escape sends it to the rows), and refuses
+    a lone surrogate; a SQLite without JSON functions takes the rows too.
+    """
+    encoded: str | None
+    try:
+        encoded = _encode(counts).decode()
+    except (TypeError, ValueError, OverflowError, UnicodeError):
+        encoded = None
+    if encoded is not None and "\\" not in encoded:
+        try:
+            conn.execute(_UPSERT_JSON, (session_id, counter, encoded))
+            return
+        except sqlite3.OperationalError:  # no json_each: nothing was written
+            pass
+    conn.executemany(_UPSERT, [(session_id, entry_id, counter, tokens) for entry_id, tokens in counts.items()])
 
 
 class TokenCounts:
@@ -93,7 +121,7 @@ class TokenCounts:
         ).fetchone()[0]
         if cached == len(counts):
             return
-        conn.executemany(_UPSERT, [(session_id, entry_id, counter, tokens) for entry_id, tokens in counts.items()])
+        _upsert_all(conn, session_id, counter, counts)
         if counter == "chars4" and refresh:
             TokenCounts.refresh_total(conn, session_id)
 

@@ -121,6 +121,18 @@ def _first_value(lines: Lines, file: str) -> tuple[int, Any] | None:
 
 # `{"type":"message"` as pi writes it, or with spaces as `json.dumps` and other tools write it
 _FAST_PREFIX = re.compile(r'\{\s*"type"\s*:\s*"message"').match
+# the two spellings of it nearly every line has (pi's, `json.dumps`'s), which `_FAST_PREFIX` matches
+_USUAL_PREFIXES = ('{"type":"message"', '{"type": "message"')
+
+
+def _message_line(text: str) -> bool:
+    """Whether the line starts as a message line (`_FAST_PREFIX`).
+
+    Why: `str.startswith` tells the usual spellings ~6x faster than the pattern (~30 ms per 100,000 lines).
+    """
+    return text.startswith(_USUAL_PREFIXES) or _FAST_PREFIX(text) is not None
+
+
 _validate_entry_json = Entry.__pydantic_validator__.validate_json
 _SET_BY_READER = ("line", "raw_line", "sourceType")
 
@@ -132,14 +144,14 @@ def entry_from_line(text: str, number: int) -> Entry | None:
     files; the store rebuilds these entries from their stored line the same way. Spacing
     changes nothing pydantic-core reads, so a re-serialized file takes it too.
     """
-    if _FAST_PREFIX(text) is None:
+    if not _message_line(text):
         return None
     return _validated(text, number)
 
 
 def message_line_entry(text: str, number: int, light: bool) -> Entry | LightEntry | None:
     """What the reader makes of a line on its fast path: with `light`, a light entry where msgspec can read it, else `entry_from_line`."""
-    if _FAST_PREFIX(text) is None:
+    if not _message_line(text):
         return None
     return (light_entry(text, number) if light else None) or _validated(text, number)
 
