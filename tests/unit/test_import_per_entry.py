@@ -32,18 +32,7 @@ from cutline.core.store import Store, streamed
 from cutline.core.store.token_counts import _UPSERT, _upsert_all
 from cutline.core.tokens.jsjson import js_length
 from tests.support.sessions import generate
-
-
-class _Statements:
-    """Counts the statements a connection runs that write cached counts (an `executemany` runs one per row)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.counts = 0
-        conn.set_trace_callback(self._seen)
-
-    def _seen(self, statement: str) -> None:
-        if statement.lstrip().upper().startswith("INSERT OR REPLACE INTO TOKEN_COUNTS"):
-            self.counts += 1
+from tests.support.sql_trace import StatementCount
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
@@ -62,11 +51,11 @@ def _counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[in
 def _import(path: Path, store_path: Path) -> tuple[int, int]:
     """Import `path` into a new store: (the entries stored, the statements that cached their counts)."""
     with Store(store_path) as store:
-        statements = _Statements(store.conn)
+        statements = StatementCount(store.conn, "INSERT OR REPLACE INTO token_counts")
         report = store.import_file(path)
         cached = store.conn.execute("SELECT count(*) FROM token_counts").fetchone()[0]
         assert cached == report.total  # every entry's count is cached
-        return report.total, statements.counts
+        return report.total, statements.runs
 
 
 @pytest.mark.parametrize("entries", [250, 1000])

@@ -10,7 +10,6 @@ rows stored are checked against a fresh import of the whole file.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +17,7 @@ import pytest
 
 from cutline.core.store import Store
 from tests.support.pi_compactions import append_turns, write_pi_session
-
-
-class _Updates:
-    """Counts the path_index UPDATEs run on a connection (an executemany runs one per row)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.runs = 0
-        conn.set_trace_callback(self._seen)
-
-    def _seen(self, statement: str) -> None:
-        if statement.lstrip().upper().startswith("UPDATE ENTRIES SET PATH_INDEX"):
-            self.runs += 1
+from tests.support.sql_trace import StatementCount
 
 
 def _rows(store: Store, session_id: str) -> list[tuple[Any, ...]]:
@@ -46,7 +34,7 @@ def _regrown(turns: int, tmp_path: Path) -> tuple[int, int, list[tuple[Any, ...]
     with Store(tmp_path / "store.db") as store:
         store.import_file(path)
         append_turns(path, turns, seed=4)
-        updates = _Updates(store.conn)
+        updates = StatementCount(store.conn, "UPDATE entries SET path_index")
         report = store.import_file(path)
         assert report.grown
         runs = updates.runs
