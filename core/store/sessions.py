@@ -21,7 +21,7 @@ from cutline.core.errors import CutlineError, NotFoundError
 from cutline.core.models import Entry, Problem, Session
 from cutline.core.store.db import Row, StoreDatabase
 from cutline.core.store.like import like_prefix
-from cutline.core.store.listing import LIST_SESSIONS, SessionInfo, display_name, list_sessions, session_info, short_ids
+from cutline.core.store.listing import LIST_SESSIONS, SessionInfo, display_name, session_info
 from cutline.core.store.memory import freeze_if_big, no_cyclic_gc
 from cutline.core.store.rows import entry_from_row, light_or_entry_from_model_row, light_or_entry_from_row
 
@@ -192,14 +192,6 @@ class Sessions:
         return self._db.one("SELECT id FROM sessions WHERE id = ?", (session_id,)) is not None
 
     # -- listing and naming -----------------------------------------------
-
-    def list_all(self) -> list[SessionInfo]:
-        """Every stored session, most recently updated first."""
-        return list_sessions(self._db)
-
-    def short_ids(self) -> dict[str, str]:
-        """Every stored session id mapped to its shortest unique prefix (at least 8 chars), for listing."""
-        return short_ids(self._db)
 
     def resolve(self, ref: str) -> str:
         """The id of the session `ref` names: an exact id, an exact name, its source file's path, or a unique prefix.

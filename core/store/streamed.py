@@ -18,7 +18,6 @@ from collections.abc import Callable
 
 from cutline.core.agents.adapter import PathGuess
 from cutline.core.agents.entries import OtherEntry
-from cutline.core.agents.index_facts import entry_facts
 from cutline.core.agents.jsonl import NotStreamable
 from cutline.core.agents.light import LightEntry
 from cutline.core.errors import CutlineError
@@ -86,29 +85,9 @@ class StreamedRows:
         if seq < self.start:
             self._kept(entry, seq)
             return
-        kind: str
-        role: str | None
-        stored: str | bytes
-        if type(entry) is LightEntry:
-            # a pi message line read light: its line rebuilds it, so its row keeps no model. What `entry_row` of
-            # `row_model` makes of it, without the two calls and the tuple between them (100,000 entries)
-            message = entry.message
-            entry_id, parent_id, kind, timestamp, line, raw = (
-                entry.id,
-                entry.parentId,
-                entry.type,
-                entry.timestamp,
-                entry.line,
-                entry.raw_line,
-            )
-            role = message.role if message is not None else None
-            stored = ""
-            facts = entry_facts(entry)
-        else:
-            entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
-                entry, row_model(entry, from_line)
-            )
-            stored = payload if isinstance(payload, (str, bytes)) else stored_model(payload)
+        entry_id, parent_id, kind, role, timestamp, line, raw, payload, facts = entry_row(
+            entry, row_model(entry, from_line)
+        )
         earlier = self._last_seq.get(entry_id)
         if earlier is not None:
             if earlier < self.start:
@@ -124,6 +103,7 @@ class StreamedRows:
         self.ids.append(entry_id)
         self._parents.append(parent_id)
         self._written.append(depth)
+        stored = payload if isinstance(payload, (str, bytes)) else stored_model(payload)
         self._pending.append(
             (self._store_id, entry_id, seq, line, parent_id, kind, role, depth, timestamp, raw, stored, facts)
         )

@@ -76,7 +76,7 @@ def test_a_line_nested_3000_deep_is_read_stored_shown_planned_and_audited(
     code, _, err = run(capsys, "import", str(deep))
     assert code == 0 and "nested too deeply" not in err and f":{number}:" not in err, err
     with Store() as store:
-        sessions = {Path(info.source_path or "").parent.name: info for info in store.sessions.list_all()}
+        sessions = {Path(info.source_path or "").parent.name: info for info in store.list_sessions()}
         kept, whole = store.load_session(sessions["deep"].id), store.load_session(sessions["plain"].id)
     assert len(kept.entries) == len(whole.entries)
     calls = [call for entry in kept.entries if entry.message for call in entry.message.tool_calls()]

@@ -4,8 +4,6 @@ Why: a 100,000-entry import is ~2x a process that only parses the lines and inse
 what is left of cutline's own work is per entry, so each step taken out of it counts:
 - the chars4 counts are cached by one statement (SQLite reads them from one JSON
   object), not one bound row each (~0.2 s -> ~0.1 s per 100,000 entries);
-- a light entry's row is made without `entry_row` and `row_model` (whose tuple the
-  writer only took apart again);
 - the keys are the ids when no id repeats (`keys_of` built a dict of every id to tell);
 - a message line's prefix is told by `str.startswith` before the pattern (~6x faster);
 - a non-ASCII text's JavaScript length is told by its size in memory where no character
@@ -63,20 +61,6 @@ def test_the_counts_are_cached_by_one_statement(entries: int, tmp_path: Path) ->
     total, statements = _import(generate(tmp_path / "s.jsonl", entries), tmp_path / "store.db")
     assert total >= entries
     assert statements == 1  # main: one per entry (250 -> ~250, 1000 -> ~1000)
-
-
-def test_a_light_entry_s_row_is_made_without_entry_row(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`entry_row` is called for the entries not read light alone: as many at 4n entries as at n, less a few."""
-    made = _counting(monkeypatch, streamed, "entry_row")
-    modelled = _counting(monkeypatch, streamed, "row_model")
-    calls = []
-    for entries in (300, 1200):
-        made.clear()
-        modelled.clear()
-        total, _ = _import(generate(tmp_path / f"s{entries}.jsonl", entries), tmp_path / f"store{entries}.db")
-        calls.append(len(made))
-        assert len(made) == len(modelled) < total // 5  # main: one of each per entry
-    assert calls[1] < 4 * calls[0] + 10 and calls[1] < 1200 // 5
 
 
 def test_the_keys_are_the_ids_unless_one_repeats(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
